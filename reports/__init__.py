@@ -1,0 +1,1 @@
+"""Reports: pandas tables and matplotlib figures built from results."""

@@ -1,0 +1,263 @@
+"""Cards, hands and their text forms (RULES.md §1).
+
+A card is an integer index ``suit * 13 + rank`` with suits in the order
+S H D C (0..3) and ranks 0 = 2 … 12 = A.  A one-deck hand is a ``uint64``
+bitmask with bit ``card`` set; a two-deck hand is a list of card indices in
+which a card may appear twice (``counts`` gives the per-card copies).
+
+Text forms accepted on input (case-insensitive):
+
+* a card: suit letter or symbol then rank — ``SQ``, ``♠Q``, ``H10`` = ``HT``;
+* a hand: PBN ``AQ72.KJ3.T9.A842`` (spades.hearts.diamonds.clubs, ``-`` or
+  empty for a void), per-suit ``S:AQ72 H:KJ3 D:T9 C:A842`` (``♠:AQ72`` or
+  ``♠AQ72`` too), or a list of cards ``SA SQ H3`` separated by spaces/commas.
+  Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q).
+
+Canonical output: ``SQ``, ``HT`` for cards, PBN for hands.
+Errors: :class:`CardError` (a ``ValueError``) whose message names the
+offending card or text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from sim.errors import InputError
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+RANKS = "23456789TJQKA"
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+
+N_CARDS = 52
+
+
+def card(suit: int, rank: int) -> int:
+    """Card index of ``suit`` (0..3, S H D C) and ``rank`` (0 = 2 … 12 = A)."""
+    return suit * 13 + rank
+
+
+SQ = card(SPADES, 10)  # 猪 pig
+DJ = card(DIAMONDS, 9)  # 羊 sheep
+CT = card(CLUBS, 8)  # 变压器 transformer
+HA = card(HEARTS, 12)  # 红桃A
+C2 = card(CLUBS, 0)
+
+#: Exposable cards in exposure-flag order: bit 0 pig, 1 sheep, 2 transformer, 3 ♥A.
+EXPOSABLE = (SQ, DJ, CT, HA)
+EXPOSE_PIG, EXPOSE_SHEEP, EXPOSE_TRANSFORMER, EXPOSE_HEART_A = 1, 2, 4, 8
+EXPOSE_NAMES = ("pig", "sheep", "transformer", "heartA")
+
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+#: The 16 scoring cards (分牌): ♠Q, ♦J, ♣10 and the 13 hearts.
+SCORING_MASK = HEARTS_MASK | (1 << SQ) | (1 << DJ) | (1 << CT)
+FULL_DECK = (1 << N_CARDS) - 1
+
+_SUIT_OF_CHAR = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+
+
+class CardError(InputError):
+    """Raised for malformed or inconsistent card/hand text; the message names the culprit."""
+
+
+def suit_of(c: int) -> int:
+    """Suit (0..3) of card index ``c``."""
+    return c // 13
+
+
+def rank_of(c: int) -> int:
+    """Rank (0 = 2 … 12 = A) of card index ``c``."""
+    return c % 13
+
+
+def card_str(c: int) -> str:
+    """Canonical text of card ``c``: suit letter + rank char (``SQ``, ``HT``)."""
+    if not 0 <= c < N_CARDS:
+        raise CardError(f"card index {c} out of range 0..51")
+    return SUITS[c // 13] + RANKS[c % 13]
+
+
+def card_symbol(c: int) -> str:
+    """Card ``c`` with a suit symbol and ``10`` spelled out (``♠Q``, ``♥10``)."""
+    r = RANKS[c % 13]
+    return SUIT_SYMBOLS[c // 13] + ("10" if r == "T" else r)
+
+
+def _rank_index(ch: str, context: str) -> int:
+    i = RANKS.find(ch.upper())
+    if i < 0:
+        raise CardError(f"unknown rank {ch!r} in {context!r}")
+    return i
+
+
+def parse_card(text: str) -> int:
+    """Parse one card (``SQ``, ``♠Q``, ``h10``, ``HT``) into its index.
+
+    Raises CardError naming ``text`` when it is not a card.
+    """
+    t = text.strip()
+    if len(t) < 2 or t[0].upper() not in _SUIT_OF_CHAR:
+        raise CardError(f"unknown card {text!r}")
+    suit = _SUIT_OF_CHAR[t[0].upper()]
+    rank_text = t[1:].upper()
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise CardError(f"unknown card {text!r}")
+    return card(suit, RANKS.index(rank_text))
+
+
+def _ranks_of_suit(suit: int, text: str) -> list[int]:
+    t = text.strip().upper().replace("10", "T")
+    if t in ("", "-"):
+        return []
+    return [card(suit, _rank_index(ch, text)) for ch in t]
+
+
+def _split_cards(text: str) -> list[str]:
+    return [tok for tok in text.replace(",", " ").split() if tok]
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``).
+
+    ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
+    """
+    if text.strip() in ("", "-"):
+        return []
+    return [parse_card(tok) for tok in _split_cards(text)]
+
+
+def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
+    """Parse a hand in any RULES.md §1 form into a sorted list of card indices.
+
+    ``decks`` (1 or 2) bounds the copies of a card (one deck: 1, two decks: 2);
+    ``size`` (e.g. 13 or 26), when given, is the required number of cards.
+    Raises CardError naming the unknown card, the duplicated card or the size.
+    """
+    t = text.strip()
+    if not t:
+        raise CardError("empty hand")
+    cards: list[int]
+    if ":" in t and not t[0].isdigit():
+        cards = _parse_per_suit(t)
+    elif "." in t:
+        parts = t.split(".")
+        if len(parts) != 4:
+            raise CardError(f"PBN hand {text!r} needs 4 suits separated by '.', got {len(parts)}")
+        cards = [c for s, p in enumerate(parts) for c in _ranks_of_suit(s, p)]
+    else:
+        try:
+            cards = parse_cards(t)
+        except CardError as card_err:
+            try:  # per-suit groups without colons: ♠AQ72 ♥KJ3 ♦T9 ♣A842
+                cards = _parse_per_suit(t)
+            except CardError:
+                raise card_err from None
+    check_copies(cards, decks)
+    if size is not None and len(cards) != size:
+        raise CardError(f"hand {text!r} has {len(cards)} cards, expected {size}")
+    return sorted(cards)
+
+
+def _parse_per_suit(t: str) -> list[int]:
+    cards: list[int] = []
+    seen: set[int] = set()
+    for tok in t.split():
+        head = tok[0].upper()
+        if head not in _SUIT_OF_CHAR:
+            raise CardError(f"unknown suit in {tok!r}")
+        suit = _SUIT_OF_CHAR[head]
+        if suit in seen:
+            raise CardError(f"suit {SUITS[suit]} given twice in hand {t!r}")
+        seen.add(suit)
+        rest = tok[1:]
+        if rest.startswith(":"):
+            rest = rest[1:]
+        cards.extend(_ranks_of_suit(suit, rest))
+    return cards
+
+
+def check_copies(cards: Iterable[int], decks: int = 1) -> None:
+    """Raise CardError naming a card that appears more than ``decks`` times."""
+    for c, k in Counter(cards).items():
+        if k > decks:
+            what = "twice in a one-deck hand" if decks == 1 else f"{k} times in a two-deck hand"
+            raise CardError(f"card {card_str(c)} appears {what}")
+
+
+def cards_to_mask(cards: Iterable[int]) -> int:
+    """One-deck bitmask (a Python int < 2**52) of ``cards``; duplicates collapse."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def mask_to_cards(mask: int) -> list[int]:
+    """Sorted card indices of the set bits of ``mask``."""
+    mask = int(mask)
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def cards_to_masks2(cards: Iterable[int]) -> tuple[int, int]:
+    """Two-deck masks ``(has_one, has_two)``: bit set when ≥1 / 2 copies are held."""
+    one = two = 0
+    for c in cards:
+        b = 1 << c
+        if one & b:
+            two |= b
+        one |= b
+    return one, two
+
+
+def masks2_to_cards(one: int, two: int) -> list[int]:
+    """Sorted card list (with repeats) of the two-deck masks ``(has_one, has_two)``."""
+    return sorted(mask_to_cards(one) + mask_to_cards(two))
+
+
+def hand_to_pbn(cards: Iterable[int]) -> str:
+    """PBN text (spades.hearts.diamonds.clubs, high to low, empty for a void)."""
+    by_suit: list[list[int]] = [[], [], [], []]
+    for c in cards:
+        by_suit[c // 13].append(c % 13)
+    return ".".join("".join(RANKS[r] for r in sorted(rs, reverse=True)) for rs in by_suit)
+
+
+def mask_to_pbn(mask: int) -> str:
+    """PBN text of a one-deck bitmask."""
+    return hand_to_pbn(mask_to_cards(mask))
+
+
+def hand_rows(cards: Iterable[int]) -> list[str]:
+    """Four display rows ``♠ AQ72`` … ``♣ A842`` (``-`` for a void)."""
+    pbn = hand_to_pbn(cards).split(".")
+    return [f"{SUIT_SYMBOLS[s]} {pbn[s].replace('T', '10') or '-'}" for s in range(4)]
+
+
+def cards_str(cards: Iterable[int]) -> str:
+    """Cards as canonical text separated by spaces, in card-index order."""
+    return " ".join(card_str(c) for c in sorted(cards))
+
+
+def exposure_flags(cards: Iterable[int]) -> int:
+    """Exposure bit flags (1 pig, 2 sheep, 4 transformer, 8 ♥A) of exposable ``cards``.
+
+    Raises CardError naming a card that is not exposable.
+    """
+    flags = 0
+    for c in cards:
+        if c not in EXPOSABLE:
+            raise CardError(
+                f"card {card_str(c)} is not exposable (only SQ, DJ, CT, HA can be exposed)"
+            )
+        flags |= 1 << EXPOSABLE.index(c)
+    return flags
+
+
+def flags_to_cards(flags: int) -> list[int]:
+    """Exposable cards whose bits are set in exposure ``flags``."""
+    return [c for i, c in enumerate(EXPOSABLE) if flags >> i & 1]

@@ -1,0 +1,48 @@
+"""The ``gongzhu-sim`` command: a click group; each command lives in ``sim/commands/``.
+
+Heavy modules (numba kernels, pandas, matplotlib) are imported inside the
+commands, so ``gongzhu-sim --help`` is instant.  Bad input of any kind exits
+with code 2 and one ``Error: ...`` line, no traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+import click
+
+from sim.commands import COMMANDS
+
+try:
+    __version__ = version("gongzhu-sim")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = "0.0.0+src"
+
+
+class _Group(click.Group):
+    """A group that turns the project's input errors into exit code 2."""
+
+    def invoke(self, ctx: click.Context):  # noqa: D401 - click API
+        from sim.errors import InputError
+
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:  # CardError, RulesError, StrategyError, ...
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gongzhu-sim")
+def main() -> None:
+    """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
+
+    Plays millions of deals between scripted players with a numba engine and
+    answers questions such as "should I expose the pig with this hand?".
+    Rules follow RULES.md; every rule option is a flag (see `COMMAND --help`).
+    """
+
+
+for _cmd in COMMANDS():
+    main.add_command(_cmd)

@@ -1,0 +1,12 @@
+"""CLI commands, one module each; ``COMMANDS()`` lists them for the click group."""
+
+from __future__ import annotations
+
+import click
+
+
+def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a constant
+    """Every ``gongzhu-sim`` sub-command, imported lazily (click only, no kernels)."""
+    from sim.commands.score import level, score
+
+    return [score, level]

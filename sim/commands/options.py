@@ -1,0 +1,49 @@
+"""Shared click options: every Rules field as a kebab-case flag."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from sim.rules import Rules, rule_option_specs
+
+#: Extra spellings users expect for some rule flags.
+_ALIASES = {"room_multiplier": ["--multiplier"]}
+
+
+def rules_options(func: Callable) -> Callable:
+    """Add one ``--kebab-case`` option per Rules field; values default to None (= Rules default)."""
+    for name, default, help_text, choices in reversed(rule_option_specs()):
+        flag = "--" + name.replace("_", "-")
+        decls = [flag, *_ALIASES.get(name, []), name]
+        if isinstance(default, bool):
+            opt = click.option(
+                f"{flag}/--no-{flag[2:]}", name, default=None, help=f"{help_text} [default: on]"
+            )
+        elif choices:
+            opt = click.option(
+                *decls, type=click.Choice(choices), default=None,
+                help=f"{help_text} [default: {default}]",
+            )
+        elif name == "decks":
+            opt = click.option(*decls, type=click.IntRange(1, 2), default=None,
+                               help=f"{help_text} [default: {default}]")
+        else:
+            typ = int if isinstance(default, int) else float
+            opt = click.option(*decls, type=typ, default=None,
+                               help=f"{help_text} [default: {default}]")
+        func = opt(func)
+    return func
+
+
+def pop_rules(kwargs: dict[str, Any], base: Rules | None = None) -> Rules:
+    """Remove the rule flags from ``kwargs`` and return ``base`` with the given ones applied."""
+    base = base or Rules()
+    given = {}
+    for name, *_ in rule_option_specs():
+        v = kwargs.pop(name, None)
+        if v is not None:
+            given[name] = v
+    return base.replace(**given) if given else base

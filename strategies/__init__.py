@@ -1,0 +1,1 @@
+"""Play strategies and exposure policies: numba kernels selected by integer id."""

@@ -1,0 +1,147 @@
+"""Names → (integer id, parameter array) for play strategies and exposure policies.
+
+Grammar shared by every command:
+
+* play strategies: ``random``, ``lowest``, ``heuristic``, ``heuristic:key=value,...``;
+* exposure policies: ``never``, ``always``, ``random``, ``fixed:SQ,HA``, ``rule``,
+  ``rule:key=value,...``.
+
+Unknown names or keys raise :class:`StrategyError` listing the valid ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.errors import InputError
+from strategies.dispatch import (
+    EXPOSE_ALWAYS,
+    EXPOSE_FIXED,
+    EXPOSE_NEVER,
+    EXPOSE_RANDOM,
+    EXPOSE_RULE,
+    N_PARAMS,
+    PLAY_HEURISTIC,
+    PLAY_LOWEST,
+    PLAY_RANDOM,
+)
+from strategies.exposure_rules import RULE_PARAMS
+from strategies.heuristic import HEURISTIC_PARAMS
+
+PLAYERS = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
+EXPOSURES = {
+    "never": EXPOSE_NEVER,
+    "always": EXPOSE_ALWAYS,
+    "random": EXPOSE_RANDOM,
+    "fixed": EXPOSE_FIXED,
+    "rule": EXPOSE_RULE,
+}
+_PARAM_KEYS = {"heuristic": HEURISTIC_PARAMS, "rule": RULE_PARAMS}
+
+
+class StrategyError(InputError):
+    """An unknown strategy/policy name or parameter; the message lists the valid ones."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS])."""
+
+    name: str
+    id: int
+    params: tuple[float, ...]
+
+    def params_array(self) -> np.ndarray:
+        """Parameters as a float64 array of shape (N_PARAMS,)."""
+        return np.array(self.params, dtype=np.float64)
+
+
+def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
+    keys = _PARAM_KEYS.get(base, {})
+    values = dict(keys)
+    if arg:
+        if not keys:
+            raise StrategyError(f"{kind} {base!r} takes no parameters (got {name!r})")
+        for item in arg.split(","):
+            k, sep, v = item.partition("=")
+            k = k.strip()
+            if not sep or k not in keys:
+                raise StrategyError(
+                    f"unknown parameter {k!r} in {kind} {name!r}; valid keys: "
+                    + ", ".join(f"{key} (default {d:g})" for key, d in keys.items())
+                )
+            try:
+                values[k] = float(v)
+            except ValueError:
+                raise StrategyError(f"parameter {k} in {name!r} needs a number, got {v!r}") from None
+    out = list(values.values()) + [0.0] * (N_PARAMS - len(values))
+    return tuple(out)
+
+
+def parse_player(name: str) -> Choice:
+    """Resolve a play-strategy name (``heuristic:key=value,...``). Raises StrategyError."""
+    base, _, arg = name.strip().partition(":")
+    if base not in PLAYERS:
+        raise StrategyError(
+            f"unknown player {name!r}; valid players: {', '.join(PLAYERS)} "
+            "(heuristic takes heuristic:key=value,...)"
+        )
+    return Choice(name.strip(), PLAYERS[base], _kv_params("player", base, arg, name))
+
+
+def parse_exposure(name: str) -> Choice:
+    """Resolve an exposure-policy name (``fixed:SQ,HA``, ``rule:k=v``). Raises StrategyError."""
+    from sim.cards import CardError, exposure_flags, parse_cards
+
+    base, _, arg = name.strip().partition(":")
+    if base not in EXPOSURES:
+        raise StrategyError(
+            f"unknown exposure policy {name!r}; valid policies: never, always, random, "
+            "fixed:CARDS (e.g. fixed:SQ,HA), rule or rule:key=value,..."
+        )
+    if base == "fixed":
+        try:
+            flags = exposure_flags(parse_cards(arg))
+        except CardError as exc:
+            raise StrategyError(f"in exposure policy {name!r}: {exc}") from None
+        params = (float(flags),) + (0.0,) * (N_PARAMS - 1)
+        return Choice(name.strip(), EXPOSE_FIXED, params)
+    return Choice(name.strip(), EXPOSURES[base], _kv_params("exposure policy", base, arg, name))
+
+
+def parse_seats(text: str | list[str], what: str) -> list[str]:
+    """Split ``"a,b,c,d"`` (or one name for all) into 4 names; commas inside ``x:k=v,k=v`` kept.
+
+    Parameters after ``:`` stay with their name (``heuristic:a=1,b=2``, ``fixed:SQ,HA``).
+    Raises StrategyError for a count other than 1 or 4.
+    """
+    if isinstance(text, list | tuple):
+        names = [str(t).strip() for t in text]
+    else:
+        names = []
+        for tok in (t.strip() for t in text.split(",")):
+            prev = names[-1] if names else ""
+            if prev and (
+                ("=" in tok and ":" not in tok)  # heuristic:a=1,b=2 / rule:k=v,k=v
+                or (prev.startswith("fixed:") and _is_card(tok))  # fixed:SQ,HA
+            ):
+                names[-1] = f"{prev},{tok}"
+            else:
+                names.append(tok)
+    if len(names) == 1:
+        names = names * 4
+    if len(names) != 4:
+        raise StrategyError(f"{what} needs one name or four (one per seat), got {len(names)}")
+    return names
+
+
+def _is_card(tok: str) -> bool:
+    from sim.cards import CardError, parse_card
+
+    try:
+        parse_card(tok)
+    except CardError:
+        return False
+    return True
