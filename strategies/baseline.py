@@ -14,7 +14,7 @@ from sim.rng import bounded, next_u64
 from strategies.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def play_random(obs, rng):
     """Uniform choice among the legal plays: ``(card, rng)``."""
     legal = obs[O_LEGAL]
@@ -22,14 +22,23 @@ def play_random(obs, rng):
     return nth_bit(legal, np.int64(k)), rng
 
 
+_RANKS13 = np.uint64(0x1FFF)
+_U13 = np.uint64(13)
+_U26 = np.uint64(26)
+_U39 = np.uint64(39)
+
+
 @njit(cache=True, nogil=True)
 def lowest_rank_card(m):
     """The lowest-ranked card of mask ``m`` (ties by suit order S H D C); -1 if empty."""
-    for r in range(13):
-        for s in range(4):
-            c = s * 13 + r
-            if m & bit(c):
-                return c
+    if m == ZERO:
+        return -1
+    ranks = (m | (m >> _U13) | (m >> _U26) | (m >> _U39)) & _RANKS13
+    r = lowest_bit(ranks)
+    for s in range(4):
+        c = s * 13 + r
+        if m & bit(c):
+            return c
     return -1
 
 

@@ -18,9 +18,13 @@ EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2,
 N_PARAMS = 16
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def choose_play(sid, params, obs, rng):
-    """Card chosen by play strategy ``sid`` (params: float64[N_PARAMS]); returns ``(card, rng)``.
+    """Card chosen by play strategy ``sid``; returns ``(card, rng)``.
+
+    ``params`` is the float64 (4, N_PARAMS) table of every seat's strategy
+    parameters; a strategy reads its own row ``obs[O_SEAT]`` (passing the whole
+    table avoids creating an array view per decision in the hot loop).
 
     ``obs`` is the uint64 observation array (strategies/observation.py); the
     result is always one of the bits of ``obs[O_LEGAL]``.
@@ -36,6 +40,8 @@ def choose_play(sid, params, obs, rng):
 def choose_exposure(pid, params, hand, seat, announced, rng):
     """Exposure flags (1 pig, 2 sheep, 4 transformer, 8 ♥A) chosen by policy ``pid``.
 
+    ``params`` is the float64 (4, N_PARAMS) table of every seat's policy parameters
+    (row = ``seat``).
     ``announced`` holds the flags exposed so far (sequential order; 0 when
     simultaneous).  Only cards in ``hand`` are ever returned.  Returns ``(flags, rng)``.
     """
@@ -47,5 +53,5 @@ def choose_exposure(pid, params, hand, seat, announced, rng):
     if pid == EXPOSE_RANDOM:
         return expose_random(hand, rng)
     if pid == EXPOSE_FIXED:
-        return held & np.int64(params[0]), rng
+        return held & np.int64(params[seat, 0]), rng
     return held & expose_rule(hand, seat, announced, params), rng

@@ -1,0 +1,54 @@
+"""``gongzhu-sim trace``: show deals card by card, straight from the numba engine's decisions."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.commands.options import pop_rules, rules_options
+
+
+@click.command()
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed of the job")
+@click.option("--deal", "first", type=click.IntRange(min=0), default=0, show_default=True,
+              help="index of the first deal to show")
+@click.option("--deals", "n", type=int, default=1, show_default=True,
+              help="number of deals to show")
+@click.option("--players", default="random", show_default=True,
+              help="play strategy for all seats, or four comma-separated "
+              "(random, lowest, heuristic[:key=value,...])")
+@click.option("--exposure", default="never", show_default=True,
+              help="exposure policy for all seats, or four comma-separated "
+              "(never, always, random, fixed:SQ,HA, rule[:key=value,...])")
+@click.option("--match-length", type=int, default=1, show_default=True,
+              help="deals per match: within a match the pig taker leads the next deal")
+@click.option("--threads", type=int, default=None, help="numba threads (default: all cores)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text for people, json = one object per deal per line")
+@rules_options
+def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwargs):
+    """Play deals with the numba engine and print every trick.
+
+    Deal I of seed S is the same deal in every command (run, compare, trace), so
+    `trace --seed S --deal I` shows exactly what a batch job played.
+    """
+    from sim.errors import InputError
+
+    rules = pop_rules(kwargs)
+    if n < 0:
+        raise InputError(f"--deals must be ≥ 0, got {n}")
+    if match_length < 1:
+        raise InputError(f"--match-length must be ≥ 1, got {match_length}")
+    if threads is not None and threads < 1:
+        raise InputError(f"--threads must be ≥ 1, got {threads}")
+    from sim.engine import play_deals
+    from sim.trace import deal_records, format_text
+
+    res = play_deals(rules, players, exposure, seed=seed, start=first, n=n,
+                     match_length=match_length, record=True, threads=threads)
+    for rec in deal_records(res, match_length):
+        if fmt == "json":
+            click.echo(json.dumps(rec, ensure_ascii=False))
+        else:
+            click.echo(format_text(rec))

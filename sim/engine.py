@@ -1,0 +1,395 @@
+"""The numba one-deck engine: deal, exposure, 13 tricks and scoring, millions of times.
+
+The algorithm is spelled out in docs/engine.md (RULES.md §3–§5, §8); the
+plain-Python oracle sim/reference.py follows the same steps and the test suite
+compares the two card by card.
+
+Kernels are pure (integers, masks and numpy arrays in, arrays out) and
+compiled with ``cache=True, nogil=True``; :func:`play_deals` is the thin typed
+Python API around them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.rng import (
+    STREAM_EXPOSE,
+    STREAM_PLAY,
+    STREAM_SHUFFLE,
+    bounded,
+    stream_state,
+)
+from sim.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.scoring import points, raw_score, team_points, zero_sum
+from strategies.dispatch import choose_exposure, choose_play
+from strategies.observation import (
+    O_EXPOSED,
+    O_EXPOSERS,
+    O_FIRST_DEAL,
+    O_HAND,
+    O_LEADER,
+    O_LED_SUITS,
+    O_LEGAL,
+    O_PARTNER,
+    O_PLAYED,
+    O_SEAT,
+    O_SIZE,
+    O_TAKEN,
+    O_TRICK,
+    O_TRICK_LEN,
+    O_TRICK_NO,
+    O_VARIANT,
+    O_VOIDS,
+)
+from strategies.registry import Choice, parse_exposure, parse_player, parse_seats
+
+_C2 = np.int64(39)
+_SQ = np.int64(10)
+_EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)  # flag order: pig sheep tr ♥A
+_SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
+_NO_PARTNER = np.uint64(4)
+
+
+@njit(cache=True, nogil=True)
+def _deal(seed, i, deck, hands):
+    """Shuffle deal ``i`` (docs/engine.md step 1) into ``hands`` (uint64[4])."""
+    rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_SHUFFLE))
+    for j in range(52):
+        deck[j] = j
+    for j in range(51, 0, -1):
+        rng, k = bounded(rng, np.uint64(j + 1))
+        t = deck[j]
+        deck[j] = deck[k]
+        deck[k] = t
+    for p in range(4):
+        m = ZERO
+        for j in range(13 * p, 13 * p + 13):
+            m |= ONE << np.uint64(deck[j])
+        hands[p] = m
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _legal(hand, trick_len, led, first_in_led, led_suits, exposed, c2_lead):
+    """Legal plays mask (docs/engine.md step 4, RULES.md §3–§4)."""
+    if trick_len == 0:
+        if c2_lead:
+            return bit(_C2)
+        legal = hand
+        r = hand & exposed
+        while r:
+            c = lowest_bit(r)
+            r &= r - ONE
+            s = c // 13
+            if (led_suits >> np.uint64(s)) & ONE == ZERO and (hand & suit_mask(s)) != bit(c):
+                legal &= ~bit(c)
+        return legal
+    in_suit = hand & suit_mask(led)
+    if in_suit == ZERO:
+        return hand
+    if first_in_led:
+        ex = in_suit & exposed
+        if ex != ZERO and ex != in_suit:
+            return in_suit & ~ex
+    return in_suit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
+              hands, obs, deck, exp, rngs, row, hands_out, exposed_out, leader_out,
+              collected_out, raw_out, plays_out, winners_out, record, given):
+    """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader)."""
+    if given:
+        for p in range(4):
+            hands[p] = hands_out[row, p]
+    else:
+        _deal(seed, i, deck, hands)
+        for p in range(4):
+            hands_out[row, p] = hands[p]
+    if first_deal:
+        for p in range(4):
+            if hands[p] & bit(_C2):
+                leader = p
+    variant = rules[R_VARIANT]
+
+    # exposure (step 3)
+    flags_all = 0
+    for p in range(4):
+        obs[O_EXPOSERS + p] = ZERO
+    if variant != 2:
+        sequential = rules[R_EXPOSURE_ORDER] == 1
+        for k in range(4):
+            p = (leader + k) % 4 if sequential else k
+            rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_EXPOSE + p))
+            f, rng = choose_exposure(pids[p], pparams, hands[p], p,
+                                     flags_all if sequential else 0, rng)
+            obs[O_EXPOSERS + p] = np.uint64(f)
+            flags_all |= f
+        if rules[R_AUTO_EXPOSE] and popcount(np.uint64(flags_all)) == 3:
+            for b in range(4):
+                if flags_all & (1 << b) == 0:
+                    for p in range(4):
+                        if hands[p] & bit(_EXPOSABLE[b]):
+                            obs[O_EXPOSERS + p] |= np.uint64(1 << b)
+                    flags_all |= 1 << b
+    exposed = ZERO
+    for b in range(4):
+        exp[b] = (flags_all >> b) & 1
+        if exp[b]:
+            exposed |= bit(_EXPOSABLE[b])
+    for p in range(4):
+        exposed_out[row, p] = np.uint8(obs[O_EXPOSERS + p])
+    leader_out[row] = leader
+
+    # play (steps 4–5)
+    for p in range(4):
+        rngs[p] = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_PLAY + p))
+        obs[O_TAKEN + p] = ZERO
+        obs[O_VOIDS + p] = ZERO
+    obs[O_PLAYED] = ZERO
+    obs[O_LED_SUITS] = ZERO
+    obs[O_EXPOSED] = exposed
+    obs[O_FIRST_DEAL] = np.uint64(first_deal)
+    obs[O_VARIANT] = np.uint64(variant)
+    led_suits = np.uint64(0)
+    for t in range(13):
+        obs[O_TRICK_NO] = np.uint64(t)
+        obs[O_LEADER] = np.uint64(leader)
+        for k in range(4):
+            obs[O_TRICK + k] = ZERO
+        led = 0
+        first_in_led = False
+        best = -1
+        winner = leader
+        trick_mask = ZERO
+        for k in range(4):
+            p = (leader + k) % 4
+            hand = hands[p]
+            legal = _legal(hand, k, led, first_in_led, led_suits, exposed,
+                           first_deal and t == 0 and k == 0)
+            if popcount(legal) == 1:
+                c = lowest_bit(legal)
+            else:
+                obs[O_SEAT] = np.uint64(p)
+                obs[O_HAND] = hand
+                obs[O_LEGAL] = legal
+                obs[O_TRICK_LEN] = np.uint64(k)
+                if variant == 1:
+                    obs[O_PARTNER] = np.uint64((p + 2) % 4)
+                else:
+                    obs[O_PARTNER] = _NO_PARTNER
+                c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
+            cb = bit(c)
+            hands[p] = hand & ~cb
+            trick_mask |= cb
+            obs[O_TRICK + k] = np.uint64(c)
+            obs[O_PLAYED] |= cb
+            if record:
+                plays_out[row, 4 * t + k] = c
+            s = c // 13
+            if k == 0:
+                led = s
+                first_in_led = (led_suits >> np.uint64(s)) & ONE == ZERO
+                led_suits |= ONE << np.uint64(s)
+                obs[O_LED_SUITS] = led_suits
+                best = c
+            elif s == led:
+                if c > best:
+                    best = c
+                    winner = p
+            else:
+                obs[O_VOIDS + p] |= ONE << np.uint64(led)
+        obs[O_TAKEN + winner] |= trick_mask
+        if record:
+            winners_out[row, t] = winner
+        leader = winner
+
+    # score (step 6)
+    pig_taker = 0
+    for p in range(4):
+        col = obs[O_TAKEN + p] & _SCORING
+        collected_out[row, p] = col
+        raw_out[row, p] = raw_score(col, ZERO, exp, rules)
+        if col & bit(_SQ):
+            pig_taker = p
+    return pig_taker
+
+
+@njit(cache=True, nogil=True)
+def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+                hands_out, exposed_out, leader_out, collected_out, raw_out,
+                plays_out, winners_out, record, given):
+    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start)."""
+    hands = np.zeros(4, dtype=np.uint64)
+    obs = np.zeros(O_SIZE, dtype=np.uint64)
+    deck = np.zeros(52, dtype=np.int64)
+    exp = np.zeros(4, dtype=np.int64)
+    rngs = np.zeros(4, dtype=np.uint64)
+    leader = 0
+    for d in range(n):
+        i = start + d
+        first = (i % match_length) == 0
+        leader = _play_one(seed, i, first, leader, rules, sids, sparams, pids, pparams,
+                           hands, obs, deck, exp, rngs, row0 + d, hands_out, exposed_out,
+                           leader_out, collected_out, raw_out, plays_out, winners_out,
+                           record, given)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
+                   hands_out, exposed_out, leader_out, collected_out, raw_out,
+                   plays_out, winners_out, record, given):
+    """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
+    nblocks = (n + block - 1) // block
+    for b in prange(nblocks):
+        lo = b * block
+        hi = min(n, lo + block)
+        _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
+                    pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
+                    plays_out, winners_out, record, given)
+
+
+@dataclass
+class DealResults:
+    """Per-deal results of :func:`play_deals`, row ``r`` = deal ``start + r``.
+
+    Attributes (n = number of deals):
+        hands: (n, 4) uint64 one-deck masks as dealt.
+        exposed: (n, 4) uint8 exposure flags per seat (1 pig, 2 sheep, 4 transformer,
+            8 ♥A; auto-exposure included).
+        leader: (n,) int8 first leader of each deal.
+        collected: (n, 4) uint64 scoring cards each seat took.
+        raw: (n, 4) int32 raw scores (raw points, RULES.md §5).
+        plays: (n, 52) int8 cards in play order (trick t = plays[:, 4t:4t+4], first card by
+            the trick's leader) or None when not recorded.
+        winners: (n, 13) int8 trick winners or None.
+    """
+
+    seed: int
+    start: int
+    rules: Rules
+    hands: np.ndarray
+    exposed: np.ndarray
+    leader: np.ndarray
+    collected: np.ndarray
+    raw: np.ndarray
+    plays: np.ndarray | None = None
+    winners: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.raw.shape[0])
+
+    def zero_sum(self) -> np.ndarray:
+        """(n, 4) float64 zero-sum scores (zero-sum points, RULES.md §6)."""
+        return zero_sum(self.raw)
+
+    def points(self) -> np.ndarray:
+        """(n, 4) int32 points (得分, RULES.md §6)."""
+        return points(self.raw, self.rules)
+
+    def pig_sheep_team(self) -> np.ndarray:
+        """(n, 4) bool: the seats that were dealt the pig or the sheep (猪羊一家 teams)."""
+        pig_sheep = np.uint64((1 << 10) | (1 << 35))
+        return (self.hands & pig_sheep) != 0
+
+    def team_points(self) -> np.ndarray | None:
+        """(n, 4) int32 team points for partners / pig_sheep, None for solo (RULES.md §6)."""
+        if not self.rules.has_teams:
+            return None
+        return team_points(self.raw, self.rules, self.pig_sheep_team())
+
+
+def _choices(names, parse, what) -> list[Choice]:
+    if isinstance(names, Choice):
+        return [names] * 4
+    if isinstance(names, str):
+        names = parse_seats(names, what)
+    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+    if len(out) == 1:
+        out *= 4
+    if len(out) != 4:
+        from strategies.registry import StrategyError
+
+        raise StrategyError(f"{what} needs one name or four (one per seat), got {len(out)}")
+    return out
+
+
+def play_deals(
+    rules: Rules,
+    players: str | Sequence[str | Choice] = "random",
+    exposures: str | Sequence[str | Choice] = "never",
+    seed: int = 0,
+    start: int = 0,
+    n: int = 1,
+    match_length: int = 1,
+    record: bool = False,
+    threads: int | None = None,
+    hands: np.ndarray | None = None,
+    block: int = 4096,
+) -> DealResults:
+    """Play deals ``start … start+n−1`` of the job with root ``seed`` (RULES.md §3–§5, §8).
+
+    Deal ``i`` depends only on ``(seed, i)`` (and, within a match of ``match_length``
+    deals, on the earlier deals of its match), so results are identical for any
+    ``start``/``n`` split, ``block`` and thread count.  ``hands`` (n, 4) uint64, when
+    given, replaces the random deal (fixed deal sets); ``record`` also returns every
+    play and trick winner (for ``trace``).  ``threads`` caps numba's threads
+    (default: all cores).  Raises StrategyError for bad names and ValueError for
+    ``n < 0``, ``match_length < 1`` or a two-deck Rules (not implemented yet).
+    """
+    if n < 0:
+        raise ValueError(f"number of deals must be ≥ 0, got {n}")
+    if start < 0:
+        raise ValueError(f"first deal index must be ≥ 0, got {start}")
+    if match_length < 1:
+        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
+    if rules.decks != 1:
+        raise NotImplementedError("two decks are not implemented in the numba engine yet")
+    p = _choices(players, parse_player, "players")
+    e = _choices(exposures, parse_exposure, "exposure")
+    # a deal inside a match needs the earlier deals of its match: start at the match start
+    pre = start % match_length
+    if hands is not None and pre:
+        raise ValueError("given hands must start at a match boundary")
+    s0, total = start - pre, n + pre
+    out_hands = np.zeros((total, 4), np.uint64)
+    given = hands is not None
+    if given:
+        out_hands[:] = np.asarray(hands, dtype=np.uint64).reshape(total, 4)
+    exposed = np.zeros((total, 4), np.uint8)
+    leader = np.zeros(total, np.int8)
+    collected = np.zeros((total, 4), np.uint64)
+    raw = np.zeros((total, 4), np.int32)
+    plays = np.zeros((total if record else 0, 52), np.int8)
+    winners = np.zeros((total if record else 0, 13), np.int8)
+    sids = np.array([c.id for c in p], np.int64)
+    sparams = np.array([c.params for c in p], np.float64)
+    pids = np.array([c.id for c in e], np.int64)
+    pparams = np.array([c.params for c in e], np.float64)
+    block = max(match_length, (block // match_length) * match_length)
+    seed_u = int(seed) & ((1 << 64) - 1)
+    args = (np.uint64(seed_u), s0, total)
+    tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
+            leader, collected, raw, plays, winners, record, given)
+    if threads == 1 or total <= block:
+        _play_range(*args, 0, *tail)
+    else:
+        old = numba.get_num_threads()
+        if threads:
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            _play_parallel(*args, block, *tail)
+        finally:
+            numba.set_num_threads(old)
+    sl = slice(pre, None)
+    return DealResults(
+        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],
+        leader=leader[sl], collected=collected[sl], raw=raw[sl],
+        plays=plays[sl] if record else None, winners=winners[sl] if record else None,
+    )

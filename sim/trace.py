@@ -1,0 +1,71 @@
+"""Turn recorded engine results into per-deal dicts (the ``trace`` JSON) and readable text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sim.cards import card_str, flags_to_cards, hand_rows, mask_to_cards, mask_to_pbn
+from sim.engine import DealResults
+
+
+def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, Any]]:
+    """One dict per deal with the ``trace`` JSON keys (see ``gongzhu-sim trace --help``).
+
+    Needs results played with ``record=True``. Cards are canonical strings (``SQ``, ``HT``).
+    """
+    if res.plays is None or res.winners is None:
+        raise ValueError("deal_records needs results played with record=True")
+    z, pts, tp = res.zero_sum(), res.points(), res.team_points()
+    rules = res.rules.to_dict()
+    for r in range(len(res)):
+        i = res.start + r
+        leader = int(res.leader[r])
+        tricks = []
+        for t in range(13):
+            plays = [
+                {"seat": (leader + k) % 4, "cards": [card_str(int(res.plays[r, 4 * t + k]))]}
+                for k in range(4)
+            ]
+            winner = int(res.winners[r, t])
+            tricks.append({"leader": leader, "plays": plays, "winner": winner})
+            leader = winner
+        yield {
+            "deal": i,
+            "seed": res.seed,
+            "rules": rules,
+            "first_deal": i % match_length == 0,
+            "hands": [mask_to_pbn(int(h)) for h in res.hands[r]],
+            "exposed": [[card_str(c) for c in flags_to_cards(int(f))] for f in res.exposed[r]],
+            "leader": int(res.leader[r]),
+            "tricks": tricks,
+            "collected": [[card_str(c) for c in mask_to_cards(int(m))] for m in res.collected[r]],
+            "raw": [int(x) for x in res.raw[r]],
+            "zero_sum": [round(float(x), 6) for x in z[r]],
+            "points": [int(x) for x in pts[r]],
+            "team_points": None if tp is None else [int(x) for x in tp[r]],
+        }
+
+
+def format_text(rec: dict[str, Any]) -> str:
+    """A readable trace of one deal record: hands, exposures, tricks, scores."""
+    from sim.cards import parse_cards, parse_hand
+
+    lines = [f"deal {rec['deal']} (seed {rec['seed']})"
+             + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]
+    for s, pbn in enumerate(rec["hands"]):
+        rows = hand_rows(parse_hand(pbn))
+        lines.append(f"  seat {s}: " + "  ".join(rows))
+    exp = [f"seat {s}: {' '.join(e)}" for s, e in enumerate(rec["exposed"]) if e]
+    lines.append("  exposed: " + ("; ".join(exp) if exp else "none"))
+    for t, tr in enumerate(rec["tricks"], 1):
+        plays = "  ".join(f"{p['seat']}:{' '.join(p['cards'])}" for p in tr["plays"])
+        lines.append(f"  trick {t:2d}  lead {tr['leader']}  {plays}  → {tr['winner']}")
+    for s in range(4):
+        cards = " ".join(card_str(c) for c in parse_cards(" ".join(rec["collected"][s])))
+        tp = "" if rec["team_points"] is None else f"  team {rec['team_points'][s]:6d}"
+        lines.append(
+            f"  seat {s}: raw {rec['raw'][s]:6d}  zero-sum {rec['zero_sum'][s]:9.2f}  "
+            f"points {rec['points'][s]:7d}{tp}  took {cards or '-'}"
+        )
+    return "\n".join(lines)
