@@ -1,4 +1,4 @@
-"""Baseline strategies: play ``random`` and ``lowest``; exposure ``never``/``always``/``random``/``fixed``.
+"""Baseline strategies: play ``random``/``lowest``; exposure ``never``/``always``/``random``.
 
 All are numba kernels over the observation array (strategies/observation.py)
 with the seat's random stream state passed in and returned.

@@ -10,5 +10,5 @@ RULE_PARAMS: dict[str, float] = {}
 
 @njit(cache=True, nogil=True)
 def expose_rule(hand, seat, announced, params):
-    """Exposure flags (1 pig, 2 sheep, 4 transformer, 8 ♥A) for ``hand``; ``params`` row ``seat``."""
+    """Exposure flags (1 pig 2 sheep 4 transformer 8 ♥A) for ``hand``; params row ``seat``."""
     return 0

@@ -12,5 +12,5 @@ HEURISTIC_PARAMS: dict[str, float] = {}
 
 @njit(cache=True, nogil=True)
 def play_heuristic(obs, params, rng):
-    """Choose a card from the observation: ``(card, rng)``; own parameters are ``params[obs[O_SEAT]]``."""
+    """Choose a card from the observation: ``(card, rng)``; params row ``obs[O_SEAT]``."""
     return play_lowest(obs, rng)

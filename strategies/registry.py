@@ -75,7 +75,9 @@ def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
             try:
                 values[k] = float(v)
             except ValueError:
-                raise StrategyError(f"parameter {k} in {name!r} needs a number, got {v!r}") from None
+                raise StrategyError(
+                    f"parameter {k} in {name!r} needs a number, got {v!r}"
+                ) from None
     out = list(values.values()) + [0.0] * (N_PARAMS - len(values))
     return tuple(out)
 
