@@ -18,17 +18,28 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.bits import (
+    ONE,
+    ZERO,
+    bit,
+    lowest_bit,
+    popcount,
+    suit_mask,
+    unmanaged_f64,
+    unmanaged_i64,
+    unmanaged_u64,
+)
 from sim.rng import (
     STREAM_EXPOSE,
     STREAM_PLAY,
     STREAM_SHUFFLE,
     bounded,
-    stream_state,
+    deal_key,
+    sub_stream,
 )
 from sim.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import points, raw_score, team_points, zero_sum
-from strategies.dispatch import choose_exposure, choose_play
+from strategies.dispatch import EXPOSE_RANDOM, choose_exposure, choose_play
 from strategies.observation import (
     O_EXPOSED,
     O_EXPOSERS,
@@ -58,9 +69,9 @@ _NO_PARTNER = np.uint64(4)
 
 
 @njit(cache=True, nogil=True)
-def _deal(seed, i, deck, hands):
-    """Shuffle deal ``i`` (docs/engine.md step 1) into ``hands`` (uint64[4])."""
-    rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_SHUFFLE))
+def _deal(key, deck, hands):
+    """Shuffle the deal with key ``key`` (docs/engine.md step 1) into ``hands`` (uint64[4])."""
+    rng = sub_stream(key, np.uint64(STREAM_SHUFFLE))
     for j in range(52):
         deck[j] = j
     for j in range(51, 0, -1):
@@ -105,11 +116,12 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
               hands, obs, deck, exp, rngs, row, hands_out, exposed_out, leader_out,
               collected_out, raw_out, plays_out, winners_out, record, given):
     """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader)."""
+    key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
         for p in range(4):
             hands[p] = hands_out[row, p]
     else:
-        _deal(seed, i, deck, hands)
+        _deal(key, deck, hands)
         for p in range(4):
             hands_out[row, p] = hands[p]
     if first_deal:
@@ -126,7 +138,9 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         sequential = rules[R_EXPOSURE_ORDER] == 1
         for k in range(4):
             p = (leader + k) % 4 if sequential else k
-            rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_EXPOSE + p))
+            rng = ZERO
+            if pids[p] == EXPOSE_RANDOM:  # the only policy that draws
+                rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
             f, rng = choose_exposure(pids[p], pparams, hands[p], p,
                                      flags_all if sequential else 0, rng)
             obs[O_EXPOSERS + p] = np.uint64(f)
@@ -149,7 +163,7 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
 
     # play (steps 4–5)
     for p in range(4):
-        rngs[p] = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_PLAY + p))
+        rngs[p] = sub_stream(key, np.uint64(STREAM_PLAY + p))
         obs[O_TAKEN + p] = ZERO
         obs[O_VOIDS + p] = ZERO
     obs[O_PLAYED] = ZERO
@@ -227,10 +241,20 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
                 plays_out, winners_out, record, given):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start)."""
     hands = np.zeros(4, dtype=np.uint64)
-    obs = np.zeros(O_SIZE, dtype=np.uint64)
+    obs_owner = np.zeros(O_SIZE, dtype=np.uint64)
     deck = np.zeros(52, dtype=np.int64)
-    exp = np.zeros(4, dtype=np.int64)
+    exp_owner = np.zeros(4, dtype=np.int64)
+    rules_owner = rules.copy()
+    sp_owner = sparams.copy()
+    pp_owner = pparams.copy()
     rngs = np.zeros(4, dtype=np.uint64)
+    # views without reference counting for the arrays handed to strategies and
+    # scoring in the hot loop (the *_owner arrays keep the memory alive)
+    obs = unmanaged_u64(obs_owner)
+    exp = unmanaged_i64(exp_owner)
+    rules = unmanaged_i64(rules_owner)
+    sparams = unmanaged_f64(sp_owner)
+    pparams = unmanaged_f64(pp_owner)
     leader = 0
     for d in range(n):
         i = start + d
@@ -239,6 +263,12 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
                            hands, obs, deck, exp, rngs, row0 + d, hands_out, exposed_out,
                            leader_out, collected_out, raw_out, plays_out, winners_out,
                            record, given)
+    # keep the owners alive until here
+    obs_owner[0] = obs_owner[0]
+    exp_owner[0] = exp_owner[0]
+    rules_owner[0] = rules_owner[0]
+    sp_owner[0, 0] = sp_owner[0, 0]
+    pp_owner[0, 0] = pp_owner[0, 0]
 
 
 @njit(cache=True, nogil=True, parallel=True)

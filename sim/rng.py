@@ -44,12 +44,24 @@ def splitmix64(x: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def stream_state(seed: np.uint64, deal: np.uint64, stream: np.uint64) -> np.uint64:
-    """Initial xorshift64* state of ``stream`` of deal ``deal`` under root ``seed`` (non-zero)."""
-    s = splitmix64(splitmix64(splitmix64(seed) ^ deal) ^ stream)
+def deal_key(seed: np.uint64, deal: np.uint64) -> np.uint64:
+    """The per-deal key ``splitmix64(splitmix64(seed) ^ deal)`` all its streams derive from."""
+    return splitmix64(splitmix64(seed) ^ deal)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def sub_stream(key: np.uint64, stream: np.uint64) -> np.uint64:
+    """Initial (non-zero) xorshift64* state of ``stream`` of the deal with ``key``."""
+    s = splitmix64(key ^ stream)
     if s == np.uint64(0):
         s = _NONZERO
     return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def stream_state(seed: np.uint64, deal: np.uint64, stream: np.uint64) -> np.uint64:
+    """Initial xorshift64* state of ``stream`` of deal ``deal`` under root ``seed`` (non-zero)."""
+    return sub_stream(deal_key(seed, deal), stream)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -1,0 +1,130 @@
+"""Engine throughput: deals/s on 1 thread and all cores, against OpenSpiel's C++ hearts.
+
+Usage: python scripts/bench_engine.py [--deals N] [--runs 5] [--players random,lowest,heuristic]
+
+For each play strategy (random exposure), the median of ``--runs`` timed runs after
+a warm-up, on one thread and on all cores; in the same run, OpenSpiel's
+``hearts(pass_cards=false)`` played to the end by uniform random bots entirely in
+C++ (``pyspiel.evaluate_bots``), games/s, and the ratio.  Also prints the cold
+compile time (empty numba cache, in a subprocess) and the cached start-up time.
+OpenSpiel is optional: ``pip install open-spiel``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from sim.engine import play_deals  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"{cpu}; {os.cpu_count()} logical cores; Python {platform.python_version()}; "
+            f"numba {numba.__version__}; {platform.system()} {platform.release()}")
+
+
+def rate(players: str, n: int, threads: int, runs: int) -> float:
+    """Median deals/s of ``runs`` timed runs (after one warm-up) of n deals."""
+    play_deals(Rules(), players, "random", seed=1, n=min(n, 20000), threads=threads)
+    rates = []
+    for r in range(runs):
+        t = time.perf_counter()
+        play_deals(Rules(), players, "random", seed=100 + r, n=n, threads=threads)
+        rates.append(n / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def openspiel_rate(seconds: float, runs: int) -> float | None:
+    """Median games/s of OpenSpiel hearts with uniform random bots (C++ playouts)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts(pass_cards=false)")
+    bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(4)]
+    rates = []
+    for r in range(runs):
+        games = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for _ in range(50):
+                pyspiel.evaluate_bots(game.new_initial_state(), bots, r * 1_000_003 + games)
+                games += 1
+        rates.append(games / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+_STARTUP = (
+    "import time; t=time.perf_counter(); from sim.engine import play_deals; "
+    "from sim.rules import Rules; play_deals(Rules(), 'random,lowest,heuristic,random', "
+    "'random', n=100); play_deals(Rules(), 'random', 'random', n=50000, threads=2); "
+    "print(time.perf_counter()-t)"
+)
+
+
+def startup_seconds(cache_dir: str | None) -> float:
+    """Seconds to import the engine and play a few deals, in a fresh interpreter."""
+    env = dict(os.environ)
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run([sys.executable, "-c", _STARTUP], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=400_000, help="deals per timed run")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    ap.add_argument("--players", default="random,lowest,heuristic")
+    ap.add_argument("--no-startup", action="store_true", help="skip the compile-time check")
+    a = ap.parse_args()
+    cores = numba.config.NUMBA_NUM_THREADS
+    print(f"machine: {machine()}")
+    print(f"deals per run: {a.deals:,}; median of {a.runs} runs after a warm-up; "
+          "one deck, random exposure\n")
+    os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
+    print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
+          f"{'vs OpenSpiel':>14}")
+    for name in a.players.split(","):
+        one = rate(name, a.deals, 1, a.runs)
+        allc = rate(name, a.deals, cores, a.runs)
+        ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
+        print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x{ratio}")
+    if os_rate:
+        print(f"{'OpenSpiel':<12}{os_rate:>14,.0f}{'':>14}{'':>9}{'1x':>14}"
+              "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")
+    else:
+        print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
+    print("units: deals/s (OpenSpiel: games/s); 'vs OpenSpiel' uses the 1-thread figure")
+    if not a.no_startup:
+        with tempfile.TemporaryDirectory() as d:
+            cold = startup_seconds(d)
+        warm = startup_seconds(None)
+        print(f"\ncold start (empty numba cache, compile everything): {cold:.1f} s")
+        print(f"cached start (import + first deals from the numba cache): {warm:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
