@@ -46,3 +46,7 @@ def main() -> None:
 
 for _cmd in COMMANDS():
     main.add_command(_cmd)
+
+
+if __name__ == "__main__":
+    main()

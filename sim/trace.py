@@ -41,7 +41,7 @@ def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, 
             "tricks": tricks,
             "collected": [[card_str(c) for c in mask_to_cards(int(m))] for m in res.collected[r]],
             "raw": [int(x) for x in res.raw[r]],
-            "zero_sum": [round(float(x), 6) for x in z[r]],
+            "zero_sum": [float(x) for x in z[r]],
             "points": [int(x) for x in pts[r]],
             "team_points": None if tp is None else [int(x) for x in tp[r]],
         }

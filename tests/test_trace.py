@@ -1,0 +1,116 @@
+"""`gongzhu-sim trace`: valid, reproducible JSON straight from the engine (issue 3)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cards import (
+    SCORING_MASK,
+    cards_to_mask,
+    parse_card,
+    parse_cards,
+    parse_hand,
+)
+from sim.cli import main
+from sim.reference import legal_plays, trick_winner
+
+KEYS = {"deal", "seed", "rules", "first_deal", "hands", "exposed", "leader", "tricks",
+        "collected", "raw", "zero_sum", "points", "team_points"}
+RULE_KEYS = {"decks", "variant", "grand_slam", "full_hearts_flips", "heart_values",
+             "auto_expose_fourth"}
+
+
+def _trace(*args):
+    res = CliRunner().invoke(main, ["trace", *args])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def _check_record(rec):
+    assert KEYS <= rec.keys()
+    assert RULE_KEYS <= rec["rules"].keys()
+    hands = [set(parse_hand(h)) for h in rec["hands"]]
+    assert sorted(c for h in hands for c in h) == list(range(52))  # cards conserved
+    exposed = {parse_card(c) for e in rec["exposed"] for c in e}
+    for s, e in enumerate(rec["exposed"]):
+        assert {parse_card(c) for c in e} <= hands[s]
+    held = [set(h) for h in hands]
+    taken = [set(), set(), set(), set()]
+    led_suits: set[int] = set()
+    lead = rec["leader"]
+    assert len(rec["tricks"]) == 13
+    for t, tr in enumerate(rec["tricks"]):
+        assert tr["leader"] == lead
+        trick = []
+        for k, play in enumerate(tr["plays"]):
+            assert play["seat"] == (lead + k) % 4
+            (card,) = [parse_card(c) for c in play["cards"]]
+            legal = legal_plays(held[play["seat"]], [c for _, c in trick], led_suits, exposed,
+                                rec["first_deal"] and t == 0 and k == 0)
+            assert card in legal  # every play legal by the reference rules
+            held[play["seat"]].remove(card)
+            trick.append((play["seat"], card))
+        assert tr["winner"] == trick_winner(trick)
+        taken[tr["winner"]] |= {c for _, c in trick}
+        led_suits.add(trick[0][1] // 13)
+        lead = tr["winner"]
+    for s in range(4):
+        assert cards_to_mask(parse_cards(" ".join(rec["collected"][s]))) == (
+            cards_to_mask(taken[s]) & SCORING_MASK)
+    assert abs(sum(rec["zero_sum"])) < 1e-6
+
+
+def test_trace_json_1000_deals_valid_and_reproducible():
+    args = ["--seed", "1", "--deals", "1000", "--players", "random", "--exposure", "random",
+            "--format", "json"]
+    out1 = _trace(*args)
+    lines = out1.splitlines()
+    assert len(lines) == 1000
+    for line in lines[:300]:
+        _check_record(json.loads(line))
+    assert [json.loads(x)["deal"] for x in lines] == list(range(1000))
+    assert _trace(*args) == out1
+    assert _trace(*args, "--threads", "1") == out1
+    assert _trace(*args, "--threads", "2") == out1
+
+
+def test_trace_deal_index_is_the_same_deal():
+    whole = _trace("--seed", "9", "--deals", "10", "--format", "json").splitlines()
+    one = _trace("--seed", "9", "--deal", "7", "--format", "json").strip()
+    assert one == whole[7]
+
+
+def test_trace_match_pig_taker_leads_next_deal():
+    lines = _trace("--seed", "3", "--deals", "8", "--match-length", "4", "--format",
+                   "json").splitlines()
+    recs = [json.loads(x) for x in lines]
+    for prev, rec in zip(recs, recs[1:], strict=False):
+        if rec["deal"] % 4 == 0:
+            assert rec["first_deal"]
+            continue
+        assert not rec["first_deal"]
+        pig_taker = next(s for s in range(4) if "SQ" in prev["collected"][s])
+        assert rec["leader"] == pig_taker
+
+
+def test_trace_text_shows_tricks():
+    out = _trace("--seed", "2", "--exposure", "always")
+    assert "trick 13" in out and "exposed:" in out and "raw" in out
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--players", "bogus"], "bogus"),
+    (["--players", "random,random"], "four"),
+    (["--deals", "-3"], "--deals"),
+    (["--exposure", "fixed:SK"], "SK"),
+    (["--variant", "nope"], "nope"),
+])
+def test_trace_bad_input_exit_2(args, needle):
+    res = subprocess.run([sys.executable, "-m", "sim.cli", "trace", *args],
+                         capture_output=True, text=True)
+    assert res.returncode == 2
+    assert needle in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
