@@ -7,7 +7,8 @@ import click
 
 def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a constant
     """Every ``gongzhu-sim`` sub-command, imported lazily (click only, no kernels)."""
+    from sim.commands.expose import expose
     from sim.commands.score import level, score
     from sim.commands.trace import trace
 
-    return [score, level, trace]
+    return [score, level, trace, expose]

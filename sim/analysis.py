@@ -1,0 +1,748 @@
+"""Paired Monte Carlo estimates: what is exposing 猪/羊/变压器/♥A worth for a given hand?
+
+:func:`analyse_exposure` (full result) and :func:`exposure_ev` (its table) answer
+"I hold this hand — should I expose, and what?" for one deck:
+
+1. **Constrained deals** (sim/dealing.py): the analysed seat holds ``hand``, the
+   ``known`` cards sit in their seats, the rest is dealt uniformly at random;
+   deal ``i`` depends only on ``(seed, i)``.
+2. **Common random numbers**: every exposure option is played by the engine
+   (sim/engine.py) on the *same* deals with the *same* opponent random streams
+   (they depend only on ``(seed, i)`` too), so the per-deal difference
+   Δ = value(option) − value(expose nothing) isolates the option's effect.
+3. **Batches and a stopping rule**: deals are played in batches of ``batch``;
+   after each batch the running mean vector and co-moment matrix of the options'
+   values are updated (Chan's merge, in batch order), and the run stops when the
+   95% CI half-width of every Δ is ≤ ``precision`` (after at least
+   ``MIN_DEALS`` deals) or when ``max_deals`` deals were played.  ``jobs > 1``
+   computes batches in parallel threads (the numba kernels release the GIL) but
+   merges them in order and stops at the same batch, so the result is identical
+   to ``jobs=1``.
+
+Statistics (normal approximation, z = 1.96): for option j with per-deal values
+``v_j``, EV = mean(v_j), SE = sd(v_j)/√n; Δ_j and the difference to the best
+option use the paired per-deal differences, SE = sd(v_j − v_0)/√n.  ``p_gain`` is
+the share of deals with Δ > 0 (``p_loss``: Δ < 0).  Components are per-deal
+rates for the analysed seat: took ♠Q (``pig``), ♦J (``sheep``), ♣10
+(``transformer``), all 13 hearts (``full_hearts``, 满红), all 16 scoring cards
+(``grand_slam``, 满贯), and ``hearts`` = mean heart points (RULES §5 step 1:
+heart values × 2^e_♥A, or +200·2^e_♥A for 满红); ``d_*`` columns are the change
+against exposing nothing on the same deals.
+
+Units follow ``measure``: ``zero-sum`` (zero-sum points, RULES §6, default),
+``raw`` (raw points, §5), ``points`` (得分, rounded zero-sum × points factor),
+``team`` (team points, partners variant only) or ``yuanbao`` (元宝).  ``precision``
+is in the same unit.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.cards import (
+    CT,
+    DJ,
+    EXPOSABLE,
+    HEARTS,
+    SCORING_MASK,
+    SQ,
+    CardError,
+    card_str,
+    exposure_flags,
+    flags_to_cards,
+    mask_to_pbn,
+    parse_card,
+)
+from sim.dealing import DealSpec, deal_hands, make_deal_spec
+from sim.errors import InputError
+from sim.rules import Rules
+from sim.scoring import HEART_VALUES
+from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
+
+#: Settlement measures and their units.
+MEASURES: dict[str, str] = {
+    "zero-sum": "zero-sum points",
+    "raw": "raw points",
+    "points": "points (得分)",
+    "team": "team points",
+    "yuanbao": "元宝",
+}
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: The stopping rule is checked only once at least this many deals were played.
+MIN_DEALS = 1000
+#: Default deals per batch (the stopping rule is checked after each batch).
+DEFAULT_BATCH = 10_000
+#: Default deal cap.
+DEFAULT_MAX_DEALS = 1_000_000
+#: Component names, in column order.
+COMPONENTS = ("pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts")
+
+_HEARTS_SHIFT = np.uint64(13 * HEARTS)
+_ALL13 = np.uint64(0x1FFF)
+_HA_FLAG = 8
+
+
+def _heart_points_table() -> np.ndarray:
+    """(n heart-value options, 8192) heart points of every subset of the 13 hearts."""
+    sub = np.arange(1 << 13)
+    bits = (sub[:, None] >> np.arange(13)[None, :]) & 1
+    return (bits @ HEART_VALUES.T).T.astype(np.float64)
+
+
+_HEART_POINTS = _heart_points_table()
+_HEART_VALUE_INDEX = {"standard": 0, "pips": 1}
+
+
+# --------------------------------------------------------------------------- options
+
+
+def option_label(flags: int) -> str:
+    """``none`` or the exposed cards joined by ``+`` in the order SQ DJ CT HA (``SQ+DJ``)."""
+    cards = flags_to_cards(flags)
+    return "+".join(card_str(c) for c in cards) if cards else "none"
+
+
+def default_options(hand_mask: int) -> list[int]:
+    """Every subset of the exposable cards in the hand, as exposure flags, ``none`` first."""
+    held = exposure_flags(c for c in EXPOSABLE if hand_mask >> c & 1)
+    return [f for f in range(16) if f & ~held == 0]
+
+
+_NONE_WORDS = ("none", "nothing", "-", "0")
+
+
+def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int) -> list[int]:
+    """Parse exposure options into flags (bit 0 ♠Q, 1 ♦J, 2 ♣10, 3 ♥A).
+
+    Syntax: options separated by ``;``; an option is ``none`` (also ``nothing``,
+    ``-``) or cards separated by ``,``, ``+`` or spaces, e.g. ``"none;SQ;SQ,DJ"``;
+    ``all`` is every exposable card held.  A sequence of such strings (or of
+    flag ints, or of card lists) works too.  ``none`` is always included (it is
+    the baseline of every Δ) and comes first; the others keep their given order.
+    Raises InputError naming the option and card for a card that is not
+    exposable, not in the hand, or an option given twice.
+    """
+    if isinstance(text, str):
+        items: list[Any] = [t.strip() for t in text.split(";")]
+        if text.strip() == "":
+            raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
+    else:
+        items = list(text)
+    held = exposure_flags(c for c in EXPOSABLE if hand_mask >> c & 1)
+    out: list[int] = []
+    for item in items:
+        if isinstance(item, int | np.integer) and not isinstance(item, bool):
+            flags = int(item)
+            if not 0 <= flags < 16:
+                raise InputError(f"exposure option flags must be 0..15, got {flags}")
+            label = option_label(flags)
+        elif isinstance(item, str):
+            label = item
+            word = item.strip().lower()
+            if word in _NONE_WORDS:
+                flags = 0
+            elif word == "all":
+                flags = held
+            else:
+                toks = [t for t in item.replace("+", " ").replace(",", " ").split() if t]
+                if not toks:
+                    raise InputError(
+                        "empty exposure option in --options (use 'none' for exposing nothing)"
+                    )
+                try:
+                    cards = [parse_card(t) for t in toks]
+                    flags = exposure_flags(cards)
+                except CardError as exc:
+                    raise InputError(f"exposure option {item!r}: {exc}") from None
+        else:
+            cards = [int(c) for c in item]
+            label = "+".join(card_str(c) for c in cards) or "none"
+            try:
+                flags = exposure_flags(cards)
+            except CardError as exc:
+                raise InputError(f"exposure option {label!r}: {exc}") from None
+        missing = flags & ~held
+        if missing:
+            names = " ".join(card_str(c) for c in flags_to_cards(missing))
+            raise InputError(
+                f"exposure option {label!r}: {names} not in the hand (only cards held can be "
+                "exposed)"
+            )
+        if flags in out:
+            raise InputError(
+                f"exposure option {label!r} given twice (as {option_label(flags)})"
+            )
+        out.append(flags)
+    if 0 in out:
+        out.remove(0)
+    return [0, *out]
+
+
+# --------------------------------------------------------------------------- players
+
+
+def _split_names(value: str | Sequence[str | Choice], what: str) -> list[str | Choice]:
+    """One name or three (comma-separated; ``heuristic:a=1,b=2`` / ``fixed:SQ,HA`` kept)."""
+    if isinstance(value, Choice):
+        return [value]
+    if isinstance(value, str):
+        names: list[str | Choice] = []
+        for tok in (t.strip() for t in value.split(",")):
+            prev = names[-1] if names else ""
+            if isinstance(prev, str) and prev and (
+                ("=" in tok and ":" not in tok) or (prev.startswith("fixed:") and _is_card(tok))
+            ):
+                names[-1] = f"{prev},{tok}"
+            else:
+                names.append(tok)
+    else:
+        names = list(value)
+    if len(names) not in (1, 3):
+        raise StrategyError(
+            f"{what} needs one name or three (the other seats in increasing seat number), "
+            f"got {len(names)}: {value!r}"
+        )
+    return names
+
+
+def _is_card(tok: str) -> bool:
+    try:
+        parse_card(tok)
+    except CardError:
+        return False
+    return True
+
+
+def _resolve(names: list[str | Choice], parse: Callable[[str], Choice]) -> list[Choice]:
+    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+    return out * 3 if len(out) == 1 else out
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@dataclass
+class _Stats:
+    """Mergeable sufficient statistics of k options' per-deal values (option 0 = none)."""
+
+    n: int
+    mean: np.ndarray  # (k,)
+    comoment: np.ndarray  # (k, k) Σ (v - mean)(v - mean)ᵀ
+    gain: np.ndarray  # (k,) deals with Δ > 0
+    loss: np.ndarray  # (k,) deals with Δ < 0
+    comp: np.ndarray  # (k, len(COMPONENTS)) sums of the component indicators / points
+
+    @classmethod
+    def of(cls, values: np.ndarray, comp: np.ndarray) -> _Stats:
+        """Statistics of one batch: ``values`` (b, k), ``comp`` (b, k, C)."""
+        n = values.shape[0]
+        mean = values.mean(axis=0)
+        c = values - mean
+        delta = values - values[:, :1]
+        return cls(
+            n=n,
+            mean=mean,
+            comoment=c.T @ c,
+            gain=(delta > 0).sum(axis=0),
+            loss=(delta < 0).sum(axis=0),
+            comp=comp.sum(axis=0),
+        )
+
+    def merge(self, other: _Stats) -> _Stats:
+        """Chan et al.'s pairwise merge (exact up to rounding; deterministic in call order)."""
+        n = self.n + other.n
+        d = other.mean - self.mean
+        mean = self.mean + d * (other.n / n)
+        com = self.comoment + other.comoment + np.outer(d, d) * (self.n * other.n / n)
+        return _Stats(n, mean, com, self.gain + other.gain, self.loss + other.loss,
+                      self.comp + other.comp)
+
+    def diff_se(self, j: int, i: int) -> float:
+        """Standard error of mean(v_j − v_i) from the paired per-deal differences."""
+        if self.n < 2:
+            return math.inf
+        c = self.comoment
+        var = (c[j, j] + c[i, i] - 2.0 * c[j, i]) / (self.n - 1)
+        return math.sqrt(max(var, 0.0) / self.n)
+
+    def se(self, j: int) -> float:
+        """Standard error of mean(v_j)."""
+        if self.n < 2:
+            return math.inf
+        return math.sqrt(max(self.comoment[j, j], 0.0) / (self.n - 1) / self.n)
+
+    def max_half_width(self) -> float:
+        """Largest 95% CI half-width of the Δs (of the EV when only ``none`` is compared)."""
+        k = self.mean.shape[0]
+        if k == 1:
+            return Z95 * self.se(0)
+        return max(Z95 * self.diff_se(j, 0) for j in range(1, k))
+
+
+# --------------------------------------------------------------------------- batches
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Everything a batch needs (read-only, shared by the worker threads)."""
+
+    spec: DealSpec
+    rules: Rules
+    players: list[Choice]
+    exposures: list[list[Choice]]  # per distinct play, the four seats' exposure policies
+    column: np.ndarray  # option j uses play column[j]
+    measure: str
+    seed: int
+    batch: int
+    max_deals: int
+    keep_values: bool
+
+    def run(self, b: int) -> tuple[_Stats, np.ndarray | None]:
+        """Play batch ``b`` (deals b·batch …) under every option; return its statistics."""
+        from sim.engine import play_deals
+
+        start = b * self.batch
+        n = min(self.batch, self.max_deals - start)
+        hands = deal_hands(self.spec, self.seed, start, n)
+        seat = self.spec.seat
+        k = len(self.exposures)
+        values = np.empty((n, k), dtype=np.float64)
+        comp = np.empty((n, k, len(COMPONENTS)), dtype=np.float64)
+        hv = _HEART_VALUE_INDEX[self.rules.heart_values]
+        for j, exposures in enumerate(self.exposures):
+            res = play_deals(self.rules, self.players, exposures, seed=self.seed, start=start,
+                             n=n, hands=hands, threads=1)
+            values[:, j] = _measure(res, self.measure, self.rules, seat)
+            comp[:, j, :] = _components(res.collected[:, seat], res.exposed, hv)
+        values = values[:, self.column]
+        comp = comp[:, self.column, :]
+        return _Stats.of(values, comp), (values if self.keep_values else None)
+
+
+def _measure(res, measure: str, rules: Rules, seat: int) -> np.ndarray:
+    """Per-deal value of ``seat`` under ``measure`` (float64)."""
+    from sim.scoring import yuanbao
+
+    if measure == "zero-sum":
+        v = res.zero_sum()
+    elif measure == "raw":
+        v = res.raw
+    elif measure == "points":
+        v = res.points()
+    elif measure == "team":
+        v = res.team_points()
+    else:
+        v = yuanbao(res.raw, rules)
+    return np.asarray(v[:, seat], dtype=np.float64)
+
+
+def _components(col: np.ndarray, exposed: np.ndarray, hv: int) -> np.ndarray:
+    """(n, C) per-deal components of the analysed seat from its collected mask ``col``."""
+    one = np.uint64(1)
+    hearts = ((col >> _HEARTS_SHIFT) & _ALL13).astype(np.int64)
+    full = hearts == 0x1FFF
+    ha_exposed = (np.bitwise_or.reduce(exposed, axis=1) & _HA_FLAG) != 0
+    mult = np.where(ha_exposed, 2.0, 1.0)
+    heart_pts = np.where(full, 200.0, _HEART_POINTS[hv][hearts]) * mult
+    out = np.empty((col.shape[0], len(COMPONENTS)), dtype=np.float64)
+    out[:, 0] = (col >> np.uint64(SQ)) & one
+    out[:, 1] = (col >> np.uint64(DJ)) & one
+    out[:, 2] = (col >> np.uint64(CT)) & one
+    out[:, 3] = full
+    out[:, 4] = (col & np.uint64(SCORING_MASK)) == np.uint64(SCORING_MASK)
+    out[:, 5] = heart_pts
+    return out
+
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass
+class ExposureResult:
+    """The outcome of :func:`analyse_exposure`.
+
+    Attributes:
+        table: one row per option, best EV first (see :func:`exposure_ev` for columns).
+        n: deals actually played (every option on each of them).
+        stop: ``"precision"`` (every Δ's 95% CI half-width ≤ ``precision``) or
+            ``"max_deals"`` (the deal cap stopped the run first).
+        max_half_width: the largest Δ 95% CI half-width at the end.
+        precision, max_deals, measure, seed, seat, hand (PBN), rules: the settings.
+        options: option labels in play order (``none`` first).
+        values: (n, k) per-deal values in option order when ``keep_values`` was set.
+        elapsed: wall-clock seconds (not part of the table, so outputs stay reproducible).
+    """
+
+    table: pd.DataFrame
+    n: int
+    stop: str
+    max_half_width: float
+    precision: float
+    max_deals: int
+    measure: str
+    seed: int
+    seat: int
+    hand: str
+    rules: Rules
+    options: list[str]
+    values: np.ndarray | None = None
+    elapsed: float = 0.0
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def recommended(self) -> str:
+        """Label of the option with the highest estimated EV."""
+        return str(self.table["option"].iloc[0])
+
+    def deltas(self, option: str) -> np.ndarray:
+        """Per-deal Δ (option − none) — needs ``keep_values=True``."""
+        if self.values is None:
+            raise ValueError("per-deal values were not kept: run with keep_values=True")
+        j = self.options.index(option)
+        return self.values[:, j] - self.values[:, 0]
+
+    def stop_text(self) -> str:
+        """One line saying whether the precision target or the deal cap stopped the run."""
+        hw = f"{self.max_half_width:.2f}"
+        if len(self.options) == 1:  # nothing to compare: the rule applies to the EV itself
+            if self.stop == "precision":
+                return (f"Stopped by the precision target after {self.n:,} deals: no exposure "
+                        f"option to compare, EV 95% CI half-width {hw} ≤ {self.precision:g}.")
+            return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} "
+                    f"deals: no exposure option to compare, EV 95% CI half-width {hw}.")
+        if self.stop == "precision":
+            return (f"Stopped by the precision target after {self.n:,} deals: every Δ 95% CI "
+                    f"half-width ≤ {self.precision:g} (largest {hw}).")
+        target = (f"target {self.precision:g} not reached" if self.precision > 0
+                  else "no precision target")
+        return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} deals: "
+                f"largest Δ 95% CI half-width {hw}, {target}.")
+
+
+def _table(st: _Stats, flags: list[int]) -> pd.DataFrame:
+    k = len(flags)
+    n = st.n
+    best = int(np.argmax(st.mean))  # first maximum: ties favour exposing less (option order)
+    rows = []
+    for j in range(k):
+        se = st.se(j)
+        dse = st.diff_se(j, 0)
+        d = float(st.mean[j] - st.mean[0])
+        vb = float(st.mean[j] - st.mean[best])
+        vbse = st.diff_se(j, best)
+        if j == best:
+            status = "recommended"
+        elif vb + Z95 * vbse >= 0:
+            status = "not distinguishable from best"
+        else:
+            status = "worse than best"
+        row = {
+            "option": option_label(flags[j]),
+            "flags": flags[j],
+            "status": status,
+            "n": n,
+            "ev": float(st.mean[j]),
+            "ev_se": se,
+            "ev_lo": float(st.mean[j]) - Z95 * se,
+            "ev_hi": float(st.mean[j]) + Z95 * se,
+            "delta": d,
+            "delta_se": dse,
+            "delta_lo": d - Z95 * dse,
+            "delta_hi": d + Z95 * dse,
+            "p_gain": st.gain[j] / n,
+            "p_loss": st.loss[j] / n,
+            "vs_best": vb,
+            "vs_best_lo": vb - Z95 * vbse,
+            "vs_best_hi": vb + Z95 * vbse,
+        }
+        for c, name in enumerate(COMPONENTS):
+            row[name] = st.comp[j, c] / n
+        for c, name in enumerate(COMPONENTS):
+            row["d_" + name] = (st.comp[j, c] - st.comp[0, c]) / n
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    order = sorted(range(k), key=lambda j: (-st.mean[j], j))
+    return df.iloc[order].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- API
+
+
+def analyse_exposure(
+    hand: str | Iterable[int],
+    seat: int = 0,
+    known: Mapping[int, str | Iterable[int]] | None = None,
+    rules: Rules | None = None,
+    player: str | Choice = "heuristic",
+    opponents: str | Sequence[str | Choice] = "heuristic",
+    opponents_exposure: str | Sequence[str | Choice] = "rule",
+    options: str | Sequence | None = None,
+    measure: str = "zero-sum",
+    precision: float = 2.0,
+    max_deals: int = DEFAULT_MAX_DEALS,
+    seed: int = 0,
+    jobs: int = 1,
+    batch: int = DEFAULT_BATCH,
+    keep_values: bool = False,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> ExposureResult:
+    """Estimate the EV of each exposure option for ``hand`` — the full result.
+
+    Same parameters as :func:`exposure_ev`, plus ``keep_values`` (keep the (n, k)
+    per-deal values, e.g. for a Δ histogram) and ``progress``, called after every
+    merged batch as ``progress(deals played, max_deals, largest Δ half-width)``.
+    """
+    t0 = time.perf_counter()
+    rules = rules or Rules()
+    if rules.decks != 1:
+        raise InputError("two decks are not supported yet (only --decks 1)")
+    if rules.variant == "pig_sheep":
+        raise InputError(
+            "variant pig_sheep (猪羊一家) forbids exposure: there is nothing to compare"
+        )
+    if measure not in MEASURES:
+        raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
+    if measure == "team" and not rules.has_teams:
+        raise InputError(
+            f"measure 'team' needs a team variant (--variant partners); "
+            f"this run's variant is {rules.variant}"
+        )
+    if not (isinstance(precision, int | float) and precision >= 0 and math.isfinite(precision)):
+        raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
+    for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 1), ("batch", batch, 1)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+            raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+    spec = make_deal_spec(hand, seat, known, rules.decks)
+    flags = default_options(spec.hand) if options is None else parse_options(options, spec.hand)
+
+    me = player if isinstance(player, Choice) else parse_player(player)
+    opp = _resolve(_split_names(opponents, "opponents"), parse_player)
+    opp_exp = _resolve(_split_names(opponents_exposure, "opponents' exposure"), parse_exposure)
+    others = [p for p in range(4) if p != spec.seat]
+    players: list[Choice] = [me] * 4
+    base_exp: list[Choice] = [parse_exposure("never")] * 4
+    for p, c, e in zip(others, opp, opp_exp, strict=True):
+        players[p] = c
+        base_exp[p] = e
+    # One play per distinct effective exposure: with simultaneous exposure and the fourth
+    # card auto-exposed, exposing three cards while holding the fourth plays exactly like
+    # exposing all four (same flags everywhere, same random streams), so it is played once.
+    held = exposure_flags(c for c in EXPOSABLE if spec.hand >> c & 1)
+    collapse = (held == 15 and rules.auto_expose_fourth
+                and rules.exposure_order == "simultaneous")
+    play_flags: list[int] = []
+    column = []
+    for f in flags:
+        eff = 15 if collapse and bin(f).count("1") == 3 else f
+        if eff not in play_flags:
+            play_flags.append(eff)
+        column.append(play_flags.index(eff))
+    exposures = []
+    for f in play_flags:
+        e = list(base_exp)
+        e[spec.seat] = parse_exposure(
+            "never" if f == 0 else "fixed:" + ",".join(card_str(c) for c in flags_to_cards(f))
+        )
+        exposures.append(e)
+
+    job = _Job(spec, rules, players, exposures, np.array(column), measure, int(seed),
+               int(batch), int(max_deals), keep_values)
+    n_batches = -(-max_deals // batch)
+    st: _Stats | None = None
+    kept: list[np.ndarray] = []
+    stop = "max_deals"
+    for b_stats, vals in _batches(job, n_batches, jobs):
+        st = b_stats if st is None else st.merge(b_stats)
+        if vals is not None:
+            kept.append(vals)
+        hw = st.max_half_width()
+        if progress is not None:
+            progress(st.n, max_deals, hw)
+        if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
+            stop = "precision"
+            break
+    assert st is not None
+    table = _table(st, flags)
+    pbn = mask_to_pbn(spec.hand)
+    same_as = {option_label(f): option_label(play_flags[column[j]])
+               for j, f in enumerate(flags) if play_flags[column[j]] != f}
+    settings = {
+        "hand": pbn,
+        "seat": spec.seat,
+        "known": {p: " ".join(card_str(c) for c in range(52) if spec.fixed[p] >> c & 1)
+                  for p in others if spec.fixed[p]},
+        "player": me.name,
+        "opponents": [players[p].name for p in others],
+        "opponents_exposure": [base_exp[p].name for p in others],
+        "measure": measure,
+        "unit": MEASURES[measure],
+        "precision": precision,
+        "max_deals": max_deals,
+        "batch": batch,
+        "seed": int(seed),
+        "rules": rules.to_dict(),
+        "same_as": same_as,
+    }
+    table.attrs.update({"n": st.n, "stop": stop, "max_half_width": st.max_half_width(),
+                        **settings})
+    return ExposureResult(
+        table=table, n=st.n, stop=stop, max_half_width=st.max_half_width(),
+        precision=precision, max_deals=max_deals, measure=measure, seed=int(seed),
+        seat=spec.seat, hand=pbn, rules=rules, options=[option_label(f) for f in flags],
+        values=np.concatenate(kept) if keep_values else None,
+        elapsed=time.perf_counter() - t0, settings=settings,
+    )
+
+
+def _batches(job: _Job, n_batches: int, jobs: int):
+    """Yield batch results in batch order; ``jobs`` > 1 computes them in threads."""
+    if jobs == 1 or n_batches == 1:
+        for b in range(n_batches):
+            yield job.run(b)
+        return
+    from joblib import Parallel, delayed
+
+    from sim.engine import play_deals
+
+    # warm the numba caches in this thread before fanning out
+    play_deals(job.rules, job.players, job.exposures[0], seed=job.seed, n=1,
+               hands=deal_hands(job.spec, job.seed, 0, 1), threads=1)
+    with Parallel(n_jobs=jobs, backend="threading", return_as="generator",
+                  pre_dispatch=f"{jobs}") as par:
+        gen = par(delayed(job.run)(b) for b in range(n_batches))
+        try:
+            for out in gen:  # noqa: UP028 - closing must not be thrown into ``gen``
+                yield out
+        finally:
+            with warnings.catch_warnings():  # "tasks ... have been cancelled": expected
+                warnings.simplefilter("ignore", UserWarning)
+                gen.close()
+
+
+def plot_exposure(result: ExposureResult, path: str) -> str:
+    """Write a PNG: EV ± 95% CI per option (left) and the per-deal Δ of the best option (right).
+
+    The right panel shows the best option other than ``none`` when ``none`` is best.
+    Needs ``keep_values=True``. Uses matplotlib's Agg backend; returns ``path``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = result.table
+    unit = MEASURES[result.measure]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, max(3.5, 0.35 * len(t) + 1.5)))
+    y = np.arange(len(t))[::-1]
+    colors = ["tab:green" if s == "recommended" else
+              "tab:blue" if s.startswith("not") else "tab:gray" for s in t["status"]]
+    for yi, ev, lo, hi, col in zip(y, t["ev"], t["ev_lo"], t["ev_hi"], colors, strict=True):
+        ax1.errorbar([ev], [yi], xerr=[[ev - lo], [hi - ev]], fmt="o", color=col, capsize=3)
+    ax1.set_yticks(y, t["option"])
+    ax1.set_xlabel(f"EV per deal ({unit}), 95% CI")
+    ax1.set_title(f"{result.hand}, seat {result.seat}: n = {result.n:,}")
+    ax1.grid(axis="x", alpha=0.3)
+    others = [o for o in t["option"] if o != "none"]
+    if others and result.values is not None:
+        best = others[0]
+        d = result.deltas(best)
+        lo, hi = float(d.min()), float(d.max())
+        bins = np.linspace(lo, hi, 61) if hi > lo else np.array([lo - 0.5, lo + 0.5])
+        ax2.hist(d, bins=bins, color="tab:green")
+        ax2.set_yscale("log")
+        row = t[t["option"] == best].iloc[0]
+        ax2.axvline(0, color="gray", lw=1, ls="--")
+        ax2.axvline(row["delta"], color="k", lw=1)
+        ax2.set_title(f"Δ per deal, {best} − none: mean {row['delta']:+.2f} "
+                      f"[{row['delta_lo']:+.2f}, {row['delta_hi']:+.2f}], "
+                      f"P(Δ>0) {row['p_gain']:.1%}", fontsize=9)
+        ax2.set_xlabel(f"Δ ({unit})")
+        ax2.set_ylabel("deals (log scale)")
+    else:
+        ax2.text(0.5, 0.5, "no exposure option to compare", ha="center", va="center")
+        ax2.set_axis_off()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def exposure_ev(
+    hand: str | Iterable[int],
+    seat: int = 0,
+    known: Mapping[int, str | Iterable[int]] | None = None,
+    rules: Rules | None = None,
+    player: str | Choice = "heuristic",
+    opponents: str | Sequence[str | Choice] = "heuristic",
+    opponents_exposure: str | Sequence[str | Choice] = "rule",
+    options: str | Sequence | None = None,
+    measure: str = "zero-sum",
+    precision: float = 2.0,
+    max_deals: int = DEFAULT_MAX_DEALS,
+    seed: int = 0,
+    jobs: int = 1,
+    batch: int = DEFAULT_BATCH,
+) -> pd.DataFrame:
+    """EV of every exposure option for ``hand`` (one deck): a table, best option first.
+
+    Parameters:
+        hand: the analysed seat's 13 cards, any RULES.md §1 form (``S:543 H:32 D:AKQJT98
+            C:2``, PBN ``543.32.AKQJT98.2``) or card indices.
+        seat: the analysed seat 0..3 (decides who leads with ♣2 and, with partners, the
+            partner); the other seats are dealt the remaining cards uniformly at random.
+        known: ``{seat: cards}`` pinned to other seats (``{1: "SA SK"}``).
+        rules: :class:`sim.rules.Rules` (one deck; not ``pig_sheep``, which forbids exposure).
+        player: the analysed seat's play strategy (``heuristic``, ``lowest``, ``random``).
+        opponents: one play-strategy name for the other three seats, or three (a list or
+            a comma-separated string) for the other seats in increasing seat number.
+        opponents_exposure: their exposure policy, one or three (default ``rule``).
+        options: exposure options to compare (``"none;SQ;SQ,DJ"``, see
+            :func:`parse_options`); default every subset of the exposable cards held
+            (up to 16).  ``none`` (expose nothing) is always included: it is the Δ baseline.
+        measure: ``zero-sum`` | ``raw`` | ``points`` | ``team`` (partners only) | ``yuanbao``.
+        precision: stop when every Δ's 95% CI half-width ≤ this (measure units);
+            0 = play exactly ``max_deals``.
+        max_deals: deal cap; seed: root seed; jobs: parallel worker threads (the result is
+            identical for any ``jobs``); batch: deals per batch (the stopping rule is checked
+            after each batch, so ``n`` is a multiple of ``batch`` or ``max_deals``).
+
+    Returns a DataFrame, one row per option sorted by EV (best first), columns:
+    ``option`` (``none``/``SQ+DJ``…), ``flags``, ``status`` (``recommended``, ``not
+    distinguishable from best`` — the paired 95% CI of option − best contains 0 — or
+    ``worse than best``), ``n``, ``ev`` ``ev_se`` ``ev_lo`` ``ev_hi`` (mean and 95% CI),
+    ``delta`` ``delta_se`` ``delta_lo`` ``delta_hi`` (paired Δ vs none), ``p_gain``
+    ``p_loss`` (share of deals with Δ > 0 / < 0), ``vs_best`` ``vs_best_lo``
+    ``vs_best_hi``, the components ``pig sheep transformer full_hearts grand_slam
+    hearts`` and their changes vs none ``d_pig`` …; ``df.attrs`` holds ``n``, ``stop``
+    (``precision`` or ``max_deals``), ``max_half_width`` and the settings.
+
+    Raises InputError (CardError, StrategyError) with a message naming the bad card,
+    seat, option or name.
+    """
+    return analyse_exposure(
+        hand, seat=seat, known=known, rules=rules, player=player, opponents=opponents,
+        opponents_exposure=opponents_exposure, options=options, measure=measure,
+        precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, batch=batch,
+    ).table
+
+
+__all__ = [
+    "COMPONENTS",
+    "MEASURES",
+    "ExposureResult",
+    "analyse_exposure",
+    "default_options",
+    "exposure_ev",
+    "option_label",
+    "parse_options",
+    "plot_exposure",
+]

@@ -1,0 +1,312 @@
+"""``gongzhu-sim expose``: should this hand expose 猪, 羊, 变压器 or ♥A — and which?"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+import time
+
+import click
+
+from sim.commands.options import pop_rules, rules_options
+
+_MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
+
+
+@click.command()
+@click.argument("hand", nargs=-1)
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="the hand's seat; with the deal it decides who holds ♣2 and leads "
+              "(and, with partners, who the partner is)")
+@click.option("--known", multiple=True, metavar="SEAT=CARDS",
+              help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable; "
+              "CARDS in any hand/card-list form)")
+@click.option("--player", default="heuristic", show_default=True,
+              help="the hand's own play strategy (random, lowest, heuristic[:key=value,...])")
+@click.option("--opponents", default="heuristic", show_default=True,
+              help="play strategy of the other three seats (the partner too, with partners): "
+              "one name, or three comma-separated for those seats in increasing seat number")
+@click.option("--opponents-exposure", default="rule", show_default=True,
+              help="exposure policy of the other seats: one or three (never, always, random, "
+              "fixed:CARDS, rule[:key=value,...])")
+@click.option("--options", "options", default=None, metavar="OPTS",
+              help="exposure choices to compare, separated by ';': 'none' or cards joined by "
+              "',' or '+', e.g. \"none;SQ;SQ,DJ\" ('all' = every exposable card held). "
+              "'none' is always included (the Δ baseline). "
+              "[default: every subset of the exposable cards held, up to 16]")
+@click.option("--measure", type=click.Choice(_MEASURES), default="zero-sum", show_default=True,
+              help="value per deal: zero-sum points, raw points, points (得分), team points "
+              "(team variant only) or 元宝 (yuanbao)")
+@click.option("--precision", type=float, default=2.0, show_default=True,
+              help="stop when every Δ's 95% CI half-width ≤ this (in the measure's unit); "
+              "0 = play exactly --max-deals")
+@click.option("--max-deals", type=int, default=1_000_000, show_default=True,
+              help="deal cap (every option is played on each deal)")
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed")
+@click.option("--jobs", type=int, default=1, show_default=True,
+              help="worker threads (batches in parallel); the output is identical for any value")
+@click.option("--batch", type=int, default=10_000, show_default=True,
+              help="deals per batch; the stopping rule is checked after each batch")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
+              show_default=True, help="output format")
+@click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE.png", help="also write EV ± CI per option and the Δ distribution "
+              "of the best option to this PNG")
+@click.option("--hands-file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="analyse every hand of FILE (one per line, '#' comments): one row per "
+              "(hand, option)")
+@click.option("--quiet", is_flag=True, help="no progress indication on stderr")
+@rules_options
+def expose(hand, seat, known, player, opponents, opponents_exposure, options, measure, precision,
+           max_deals, seed, jobs, batch, fmt, plot, hands_file, quiet, **kwargs):
+    """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
+
+    HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
+    543.32.AKQJT98.2 (quotes optional).  The other cards (minus --known ones) are
+    dealt at random; every option is played on the same deals with the same
+    opponent randomness, so each option's Δ against exposing nothing is a paired
+    estimate.  The table is sorted by EV, best first: ▶ marks the recommended
+    choice, ≈ an option not distinguishable from it (the paired 95% CI of
+    option − best contains 0).  One deck only for now.
+    """
+    from sim.errors import InputError
+
+    rules = pop_rules(kwargs)
+    if rules.decks != 1:
+        raise InputError("two decks are not supported yet (use --decks 1)")
+    hands = _hands(hand, hands_file)
+    if plot and len(hands) > 1:
+        raise InputError("--plot needs a single hand (not --hands-file with several hands)")
+    if jobs < 1:
+        raise InputError(f"--jobs must be ≥ 1, got {jobs}")
+    if max_deals < 1:
+        raise InputError(f"--max-deals must be ≥ 1, got {max_deals}")
+    if batch < 1:
+        raise InputError(f"--batch must be ≥ 1, got {batch}")
+    if not precision >= 0 or not math.isfinite(precision):
+        raise InputError(f"--precision must be ≥ 0, got {precision}")
+
+    from sim.analysis import analyse_exposure, plot_exposure
+    from sim.dealing import parse_known
+
+    known_map = parse_known(known)
+    results = []
+    for i, (where, text) in enumerate(hands):
+        label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
+        prog = None if quiet else _Progress(label, precision)
+        try:
+            res = analyse_exposure(
+                text, seat=seat, known=known_map, rules=rules, player=player,
+                opponents=opponents, opponents_exposure=opponents_exposure, options=options,
+                measure=measure, precision=precision, max_deals=max_deals, seed=seed,
+                jobs=jobs, batch=batch, keep_values=bool(plot), progress=prog,
+            )
+        except InputError as exc:
+            if where:
+                raise type(exc)(f"{where}: {exc}") from None
+            raise
+        finally:
+            if prog is not None:
+                prog.done()
+        results.append(res)
+    if plot:
+        plot_exposure(results[0], plot)
+    if fmt == "json":
+        click.echo(json.dumps(_json(results), ensure_ascii=False, indent=1))
+    elif fmt == "csv":
+        click.echo(_csv(results), nl=False)
+    else:
+        click.echo("\n\n".join(_text(r) for r in results))
+        if plot:
+            click.echo(f"plot written to {plot}")
+
+
+def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:
+    """(where, text) of each hand to analyse: the argument, or the lines of --hands-file."""
+    from sim.errors import InputError
+
+    if hands_file and hand:
+        raise InputError("give either HAND or --hands-file, not both")
+    if not hands_file:
+        if not hand:
+            raise InputError("missing HAND (13 cards, e.g. 'S:543 H:32 D:AKQJT98 C:2') "
+                             "or --hands-file FILE")
+        return [("", " ".join(hand))]
+    out = []
+    with open(hands_file, encoding="utf-8") as fh:
+        for k, line in enumerate(fh, 1):
+            text = line.split("#", 1)[0].strip()
+            if text:
+                out.append((f"{hands_file} line {k}", text))
+    if not out:
+        raise InputError(f"--hands-file {hands_file}: no hands in the file")
+    return out
+
+
+class _Progress:
+    """Progress on stderr for runs longer than 2 s (throttled; one line per update off a tty)."""
+
+    def __init__(self, label: str, precision: float):
+        self.label = label
+        self.precision = precision
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, n: int, cap: int, hw: float) -> None:
+        now = time.monotonic()
+        if now - self.t0 < 2.0 or now - self.last < (0.5 if self.tty else 5.0):
+            return
+        self.last = now
+        self.shown = True
+        msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
+               f"{hw:.3g}, target {self.precision:g}, {now - self.t0:.0f} s")
+        if self.tty:
+            click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
+        else:
+            click.echo(msg, err=True)
+
+    def done(self) -> None:
+        if self.shown and self.tty:
+            click.echo("", err=True)
+
+
+# ---------------------------------------------------------------------------- output
+
+_ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
+             "delta_lo", "delta_hi", "p_gain", "p_loss", "vs_best", "vs_best_lo", "vs_best_hi",
+             "pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts",
+             "d_pig", "d_sheep", "d_transformer", "d_full_hearts", "d_grand_slam", "d_hearts"]
+
+
+def _clean(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if hasattr(v, "item"):
+        return _clean(v.item())
+    return v
+
+
+def _rows(res) -> list[dict]:
+    out = []
+    for rank, rec in enumerate(res.table.to_dict("records"), 1):
+        row = {"hand": res.hand, "seat": res.seat, "rank": rank, "stop": res.stop}
+        row.update({k: _clean(rec[k]) for k in _ROW_KEYS})
+        row["measure"] = res.measure
+        out.append(row)
+    return out
+
+
+def _json(results) -> dict:
+    settings = {k: v for k, v in results[0].settings.items() if k not in ("hand",)}
+    return {
+        "settings": settings,
+        "runs": [{"hand": r.hand, "seat": r.seat, "n": r.n, "stop": r.stop,
+                  "max_half_width": _clean(r.max_half_width), "recommended": r.recommended,
+                  "stop_text": r.stop_text()} for r in results],
+        "rows": [row for r in results for row in _rows(r)],
+    }
+
+
+def _csv(results) -> str:
+    buf = io.StringIO()
+    rows = [row for r in results for row in _rows(r)]
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+    w.writeheader()
+    for row in rows:
+        w.writerow({k: ("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v))
+                    for k, v in row.items()})
+    return buf.getvalue()
+
+
+def _num(x: float, nd: int = 2, signed: bool = False) -> str:
+    """``x`` with ``nd`` decimals, never printing a negative zero."""
+    r = round(float(x), nd) + 0.0
+    return f"{r:+.{nd}f}" if signed else f"{r:.{nd}f}"
+
+
+def _fmt_ci(lo: float, hi: float, signed: bool = False) -> str:
+    return f"[{_num(lo, 2, signed)}, {_num(hi, 2, signed)}]"
+
+
+def _width(text: str) -> int:
+    """Display width: CJK wide characters (满红) take two columns."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
+    widths = [max(_width(h), *(_width(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells):
+        out = []
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
+            pad = " " * (w - _width(c))
+            out.append(pad + c if i in right else c + pad)
+        return "  ".join(out).rstrip()
+
+    return [line(header)] + [line(r) for r in rows]
+
+
+def _text(res) -> str:
+    from sim.cards import hand_rows, parse_hand
+
+    s = res.settings
+    t = res.table
+    r = res.rules
+    unit = s["unit"]
+    teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
+    opp = ", ".join(sorted(set(s["opponents"])))
+    oexp = ", ".join(sorted(set(s["opponents_exposure"])))
+    lines = [
+        f"Exposure EV — seat {res.seat} holds {res.hand}   "
+        + "  ".join(hand_rows(parse_hand(res.hand))),
+        f"one deck, {teams}; player {s['player']}; opponents {opp}; "
+        f"their exposure {oexp}; seed {res.seed}",
+    ]
+    if s["known"]:
+        lines.append("known: " + "; ".join(f"seat {p}: {c}" for p, c in s["known"].items()))
+    lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
+                 "exposing nothing on the same deals; 95% CIs")
+    lines.append("")
+    rows = []
+    for rec in t.to_dict("records"):
+        mark = {"recommended": "▶", "not distinguishable from best": "≈"}.get(rec["status"], "")
+        is_none = rec["option"] == "none"
+        rows.append([
+            mark, rec["option"], _num(rec["ev"]), _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
+            "0" if is_none else _num(rec["delta"], 2, True),
+            "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
+            "" if is_none else f"{rec['p_gain']:.1%}",
+            "" if rec["status"] == "worse than best" else rec["status"],
+        ])
+    lines += _table(["", "option", "EV", "95% CI", "Δ vs none", "95% CI", "P(Δ>0)", ""], rows,
+                    {2, 4, 6})
+    if s["same_as"]:
+        same = sorted(set(s["same_as"].values()))
+        lines.append(f"{', '.join(s['same_as'])}: the fourth card is then exposed automatically "
+                     f"(RULES §3), so they play exactly as {' / '.join(same)}.")
+    lines.append("")
+    lines.append(f"components for seat {res.seat} (share of deals it took the card, 满红 = all "
+                 "13 hearts, 满贯 = all 16 scoring cards, hearts = mean heart points; "
+                 "change vs none in brackets)")
+    crow = []
+    for rec in t.to_dict("records"):
+        cells = [rec["option"]]
+        for name in ("pig", "sheep", "transformer", "full_hearts", "grand_slam"):
+            cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
+        cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
+        crow.append(cells)
+    lines += _table(["option", "♠Q pig", "♦J sheep", "♣10 transformer", "满红", "满贯", "hearts"],
+                    crow, set())
+    lines.append("")
+    lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
+    best = t.iloc[0]
+    what = "expose nothing" if best["option"] == "none" else "expose " + best["option"]
+    lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
+    return "\n".join(lines)

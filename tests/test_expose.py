@@ -1,0 +1,266 @@
+"""``gongzhu-sim expose`` and sim.analysis: paired exposure EVs (issue 6)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis import (
+    MIN_DEALS,
+    Z95,
+    analyse_exposure,
+    default_options,
+    exposure_ev,
+    parse_options,
+)
+from sim.cards import cards_to_mask, parse_hand
+from sim.cli import main
+from sim.errors import InputError
+from sim.rules import Rules
+
+SHEEP_SAFE = "S:543 H:32 D:AKQJT98 C:2"
+FOUR = "S:AKQ5 H:A93 D:J4 C:T863"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def row(df, option):
+    return df[df["option"] == option].iloc[0]
+
+
+# ------------------------------------------------------------------ acceptance: signs
+
+
+def test_sanity_safe_sheep_exposure_gains():
+    """♦J with ♦A ♦K ♦Q and length (issue 6 acceptance): exposing the sheep doubles a
+    +100 the hand mostly keeps, so Δ > 0 with the 95% CI excluding 0 (default players)."""
+    df = exposure_ev(SHEEP_SAFE, precision=2.0, max_deals=40_000, batch=5_000)
+    assert list(df["option"]) == ["DJ", "none"]
+    dj = row(df, "DJ")
+    assert dj["delta"] > 0 and dj["delta_lo"] > 0
+    assert dj["status"] == "recommended"
+    assert df.attrs["stop"] == "precision" and dj["delta_hi"] - dj["delta"] <= 2.0
+
+
+def test_thirteen_diamonds_exposing_the_sheep_loses():
+    """All 13 diamonds, seat 0: the seat never holds ♣2, so it never leads; every other
+    seat is void in diamonds, so every trick is led in another suit and this hand only
+    discards — it never wins a trick, its raw score is 0 on every deal, and the ♦J always
+    ends with an opponent.  Exposing it doubles that opponent's +100 (×2 with their ♣10),
+    so the zero-sum Δ = −100·m/3 < 0.  Opponents expose nothing, to isolate the effect."""
+    df = exposure_ev("D:AKQJT98765432", opponents_exposure="never", precision=0,
+                     max_deals=3_000, batch=1_000)
+    dj = row(df, "DJ")
+    assert dj["delta_hi"] < 0
+    assert dj["sheep"] == 0 and dj["p_gain"] == 0
+    assert df.iloc[0]["option"] == "none"
+
+
+def test_forced_grand_slam_exposing_heart_ace_gains_400_every_deal():
+    """♠A ♥A–♥5 ♦A ♣A wins every trick by force: trick 1 is a club and ♣A is its only club;
+    from then on it leads, and each card it leads is the highest left in its suit (the
+    others hold only ♥2–♥4 in hearts). So it takes all 52 cards — 满贯: (200·2^e♥A + 100 +
+    100) × 2 = 800, or 1200 with ♥A exposed — whatever anybody's strategy, and the others
+    score 0.  Δ = +400 on every deal."""
+    df = exposure_ev("S:A H:AKQJT98765 D:A C:A", opponents_exposure="never",
+                     precision=0, max_deals=2_000, batch=1_000)
+    ha = row(df, "HA")
+    assert ha["delta"] == 400 and ha["delta_se"] == 0 and ha["p_gain"] == 1
+    assert ha["ev"] == 1200 and row(df, "none")["ev"] == 800
+    assert ha["grand_slam"] == 1 and ha["full_hearts"] == 1
+
+
+def test_thirteen_spades_exposing_the_pig_gains():
+    """All 13 spades: as with the diamonds, the hand never wins a trick, so the pig always
+    goes to an opponent; exposing it doubles their −100, which raises our zero-sum score."""
+    df = exposure_ev("S:AKQJT98765432", opponents_exposure="never", precision=0,
+                     max_deals=2_000, batch=1_000)
+    sq = row(df, "SQ")
+    assert sq["delta_lo"] > 0 and sq["pig"] == 0
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def test_table_matches_direct_per_deal_statistics():
+    res = analyse_exposure(FOUR, options="none;SQ;DJ;SQ,HA", precision=0, max_deals=2_500,
+                           batch=1_000, keep_values=True, seed=5)
+    assert res.n == 2_500 and res.stop == "max_deals"
+    v = res.values
+    assert v.shape == (2_500, 4)
+    t = res.table.set_index("option")
+    best = res.options[int(np.argmax(v.mean(axis=0)))]
+    assert res.recommended == best == res.table["option"].iloc[0]
+    for j, opt in enumerate(res.options):
+        r = t.loc[opt]
+        d = v[:, j] - v[:, 0]
+        assert r["ev"] == pytest.approx(v[:, j].mean(), abs=1e-9)
+        assert r["ev_se"] == pytest.approx(v[:, j].std(ddof=1) / np.sqrt(2_500), rel=1e-9)
+        assert r["delta"] == pytest.approx(d.mean(), abs=1e-9)
+        if j:
+            assert r["delta_se"] == pytest.approx(d.std(ddof=1) / np.sqrt(2_500), rel=1e-9)
+            assert r["delta_lo"] == pytest.approx(d.mean() - Z95 * r["delta_se"])
+        assert r["p_gain"] == (d > 0).mean() and r["p_loss"] == (d < 0).mean()
+        vb = v[:, j] - v[:, res.options.index(best)]
+        assert r["vs_best"] == pytest.approx(vb.mean(), abs=1e-9)
+        distinct = r["vs_best_hi"] >= 0
+        assert r["status"] == ("recommended" if opt == best else
+                               "not distinguishable from best" if distinct else "worse than best")
+    assert list(res.table["ev"]) == sorted(res.table["ev"], reverse=True)
+
+
+def test_stop_reasons_and_n():
+    res = analyse_exposure(SHEEP_SAFE, precision=1000, max_deals=50_000, batch=400)
+    assert res.stop == "precision" and res.n == 1_200  # first batch end ≥ MIN_DEALS
+    assert res.n >= MIN_DEALS and "precision target" in res.stop_text()
+    res = analyse_exposure(SHEEP_SAFE, precision=0.01, max_deals=1_500, batch=1_000)
+    assert res.stop == "max_deals" and res.n == 1_500 and "deal cap" in res.stop_text()
+    assert res.table.attrs["n"] == 1_500 and res.table.attrs["stop"] == "max_deals"
+
+
+def test_jobs_and_seed_reproducibility():
+    kw = dict(precision=10.0, max_deals=20_000, batch=500)
+    a = exposure_ev(FOUR, options="none;SQ;DJ;CT,HA", jobs=1, **kw)
+    b = exposure_ev(FOUR, options="none;SQ;DJ;CT,HA", jobs=2, **kw)
+    assert a.attrs["stop"] == "precision" and 2 * MIN_DEALS < a.attrs["n"] < 20_000
+    assert a.equals(b) and a.attrs == b.attrs
+    c = exposure_ev(FOUR, options="none;SQ;DJ;CT,HA", jobs=1, seed=1, **kw)
+    assert not a.equals(c)
+
+
+def test_three_card_options_play_as_all_four():
+    """With all four exposable cards held, exposing three auto-exposes the fourth (RULES §3),
+    so those options equal exposing all four on every deal."""
+    df = exposure_ev(FOUR, precision=0, max_deals=1_000, batch=1_000, opponents="lowest")
+    assert len(df) == 16
+    full = row(df, "SQ+DJ+CT+HA")
+    for opt in ("SQ+DJ+CT", "SQ+DJ+HA", "SQ+CT+HA", "DJ+CT+HA"):
+        assert row(df, opt)["ev"] == full["ev"]
+    # the shortcut is exact: the engine plays both identically on the same deals
+    from sim.dealing import deal_hands, make_deal_spec
+    from sim.engine import play_deals
+
+    hands = deal_hands(make_deal_spec(FOUR), seed=0, start=0, n=300)
+    res = [play_deals(Rules(), "random", [f"fixed:{c}", "rule", "rule", "rule"], seed=0, n=300,
+                      hands=hands, threads=1) for c in ("SQ,DJ,HA", "SQ,DJ,CT,HA")]
+    assert (res[0].raw == res[1].raw).all() and (res[0].exposed == res[1].exposed).all()
+
+
+def test_measures_units_and_players():
+    kw = dict(options="none;SQ", precision=0, max_deals=1_000, batch=1_000,
+              opponents="random,lowest,heuristic", opponents_exposure="never")
+    zs = row(exposure_ev(FOUR, **kw), "SQ")
+    pts = row(exposure_ev(FOUR, measure="points", **kw), "SQ")
+    assert abs(pts["ev"] - 12 * zs["ev"]) <= 6  # points = round(z)·12
+    raw = row(exposure_ev(FOUR, measure="raw", **kw), "SQ")
+    yb = row(exposure_ev(FOUR, measure="yuanbao", **kw), "SQ")
+    assert raw["ev"] != zs["ev"] and np.isfinite(yb["ev"])
+    team = exposure_ev(FOUR, measure="team", rules=Rules(variant="partners"), **kw)
+    assert team.attrs["unit"] == "team points"
+    with pytest.raises(InputError, match="measure 'team' needs a team variant"):
+        exposure_ev(FOUR, measure="team", **kw)
+    with pytest.raises(InputError, match="one name or three"):
+        exposure_ev(FOUR, **{**kw, "opponents": "random,lowest"})
+    with pytest.raises(InputError, match="pig_sheep"):
+        exposure_ev(FOUR, rules=Rules(variant="pig_sheep"), **kw)
+
+
+def test_parse_options():
+    mask = cards_to_mask(parse_hand(FOUR))
+    assert parse_options("SQ;none;SQ,DJ", mask) == [0, 1, 3]
+    assert parse_options("♠Q+♥A;all", mask) == [0, 9, 15]
+    assert default_options(mask) == list(range(16))
+    assert default_options(cards_to_mask(parse_hand(SHEEP_SAFE))) == [0, 2]
+    assert parse_options(["DJ", 4], mask) == [0, 2, 4]
+    for text, fragment in [("none;SK", "SK is not exposable"), ("SQ;S", "'S'"),
+                           ("SQ;SQ", "given twice"), ("SQ,DJ;DJ+SQ", "given twice"),
+                           ("", "empty"), ("SQ;;DJ", "empty exposure option")]:
+        with pytest.raises(InputError, match=fragment):
+            parse_options(text, mask)
+    with pytest.raises(InputError, match="HA not in the hand"):
+        parse_options("HA", cards_to_mask(parse_hand(SHEEP_SAFE)))
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def test_cli_text_table():
+    r = run("expose", "S:543", "H:32", "D:AKQJT98", "C:2", "--precision", "0",
+            "--max-deals", "2000", "--batch", "1000", "--known", "1=SA,SK")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    lines = out.splitlines()
+    table = [ln for ln in lines if ln.startswith(("▶", "≈", "   ")) and "[" in ln]
+    assert table[0].startswith("▶") and "DJ" in table[0] and "recommended" in table[0]
+    assert "known: seat 1: SK SA" in out
+    assert "Stopped by the deal cap (max deals 2,000) after 2,000 deals" in out
+    assert "Recommendation: expose DJ" in out and "满红" in out
+
+
+def test_cli_json_same_seed_and_jobs_identical():
+    args = ["expose", FOUR, "--options", "none;SQ;DJ;SQ,DJ", "--precision", "8",
+            "--max-deals", "20000", "--batch", "1000", "--format", "json", "--seed", "3"]
+    a, b, c = run(*args), run(*args), run(*args, "--jobs", "2")
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout == c.stdout
+    data = json.loads(a.stdout)
+    assert data["runs"][0]["stop"] == "precision"
+    assert data["settings"]["seed"] == 3 and data["settings"]["measure"] == "zero-sum"
+    assert [r["option"] for r in data["rows"]][0] == data["runs"][0]["recommended"]
+    assert {r["n"] for r in data["rows"]} == {data["runs"][0]["n"]}
+    d = run(*args[:-1], "4")
+    assert d.stdout != a.stdout
+
+
+def test_cli_hands_file_csv_and_plot(tmp_path):
+    f = tmp_path / "hands.txt"
+    f.write_text(f"# decision table\n{SHEEP_SAFE}\n\n543.32.AKQJT98.2  # same, PBN\n"
+                 "S:AKQ2 H:A93 D:J4 C:T863\n", encoding="utf-8")
+    r = run("expose", "--hands-file", str(f), "--format", "csv", "--precision", "0",
+            "--max-deals", "1000", "--batch", "1000")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert len(rows) == 2 + 2 + 16
+    assert rows[0]["hand"] == rows[2]["hand"] == "543.32.AKQJT98.2"
+    assert rows[0]["ev"] == rows[2]["ev"]  # same seed, same hand
+    assert {"option", "status", "ev_lo", "delta_hi", "p_gain", "d_pig", "stop"} <= set(rows[0])
+    png = tmp_path / "ev.png"
+    r = run("expose", SHEEP_SAFE, "--precision", "0", "--max-deals", "1000", "--batch", "1000",
+            "--plot", str(png))
+    assert r.exit_code == 0, r.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["S:AKQ5 H:A93 D:J4 C:T86X"], "'X'"),  # malformed hand
+        (["S:AKQ5 H:A93 D:J4 C:T8633"], "card C3 appears twice"),  # duplicate card
+        (["S:AKQ5 H:A93 D:J4 C:T86"], "has 12 cards, expected 13"),  # 12-card hand
+        ([FOUR, "--known", "2=SA"], "known card SA of seat 2 is in the analysed hand"),
+        ([FOUR, "--known", "2=SJ", "--known", "3=SJ"], "card SJ is known in two seats"),
+        ([FOUR, "--known", "SJ"], "SEAT=CARDS"),
+        ([FOUR, "--player", "clever"], "unknown player 'clever'"),
+        ([FOUR, "--opponents", "lowest,clever,random"], "unknown player 'clever'"),
+        ([FOUR, "--opponents-exposure", "sometimes"], "unknown exposure policy 'sometimes'"),
+        ([FOUR, "--options", "none;SK"], "SK is not exposable"),
+        ([SHEEP_SAFE, "--options", "HA"], "HA not in the hand"),
+        ([FOUR, "--measure", "team"], "measure 'team' needs a team variant"),
+        ([FOUR, "--decks", "2"], "two decks are not supported yet"),
+        ([FOUR, "--variant", "pig_sheep"], "forbids exposure"),
+        ([], "missing HAND"),
+        ([FOUR, "--jobs", "0"], "--jobs"),
+    ],
+)
+def test_cli_bad_input_one_clear_message(args, fragment):
+    r = run("expose", *args, "--max-deals", "100")
+    assert r.exit_code == 2, r.output
+    assert fragment in r.output
+    assert r.output.count("Error") == 1 and "Traceback" not in r.output
