@@ -299,6 +299,13 @@ class DealResults:
         plays: (n, 52) int8 cards in play order (trick t = plays[:, 4t:4t+4], first card by
             the trick's leader) or None when not recorded.
         winners: (n, 13) int8 trick winners or None.
+
+    Two decks (sim/engine2.py): ``hands``/``collected`` are the has_one masks and
+    ``hands2``/``collected2`` the has_two masks (both copies); ``exposed`` holds 8-bit
+    flags (bit b = one copy, bit b+4 = the second copy too); ``plays``/``plays2`` are
+    (n, 104): the first and second card of play 4t+k (plays2 -1 for a single card; both
+    -1 past the last trick) and ``winners`` (n, 26), -1 past the last trick.  The three
+    ``*2`` fields are None with one deck.
     """
 
     seed: int
@@ -311,6 +318,9 @@ class DealResults:
     raw: np.ndarray
     plays: np.ndarray | None = None
     winners: np.ndarray | None = None
+    hands2: np.ndarray | None = None
+    collected2: np.ndarray | None = None
+    plays2: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.raw.shape[0])
@@ -371,16 +381,21 @@ def play_deals(
     given, replaces the random deal (fixed deal sets); ``record`` also returns every
     play and trick winner (for ``trace``).  ``threads`` caps numba's threads
     (default: all cores).  Raises StrategyError for bad names and ValueError for
-    ``n < 0``, ``match_length < 1`` or a two-deck Rules (not implemented yet).
+    ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``) are played by
+    :func:`sim.engine2.play_deals2` (``hands`` then (n, 4, 2): has_one, has_two masks).
     """
+    if rules.decks == 2:
+        from sim.engine2 import play_deals2
+
+        return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
+                           match_length=match_length, record=record, threads=threads,
+                           hands=hands, block=block)
     if n < 0:
         raise ValueError(f"number of deals must be ≥ 0, got {n}")
     if start < 0:
         raise ValueError(f"first deal index must be ≥ 0, got {start}")
     if match_length < 1:
         raise ValueError(f"match_length must be ≥ 1, got {match_length}")
-    if rules.decks != 1:
-        raise NotImplementedError("two decks are not implemented in the numba engine yet")
     p = _choices(players, parse_player, "players")
     e = _choices(exposures, parse_exposure, "exposure")
     # a deal inside a match needs the earlier deals of its match: start at the match start

@@ -27,6 +27,8 @@ def compare_engines(
     """
     p = [parse_player(x) for x in parse_seats(players, "players")]
     e = [parse_exposure(x) for x in parse_seats(exposures, "exposure")]
+    if rules.decks == 2:
+        return _compare_two_decks(rules, p, e, seed, start, n, match_length)
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
                      record=True, threads=1)
     recs = play_match(seed, start, n, rules, p, e, match_length)
@@ -51,5 +53,42 @@ def compare_engines(
         for what, engine_value, reference_value in checks:
             if engine_value != reference_value:
                 out.append(f"deal {i}: {what} differ: engine {engine_value} "
+                           f"reference {reference_value}")
+    return out
+
+
+def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
+    """Two-deck branch of :func:`compare_engines` (sim/engine2.py vs sim/reference2.py).
+
+    Cards with repeats (both copies), plays as sorted card lists, the 8-bit exposure flags.
+    """
+    from sim.cards import masks2_to_cards
+    from sim.reference2 import play_match2
+
+    res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
+                     record=True, threads=1)
+    recs = play_match2(seed, start, n, rules, p, e, match_length)
+    if not len(recs) == len(res) == n:
+        raise AssertionError(f"expected {n} deals, engine {len(res)}, reference {len(recs)}")
+    out: list[str] = []
+    for r, rec in enumerate(recs):
+        n_tricks = int((res.winners[r] >= 0).sum())
+        plays = [sorted(int(x) for x in (res.plays[r, j], res.plays2[r, j]) if x >= 0)
+                 for j in range(4 * n_tricks)]
+        checks = [
+            ("hands", [masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s]))
+                       for s in range(4)], rec.hands),
+            ("exposed", [int(x) for x in res.exposed[r]], list(rec.flags)),
+            ("leader", int(res.leader[r]), rec.leader),
+            ("plays", plays, [sorted(play) for _, trick, _ in rec.tricks for _, play in trick]),
+            ("winners", [int(x) for x in res.winners[r, :n_tricks]],
+             [w for _, _, w in rec.tricks]),
+            ("collected", [masks2_to_cards(int(res.collected[r, s]), int(res.collected2[r, s]))
+                           for s in range(4)], rec.collected),
+            ("raw", [int(x) for x in res.raw[r]], list(rec.raw)),
+        ]
+        for what, engine_value, reference_value in checks:
+            if engine_value != reference_value:
+                out.append(f"deal {rec.deal}: {what} differ: engine {engine_value} "
                            f"reference {reference_value}")
     return out

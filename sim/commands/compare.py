@@ -1,0 +1,118 @@
+"""``gongzhu-sim compare``: head-to-head comparison of players, duplicate-bridge style."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from sim.commands.options import pop_rules, rules_options
+
+
+@click.command()
+@click.option("--candidate", "-c", "candidates", multiple=True, metavar="NAME",
+              help="a player to compare, PLAYER+EXPOSURE (e.g. heuristic+rule:pig_spades=5, "
+              "lowest+always); a bare PLAYER means exposure 'never'. Give two or more. "
+              "Players: random, lowest, heuristic[:key=value,...]; exposure: never, always, "
+              "random, fixed:SQ,HA, rule[:key=value,...]")
+@click.option("--field", "field_name", default="heuristic+rule", show_default=True,
+              metavar="NAME", help="the player in the other three seats (same grammar; a "
+              "bare PLAYER means exposure 'never')")
+@click.option("--deals", type=int, default=100_000, show_default=True,
+              help="deal cap; each deal is played by every candidate in all four seats")
+@click.option("--precision", type=float, default=None,
+              help="stop once every pairwise 95% half-width is ≤ this (in --measure units)")
+@click.option("--sequential", is_flag=True,
+              help="anytime-valid 95% confidence sequences instead of fixed-n CIs; the run "
+              "also stops as soon as every pair has a verdict")
+@click.option("--delta", type=float, default=1.0, show_default=True,
+              help="equivalence margin δ: 'no difference within ±δ' when the interval of Δ "
+              "lies inside [−δ, δ]")
+@click.option("--measure", type=click.Choice(["zero-sum", "raw", "points", "team", "yuanbao"]),
+              default="zero-sum", show_default=True,
+              help="what a seat scores per deal (RULES §5–§6); team needs --variant partners "
+              "or pig_sheep")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="root seed; deal I is the same deal as in run and trace")
+@click.option("--jobs", "-j", type=int, default=0, show_default=True,
+              help="parallel workers, 0 = all cores (results do not depend on it)")
+@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
+@click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
+              help="seconds to wait for the dask scheduler")
+@click.option("--batch", type=int, default=2_000, show_default=True,
+              help="deals per batch (unit of parallel work; stopping is checked per batch)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
+              show_default=True, help="output format")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="also write a PNG of the means and pairwise differences to this file")
+@rules_options
+def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed, jobs,
+            backend, scheduler, scheduler_timeout, batch, fmt, plot, **kwargs):
+    """Compare players head to head on the same deals, with seat rotation.
+
+    Every candidate plays every deal four times, once in each seat with the deal's
+    hands unchanged (so it plays all four hands), the --field player in the other
+    three seats; the field's random choices are the same for every candidate (common
+    random numbers).  A candidate's score on a deal is the mean over the four seats,
+    and candidates are compared by the paired per-deal differences.
+
+    Prints each candidate's mean with a 95% interval, the matrix of paired
+    differences (row − column) with 95% intervals, the share of deals each did
+    better, and a verdict per pair: "A better", "B better", "no difference within
+    ±δ" or "undecided".  One deck only.
+
+    Example: gongzhu-sim compare -c heuristic+never -c heuristic+rule -c
+    heuristic+always --field heuristic+rule --precision 1
+    """
+    from sim.errors import InputError
+
+    rules = pop_rules(kwargs)
+    if len(candidates) < 2:
+        raise InputError("compare needs at least two --candidate NAME options "
+                         "(PLAYER or PLAYER+EXPOSURE, e.g. -c heuristic+never -c lowest)")
+    if scheduler and backend not in (None, "dask"):
+        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
+    backend = "dask" if scheduler else (backend or "loky")
+    if jobs < 0:
+        raise InputError(f"--jobs must be ≥ 0, got {jobs}")
+
+    from sim.compare import compare_candidates, format_text, plot_compare, to_csv, to_json
+
+    bar = None
+    progress = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals, unit=" deals", unit_scale=True, file=sys.stderr,
+                   desc="deals", leave=False)
+
+        def progress(n, total, hw):
+            bar.update(n - bar.n)
+            bar.set_postfix_str(f"max ±{hw:.3g}")
+
+    try:
+        res = compare_candidates(
+            list(candidates), field_name, rules=rules, deals=deals, precision=precision,
+            seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, measure=measure,
+            sequential=sequential, delta=delta, batch=batch,
+            scheduler_timeout=scheduler_timeout, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if fmt == "json":
+        click.echo(json.dumps(to_json(res), ensure_ascii=False, indent=1))
+    elif fmt == "csv":
+        click.echo(to_csv(res), nl=False)
+    else:
+        click.echo(format_text(res))
+    if plot:
+        try:
+            plot_compare(res, plot)
+        except OSError as exc:
+            raise InputError(f"cannot write the plot to {plot}: {exc}") from None
+        if fmt == "text":
+            click.echo(f"plot: {plot}")

@@ -1,0 +1,534 @@
+"""The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
+
+The algorithm is spelled out in docs/engine2.md (RULES.md §1, §3–§5, §8); the
+plain-Python oracle sim/reference2.py follows the same steps and the test suite
+compares the two card by card.
+
+Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
+(bit ``c`` set when at least one / both copies of card ``c`` are in the set).  Per
+seat the kernel keeps its hand ``(h1, h2)``, the exposed copies still in that hand
+``(x1, x2)`` (an exposed copy is the only thing that tells the two copies of a card
+apart), what it took ``(t1, t2)`` and its voids.  A play is ``(c1, c2)`` with
+``c2 = NONE`` for a single card (strategies/observation2.py).
+
+:func:`play_deals2` is the typed Python API; :func:`sim.engine.play_deals` calls it
+for ``Rules(decks=2)``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from sim.bits import (
+    ONE,
+    ZERO,
+    bit,
+    lowest_bit,
+    popcount,
+    suit_mask,
+    unmanaged_f64,
+    unmanaged_i64,
+    unmanaged_u64,
+)
+from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, bounded, deal_key, sub_stream
+from sim.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.scoring import raw_score
+from strategies.observation2 import (
+    NONE,
+    Q_BEST,
+    Q_EXPOSED1,
+    Q_EXPOSED2,
+    Q_EXPOSERS,
+    Q_FIRST_DEAL,
+    Q_FORCED,
+    Q_HAND1,
+    Q_HAND2,
+    Q_L2,
+    Q_LEADER,
+    Q_LED_SUITS,
+    Q_LP,
+    Q_LS,
+    Q_PAIR_TRICK,
+    Q_PARTNER,
+    Q_PLAYED1,
+    Q_PLAYED2,
+    Q_SEAT,
+    Q_SIZE,
+    Q_TAKEN1,
+    Q_TAKEN2,
+    Q_TRICK,
+    Q_TRICK_LEN,
+    Q_TRICK_NO,
+    Q_VARIANT,
+    Q_VOIDS,
+    Q_WINNER,
+    n_legal,
+    nth_play,
+    play_key,
+)
+from strategies.pairs import choose_exposure2, choose_play2
+
+_C2 = np.int64(39)
+_SQ = np.int64(10)
+#: exposable cards in flag order (bit b / b+4): pig ♠Q, sheep ♦J, transformer ♣10, ♥A
+_EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)
+#: the one exposable card of each suit S H D C
+_EXPOSABLE_OF_SUIT = np.array([10, 25, 35, 47], dtype=np.int64)
+_SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
+_NO_PARTNER = np.uint64(4)
+_NONE = np.int64(NONE)
+MAX_TRICKS = 26
+MAX_PLAYS = 4 * MAX_TRICKS
+
+
+@njit(cache=True, nogil=True)
+def _deal2(key, deck, h1, h2):
+    """Shuffle the 104 cards of the deal with key ``key`` (docs/engine2.md step 1).
+
+    Deck entry ``e`` (0..103) is card ``e % 52``; seat ``p`` gets ``deck[26p : 26p+26]``.
+    """
+    rng = sub_stream(key, np.uint64(STREAM_SHUFFLE))
+    for j in range(104):
+        deck[j] = j
+    for j in range(103, 0, -1):
+        rng, k = bounded(rng, np.uint64(j + 1))
+        t = deck[j]
+        deck[j] = deck[k]
+        deck[k] = t
+    for p in range(4):
+        one = ZERO
+        two = ZERO
+        for j in range(26 * p, 26 * p + 26):
+            b = ONE << np.uint64(deck[j] % 52)
+            if one & b:
+                two |= b
+            else:
+                one |= b
+        h1[p] = one
+        h2[p] = two
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copies(one, two, b):
+    """Copies (0..2) of the card with bit ``b`` in ``(one, two)``."""
+    n = 0
+    if one & b:
+        n += 1
+    if two & b:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unexposed_in_suit(a1, a2, e1, e2, s):
+    """(unexposed cards of suit ``s`` in the hand, exposed copies of its exposable card)."""
+    sm = suit_mask(s)
+    eb = bit(_EXPOSABLE_OF_SUIT[s])
+    xc = _copies(e1, e2, eb)
+    return popcount(a1 & sm) + popcount(a2 & sm) - xc, xc
+
+
+@njit(cache=True, nogil=True)
+def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
+    """Legal plays of the hand ``(a1, a2)`` holding the exposed copies ``(e1, e2)``:
+    ``(ls, lp, l2, forced)`` masks (strategies/observation2.py; docs/engine2.md step 4).
+
+    ``k`` = plays already made to the trick (0: we lead), ``led`` its suit,
+    ``pair_trick`` whether a pair was led, ``first_in`` whether it is the first trick led
+    in ``led``, ``led_suits`` the suits led in earlier tricks, ``c2_lead`` the opening lead
+    of a match (♣2 or the ♣2 pair).
+    """
+    if k == 0:
+        if c2_lead:
+            return bit(_C2), a2 & bit(_C2), ZERO, ZERO
+        ls = a1
+        lp = a2
+        r = e1
+        while r:
+            c = lowest_bit(r)
+            r &= r - ONE
+            s = c // 13
+            if (led_suits >> np.uint64(s)) & ONE:
+                continue
+            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, s)
+            b = bit(c)
+            if _copies(a1, a2, b) == xc and u_s >= 1:  # only exposed copies: no single
+                ls &= ~b
+            if (a2 & b) and u_s >= 2:  # the pair needs an exposed copy
+                lp &= ~b
+        return ls, lp, ZERO, ZERO
+    sm = suit_mask(led)
+    in1 = a1 & sm
+    if not pair_trick:
+        if in1 == ZERO:
+            return a1, ZERO, ZERO, ZERO
+        ls = in1
+        eb = bit(_EXPOSABLE_OF_SUIT[led])
+        if first_in and (e1 & eb):
+            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, led)
+            if _copies(a1, a2, eb) == xc and u_s >= 1:
+                ls &= ~eb
+        return ls, ZERO, ZERO, ZERO
+    in2 = a2 & sm
+    n_s = popcount(in1) + popcount(in2)
+    if n_s >= 2:
+        u1 = in1
+        u2 = in2
+        eb = bit(_EXPOSABLE_OF_SUIT[led])
+        if first_in and (e1 & eb):
+            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, led)
+            if u_s >= 2:  # the exposed copies are restricted: use the others
+                if xc == 2:
+                    u1 &= ~eb
+                    u2 &= ~eb
+                elif u2 & eb:
+                    u2 &= ~eb
+                else:
+                    u1 &= ~eb
+        if u2:
+            return ZERO, u2, ZERO, ZERO  # rule 1: a pair of the led suit
+        return ZERO, ZERO, u1, ZERO  # rule 2: two cards of the led suit
+    if n_s == 1:
+        return ZERO, ZERO, a1 & ~sm, in1  # rule 3: the one card plus a discard
+    return ZERO, a2, a1, ZERO  # rule 3: void, any two cards
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _merge(one, two, m1, m2):
+    """The union (with copies added) of ``(one, two)`` and ``(m1, m2)`` (≤ 2 copies in all)."""
+    return one | m1, two | m2 | (one & m1)
+
+
+@njit(cache=True, nogil=True)
+def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
+               h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row,
+               hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
+               raw_out, plays_out, plays2_out, winners_out, record, given):
+    """Play deal ``i`` into output row ``row``; returns the seat that took the first pig."""
+    key = deal_key(np.uint64(seed), np.uint64(i))
+    if given:
+        for p in range(4):
+            h1[p] = hands_out[row, p]
+            h2[p] = hands2_out[row, p]
+    else:
+        _deal2(key, deck, h1, h2)
+        for p in range(4):
+            hands_out[row, p] = h1[p]
+            hands2_out[row, p] = h2[p]
+    if first_deal:
+        # the first-dealt ♣2: seats get consecutive deck blocks, so the lowest seat holding one
+        for p in range(3, -1, -1):
+            if h1[p] & bit(_C2):
+                leader = p
+    variant = rules[R_VARIANT]
+
+    # exposure (step 3): flags bit b = one copy, bit b+4 = the second copy too
+    sequential = rules[R_EXPOSURE_ORDER] == 1
+    for b in range(4):
+        exp[b] = 0
+    for k in range(4):
+        p = (leader + k) % 4 if sequential else k
+        announced = 0
+        if sequential:
+            for b in range(4):
+                if exp[b] >= 1:
+                    announced |= 1 << b
+                if exp[b] == 2:
+                    announced |= 1 << (b + 4)
+        rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
+        f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
+        obs[Q_EXPOSERS + p] = np.uint64(f)
+        exposed_out[row, p] = np.uint8(f)
+        m1 = ZERO
+        m2 = ZERO
+        for b in range(4):
+            if f & (1 << b):
+                m1 |= bit(_EXPOSABLE[b])
+                exp[b] += 1
+            if f & (1 << (b + 4)):
+                m2 |= bit(_EXPOSABLE[b])
+                exp[b] += 1
+        x1[p] = m1
+        x2[p] = m2
+    e1 = ZERO
+    e2 = ZERO
+    for b in range(4):
+        if exp[b] >= 1:
+            e1 |= bit(_EXPOSABLE[b])
+        if exp[b] == 2:
+            e2 |= bit(_EXPOSABLE[b])
+    leader_out[row] = leader
+
+    # play (steps 4–5)
+    for p in range(4):
+        rngs[p] = sub_stream(key, np.uint64(STREAM_PLAY + p))
+        t1[p] = ZERO
+        t2[p] = ZERO
+        obs[Q_TAKEN1 + p] = ZERO
+        obs[Q_TAKEN2 + p] = ZERO
+        obs[Q_VOIDS + p] = ZERO
+    obs[Q_PLAYED1] = ZERO
+    obs[Q_PLAYED2] = ZERO
+    obs[Q_LED_SUITS] = ZERO
+    obs[Q_EXPOSED1] = e1
+    obs[Q_EXPOSED2] = e2
+    obs[Q_FIRST_DEAL] = np.uint64(first_deal)
+    obs[Q_VARIANT] = np.uint64(variant)
+    led_suits = ZERO
+    pig_taker = -1
+    for t in range(MAX_TRICKS):
+        if h1[leader] == ZERO:
+            break
+        obs[Q_TRICK_NO] = np.uint64(t)
+        obs[Q_LEADER] = np.uint64(leader)
+        for j in range(8):
+            obs[Q_TRICK + j] = np.uint64(NONE)
+        obs[Q_PAIR_TRICK] = ZERO
+        led = 0
+        pair_trick = False
+        first_in = False
+        need = 1
+        best = -1
+        winner = leader
+        m1 = ZERO
+        m2 = ZERO
+        for k in range(4):
+            p = (leader + k) % 4
+            a1 = h1[p]
+            a2 = h2[p]
+            ex1 = x1[p]
+            ex2 = x2[p]
+            ls, lp, l2, forced = legal2(a1, a2, ex1, ex2, k, led, pair_trick, first_in,
+                                        led_suits, first_deal and t == 0 and k == 0)
+            if n_legal(ls, lp, l2, forced) == 1:
+                c1, c2 = nth_play(ls, lp, l2, forced, 0)
+            else:
+                obs[Q_SEAT] = np.uint64(p)
+                obs[Q_HAND1] = a1
+                obs[Q_HAND2] = a2
+                obs[Q_LS] = ls
+                obs[Q_LP] = lp
+                obs[Q_L2] = l2
+                obs[Q_FORCED] = forced
+                obs[Q_TRICK_LEN] = np.uint64(k)
+                obs[Q_WINNER] = np.uint64(winner)
+                obs[Q_BEST] = np.uint64(max(best, 0))
+                if variant == 1:
+                    obs[Q_PARTNER] = np.uint64((p + 2) % 4)
+                else:
+                    obs[Q_PARTNER] = _NO_PARTNER
+                c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
+            if k == 0:
+                led = c1 // 13
+                pair_trick = c2 != _NONE
+                need = 2 if pair_trick else 1
+                first_in = (led_suits >> np.uint64(led)) & ONE == ZERO
+                led_suits |= ONE << np.uint64(led)
+                obs[Q_LED_SUITS] = led_suits
+                obs[Q_PAIR_TRICK] = np.uint64(pair_trick)
+            # the exposed copy goes first unless it is restricted in this trick
+            restricted = False
+            if first_in and (ex1 & bit(_EXPOSABLE_OF_SUIT[led])):
+                u_s, xc = _unexposed_in_suit(a1, a2, ex1, ex2, led)
+                restricted = u_s >= need
+            for j in range(2):
+                c = c1 if j == 0 else c2
+                if c == _NONE:
+                    break
+                cb = bit(c)
+                if (ex1 & cb) and not (restricted and c // 13 == led):
+                    if ex2 & cb:
+                        ex2 &= ~cb
+                    else:
+                        ex1 &= ~cb
+                if a2 & cb:
+                    a2 &= ~cb
+                else:
+                    a1 &= ~cb
+                if m1 & cb:
+                    m2 |= cb
+                else:
+                    m1 |= cb
+                pl1 = obs[Q_PLAYED1]
+                if pl1 & cb:
+                    obs[Q_PLAYED2] |= cb
+                else:
+                    obs[Q_PLAYED1] = pl1 | cb
+                obs[Q_TRICK + 2 * k + j] = np.uint64(c)
+            h1[p] = a1
+            h2[p] = a2
+            x1[p] = ex1
+            x2[p] = ex2
+            if record:
+                plays_out[row, 4 * t + k] = c1
+                plays2_out[row, 4 * t + k] = -1 if c2 == _NONE else c2
+            key_k = play_key(c1, c2, led, pair_trick)
+            if k == 0:
+                best = key_k
+            else:
+                if key_k > best:
+                    best = key_k
+                    winner = p
+                if c1 // 13 != led or (c2 != _NONE and c2 // 13 != led):
+                    obs[Q_VOIDS + p] |= ONE << np.uint64(led)
+        w1, w2 = _merge(t1[winner], t2[winner], m1, m2)
+        t1[winner] = w1
+        t2[winner] = w2
+        obs[Q_TAKEN1 + winner] = w1
+        obs[Q_TAKEN2 + winner] = w2
+        if pig_taker < 0 and (m1 & bit(_SQ)):
+            pig_taker = winner
+        if record:
+            winners_out[row, t] = winner
+        leader = winner
+
+    # score (step 6)
+    for p in range(4):
+        c1m = t1[p] & _SCORING
+        c2m = t2[p] & _SCORING
+        collected_out[row, p] = c1m
+        collected2_out[row, p] = c2m
+        raw_out[row, p] = raw_score(c1m, c2m, exp, rules)
+    return pig_taker
+
+
+@njit(cache=True, nogil=True)
+def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+                 hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
+                 raw_out, plays_out, plays2_out, winners_out, record, given):
+    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start: a match start)."""
+    h1 = np.zeros(4, dtype=np.uint64)
+    h2 = np.zeros(4, dtype=np.uint64)
+    x1 = np.zeros(4, dtype=np.uint64)
+    x2 = np.zeros(4, dtype=np.uint64)
+    t1 = np.zeros(4, dtype=np.uint64)
+    t2 = np.zeros(4, dtype=np.uint64)
+    obs_owner = np.zeros(Q_SIZE, dtype=np.uint64)
+    deck = np.zeros(104, dtype=np.int64)
+    exp_owner = np.zeros(4, dtype=np.int64)
+    rules_owner = rules.copy()
+    sp_owner = sparams.copy()
+    pp_owner = pparams.copy()
+    rngs = np.zeros(4, dtype=np.uint64)
+    # views without reference counting for the arrays handed to strategies and scoring
+    obs = unmanaged_u64(obs_owner)
+    exp = unmanaged_i64(exp_owner)
+    rules = unmanaged_i64(rules_owner)
+    sparams = unmanaged_f64(sp_owner)
+    pparams = unmanaged_f64(pp_owner)
+    leader = 0
+    for d in range(n):
+        i = start + d
+        first = (i % match_length) == 0
+        leader = _play_one2(seed, i, first, leader, rules, sids, sparams, pids, pparams,
+                            h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row0 + d,
+                            hands_out, hands2_out, exposed_out, leader_out, collected_out,
+                            collected2_out, raw_out, plays_out, plays2_out, winners_out,
+                            record, given)
+    # keep the owners alive until here
+    obs_owner[0] = obs_owner[0]
+    exp_owner[0] = exp_owner[0]
+    rules_owner[0] = rules_owner[0]
+    sp_owner[0, 0] = sp_owner[0, 0]
+    pp_owner[0, 0] = pp_owner[0, 0]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
+                    hands_out, hands2_out, exposed_out, leader_out, collected_out,
+                    collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given):
+    """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
+    nblocks = (n + block - 1) // block
+    for b in prange(nblocks):
+        lo = b * block
+        hi = min(n, lo + block)
+        _play_range2(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
+                     pparams, hands_out, hands2_out, exposed_out, leader_out, collected_out,
+                     collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given)
+
+
+def play_deals2(
+    rules: Rules,
+    players,
+    exposures,
+    seed: int = 0,
+    start: int = 0,
+    n: int = 1,
+    match_length: int = 1,
+    record: bool = False,
+    threads: int | None = None,
+    hands: np.ndarray | None = None,
+    block: int = 4096,
+):
+    """Two-deck :func:`sim.engine.play_deals` (same arguments and guarantees).
+
+    ``hands``, when given, is a (n, 4, 2) uint64 array of ``(has_one, has_two)`` masks
+    per deal and seat (26 cards each, 104 in all).  The result's ``hands``/``collected``
+    are the has_one masks and ``hands2``/``collected2`` the has_two masks; ``exposed``
+    holds 8-bit flags (bit b one copy, bit b+4 the second copy, b = 0 pig 1 sheep
+    2 transformer 3 ♥A); ``plays``/``plays2`` are (n, 104) int8, the first and second
+    card of play ``4t + k`` (-1: a single card, or no such trick), ``winners`` (n, 26)
+    (-1 after the last trick: a deal has 13 to 26 tricks).
+    """
+    from sim.engine import DealResults, _choices
+    from strategies.registry import parse_exposure, parse_player
+
+    if rules.decks != 2:
+        raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
+    if n < 0:
+        raise ValueError(f"number of deals must be ≥ 0, got {n}")
+    if start < 0:
+        raise ValueError(f"first deal index must be ≥ 0, got {start}")
+    if match_length < 1:
+        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
+    p = _choices(players, parse_player, "players")
+    e = _choices(exposures, parse_exposure, "exposure")
+    pre = start % match_length
+    if hands is not None and pre:
+        raise ValueError("given hands must start at a match boundary")
+    s0, total = start - pre, n + pre
+    out_hands = np.zeros((total, 4), np.uint64)
+    out_hands2 = np.zeros((total, 4), np.uint64)
+    given = hands is not None
+    if given:
+        h = np.asarray(hands, dtype=np.uint64).reshape(total, 4, 2)
+        out_hands[:] = h[:, :, 0]
+        out_hands2[:] = h[:, :, 1]
+    exposed = np.zeros((total, 4), np.uint8)
+    leader = np.zeros(total, np.int8)
+    collected = np.zeros((total, 4), np.uint64)
+    collected2 = np.zeros((total, 4), np.uint64)
+    raw = np.zeros((total, 4), np.int32)
+    plays = np.full((total if record else 0, MAX_PLAYS), -1, np.int8)
+    plays2 = np.full((total if record else 0, MAX_PLAYS), -1, np.int8)
+    winners = np.full((total if record else 0, MAX_TRICKS), -1, np.int8)
+    sids = np.array([c.id for c in p], np.int64)
+    sparams = np.array([c.params for c in p], np.float64)
+    pids = np.array([c.id for c in e], np.int64)
+    pparams = np.array([c.params for c in e], np.float64)
+    block = max(match_length, (block // match_length) * match_length)
+    seed_u = int(seed) & ((1 << 64) - 1)
+    args = (np.uint64(seed_u), s0, total)
+    tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
+            out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
+            record, given)
+    if threads == 1 or total <= block:
+        _play_range2(*args, 0, *tail)
+    else:
+        old = numba.get_num_threads()
+        if threads:
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            _play_parallel2(*args, block, *tail)
+        finally:
+            numba.set_num_threads(old)
+    sl = slice(pre, None)
+    return DealResults(
+        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],
+        leader=leader[sl], collected=collected[sl], raw=raw[sl],
+        plays=plays[sl] if record else None, winners=winners[sl] if record else None,
+        hands2=out_hands2[sl], collected2=collected2[sl],
+        plays2=plays2[sl] if record else None,
+    )

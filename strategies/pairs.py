@@ -1,0 +1,567 @@
+"""Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
+policies, as numba kernels over the two-deck observation (strategies/observation2.py).
+
+A play is ``(c1, c2)``: one card (``c2 = NONE``), a pair ``(c, c)`` or, following a
+pair lead, two different cards.  Every kernel returns one of the legal plays that the
+observation's ``Q_LS / Q_LP / Q_L2 / Q_FORCED`` masks describe, and ``(c1, c2, rng)``.
+
+* ``random`` — uniform over the legal plays (a pair counts as one play).
+* ``lowest`` — the lowest card (led as a pair when that pair may be led); void: the
+  lowest card of the shortest suit; following a pair: the lowest pair, the two lowest
+  cards of the suit, or the lowest discards of the shortest suits.
+* ``heuristic`` — a rule-based player, see :func:`play_heuristic2`.
+
+Exposure policies count copies: the flags are 8 bits, bit ``b`` = one copy of
+exposable card ``b`` (0 pig ♠Q, 1 sheep ♦J, 2 transformer ♣10, 3 ♥A), bit ``b + 4`` =
+the second copy too.  ``fixed:SQ,SQ`` asks for both pigs (a policy never exposes more
+copies than the seat holds); ``random`` exposes each held copy with probability ½;
+``rule`` applies the one-deck ``rule`` policy to the cards held, one copy each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.rng import bounded, next_u64
+from strategies.dispatch import (
+    EXPOSE_ALWAYS,
+    EXPOSE_FIXED,
+    EXPOSE_NEVER,
+    EXPOSE_RANDOM,
+    EXPOSE_RULE,
+    PLAY_LOWEST,
+    PLAY_RANDOM,
+    choose_exposure,
+)
+from strategies.observation2 import (
+    NONE,
+    Q_BEST,
+    Q_EXPOSED1,
+    Q_EXPOSED2,
+    Q_FORCED,
+    Q_HAND1,
+    Q_HAND2,
+    Q_L2,
+    Q_LP,
+    Q_LS,
+    Q_PAIR_TRICK,
+    Q_PARTNER,
+    Q_PLAYED1,
+    Q_PLAYED2,
+    Q_SEAT,
+    Q_TAKEN1,
+    Q_TAKEN2,
+    Q_TRICK,
+    Q_TRICK_LEN,
+    Q_VOIDS,
+    Q_WINNER,
+    n_legal,
+    nth_play,
+    play_key,
+    remove_card,
+)
+
+_NONE = np.int64(NONE)
+_RANKS13 = np.uint64(0x1FFF)
+_U13 = np.uint64(13)
+_U26 = np.uint64(26)
+_U39 = np.uint64(39)
+
+# ---------------------------------------------------------------- random, lowest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_random2(obs, rng):
+    """Uniform choice among the legal plays: ``(c1, c2, rng)``."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    forced = obs[Q_FORCED]
+    rng, k = bounded(rng, np.uint64(n_legal(ls, lp, l2, forced)))
+    c1, c2 = nth_play(ls, lp, l2, forced, np.int64(k))
+    return c1, c2, rng
+
+
+@njit(cache=True, nogil=True)
+def _lowest_rank(m):
+    """The lowest-ranked card of mask ``m`` (ties by suit order S H D C); -1 if empty."""
+    if m == ZERO:
+        return -1
+    ranks = (m | (m >> _U13) | (m >> _U26) | (m >> _U39)) & _RANKS13
+    r = lowest_bit(ranks)
+    for s in range(4):
+        c = s * 13 + r
+        if m & bit(c):
+            return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _lowest_of_shortest(cands, h1, h2):
+    """Lowest card of ``cands`` in the suit with the fewest cards (copies) in ``(h1, h2)``."""
+    best_s = -1
+    best_n = 99
+    for s in range(4):
+        sm = suit_mask(s)
+        if cands & sm:
+            n = popcount(h1 & sm) + popcount(h2 & sm)
+            if n < best_n:
+                best_n = n
+                best_s = s
+    return lowest_bit(cands & suit_mask(best_s))
+
+
+@njit(cache=True, nogil=True)
+def play_lowest2(obs, rng):
+    """The ``lowest`` player (module doc): ``(c1, c2, rng)``."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    forced = obs[Q_FORCED]
+    h1 = obs[Q_HAND1]
+    h2 = obs[Q_HAND2]
+    n = obs[Q_TRICK_LEN]
+    if n == ZERO or obs[Q_PAIR_TRICK] == ZERO:
+        if n > ZERO:
+            led = np.int64(obs[Q_TRICK]) // 13
+            if (ls & suit_mask(led)) == ZERO:  # void: the shortest suit
+                return _lowest_of_shortest(ls, h1, h2), _NONE, rng
+        c = _lowest_rank(ls | lp)
+        if lp & bit(c):
+            return c, c, rng
+        return c, _NONE, rng
+    led = np.int64(obs[Q_TRICK]) // 13
+    if forced != ZERO:
+        return lowest_bit(forced), _lowest_of_shortest(l2, h1, h2), rng
+    if l2 == ZERO:
+        c = _lowest_rank(lp)
+        return c, c, rng
+    if l2 & suit_mask(led):
+        a = _lowest_rank(l2)
+        return a, _lowest_rank(l2 & ~bit(a)), rng
+    # void in the led suit: the lowest discards, one at a time from the shortest suit
+    a = _lowest_of_shortest(h1, h1, h2)
+    r1, r2 = remove_card(h1, h2, a)
+    b = _lowest_of_shortest(r1, r1, r2)
+    if a == b:
+        return a, a, rng
+    return min(a, b), max(a, b), rng
+
+
+# ---------------------------------------------------------------- heuristic
+
+_FULL = np.uint64((1 << 52) - 1)
+_SPADES = np.uint64(0x1FFF)
+_HEARTS = np.uint64(0x1FFF << 13)
+_PIG = np.uint64(1 << 10)
+_SKA = np.uint64((1 << 11) | (1 << 12))
+_SQKA = np.uint64(0b111 << 10)
+_SHEEP = np.uint64(1 << 35)
+_TRANS = np.uint64(1 << 47)
+_HA = np.uint64(1 << 25)
+_PIG_C = 10
+_SHEEP_C = 35
+_TRANS_C = 47
+_NO_PARTNER = 4
+#: hearts by value band (standard values): ♥5..♥A ≥ 10, ♥J..♥A ≥ 20, ♥Q.., ♥K.., ♥A
+_H5A = np.uint64(0b1111111111 << 16)
+_HJA = np.uint64(0b1111 << 22)
+_HQA = np.uint64(0b111 << 23)
+_HKA = np.uint64(0b11 << 24)
+_SCORING_NO_T = _HEARTS | _PIG | _SHEEP
+#: transformer multiplier m(k, e) (RULES §5.4), row k, column e
+_TMULT = np.array([[1, 1, 1], [2, 4, 4], [4, 8, 16]], dtype=np.int64)
+
+#: Parameter names of the two-deck ``heuristic:key=value`` (shared with the one-deck
+#: heuristic's names where they mean the same; unknown keys are ignored here).
+_P_PUSH = 0  # push_pig: lead low spades when holding none of ♠Q ♠K ♠A (0 = off)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hearts_abs(m):
+    """Absolute standard value of the hearts in one-copy mask ``m`` (RULES §2)."""
+    return 10 * (popcount(m & _H5A) + popcount(m & _HJA) + popcount(m & _HQA)
+                 + popcount(m & _HKA) + popcount(m & _HA))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cnt(m1, m2, b):
+    n = 0
+    if m1 & b:
+        n += 1
+    if m2 & b:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _score2(m1, m2, e1, e2):
+    """Raw score (RULES §5, two decks, 满红/满贯 ignored) of the collection ``(m1, m2)``."""
+    s = -(_hearts_abs(m1) + _hearts_abs(m2)) << _cnt(e1, e2, _HA)
+    s -= _cnt(m1, m2, _PIG) * (100 << _cnt(e1, e2, _PIG))
+    s += _cnt(m1, m2, _SHEEP) * (100 << _cnt(e1, e2, _SHEEP))
+    k = _cnt(m1, m2, _TRANS)
+    if k:
+        m = _TMULT[k, _cnt(e1, e2, _TRANS)]
+        if ((m1 | m2) & _SCORING_NO_T) == ZERO:
+            return 25 * m
+        return s * m
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(m1, m2, c):
+    b = bit(c)
+    if m1 & b:
+        return m1, m2 | b
+    return m1 | b, m2
+
+
+@njit(cache=True, nogil=True)
+def _card_points(c, e1, e2):
+    """What card ``c`` alone is worth to its taker (transformer: 0)."""
+    if c == _TRANS_C:
+        return 0
+    return _score2(bit(c), ZERO, e1, e2)
+
+
+@njit(cache=True, nogil=True)
+def _shed(c, pig_out):
+    """How much we like to get rid of card ``c`` (rank, plus danger of the pig's cards)."""
+    v = c % 13
+    if c == _PIG_C:
+        v += 30
+    elif pig_out and (bit(c) & _SKA):
+        v += 12
+    elif bit(c) & _HEARTS:
+        v += c % 13
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _follow_value(c1, c2, obs, h2, led, pair_trick, best, winner, partner, last,
+                  tm1, tm2, my1, my2, e1, e2, pig_out):
+    """Value of following with the play ``(c1, c2)`` (higher is better)."""
+    key = play_key(c1, c2, led, pair_trick)
+    pts = _card_points(c1, e1, e2)
+    shed = _shed(c1, pig_out)
+    broken = 0
+    if c2 == _NONE:
+        if (h2 & bit(c1)) and c1 != _PIG_C:
+            broken = 1  # one copy of a pair we hold: keep pairs together
+        q1, q2 = _add(tm1, tm2, c1)
+    else:
+        pts += _card_points(c2, e1, e2)
+        shed += _shed(c2, pig_out)
+        if c1 != c2:
+            if (h2 & bit(c1)) and c1 != _PIG_C:
+                broken += 1
+            if (h2 & bit(c2)) and c2 != _PIG_C:
+                broken += 1
+        q1, q2 = _add(tm1, tm2, c1)
+        q1, q2 = _add(q1, q2, c2)
+    if key > best:
+        w1 = my1 | q1
+        w2 = my2 | q2 | (my1 & q1)
+        gain = _score2(w1, w2, e1, e2) - _score2(my1, my2, e1, e2)
+        if last:
+            if gain == 0:
+                return 20.0 + shed - 3.0 * broken
+            return float(gain) + 0.5 * shed - 3.0 * broken
+        return float(min(gain, 0)) - 20.0 + 0.5 * shed - 3.0 * broken
+    if partner != _NO_PARTNER and winner == partner:
+        return 30.0 + pts + 0.3 * shed - 3.0 * broken
+    return 30.0 - pts + 0.5 * shed - 3.0 * broken
+
+
+@njit(cache=True, nogil=True)
+def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
+    """Following (singles, pairs or two cards): the legal play of the highest value."""
+    n = np.int64(obs[Q_TRICK_LEN])
+    pair_trick = obs[Q_PAIR_TRICK] != ZERO
+    led = np.int64(obs[Q_TRICK]) // 13
+    best = np.int64(obs[Q_BEST])
+    winner = np.int64(obs[Q_WINNER])
+    partner = np.int64(obs[Q_PARTNER])
+    last = n == 3
+    pig_out = (unseen1 & _PIG) != ZERO
+    tm1 = ZERO
+    tm2 = ZERO
+    for j in range(2 * n):
+        c = np.int64(obs[Q_TRICK + j])
+        if c != _NONE:
+            tm1, tm2 = _add(tm1, tm2, c)
+    my1 = obs[Q_TAKEN1 + seat]
+    my2 = obs[Q_TAKEN2 + seat]
+    bc1 = -1
+    bc2 = _NONE
+    bv = -1e18
+    r = ls
+    while r:
+        c = lowest_bit(r)
+        r &= r - ONE
+        v = _follow_value(c, _NONE, obs, h2, led, pair_trick, best, winner, partner, last,
+                          tm1, tm2, my1, my2, e1, e2, pig_out)
+        if v > bv:
+            bv, bc1, bc2 = v, c, _NONE
+    r = lp
+    while r:
+        c = lowest_bit(r)
+        r &= r - ONE
+        v = _follow_value(c, c, obs, h2, led, pair_trick, best, winner, partner, last,
+                          tm1, tm2, my1, my2, e1, e2, pig_out)
+        if v > bv:
+            bv, bc1, bc2 = v, c, c
+    if forced != ZERO:
+        f = lowest_bit(forced)
+        r = l2
+        while r:
+            c = lowest_bit(r)
+            r &= r - ONE
+            v = _follow_value(f, c, obs, h2, led, pair_trick, best, winner, partner, last,
+                              tm1, tm2, my1, my2, e1, e2, pig_out)
+            if v > bv:
+                bv, bc1, bc2 = v, f, c
+    else:
+        ra = l2
+        while ra:
+            a = lowest_bit(ra)
+            ra &= ra - ONE
+            rb = ra
+            while rb:
+                b = lowest_bit(rb)
+                rb &= rb - ONE
+                v = _follow_value(a, b, obs, h2, led, pair_trick, best, winner, partner,
+                                  last, tm1, tm2, my1, my2, e1, e2, pig_out)
+                if v > bv:
+                    bv, bc1, bc2 = v, a, b
+    return bc1, bc2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _above(c):
+    """Mask of the cards of ``c``'s suit ranked above ``c``."""
+    s = c // 13
+    return suit_mask(s) & ~((ONE << np.uint64(c + 1)) - ONE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(c):
+    """Mask of the cards of ``c``'s suit ranked below ``c``."""
+    s = c // 13
+    return suit_mask(s) & ((ONE << np.uint64(c)) - ONE)
+
+
+@njit(cache=True, nogil=True)
+def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void):
+    """Value of leading card ``c`` alone or as a pair (higher is better)."""
+    s = c // 13
+    r = c % 13
+    sm = suit_mask(s)
+    length = popcount(h1 & sm) + popcount(h2 & sm)
+    pig_out = (unseen1 & _PIG) != ZERO
+    n_above = popcount(unseen1 & _above(c)) + popcount(unseen2 & _above(c))
+    n_below = popcount(unseen1 & _below(c)) + popcount(unseen2 & _below(c))
+    n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
+    pts = _card_points(c, e1, e2)
+    if not pair:
+        if n_above == 0:
+            if c == _SHEEP_C and n_suit > 0:
+                return 300.0  # the sheep wins for sure: take it home
+            v = -300.0 + pts
+        else:
+            v = 8.0 * min(n_above, 6) - 4.0 * min(n_below, 4) + 3.0 * (6 - min(length, 6))
+            v += 0.5 * pts
+            if (h2 & bit(c)) and c != _PIG_C:
+                v -= 4.0  # keep the pair together
+        if c == _SHEEP_C:
+            v -= 200.0
+    else:
+        if s != 2:
+            # two single cards of the suit beat any pair: a low pair loses to anyone
+            # following with two different cards, and forces their pairs out
+            if n_suit >= 4:
+                v = 34.0 - 2.0 * r + min(n_suit, 10)
+            elif n_suit >= 2:
+                v = 10.0 - 2.0 * r
+            else:
+                v = -300.0 + 2.0 * pts
+        else:
+            # diamonds: any pair beats two singles; only a higher pair beats ours
+            hp = popcount(unseen2 & _above(c))
+            if hp == 0:
+                if c == _SHEEP_C and n_suit > 0:
+                    return 400.0
+                v = -300.0 + 2.0 * pts
+            else:
+                v = 6.0 * min(hp, 4) - 1.5 * r
+        v += pts
+        if c == _SHEEP_C:
+            v -= 300.0
+        if c == _PIG_C:
+            v -= 500.0
+    if s == 0:
+        if pig_out:
+            if ((h1 | h2) & _SQKA) == ZERO:
+                if params[seat, _P_PUSH] > 0.0:
+                    v += 20.0
+                    if e1 & _PIG:
+                        v += 10.0
+            else:
+                v -= 40.0
+    elif s == 3:
+        if c == _TRANS_C:
+            v -= 20.0
+    if others_void & (1 << s):
+        v -= 30.0
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
+    """Leading: the single or pair of the highest :func:`_lead_value`."""
+    others_void = 0
+    for k in range(1, 4):
+        others_void |= np.int64(obs[Q_VOIDS + (seat + k) % 4])
+    bc1 = -1
+    bc2 = _NONE
+    bv = -1e18
+    r = ls
+    while r:
+        c = lowest_bit(r)
+        r &= r - ONE
+        v = _lead_value(c, False, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void)
+        if v > bv:
+            bv, bc1, bc2 = v, c, _NONE
+    r = lp
+    while r:
+        c = lowest_bit(r)
+        r &= r - ONE
+        v = _lead_value(c, True, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void)
+        if v > bv:
+            bv, bc1, bc2 = v, c, c
+    return bc1, bc2
+
+
+@njit(cache=True, nogil=True)
+def play_heuristic2(obs, params, rng):
+    """The two-deck heuristic: ``(c1, c2, rng)`` (deterministic, ``rng`` unchanged).
+
+    Card counting with copies (``unseen1``: at least one copy neither played nor held,
+    ``unseen2``: both).  Leading: each legal single and pair gets a value — low cards
+    with many unseen cards above them, short suits, pushing the pig with low spades when
+    holding none of ♠Q ♠K ♠A, taking the sheep home when it is the top diamond; *low pairs*
+    of ♠ ♥ ♣ are led to force the others' pairs out (any two different cards of the suit
+    beat them, so they rarely win), ♦ pairs only while a higher pair may be out (♦: any
+    pair beats two singles).  Following (singles, pairs, two cards, discards): every legal
+    play is ranked with the RULES §4 key (:func:`play_key`, the ♦-pair and two-singles
+    rules) against the trick's best play; losing plays are preferred, shedding high and
+    dangerous cards (the pig under ♠K/♠A, high hearts) onto an opponent and never points
+    onto a partner; when it must win it takes the smallest loss (the exact §5 score change
+    of the trick, transformer included), and as last player it takes tricks worth points.
+    A pair is broken (one copy played alone) only when that play is worth it.
+    """
+    seat = np.int64(obs[Q_SEAT])
+    h1 = obs[Q_HAND1]
+    h2 = obs[Q_HAND2]
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    forced = obs[Q_FORCED]
+    e1 = obs[Q_EXPOSED1]
+    e2 = obs[Q_EXPOSED2]
+    p1 = obs[Q_PLAYED1]
+    p2 = obs[Q_PLAYED2]
+    known1 = p1 | h1
+    known2 = p2 | h2 | (p1 & h1)
+    unseen1 = _FULL & ~known2  # at least one copy unseen
+    unseen2 = _FULL & ~known1  # both copies unseen
+    if obs[Q_TRICK_LEN] == ZERO:
+        c1, c2 = _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2)
+    else:
+        c1, c2 = _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1)
+    return np.int64(c1), np.int64(c2), rng
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+@njit(cache=True, nogil=True, inline="always")
+def choose_play2(sid, params, obs, rng):
+    """Play chosen by strategy ``sid`` (ids of strategies/dispatch.py): ``(c1, c2, rng)``."""
+    if sid == PLAY_RANDOM:
+        return play_random2(obs, rng)
+    if sid == PLAY_LOWEST:
+        return play_lowest2(obs, rng)
+    return play_heuristic2(obs, params, rng)
+
+
+# ---------------------------------------------------------------- exposure
+
+EXPOSABLE_CARDS = np.array([10, 35, 47, 25], dtype=np.int64)  # SQ DJ CT HA, flag order
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _encode(f, i, count):
+    if count >= 1:
+        f |= 1 << i
+    if count >= 2:
+        f |= 1 << (i + 4)
+    return f
+
+
+@njit(cache=True, nogil=True)
+def held_exposable2(h1, h2):
+    """8-bit flags of every exposable copy in the hand ``(h1, h2)``."""
+    f = 0
+    for i in range(4):
+        f = _encode(f, i, _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i])))
+    return f
+
+
+@njit(cache=True, nogil=True)
+def expose_random2(h1, h2, rng):
+    """Each exposable copy held is exposed with probability ½ (one draw per deal)."""
+    rng, r = next_u64(rng)
+    f = 0
+    for i in range(4):
+        b = ONE << np.uint64(EXPOSABLE_CARDS[i])
+        n = 0
+        if (h1 & b) and (r >> np.uint64(40 + i)) & ONE:
+            n += 1
+        if (h2 & b) and (r >> np.uint64(48 + i)) & ONE:
+            n += 1
+        f = _encode(f, i, n)
+    return f, rng
+
+
+@njit(cache=True, nogil=True)
+def choose_exposure2(pid, params, h1, h2, seat, announced, rng):
+    """8-bit exposure flags chosen by policy ``pid`` for the hand ``(h1, h2)``.
+
+    ``announced``: the copies exposed so far (sequential order; same 8-bit encoding,
+    summed over the seats), 0 when simultaneous.  ``fixed`` reads the requested flags
+    from ``params[seat, 0]`` and exposes ``min(requested, held)`` copies of each card.
+    Returns ``(flags, rng)``.
+    """
+    if pid == EXPOSE_NEVER:
+        return 0, rng
+    if pid == EXPOSE_ALWAYS:
+        return held_exposable2(h1, h2), rng
+    if pid == EXPOSE_RANDOM:
+        return expose_random2(h1, h2, rng)
+    if pid == EXPOSE_FIXED:
+        req = np.int64(params[seat, 0])
+        f = 0
+        for i in range(4):
+            want = ((req >> i) & 1) + ((req >> (i + 4)) & 1)
+            have = _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
+            f = _encode(f, i, min(want, have))
+        return f, rng
+    if pid == EXPOSE_RULE:
+        f, rng = choose_exposure(pid, params, h1, seat, announced & 15, rng)
+        return f & 15, rng
+    return 0, rng
+

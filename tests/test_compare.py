@@ -1,0 +1,205 @@
+"""`gongzhu-sim compare`: duplicate-style head-to-head comparisons (issue 9)."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.compare import (
+    MIN_DEALS,
+    Z95,
+    _cs_x,
+    compare_candidates,
+    cs_margin,
+    format_text,
+    parse_candidate,
+    to_csv,
+)
+from sim.errors import InputError
+from sim.rules import Rules
+from strategies.registry import StrategyError
+
+ABC = ["lowest+never", "random", "lowest+always"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["compare", *args])
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The serial in-process result every parallel run must reproduce exactly."""
+    return compare_candidates(ABC, "random", deals=3000, batch=500, seed=7, jobs=1)
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_candidate_grammar():
+    c = parse_candidate("heuristic")
+    assert c.name == "heuristic+never" and c.exposure.name == "never"
+    c = parse_candidate("lowest+fixed:SQ,HA")
+    assert c.player.name == "lowest" and c.exposure.name == "fixed:SQ,HA"
+    assert parse_candidate(" random + always ").name == "random+always"
+    for bad, needle in [("bogus", "valid players: random, lowest, heuristic"),
+                        ("lowest+sometimes", "valid policies: never, always"),
+                        ("lowest+", "PLAYER+EXPOSURE"), ("", "PLAYER+EXPOSURE")]:
+        with pytest.raises(StrategyError, match=needle.replace("+", r"\+")):
+            parse_candidate(bad)
+
+
+# --------------------------------------------------------------------------- acceptance
+
+
+def test_self_comparison_gives_exactly_zero_on_every_deal():
+    res = compare_candidates(["heuristic+never", "heuristic+never"], "heuristic+rule",
+                             deals=1500, batch=500, seed=3, keep_scores=True)
+    assert res.scores.shape == (1500, 2)
+    assert np.array_equal(res.scores[:, 0], res.scores[:, 1])  # Δ = 0 on every deal
+    p = res.pairs.iloc[0]
+    assert p["delta"] == 0 and p["half_width"] == 0 and p["tie"] == 1
+    assert p["outcome"] == "equivalent" and p["verdict"] == "no difference within ±1"
+
+
+@pytest.mark.parametrize("better", ["heuristic", "lowest"])
+def test_a_real_strategy_beats_random(better):
+    res = compare_candidates([better, "random"], "heuristic+rule", deals=4000, seed=11)
+    p = res.pairs.iloc[0]
+    assert p["verdict"] == "A better", format_text(res)
+    assert p["ci_low"] > 0 and p["a_better"] > p["b_better"]
+
+
+def test_tables_are_consistent(reference):
+    res = reference
+    c, p = res.candidates, res.pairs
+    assert list(c.index) == ["A", "B", "C"] and (c["n"] == 3000).all()
+    assert len(p) == 3 and res.stop == "cap" and res.n == 3000
+    for _, row in p.iterrows():  # Δ of the means = mean of the paired Δ
+        assert row["delta"] == pytest.approx(c.loc[row["a"], "mean"] - c.loc[row["b"], "mean"])
+        assert row["a_better"] + row["b_better"] + row["tie"] == pytest.approx(1)
+        assert row["half_width"] == pytest.approx(Z95 * row["se"])
+    d = res.delta_matrix()
+    assert np.allclose(d.values, -d.values.T) and (np.diag(d.values) == 0).all()
+    # random in a random field scores 0 on every deal (the four rotations are one game)
+    assert abs(c.loc["B", "mean"]) < 1e-9
+
+
+@pytest.mark.parametrize("jobs,backend", [(2, "threading"), (2, "loky")])
+def test_identical_across_jobs_and_backends(reference, jobs, backend):
+    res = compare_candidates(ABC, "random", deals=3000, batch=500, seed=7, jobs=jobs,
+                             backend=backend)
+    pd.testing.assert_frame_equal(res.candidates, reference.candidates, check_exact=True)
+    pd.testing.assert_frame_equal(res.pairs, reference.pairs, check_exact=True)
+    assert to_csv(res) == to_csv(reference)
+
+
+def test_identical_on_dask(reference):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        res = compare_candidates(ABC, "random", deals=3000, batch=500, seed=7, jobs=2,
+                                 backend="dask", scheduler=cluster.scheduler_address)
+    assert to_csv(res) == to_csv(reference)
+
+
+def test_precision_stop_is_reported():
+    res = compare_candidates(["lowest", "random"], "random", deals=20_000, batch=500,
+                             precision=50.0, seed=2)
+    assert res.stop == "precision" and res.n == MIN_DEALS
+    assert res.max_half_width <= 50
+    assert f"Stopped by precision after {MIN_DEALS:,} deals" in format_text(res)
+    capped = compare_candidates(["lowest", "random"], "random", deals=1000, batch=500,
+                                precision=1e-3, seed=2)
+    assert capped.stop == "cap" and "not reached" in capped.stop_text()
+
+
+# --------------------------------------------------------------------------- sequential
+
+
+def test_confidence_sequence_tuning_and_width():
+    x = _cs_x(0.05)
+    assert x == pytest.approx(math.log1p(x) + 2 * math.log(20))
+    t = 10_000
+    best = float(cs_margin(t, t))
+    assert best * math.sqrt(t) == pytest.approx(math.sqrt(1 + x))  # ≈ 3.03
+    for other in (t / 3, 3 * t):  # tuned at t_opt: tightest there
+        assert float(cs_margin(t, other)) > best
+    ts = np.arange(2, 10 ** 6, 997)
+    assert (cs_margin(ts, t) > Z95 / np.sqrt(ts)).all()  # always wider than the CI
+
+
+def test_confidence_sequence_survives_repeated_looks():
+    """Looking after every 100 deals: the CS keeps ~≤5% error, the fixed CI does not."""
+    rng = np.random.default_rng(12345)
+    paths, n, step = 1000, 5000, 100
+    x = rng.standard_normal((paths, n))
+    t = np.arange(step, n + 1, step)
+    s = np.cumsum(x, axis=1)[:, t - 1]
+    q = np.cumsum(x * x, axis=1)[:, t - 1]
+    mean = s / t
+    sd = np.sqrt((q - t * mean ** 2) / (t - 1))
+    cs_miss = (np.abs(mean) > sd * cs_margin(t, n)).any(axis=1).mean()
+    ci_miss = (np.abs(mean) > Z95 * sd / np.sqrt(t)).any(axis=1).mean()
+    assert cs_miss <= 0.06 and ci_miss >= 0.15
+
+
+def test_sequential_stops_when_decided():
+    res = compare_candidates(["lowest", "random"], "random", deals=40_000, batch=1000,
+                             sequential=True, seed=5)
+    assert res.stop == "decided" and MIN_DEALS <= res.n < 40_000
+    p = res.pairs.iloc[0]
+    assert p["verdict"] == "A better"
+    assert p["half_width"] > Z95 * p["se"]  # the CS is wider than the fixed-n CI
+    assert "confidence sequence" in res.interval and "every pair" in res.stop_text()
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_cli_text_json_csv_plot(tmp_path):
+    common = ["-c", "lowest", "-c", "random+always", "--field", "random", "--deals", "1000",
+              "--batch", "500", "-j", "1"]
+    r = run(*common)
+    assert r.exit_code == 0, r.output
+    for needle in ("lowest+never", "random+always", "Paired differences", "A better",
+                   "Share of deals", "Played the deal cap (1,000 deals)"):
+        assert needle in r.output
+    r = run(*common, "--format", "json", "--precision", "100")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["stop"] == "precision" and data["n"] == 1000
+    assert data["pairs"][0]["verdict"] == "A better"
+    assert [c["candidate"] for c in data["candidates"]] == ["lowest+never", "random+always"]
+    png = tmp_path / "cmp.png"
+    r = run(*common, "--format", "csv", "--plot", str(png))
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("kind,a,b,") and len(lines) == 4  # 2 candidates + 1 pair
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["-c", "bogus", "-c", "random"], "valid players: random, lowest, heuristic"),
+    (["-c", "lowest+sometimes", "-c", "random"], "valid policies: never, always"),
+    (["-c", "lowest", "-c", "random", "--field", "nobody"], "field 'nobody'"),
+    (["-c", "lowest"], "at least two --candidate"),
+    (["-c", "lowest", "-c", "random", "--decks", "2"], "two decks are not supported"),
+    (["-c", "lowest", "-c", "random", "--measure", "team"], "needs a team variant"),
+    (["-c", "lowest", "-c", "random", "--backend", "dask"], "needs a scheduler"),
+    (["-c", "lowest", "-c", "random", "--deals", "1"], "deals must be an integer ≥ 2"),
+])
+def test_cli_bad_input(args, needle):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "Traceback" not in r.output
+    assert r.output.count("Error") == 1
+
+
+def test_api_rejects_two_decks():
+    with pytest.raises(InputError, match="two decks"):
+        compare_candidates(["lowest", "random"], rules=Rules(decks=2), deals=10)
