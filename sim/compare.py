@@ -2,7 +2,8 @@
 
 A *candidate* is a play strategy with an exposure policy, written ``PLAYER+EXPOSURE``
 (``heuristic+rule:pig_spades=5``, ``lowest+always``); a bare ``PLAYER`` means exposure
-``never``.  The *field* (same grammar) fills the other three seats.  One deck only.
+``never``.  The *field* (same grammar) fills the other three seats.  One or two decks
+(two decks: the engine's sim/engine2.py, hands passed as (has_one, has_two) masks).
 
 Design (duplicate style, common random numbers):
 
@@ -278,7 +279,8 @@ def candidate_scores(
             res = play_deals(rules, players, exposures, seed=seed, start=start, n=n,
                              hands=hands, threads=1)
             if hands is None:  # the engine's own deal of (seed, i): reuse it
-                hands = res.hands
+                hands = (res.hands if rules.decks == 1
+                         else np.stack([res.hands, res.hands2], axis=-1))
             scores[:, c] += _values(res, measure, rules)[:, r]
     scores /= len(seats)
     return scores
@@ -472,7 +474,7 @@ def compare_candidates(
     Args:
         candidates: two or more ``PLAYER+EXPOSURE`` names (bare ``PLAYER`` = ``never``).
         field: the player in the other three seats (same grammar).
-        rules: one-deck rules (default ``Rules()``); two decks raise InputError.
+        rules: the rules (default ``Rules()``), one or two decks.
         deals: deal cap; every candidate plays each deal in all 4 seats.
         precision: stop when every pairwise half-width ≤ this (measure units).
         seed: root seed; deal i is the engine's deal of (seed, i).
@@ -490,9 +492,6 @@ def compare_candidates(
     """
     t0 = time.perf_counter()
     rules = rules or Rules()
-    if rules.decks != 1:
-        raise InputError("two decks are not supported yet by compare (only --decks 1): "
-                         "the engine plays one deck")
     if measure not in MEASURES:
         raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
     if measure == "team" and not rules.has_teams:

@@ -19,7 +19,6 @@ from sim.compare import (
     parse_candidate,
     to_csv,
 )
-from sim.errors import InputError
 from sim.rules import Rules
 from strategies.registry import StrategyError
 
@@ -188,7 +187,6 @@ def test_cli_text_json_csv_plot(tmp_path):
     (["-c", "lowest+sometimes", "-c", "random"], "valid policies: never, always"),
     (["-c", "lowest", "-c", "random", "--field", "nobody"], "field 'nobody'"),
     (["-c", "lowest"], "at least two --candidate"),
-    (["-c", "lowest", "-c", "random", "--decks", "2"], "two decks are not supported"),
     (["-c", "lowest", "-c", "random", "--measure", "team"], "needs a team variant"),
     (["-c", "lowest", "-c", "random", "--backend", "dask"], "needs a scheduler"),
     (["-c", "lowest", "-c", "random", "--deals", "1"], "deals must be an integer ≥ 2"),
@@ -200,6 +198,13 @@ def test_cli_bad_input(args, needle):
     assert r.output.count("Error") == 1
 
 
-def test_api_rejects_two_decks():
-    with pytest.raises(InputError, match="two decks"):
-        compare_candidates(["lowest", "random"], rules=Rules(decks=2), deals=10)
+def test_two_decks():
+    rules = Rules(decks=2)
+    res = compare_candidates(["lowest", "lowest", "random"], "random", rules=rules,
+                             deals=600, batch=300, seed=4, keep_scores=True)
+    assert np.array_equal(res.scores[:, 0], res.scores[:, 1])
+    assert list(res.pairs["verdict"])[0] == "no difference within ±1"
+    par = compare_candidates(["lowest", "lowest", "random"], "random", rules=rules,
+                             deals=600, batch=300, seed=4, jobs=2, backend="threading")
+    assert to_csv(par) == to_csv(res)
+    assert "two decks" in format_text(res)

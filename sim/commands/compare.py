@@ -63,7 +63,7 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     Prints each candidate's mean with a 95% interval, the matrix of paired
     differences (row − column) with 95% intervals, the share of deals each did
     better, and a verdict per pair: "A better", "B better", "no difference within
-    ±δ" or "undecided".  One deck only.
+    ±δ" or "undecided".  One or two decks (--decks).
 
     Example: gongzhu-sim compare -c heuristic+never -c heuristic+rule -c
     heuristic+always --field heuristic+rule --precision 1
