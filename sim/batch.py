@@ -1,0 +1,577 @@
+"""Batch jobs: seeded chunks of deals, joblib fan-out, streaming Parquet results, resume.
+
+:func:`run_job` plays ``spec.deals`` deals in chunks of ``spec.chunk_size`` (the unit of
+work).  Deal ``i`` depends only on ``(seed, i)`` (and the earlier deals of its match, and
+chunks start on match boundaries), so the results are identical for any ``jobs``,
+``chunk_size`` and backend:
+
+* ``loky`` (default): worker processes on this machine;
+* ``threading``: threads of this process (the kernels release the GIL);
+* ``dask``: joblib's dask backend on a ``distributed`` cluster at ``spec.scheduler``
+  (the workers need gongzhu-sim installed).
+
+The parent warms the numba cache by playing a few deals before fanning out; every worker
+plays its chunk with ``play_deals(threads=1)`` (one level of parallelism).  The parent
+writes each finished chunk at once as ``chunk-NNNNNN.parquet`` (tmp file + rename) and
+keeps ``manifest.json`` (rewritten atomically) with per-chunk status and timing; it keeps
+only exact running totals (:class:`sim.results.Totals`), never the deals, so memory does
+not grow with the number of deals.  Ctrl-C stops after the finished chunks are saved and
+leaves a consistent manifest (:class:`JobInterrupted`); ``resume=True`` plays only the
+missing chunks.
+
+Everything the user can get wrong (spec, deals file, output folder, scheduler) is checked
+by :func:`prepare_job` before anything is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sim.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
+from sim.errors import InputError
+from sim.results import (
+    MANIFEST,
+    SUMMARY,
+    Totals,
+    chunk_totals,
+    column_names,
+    deal_columns,
+    summary_table,
+    write_summary,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: Version of the manifest layout.
+MANIFEST_FORMAT = 1
+#: Deals the parent plays to warm the numba cache before fanning out.
+WARM_DEALS = 4
+#: Minimum seconds between two manifest rewrites while chunks stream in (it is always
+#: written at the start, on Ctrl-C and at the end).
+MANIFEST_INTERVAL = 1.0
+
+
+class JobInterrupted(Exception):
+    """Ctrl-C: the finished chunks are saved; ``resume=True`` finishes the job."""
+
+    def __init__(self, out: Path, done: int, total: int):
+        super().__init__(f"interrupted: {done} of {total} chunks finished and saved in {out}")
+        self.out, self.done, self.total = out, done, total
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A unit of work: deals ``first … first+n−1`` (``first`` is a match start)."""
+
+    index: int
+    first: int
+    n: int
+
+
+@dataclass
+class ChunkOutput:
+    """What a worker sends back: exact totals, compute time, and the chunk's columns —
+    or, when the worker wrote them itself (local backends), the tmp Parquet file."""
+
+    index: int
+    totals: Totals
+    seconds: float
+    columns: dict[str, np.ndarray] | None = None
+    tmp: str | None = None
+
+
+@dataclass
+class JobResult:
+    """A finished job: its folder, the summary table, totals and timings."""
+
+    out: Path
+    spec: JobSpec
+    summary: pd.DataFrame
+    totals: Totals
+    chunks_run: int
+    chunks_total: int
+    seconds: float
+    manifest: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------
+# Worker side
+# ---------------------------------------------------------------------------------------
+
+
+def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
+               tmp: str | None = None) -> ChunkOutput:
+    """Play one chunk single-threaded and build its Parquet columns and totals.
+
+    Runs in a worker (a loky process, a thread or a dask worker).  With ``tmp`` (local
+    backends, same file system) the worker writes the columns to that Parquet file and
+    the parent only renames it; otherwise (dask) the columns travel back to the parent.
+    """
+    from sim.engine import play_deals
+
+    t0 = time.perf_counter()
+    res = play_deals(spec.rules, list(spec.players), list(spec.exposures), seed=spec.seed,
+                     start=chunk.first, n=chunk.n, match_length=spec.match_length,
+                     threads=1, hands=hands)
+    cols = deal_columns(res, spec.match_length)
+    totals = chunk_totals(cols, res)
+    if tmp is not None:
+        write_parquet(Path(tmp), cols)
+        return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, tmp=tmp)
+    return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, columns=cols)
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------
+
+
+def _now() -> str:
+    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON to ``path`` via a tmp file and ``os.replace`` (never half-written)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def write_parquet(path: Path, columns: dict[str, np.ndarray]) -> None:
+    """Write columns (name → 1-d array) to one Parquet file (zstd)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v) for k, v in columns.items()})
+    # no dictionary encoding (hands and scores are high-cardinality: it only costs time);
+    # min/max statistics only where they help filtering
+    pq.write_table(table, path, compression="zstd", use_dictionary=False,
+                   write_statistics=[c for c in ("deal", "match") if c in columns])
+
+
+def write_chunk(folder: Path, name: str, columns: dict[str, np.ndarray]) -> Path:
+    """Write one chunk's columns as Parquet via a tmp file and rename; returns the path."""
+    path = folder / name
+    tmp = path.with_name(path.name + ".tmp")
+    write_parquet(tmp, columns)
+    os.replace(tmp, path)
+    return path
+
+
+def _chunk_name(index: int, n_chunks: int) -> str:
+    width = max(6, len(str(n_chunks - 1)))
+    return f"chunk-{index:0{width}d}.parquet"
+
+
+def _is_ours(p: Path) -> bool:
+    n = p.name
+    return (n in (MANIFEST, SUMMARY) or n.endswith(".tmp")
+            or (n.startswith("chunk-") and n.endswith(".parquet")))
+
+
+def versions() -> dict[str, str]:
+    """Versions recorded in the manifest (package, numba, numpy, pyarrow, python)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import numba
+    import pyarrow
+
+    try:
+        pkg = version("gongzhu-sim")
+    except PackageNotFoundError:  # pragma: no cover - source tree
+        pkg = "0.0.0+src"
+    return {"gongzhu_sim": pkg, "numba": numba.__version__, "numpy": np.__version__,
+            "pyarrow": pyarrow.__version__, "python": platform.python_version()}
+
+
+class _DeferInterrupt:
+    """Hold Ctrl-C while a chunk and the manifest are written (main thread only)."""
+
+    def __enter__(self):
+        self.hit = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.hit = True
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        if self.hit:
+            raise KeyboardInterrupt
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# Preparing a job (all validation, nothing written)
+# ---------------------------------------------------------------------------------------
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise InputError(f"output folder {out} is a file")
+    anc = out
+    while not anc.exists():
+        if anc.parent == anc:
+            break
+        anc = anc.parent
+    if anc != out and not anc.is_dir():
+        raise InputError(f"cannot create output folder {out}: {anc} is a file")
+    if not os.access(anc, os.W_OK):
+        raise InputError(f"cannot write to output folder {out} (no permission on {anc})")
+
+
+def _connect(spec: JobSpec):
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - depends on the extra
+        raise InputError("backend dask needs dask and distributed: "
+                         "pip install 'gongzhu-sim[cluster]'") from None
+    import logging
+
+    # the client logs connection retries; the InputError below is the one message
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    try:
+        return Client(spec.scheduler, timeout=f"{spec.scheduler_timeout}s",
+                      set_as_default=False)
+    except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, …
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"cannot reach the dask scheduler at {spec.scheduler} within "
+                         f"{spec.scheduler_timeout:g} s: {msg}") from None
+
+
+def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
+    """The interrupted run's spec, with this invocation's execution options on top."""
+    old_spec = JobSpec.from_manifest(old["spec"])
+    for key in RESULT_KEYS:
+        if key not in spec.explicit or key == "deals_file":
+            continue
+        new, was = getattr(spec, key), getattr(old_spec, key)
+        if key == "rules":
+            new, was = new.to_dict(), was.to_dict()
+        if new != was:
+            raise InputError(f"--resume: {key} differs from the interrupted run "
+                             f"(was {was!r}, now {new!r}); use --force to start over")
+    if "deals_file" in spec.explicit and digest != old.get("deals_file_sha256"):
+        raise InputError("--resume: the deals file differs from the interrupted run's; "
+                         "use --force to start over")
+    execs: dict[str, Any] = {k: getattr(spec, k) for k in EXEC_KEYS if k in spec.explicit}
+    if "deals_file" in spec.explicit:  # same content, maybe a new path
+        execs["deals_file"] = spec.deals_file
+    if "backend" in execs and execs["backend"] != "dask" and "scheduler" not in execs:
+        execs["scheduler"] = None
+    return old_spec.replace(**execs, explicit=spec.explicit)
+
+
+class Job:
+    """A validated job, ready to run: see :func:`prepare_job` and :meth:`run`."""
+
+    def __init__(self, spec: JobSpec, out: Path, chunks: list[dict[str, Any]],
+                 hands: np.ndarray | None, manifest: dict[str, Any] | None,
+                 digest: str | None, client=None, stale: list[Path] | None = None):
+        self.spec, self.out, self.hands, self.client = spec, out, hands, client
+        self.stale = stale or []  # --force: old result files, removed when the run starts
+        self.chunks = chunks
+        self.manifest = manifest
+        self.digest = digest
+
+    # -- running ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the dask client, if any."""
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close()
+            self.client = None
+
+    def _warm(self) -> None:
+        """Compile (or load from the numba cache) every kernel a chunk uses, in the parent.
+
+        Plays the first few deals through :func:`play_chunk` (engine, columns, totals),
+        so workers find a warm on-disk cache instead of compiling side by side.
+        """
+        n = min(WARM_DEALS, self.spec.deals)
+        hands = None if self.hands is None else self.hands[:n]
+        play_chunk(self.spec, Chunk(-1, 0, n), hands)
+
+    def _tasks(self, todo: list[dict[str, Any]]) -> Iterator:
+        from joblib import delayed
+
+        for c in todo:
+            ch = Chunk(c["index"], c["first_deal"], c["n_deals"])
+            hands = None if self.hands is None else self.hands[ch.first:ch.first + ch.n]
+            tmp = None
+            if self.spec.backend != "dask":  # same file system: the worker writes
+                tmp = str(self.out / (c["file"] + ".tmp"))
+            yield delayed(play_chunk)(self.spec, ch, hands, tmp)
+
+    def _parallel(self, n_tasks: int):
+        from joblib import Parallel, parallel_config
+
+        spec = self.spec
+        kw = dict(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+        if spec.backend == "dask":
+            cfg = parallel_config(backend="dask", client=self.client,
+                                  wait_for_workers_timeout=spec.scheduler_timeout)
+            return cfg, Parallel(n_jobs=spec.jobs or -1, **kw)
+        n_jobs = max(1, min(spec.n_jobs(), n_tasks))
+        return contextlib.nullcontext(), Parallel(n_jobs=n_jobs, backend=spec.backend, **kw)
+
+    def _write_manifest(self) -> None:
+        write_json_atomic(self.out / MANIFEST, self.manifest)
+
+    def run(self, quiet: bool = False) -> JobResult:
+        """Play the missing chunks, streaming them to disk; returns the finished job.
+
+        Raises JobInterrupted on Ctrl-C (after saving the finished chunks).
+        """
+        from tqdm import tqdm
+
+        t0 = time.perf_counter()
+        spec = self.spec
+        n_left = sum(c["status"] != "done" for c in self.chunks)
+        primer = None
+        if spec.backend == "loky" and min(spec.n_jobs(), n_left) > 1:
+            # start the worker processes (and their imports) while the parent warms up
+            primer = threading.Thread(target=_prime_loky, args=(min(spec.n_jobs(), n_left),),
+                                      daemon=True)
+            primer.start()
+        self._warm()
+        if primer is not None:
+            primer.join()
+        self.out.mkdir(parents=True, exist_ok=True)
+        for p in [*self.stale, *self.out.glob("*.tmp")]:
+            p.unlink(missing_ok=True)
+        if self.manifest is None:
+            self.manifest = {
+                "format": MANIFEST_FORMAT,
+                "status": "running",
+                "spec": spec.to_dict(),
+                "rules": spec.rules.to_dict(),
+                "seed": spec.seed,
+                "deals_file_sha256": self.digest,
+                "versions": versions(),
+                "columns": column_names(spec.rules),
+                "started": _now(),
+                "finished": None,
+                "runs": [],
+                "chunks": self.chunks,
+            }
+        m = self.manifest
+        m["status"] = "running"
+        m["spec"] = spec.to_dict()
+        m["runs"].append({"started": _now(), "finished": None, "jobs": spec.n_jobs(),
+                          "backend": spec.backend, "scheduler": spec.scheduler,
+                          "versions": versions()})
+        by_index = {c["index"]: c for c in m["chunks"]}
+        done_before = [c for c in m["chunks"] if c["status"] == "done"
+                       and (self.out / c["file"]).is_file()]
+        skip = {c["index"] for c in done_before}
+        todo = [c for c in m["chunks"] if c["index"] not in skip]
+        for c in todo:
+            c.update(status="pending", seconds=None)
+        self._write_manifest()
+
+        totals = Totals()
+        bar = tqdm(total=sum(c["n_deals"] for c in todo), unit=" deals", unit_scale=True,
+                   file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
+                   smoothing=0.05, desc="deals")
+        ran = 0
+        interrupted = False
+        last_write = time.monotonic()
+        gen = None
+        try:
+            if todo:
+                cfg, par = self._parallel(len(todo))
+                with cfg:
+                    gen = par(self._tasks(todo))
+                    for out in gen:
+                        with _DeferInterrupt():
+                            c = by_index[out.index]
+                            if out.tmp is not None:
+                                os.replace(out.tmp, self.out / c["file"])
+                            else:
+                                write_chunk(self.out, c["file"], out.columns)
+                            c.update(status="done", seconds=round(out.seconds, 4),
+                                     finished=_now())
+                            totals.merge(out.totals)
+                            ran += 1
+                            if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                                self._write_manifest()
+                                last_write = time.monotonic()
+                        bar.update(c["n_deals"])
+                        del out
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if gen is not None:
+                with contextlib.suppress(BaseException):
+                    gen.close()
+            bar.close()
+        with _DeferInterrupt():
+            n_done = sum(c["status"] == "done" for c in m["chunks"])
+            m["runs"][-1]["finished"] = _now()
+            m["runs"][-1]["chunks_run"] = ran
+            if interrupted:
+                m["status"] = "interrupted"
+                self._write_manifest()
+        if interrupted:
+            raise JobInterrupted(self.out, n_done, len(m["chunks"]))
+
+        # chunks finished by an earlier run: their totals from the Parquet files
+        for c in done_before:
+            totals.merge(_totals_of_file(self.out / c["file"], spec.rules.has_teams))
+        table = summary_table(totals)
+        write_summary(self.out, table)
+        m["status"] = "finished"
+        m["finished"] = _now()
+        m["seconds"] = round(time.perf_counter() - t0, 3)
+        self._write_manifest()
+        return JobResult(self.out, spec, table, totals, ran, len(m["chunks"]),
+                         time.perf_counter() - t0, m)
+
+
+def _import_worker_modules() -> int:
+    import pyarrow.parquet  # noqa: F401
+
+    import sim.engine  # noqa: F401
+
+    return os.getpid()
+
+
+def _prime_loky(n_jobs: int) -> None:
+    """Spawn the reusable loky workers and import the heavy modules there (no kernels)."""
+    from joblib import Parallel, delayed
+
+    with contextlib.suppress(Exception):  # the real fan-out reports any problem
+        Parallel(n_jobs=n_jobs, backend="loky")(
+            delayed(_import_worker_modules)() for _ in range(n_jobs))
+
+
+def _totals_of_file(path: Path, has_teams: bool) -> Totals:
+    import pyarrow.parquet as pq
+
+    cols = ["deal"] + [f"{n}_{s}" for n in ("exposed", "collected", "raw", "points")
+                       for s in range(4)]
+    if has_teams:
+        cols += [f"team_points_{s}" for s in range(4)]
+    t = pq.read_table(path, columns=cols)
+    return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, has_teams)
+
+
+def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
+                ) -> list[dict[str, Any]]:
+    """Manifest chunk entries covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
+    n = -(-deals // chunk_size)
+    return [{"index": k, "first_deal": k * chunk_size,
+             "n_deals": min(chunk_size, deals - k * chunk_size), "status": "pending",
+             "seconds": None, "file": _chunk_name(k, n_chunks_width or n)}
+            for k in range(n)]
+
+
+def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> Job:
+    """Validate everything (spec, deals file, output folder, scheduler); write nothing.
+
+    Raises InputError with one clear message.  Call :meth:`Job.run` next (and
+    :meth:`Job.close`), or use :func:`run_job`.
+    """
+    from sim.dealsfile import file_digest, read_deals_file
+    from strategies.registry import parse_exposure, parse_player
+
+    if resume and force:
+        raise InputError("--resume and --force exclude each other")
+    if spec.rules.decks != 1:
+        raise InputError("two decks are not supported yet by run")
+    for p in spec.players:
+        parse_player(p)
+    for e in spec.exposures:
+        parse_exposure(e)
+
+    if spec.out is None:
+        if resume:
+            raise InputError("--resume needs the folder of the interrupted run (--out FOLDER)")
+        out = default_out_dir()
+    else:
+        out = Path(spec.out)
+    out = out.absolute()
+    _check_out(out)
+
+    manifest = None
+    existing = [p for p in out.iterdir()] if out.is_dir() else []
+    if existing and resume:
+        if not (out / MANIFEST).is_file():
+            raise InputError(f"nothing to resume in {out}: no {MANIFEST}")
+        from sim.results import read_manifest
+
+        manifest = read_manifest(out)
+        if manifest.get("format") != MANIFEST_FORMAT:
+            raise InputError(f"{out / MANIFEST} has an unknown format; use --force")
+    elif existing and not force:
+        raise InputError(f"output folder {out} is not empty; use --resume to finish an "
+                         "interrupted run there or --force to overwrite its results")
+
+    digest = None
+    if manifest is not None:
+        if "deals_file" in spec.explicit:
+            digest = file_digest(spec.deals_file) if Path(spec.deals_file).is_file() else None
+        spec = _resume_spec(spec, manifest, digest)
+        digest = manifest.get("deals_file_sha256")
+    hands = None
+    if spec.deals_file:
+        path = Path(spec.deals_file).absolute()
+        hands = read_deals_file(path)
+        if manifest is not None and file_digest(path) != digest:
+            raise InputError(f"--resume: deals file {path} changed since the interrupted run")
+        digest = file_digest(path)
+        if "deals" in spec.explicit or manifest is not None:
+            if spec.deals > len(hands):
+                raise InputError(f"deals = {spec.deals} but deals file {path} holds only "
+                                 f"{len(hands)} deals")
+            hands = hands[:spec.deals]
+        spec = spec.replace(deals=len(hands), deals_file=str(path))
+    spec = spec.replace(out=str(out))
+
+    client = _connect(spec) if spec.backend == "dask" else None
+    try:
+        chunks = (manifest["chunks"] if manifest is not None
+                  else plan_chunks(spec.deals, spec.chunk_size))
+        stale = [p for p in existing if p.is_file() and _is_ours(p)] if force else []
+        return Job(spec, out, chunks, hands, manifest, digest, client, stale)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
+
+
+def run_job(spec: JobSpec, *, resume: bool = False, force: bool = False,
+            quiet: bool = False) -> JobResult:
+    """Run a batch job end to end (see the module docstring); returns :class:`JobResult`.
+
+    Raises InputError for bad input before anything is written, and JobInterrupted on
+    Ctrl-C after saving the finished chunks (resume with ``resume=True``).
+    """
+    job = prepare_job(spec, resume=resume, force=force)
+    try:
+        return job.run(quiet=quiet)
+    finally:
+        job.close()

@@ -1,0 +1,92 @@
+"""``gongzhu-sim run``: the main batch job — configs, parallel chunks, streaming results."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sim.commands.options import rules_options
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--deals", type=int, default=None,
+              help="number of deals [default: 200000; with --deals-file: all of it]")
+@click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
+@click.option("--players", default=None,
+              help="play strategy for all seats, or four comma-separated "
+              "(random, lowest, heuristic[:key=value,...]) [default: heuristic]")
+@click.option("--exposure", default=None,
+              help="exposure policy for all seats, or four comma-separated "
+              "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: rule]")
+@click.option("--match-length", type=int, default=None,
+              help="deals per match: within a match the pig taker leads the next deal "
+              "[default: 1]")
+@click.option("--chunk-size", type=int, default=None,
+              help="deals per chunk (unit of work, one Parquet file each), rounded up to a "
+              "multiple of --match-length [default: 20000]")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="parallel workers, 0 = all cores [default: 0]")
+@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
+@click.option("--scheduler-timeout", type=float, default=None,
+              help="seconds to wait for the dask scheduler and its workers [default: 10]")
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]")
+@click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
+              help="play the deals listed in FILE (one per line: 0:AQ72.KJ3.T9.A842 ..., "
+              "PBN N:/E:/S:/W: accepted, # comments) instead of random ones")
+@click.option("--resume", is_flag=True, help="finish an interrupted run in --out")
+@click.option("--force", is_flag=True, help="overwrite the results already in --out")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+@click.option("--example-config", is_flag=True,
+              help="print the default config (TOML) to start from, and exit")
+@rules_options
+def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, backend,
+        scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, example_config,
+        **rule_flags):
+    """Play many deals between configured players and keep every result.
+
+    With no arguments, runs the embedded default study: four `heuristic` players
+    with the `rule` exposure policy, one deck, 200,000 deals, seed 1.  CONFIG is a
+    TOML job spec (see --example-config); flags override it.
+
+    Writes to the results folder: one Parquet file per chunk (one row per deal),
+    manifest.json (spec, versions, chunk status) and summary.csv (mean raw /
+    zero-sum / points per seat with 95% CIs, exposure and pig/sheep/transformer/
+    满红/满贯 rates), then prints the summary.  Ctrl-C keeps the finished chunks;
+    `--resume --out FOLDER` finishes the job.  Load the deals in Python with
+    `sim.results.load_results(FOLDER)`.
+    """
+    from sim.config import DEFAULT_TOML, build_spec
+
+    if example_config:
+        click.echo(DEFAULT_TOML, nl=False)
+        return
+    flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
+                 match_length=match_length, chunk_size=chunk_size, jobs=jobs,
+                 backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                 out=out, deals_file=deals_file)
+    spec = build_spec(config, flags, rule_flags)
+
+    from sim.batch import JobInterrupted, run_job
+    from sim.results import format_summary
+
+    try:
+        res = run_job(spec, resume=resume, force=force, quiet=quiet)
+    except JobInterrupted as exc:
+        click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
+                   f"{exc.out}\nFinish with: gongzhu-sim run --resume --out {exc.out}",
+                   err=True)
+        sys.exit(130)
+    s = res.spec
+    if not quiet:
+        click.echo(f"{s.deals:,} deals, seed {s.seed}, {s.rules.variant}, "
+                   f"{'one deck' if s.rules.decks == 1 else 'two decks'}, match length "
+                   f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
+                   f"in {res.seconds:.1f} s")
+        click.echo(format_summary(res.summary, s.players, s.exposures))
+    click.echo(f"results: {res.out}")

@@ -1,0 +1,314 @@
+"""The job spec of ``gongzhu-sim run``: a TOML file plus command-line flags (flags win).
+
+A config file has top-level keys, a ``[rules]`` table (any :class:`sim.rules.Rules`
+option) and four ``[[seats]]`` tables (``player`` and ``exposure`` names, seats 0..3)::
+
+    deals = 200000
+    seed = 1
+    [rules]
+    variant = "solo"
+    [[seats]]
+    player = "heuristic"
+    exposure = "rule"
+    # … three more [[seats]]
+
+Unknown keys or tables raise :class:`sim.errors.InputError` naming them, and so do bad
+values; ``gongzhu-sim run --example-config`` prints :data:`DEFAULT_TOML`, the embedded
+default study.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sim.errors import InputError
+from sim.rules import Rules, RulesError
+
+BACKENDS = ("loky", "threading", "dask")
+
+#: Keys that change the results; the rest only change how a job is executed.
+RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
+               "chunk_size", "deals_file")
+EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout")
+
+_TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "jobs", "backend", "scheduler",
+             "scheduler_timeout", "out", "deals_file", "rules", "seats")
+_SEAT_KEYS = ("player", "exposure")
+
+DEFAULT_TOML = """\
+# gongzhu-sim job spec (`gongzhu-sim run CONFIG.toml`); command-line flags override it.
+# This is the embedded default study that `gongzhu-sim run` plays with no arguments.
+
+deals = 200000          # number of deals; deal i depends only on (seed, i)
+seed = 1                # root seed (0 .. 2**63-1 in TOML)
+match_length = 1        # deals per match: the pig taker leads the next deal (RULES.md §8)
+chunk_size = 20000      # deals per chunk (unit of work, one Parquet file each);
+                        #   rounded up to a multiple of match_length
+jobs = 0                # parallel workers; 0 = all cores
+backend = "loky"        # loky (processes), threading, or dask (needs scheduler)
+# scheduler = "tcp://127.0.0.1:8786"   # dask scheduler address (backend = "dask")
+scheduler_timeout = 10  # seconds to wait for the dask scheduler
+# out = "my-results"    # results folder; default: a new gongzhu-results-YYYYmmdd-HHMMSS
+# deals_file = "deals.txt"  # play these deals (one per line, `0:AQ72.KJ3.T9.A842 ...`)
+                        # relative paths in this file are relative to this file's folder
+
+[rules]                 # any rule option of RULES.md (see `gongzhu-sim run --help`)
+decks = 1
+variant = "solo"        # solo, partners (打对家) or pig_sheep (猪羊一家)
+exposure_order = "simultaneous"
+auto_expose_fourth = true
+grand_slam = "components"
+full_hearts_flips = "none"
+heart_values = "standard"
+points_factor = 12
+room_multiplier = 1.0
+fee = 0.0
+
+# one [[seats]] table per seat 0..3: a play strategy and an exposure policy
+# players: random, lowest, heuristic[:key=value,...]
+# exposure: never, always, random, fixed:SQ,HA, rule[:key=value,...]
+[[seats]]
+player = "heuristic"
+exposure = "rule"
+
+[[seats]]
+player = "heuristic"
+exposure = "rule"
+
+[[seats]]
+player = "heuristic"
+exposure = "rule"
+
+[[seats]]
+player = "heuristic"
+exposure = "rule"
+"""
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """Every resolved option of a batch job (see :data:`DEFAULT_TOML` for their meaning).
+
+    ``explicit`` names the options the user set (in the config file or as flags); a
+    resumed job checks those against the interrupted run's manifest.
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    players: tuple[str, str, str, str] = ("heuristic",) * 4
+    exposures: tuple[str, str, str, str] = ("rule",) * 4
+    deals: int = 200_000
+    seed: int = 1
+    match_length: int = 1
+    chunk_size: int = 20_000
+    jobs: int = 0
+    backend: str = "loky"
+    scheduler: str | None = None
+    scheduler_timeout: float = 10.0
+    out: str | None = None
+    deals_file: str | None = None
+    explicit: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as JSON-friendly values (rules as a dict), without ``explicit``."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+             if f.name != "explicit"}
+        d["rules"] = self.rules.to_dict()
+        d["players"] = list(self.players)
+        d["exposures"] = list(self.exposures)
+        return d
+
+    @classmethod
+    def from_manifest(cls, d: dict[str, Any]) -> JobSpec:
+        """Inverse of :meth:`to_dict` (for ``--resume``)."""
+        d = dict(d)
+        d["rules"] = Rules.from_dict(d["rules"])
+        d["players"] = tuple(d["players"])
+        d["exposures"] = tuple(d["exposures"])
+        return cls(**d)
+
+    def n_jobs(self) -> int:
+        """Worker count: ``jobs`` or, for 0, the number of cores."""
+        return self.jobs or os.cpu_count() or 1
+
+    def replace(self, **changes: Any) -> JobSpec:
+        """A copy with ``changes`` applied (not re-validated)."""
+        return dataclasses.replace(self, **changes)
+
+
+DEFAULT_SPEC = JobSpec()
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    """Read a TOML config file; InputError for a missing file or a syntax error."""
+    p = Path(path)
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise InputError(f"config file {path} not found") from None
+    except IsADirectoryError:
+        raise InputError(f"config file {path} is a folder") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read config file {path}: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def _int(key: str, v: Any, lo: int, where: str, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{key} must be an integer{where}, got {v!r}")
+    if v < lo or (hi is not None and v > hi):
+        rng = f"≥ {lo}" if hi is None else f"in {lo}..{hi}"
+        raise InputError(f"{key} must be {rng}{where}, got {v}")
+    return v
+
+
+def _names(values: Any, what: str, parse) -> tuple[str, str, str, str]:
+    from strategies.registry import parse_seats
+
+    names = parse_seats(values, what)
+    return tuple(parse(n).name for n in names)  # type: ignore[return-value]
+
+
+def _seats(seats: Any, where: str) -> dict[str, Any]:
+    """``[[seats]]`` → {"players": (...), "exposures": (...)} with the given keys only."""
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise InputError(f"seats{where} must be four [[seats]] tables")
+    if len(seats) != 4:
+        raise InputError(f"[[seats]]{where} needs four tables (seats 0..3), got {len(seats)}")
+    out: dict[str, Any] = {}
+    for s, table in enumerate(seats):
+        unknown = sorted(set(table) - set(_SEAT_KEYS))
+        if unknown:
+            raise InputError(f"unknown key(s) {', '.join(map(repr, unknown))} in [[seats]] "
+                             f"number {s + 1}{where}; valid keys: {', '.join(_SEAT_KEYS)}")
+        for k in _SEAT_KEYS:
+            if k in table and not isinstance(table[k], str):
+                raise InputError(f"[[seats]] {k} must be a name (a string){where}, "
+                                 f"got {table[k]!r}")
+    for key, out_key, default in (("player", "players", DEFAULT_SPEC.players),
+                                  ("exposure", "exposures", DEFAULT_SPEC.exposures)):
+        if any(key in t for t in seats):
+            out[out_key] = [t.get(key, default[s]) for s, t in enumerate(seats)]
+    return out
+
+
+def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
+    """Validate and normalise option values (config keys or flags) → JobSpec fields."""
+    from strategies.registry import parse_exposure, parse_player
+
+    out: dict[str, Any] = {}
+    for key, v in values.items():
+        if key == "rules":
+            out[key] = v
+        elif key == "players":
+            out[key] = _names(v, "players", parse_player)
+        elif key == "exposures":
+            out[key] = _names(v, "exposure", parse_exposure)
+        elif key == "deals":
+            out[key] = _int("deals", v, 1, where)
+        elif key == "seed":
+            out[key] = _int("seed", v, 0, where, (1 << 64) - 1)
+        elif key in ("match_length", "chunk_size"):
+            out[key] = _int(key, v, 1, where)
+        elif key == "jobs":
+            out[key] = _int("jobs", v, 0, where)
+        elif key == "backend":
+            if v not in BACKENDS:
+                raise InputError(f"backend must be one of {', '.join(BACKENDS)}{where}, "
+                                 f"got {v!r}")
+            out[key] = v
+        elif key == "scheduler_timeout":
+            if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
+                raise InputError(f"scheduler_timeout must be a number of seconds > 0{where}, "
+                                 f"got {v!r}")
+            out[key] = float(v)
+        elif key in ("scheduler", "out", "deals_file"):
+            if not isinstance(v, str | os.PathLike) or not str(v):
+                raise InputError(f"{key} must be a non-empty string{where}, got {v!r}")
+            out[key] = str(v)
+        else:  # pragma: no cover - callers only pass known keys
+            raise InputError(f"unknown option {key!r}{where}")
+    return out
+
+
+def spec_from_toml(data: dict[str, Any], source: str = "config",
+                   base_dir: str | Path | None = None) -> dict[str, Any]:
+    """Validated JobSpec fields from a parsed TOML document (only the keys it sets).
+
+    Relative ``deals_file`` and ``out`` paths are taken relative to ``base_dir`` (the
+    config file's folder).  Raises InputError naming unknown keys or bad values.
+    """
+    where = f" in {source}"
+    unknown = sorted(set(data) - set(_TOP_KEYS))
+    if unknown:
+        raise InputError(f"unknown key(s) {', '.join(map(repr, unknown))}{where}; valid keys: "
+                         f"{', '.join(_TOP_KEYS)}")
+    values = {k: v for k, v in data.items() if k not in ("rules", "seats")}
+    if "rules" in data:
+        if not isinstance(data["rules"], dict):
+            raise InputError(f"rules{where} must be a [rules] table")
+        values["rules"] = Rules.from_dict(data["rules"], where=f"[rules]{where}")
+    if "seats" in data:
+        values.update(_seats(data["seats"], where))
+    out = _check(values, where)
+    if base_dir is not None:
+        for key in ("deals_file", "out"):
+            if key in out and not Path(out[key]).is_absolute():
+                out[key] = str(Path(base_dir) / out[key])
+    return out
+
+
+def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = None,
+               rule_flags: dict[str, Any] | None = None) -> JobSpec:
+    """The job spec: defaults ← config file ← flags (flags win).
+
+    ``flags`` are JobSpec fields given on the command line (None values are ignored;
+    ``players``/``exposures`` may be one name or four comma-separated); ``rule_flags``
+    are Rules fields given on the command line, applied on top of the config's
+    ``[rules]``.  Also checks combinations (a scheduler needs the dask backend).
+    Raises InputError (RulesError, StrategyError) with a message naming the problem.
+    """
+    values: dict[str, Any] = {}
+    if config is not None:
+        values.update(spec_from_toml(load_toml(config), source=str(config),
+                                     base_dir=Path(config).parent))
+    given = {k: v for k, v in (flags or {}).items() if v is not None}
+    values.update(_check(given, " (command line)"))
+    rule_given = {k: v for k, v in (rule_flags or {}).items() if v is not None}
+    if rule_given:
+        base = values.get("rules", DEFAULT_SPEC.rules)
+        try:
+            values["rules"] = base.replace(**rule_given)
+        except TypeError as exc:  # an unknown field name from a caller
+            raise RulesError(str(exc)) from None
+    explicit = frozenset(values)
+    if "scheduler" in values and "backend" not in values:
+        values["backend"] = "dask"
+    spec = JobSpec(**values, explicit=explicit)
+    if spec.backend == "dask" and not spec.scheduler:
+        raise InputError("backend dask needs a scheduler address (--scheduler tcp://HOST:PORT "
+                         "or scheduler = \"...\" in the config)")
+    if spec.scheduler and spec.backend != "dask":
+        raise InputError(f"a scheduler address needs backend dask, not {spec.backend}")
+    ml = spec.match_length
+    chunk = max(ml, -(-spec.chunk_size // ml) * ml)  # round up to a multiple of match_length
+    return spec.replace(chunk_size=chunk)
+
+
+def default_out_dir(now: datetime | None = None, parent: str | Path = ".") -> Path:
+    """A new folder name ``gongzhu-results-YYYYmmdd-HHMMSS`` (``-2``, ``-3`` … if taken)."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = Path(parent) / f"gongzhu-results-{stamp}"
+    p, k = base, 2
+    while p.exists():
+        p = base.with_name(f"{base.name}-{k}")
+        k += 1
+    return p

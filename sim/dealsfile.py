@@ -1,0 +1,130 @@
+"""Fixed deal sets for ``gongzhu-sim run --deals-file FILE``.
+
+One deal per line in PBN's deal form: the seat of the first hand, a colon, then the four
+hands clockwise (seat order 0 → 1 → 2 → 3), each hand in PBN form
+``spades.hearts.diamonds.clubs`` (``AQ72.KJ3.T9.A842``; an empty suit or ``-`` for a
+void, ``10`` accepted for ``T``)::
+
+    # comments start with '#', blank lines are skipped
+    0:AQ72.KJ3.T9.A842 KJ3.AQ72.A842.T9 T9.A842.AQ72.KJ3 ...
+    N:...                      # PBN seats N E S W are seats 0 1 2 3
+    [Deal "E:... ... ... ..."] # a PBN Deal tag (other [Tag "..."] lines are skipped)
+
+The first hand belongs to the named seat and the next ones to the following seats
+clockwise: ``E:h1 h2 h3 h4`` gives seat 1 h1, seat 2 h2, seat 3 h3 and seat 0 h4.
+Every line is validated (13 cards per hand, no card twice, all 52 cards dealt); the first
+bad line raises :class:`DealsFileError` naming the file, the line number and the card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import numpy as np
+
+from sim.cards import CardError, card_str, cards_to_mask, mask_to_cards, parse_hand
+from sim.errors import InputError
+
+_SEATS = {"0": 0, "1": 1, "2": 2, "3": 3, "N": 0, "E": 1, "S": 2, "W": 3}
+_DEAL_TAG = re.compile(r'^\[\s*Deal\s+"([^"]*)"\s*\]$', re.IGNORECASE)
+_OTHER_TAG = re.compile(r'^\[\s*\w+\s+"[^"]*"\s*\]$')
+_ALL = (1 << 52) - 1
+
+
+class DealsFileError(InputError):
+    """A bad line in a deals file; the message names the file, line number and card."""
+
+
+def parse_deal(text: str) -> list[int]:
+    """One deal ``FIRST:H1 H2 H3 H4`` → four one-deck masks for seats 0..3.
+
+    Raises CardError (an InputError) naming the bad hand or card.
+    """
+    first, sep, rest = text.strip().partition(":")
+    first = first.strip().upper()
+    if not sep or first not in _SEATS:
+        raise CardError("a deal starts with the first hand's seat and a colon "
+                        "(0:, 1:, 2:, 3: or N:, E:, S:, W:)")
+    start = _SEATS[first]
+    hands = rest.split()
+    if len(hands) != 4:
+        raise CardError(f"a deal needs 4 hands separated by spaces, got {len(hands)}")
+    masks = [0, 0, 0, 0]
+    owner: dict[int, int] = {}
+    for k, tok in enumerate(hands):
+        seat = (start + k) % 4
+        if tok.count(".") != 3:
+            raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) is not in PBN form "
+                            "spades.hearts.diamonds.clubs")
+        try:
+            cards = parse_hand(tok.replace("-", ""), decks=1)
+        except CardError as exc:
+            raise CardError(f"hand {k + 1} (seat {seat}): {exc}") from None
+        for c in cards:
+            if c in owner:
+                raise CardError(f"card {card_str(c)} dealt twice (seats {owner[c]} and {seat})")
+            owner[c] = seat
+        if len(cards) != 13:
+            raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) has {len(cards)} cards, "
+                            "expected 13")
+        masks[seat] = cards_to_mask(cards)
+    missing = _ALL & ~(masks[0] | masks[1] | masks[2] | masks[3])
+    if missing:  # unreachable with 4 × 13 distinct cards; kept as a guard
+        raise CardError("cards not dealt: " + " ".join(card_str(c) for c in
+                                                       mask_to_cards(missing)))
+    return masks
+
+
+def parse_deals(text: str, source: str = "deals file") -> np.ndarray:
+    """All deals of a deals-file text → ``(n, 4)`` uint64 hands (row = deal, column = seat).
+
+    Raises DealsFileError at the first bad line (``source, line N: …``) or when there
+    are no deals.
+    """
+    rows: list[list[int]] = []
+    for no, line in enumerate(text.splitlines(), start=1):
+        s = line.split("#", 1)[0].strip()
+        if not s or s.startswith("%"):
+            continue
+        m = _DEAL_TAG.match(s)
+        if m:
+            s = m.group(1)
+        elif _OTHER_TAG.match(s):
+            continue
+        try:
+            rows.append(parse_deal(s))
+        except CardError as exc:
+            raise DealsFileError(f"{source}, line {no}: {exc}") from None
+    if not rows:
+        raise DealsFileError(f"{source} holds no deals")
+    return np.array(rows, dtype=np.uint64).reshape(len(rows), 4)
+
+
+def read_deals_file(path: str | Path) -> np.ndarray:
+    """Read and validate a deals file → ``(n, 4)`` uint64 hands. Raises DealsFileError."""
+    return parse_deals(_read(path), source=f"deals file {path}")
+
+
+def file_digest(path: str | Path) -> str:
+    """SHA-256 of a deals file (kept in the manifest so ``--resume`` sees the same deals)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def format_deal(masks, first: int = 0) -> str:
+    """One deals-file line ``FIRST:H1 H2 H3 H4`` from four seat masks (inverse of parse)."""
+    from sim.cards import mask_to_pbn
+
+    return f"{first}:" + " ".join(mask_to_pbn(int(masks[(first + k) % 4])) for k in range(4))
+
+
+def _read(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DealsFileError(f"deals file {path} not found") from None
+    except IsADirectoryError:
+        raise DealsFileError(f"deals file {path} is a folder") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DealsFileError(f"cannot read deals file {path}: {exc}") from None

@@ -1,0 +1,402 @@
+"""Results of a batch job: the per-deal Parquet schema, exact running totals and the summary.
+
+A results folder (written by :mod:`sim.batch`) holds ``manifest.json``, one Parquet file
+per chunk of deals (``chunk-000000.parquet`` …) and ``summary.csv``.
+
+Per-deal columns (one row per deal; seat ``s`` in 0..3):
+
+==================  ========  ===============================================================
+column              dtype     meaning
+==================  ========  ===============================================================
+``deal``            int64     deal index ``i`` of the job (deal ``i`` depends only on
+                              ``(seed, i)`` and the earlier deals of its match)
+``match``           int64     match index ``i // match_length`` (RULES.md §8)
+``first_leader``    int8      seat that led the first trick
+``hand_s``          uint64    seat ``s``'s 13 cards as dealt (bit ``suit*13 + rank``,
+                              suits S H D C, rank 0 = 2 … 12 = A; see sim/cards.py)
+``exposed_s``       uint8     cards seat ``s`` exposed (亮), flags 1 pig ♠Q, 2 sheep ♦J,
+                              4 transformer ♣10, 8 ♥A (automatic 4th exposure included)
+``collected_s``     uint64    scoring cards seat ``s`` took (same bit layout)
+``raw_s``           int32     raw points (RULES.md §5)
+``zero_sum_s``      float64   zero-sum points ``raw_s − Σ_{j≠s} raw_j / 3`` (§6)
+``points_s``        int32     points (得分, §6: rounded zero-sum × points factor)
+``team_points_s``   int32     team points (§6), only for the partners / pig_sheep variants
+==================  ========  ===============================================================
+
+Totals are kept as exact integers (raw, 3 × zero-sum, points and counts are integers), so
+the summary does not depend on how the deals were split into chunks: ``summary.csv`` is
+byte-identical for any ``jobs``, ``chunk_size`` and backend.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from sim.cards import CT as _CT
+from sim.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
+from sim.errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from sim.engine import DealResults
+    from sim.rules import Rules
+
+SEATS = range(4)
+MANIFEST = "manifest.json"
+SUMMARY = "summary.csv"
+
+#: Mean-type metrics of the summary (per seat): column prefix → how the exact integer is made.
+SCORE_METRICS = ("raw", "zero_sum", "points", "team_points")
+#: Rate metrics per seat: name → description (the summary's ``metric`` column).
+RATE_METRICS = {
+    **{f"exposed_{n}": f"seat exposed the {n}" for n in EXPOSE_NAMES},
+    "took_pig": "seat took the pig ♠Q",
+    "took_sheep": "seat took the sheep ♦J",
+    "took_transformer": "seat took the transformer ♣10",
+    "full_hearts": "seat took all 13 hearts (满红)",
+    "grand_slam": "seat took all 16 scoring cards (满贯)",
+}
+#: Rate metrics that also get an ``any`` row (rate of deals where some seat did it).
+_ANY_RATES = tuple(f"exposed_{n}" for n in EXPOSE_NAMES) + ("full_hearts", "grand_slam")
+#: Rows per block summed in int64 (fewer when scores are huge), then added as Python ints.
+_BLOCK = 1 << 16
+
+_U = np.uint64
+_MASKS = {
+    "took_pig": _U(1 << SQ),
+    "took_sheep": _U(1 << DJ),
+    "took_transformer": _U(1 << _CT),
+}
+
+
+def column_names(rules: Rules) -> list[str]:
+    """The Parquet columns, in file order, for a job with ``rules``."""
+    cols = ["deal", "match", "first_leader"]
+    per_seat = ["hand", "exposed", "collected", "raw", "zero_sum", "points"]
+    if rules.has_teams:
+        per_seat.append("team_points")
+    cols += [f"{name}_{s}" for name in per_seat for s in SEATS]
+    return cols
+
+
+def deal_columns(res: DealResults, match_length: int) -> dict[str, np.ndarray]:
+    """The per-deal columns (see the module docstring) of engine results, in file order."""
+    n = len(res)
+    deal = np.arange(res.start, res.start + n, dtype=np.int64)
+    cols: dict[str, np.ndarray] = {
+        "deal": deal,
+        "match": deal // np.int64(match_length),
+        "first_leader": res.leader.astype(np.int8, copy=False),
+    }
+    per_seat = {
+        "hand": res.hands.astype(np.uint64, copy=False),
+        "exposed": res.exposed.astype(np.uint8, copy=False),
+        "collected": res.collected.astype(np.uint64, copy=False),
+        "raw": res.raw.astype(np.int32, copy=False),
+        "zero_sum": res.zero_sum().astype(np.float64, copy=False),
+        "points": res.points().astype(np.int32, copy=False),
+    }
+    tp = res.team_points()
+    if tp is not None:
+        per_seat["team_points"] = tp.astype(np.int32, copy=False)
+    for name, a in per_seat.items():
+        at = np.ascontiguousarray(a.T)  # one copy; each seat's column is then contiguous
+        for s in SEATS:
+            cols[f"{name}_{s}"] = at[s]
+    return cols
+
+
+def chunk_totals(cols: dict[str, np.ndarray], res: DealResults) -> Totals:
+    """Totals of a chunk straight from the engine results (no re-stacking of columns)."""
+    tp = cols.get("team_points_0")
+    team = (None if tp is None
+            else np.stack([cols[f"team_points_{s}"] for s in SEATS], axis=1))
+    points = np.stack([cols[f"points_{s}"] for s in SEATS], axis=1)
+    return Totals.from_arrays(res.raw, points, team, res.exposed, res.collected)
+
+
+# ---------------------------------------------------------------------------------------
+# Exact running totals
+# ---------------------------------------------------------------------------------------
+
+
+#: Rows of the (metric, seat) table filled by :func:`_totals_kernel`.
+_K_SCORES = 4  # raw, 3·zero-sum, points, team points: Σx and Σx² each
+_K_RATES = len(RATE_METRICS)
+
+
+@njit(cache=True, nogil=True)
+def _totals_kernel(raw, points, team, has_team, exposed, collected, lo, hi, sums, counts):
+    """Add rows ``lo … hi−1`` into ``sums`` (int64[4, 4, 2]) and ``counts`` (int64[9, 5]).
+
+    One pass over the rows; integer arithmetic only (exact while the block is short
+    enough for int64, see :func:`_block_totals`).
+    """
+    hearts = _U(HEARTS_MASK)
+    scoring = _U(SCORING_MASK)
+    pig, sheep, tr = _U(1 << SQ), _U(1 << DJ), _U(1 << _CT)
+    for i in range(lo, hi):
+        total = np.int64(0)
+        for s in range(4):
+            total += np.int64(raw[i, s])
+        anyf = 0
+        for s in range(4):
+            r = np.int64(raw[i, s])
+            z3 = 4 * r - total
+            p = np.int64(points[i, s])
+            sums[0, s, 0] += r
+            sums[0, s, 1] += r * r
+            sums[1, s, 0] += z3
+            sums[1, s, 1] += z3 * z3
+            sums[2, s, 0] += p
+            sums[2, s, 1] += p * p
+            if has_team:
+                t = np.int64(team[i, s])
+                sums[3, s, 0] += t
+                sums[3, s, 1] += t * t
+            c = collected[i, s]
+            f = np.int64(exposed[i, s]) & 15  # bits 0-3: exposures (RATE_METRICS order)
+            if (c & pig) != _U(0):
+                f |= 16
+            if (c & sheep) != _U(0):
+                f |= 32
+            if (c & tr) != _U(0):
+                f |= 64
+            if (c & hearts) == hearts:
+                f |= 128
+            if (c & scoring) == scoring:
+                f |= 256
+            anyf |= f
+            for k in range(_K_RATES):
+                counts[k, s] += (f >> k) & 1
+        for k in range(_K_RATES):
+            counts[k, 4] += (anyf >> k) & 1
+
+def _seat_array(cols, name: str, dtype) -> np.ndarray:
+    return np.stack([np.asarray(cols[f"{name}_{s}"], dtype=dtype) for s in SEATS], axis=1)
+
+
+@dataclass
+class Totals:
+    """Exact sums over deals: ``n``; per score metric and seat (Σx, Σx²); per rate a count.
+
+    Scores are kept as integers: raw, points and team points are integers and
+    zero-sum points are summed as ``3·z`` (an integer); :meth:`merge` is exact, so the
+    totals (and the summary) do not depend on the order or the split of the chunks.
+    """
+
+    n: int = 0
+    sums: dict[str, list[list[int]]] = field(default_factory=dict)  # metric → [[s1, s2]×4]
+    counts: dict[str, list[int]] = field(default_factory=dict)  # metric → [seat0..3, any]
+
+    @classmethod
+    def from_arrays(cls, raw: np.ndarray, points: np.ndarray, team_points: np.ndarray | None,
+                    exposed: np.ndarray, collected: np.ndarray) -> Totals:
+        """Totals of deals given (n, 4) arrays: raw, points, team points (or None),
+        exposure flags and collected scoring cards."""
+        raw = np.ascontiguousarray(raw)
+        n = int(raw.shape[0])
+        team = team_points if team_points is not None else np.zeros((0, 4), np.int32)
+        args = (raw, np.ascontiguousarray(points), np.ascontiguousarray(team),
+                team_points is not None, np.ascontiguousarray(exposed, dtype=np.uint8),
+                np.ascontiguousarray(collected, dtype=np.uint64))
+        t = cls(n=n)
+        names = [m for m in SCORE_METRICS if m != "team_points" or team_points is not None]
+        acc = [[[0, 0] for _ in SEATS] for _ in names]
+        counts = np.zeros((_K_RATES, 5), dtype=np.int64)
+        big = max([int(np.abs(a).max()) for a in args[:3] if a.size] + [1])
+        # int64 per block (Σ(4·raw)² and Σx² must stay < 2**63), Python ints across blocks
+        block = max(1, min(_BLOCK, 2**58 // (16 * big * big)))
+        for lo in range(0, n, block):
+            sums = np.zeros((4, 4, 2), dtype=np.int64)
+            _totals_kernel(*args, lo, min(n, lo + block), sums, counts)
+            for m in range(len(names)):
+                for s in SEATS:
+                    acc[m][s][0] += int(sums[m, s, 0])
+                    acc[m][s][1] += int(sums[m, s, 1])
+        t.sums = dict(zip(names, acc, strict=True))
+        t.counts = {name: [int(x) for x in counts[k]] for k, name in enumerate(RATE_METRICS)}
+        return t
+
+    @classmethod
+    def from_columns(cls, cols, has_teams: bool) -> Totals:
+        """Totals of one chunk from its Parquet columns (a dict of arrays or a DataFrame)."""
+        return cls.from_arrays(
+            _seat_array(cols, "raw", np.int64), _seat_array(cols, "points", np.int64),
+            _seat_array(cols, "team_points", np.int64) if has_teams else None,
+            _seat_array(cols, "exposed", np.uint8), _seat_array(cols, "collected", np.uint64))
+
+    def merge(self, other: Totals) -> Totals:
+        """Add ``other`` into ``self`` (exact) and return ``self``."""
+        self.n += other.n
+        for name, seats in other.sums.items():
+            mine = self.sums.setdefault(name, [[0, 0] for _ in SEATS])
+            for s in SEATS:
+                mine[s][0] += seats[s][0]
+                mine[s][1] += seats[s][1]
+        for name, c in other.counts.items():
+            mine_c = self.counts.setdefault(name, [0] * 5)
+            for k in range(5):
+                mine_c[k] += c[k]
+        return self
+
+
+def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1) -> dict:
+    """One summary row from exact sums of ``scale·x`` (mean ± 1.96·sd/√n)."""
+    if n == 0:
+        nan = float("nan")
+        return {"metric": metric, "seat": seat, "n": 0, "mean": nan, "sd": nan, "se": nan,
+                "ci95_low": nan, "ci95_high": nan}
+    mean = s1 / (n * scale)
+    # sample variance from exact integers: (n·Σx² − (Σx)²) / (n(n−1)), then unscale
+    var = (n * s2 - s1 * s1) / (n * (n - 1)) / (scale * scale) if n > 1 else 0.0
+    sd = math.sqrt(max(var, 0.0))
+    se = sd / math.sqrt(n)
+    return {"metric": metric, "seat": seat, "n": n, "mean": mean, "sd": sd, "se": se,
+            "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}
+
+
+def summary_table(totals: Totals) -> pd.DataFrame:
+    """The summary as a tidy table: one row per (metric, seat).
+
+    Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
+    ``se`` (= sd/√n), ``ci95_low``/``ci95_high`` (mean ± 1.96·se).  Score metrics
+    (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
+    (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
+    with sd = √(p(1−p)·n/(n−1)).
+    """
+    import pandas as pd
+
+    rows = []
+    for name in SCORE_METRICS:
+        if name not in totals.sums:
+            continue
+        scale = 3 if name == "zero_sum" else 1
+        for s in SEATS:
+            s1, s2 = totals.sums[name][s]
+            rows.append(_row(name, str(s), totals.n, s1, s2, scale))
+    for name in RATE_METRICS:
+        c = totals.counts.get(name, [0] * 5)
+        for s in SEATS:
+            rows.append(_row(name, str(s), totals.n, c[s], c[s]))
+        if name in _ANY_RATES:
+            rows.append(_row(name, "any", totals.n, c[4], c[4]))
+    return pd.DataFrame(rows, columns=["metric", "seat", "n", "mean", "sd", "se",
+                                       "ci95_low", "ci95_high"])
+
+
+def write_summary(folder: str | Path, table: pd.DataFrame) -> Path:
+    """Write ``summary.csv`` atomically (tmp file + rename); returns its path."""
+    path = Path(folder) / SUMMARY
+    tmp = path.with_name(path.name + ".tmp")
+    table.to_csv(tmp, index=False)
+    os.replace(tmp, path)
+    return path
+
+
+def format_summary(table: pd.DataFrame, players: Sequence[str] = (),
+                   exposures: Sequence[str] = ()) -> str:
+    """The summary as text for the terminal: scores per seat (mean ± 95% CI) and rates."""
+    def cell(metric: str, seat: str, pct: bool = False) -> str:
+        r = table[(table.metric == metric) & (table.seat == seat)]
+        if r.empty:
+            return "-"
+        mean, half = float(r["mean"].iloc[0]), float(r["mean"].iloc[0] - r.ci95_low.iloc[0])
+        if pct:
+            return f"{100 * mean:.2f}%"
+        return f"{mean:.2f} ± {half:.2f}"
+
+    n = int(table["n"].iloc[0]) if len(table) else 0
+    scores = [m for m in SCORE_METRICS if (table.metric == m).any()]
+    head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
+    lines = [f"{n:,} deals; mean per deal ± 95% CI half-width"]
+    rows = [head]
+    for s in SEATS:
+        rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
+                    + [cell(m, str(s)) for m in scores])
+    lines += _align(rows)
+    lines.append("")
+    lines.append("rates (share of deals)")
+    rate_cols = list(RATE_METRICS)
+    rows = [["seat"] + [c.replace("exposed_", "exp ").replace("took_", "took ")
+                        .replace("full_hearts", "满红").replace("grand_slam", "满贯")
+                        for c in rate_cols]]
+    for s in [*map(str, SEATS), "any"]:
+        rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in _ANY_RATES) else ""
+                           for c in rate_cols])
+    lines += _align(rows)
+    return "\n".join(lines)
+
+
+def _align(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
+
+
+# ---------------------------------------------------------------------------------------
+# Reading a results folder
+# ---------------------------------------------------------------------------------------
+
+
+def read_manifest(folder: str | Path) -> dict:
+    """The parsed ``manifest.json`` of a results folder; InputError when missing/broken."""
+    path = Path(folder) / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{folder} is not a results folder (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+
+
+def chunk_files(folder: str | Path, manifest: dict | None = None) -> list[Path]:
+    """Parquet files of the finished chunks, in deal order (from the manifest)."""
+    folder = Path(folder)
+    manifest = manifest if manifest is not None else read_manifest(folder)
+    return [folder / c["file"] for c in manifest["chunks"] if c["status"] == "done"]
+
+
+def iter_results(path: str | Path, columns: Sequence[str] | None = None
+                 ) -> Iterator[pd.DataFrame]:
+    """One DataFrame per finished chunk, in deal order (memory stays one chunk)."""
+    import pyarrow.parquet as pq
+
+    for f in chunk_files(path):
+        yield pq.read_table(f, columns=list(columns) if columns else None).to_pandas()
+
+
+def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """All per-deal rows of a results folder as one DataFrame, sorted by ``deal``.
+
+    ``path`` is a folder written by ``gongzhu-sim run`` (or :func:`sim.batch.run_job`);
+    only chunks the manifest marks finished are read, so an interrupted run gives the
+    deals played so far.  ``columns`` restricts the columns read (see the module
+    docstring for the schema: ``deal``, ``match``, ``first_leader`` and per seat s
+    ``hand_s``, ``exposed_s``, ``collected_s``, ``raw_s``, ``zero_sum_s``, ``points_s``,
+    ``team_points_s``).  For very large runs read a few columns or use
+    :func:`iter_results`.  Raises InputError when ``path`` is not a results folder.
+    """
+    import pandas as pd
+
+    manifest = read_manifest(path)
+    frames = list(iter_results(path, columns))
+    if not frames:
+        from sim.rules import Rules
+
+        names = list(columns) if columns else column_names(Rules.from_dict(manifest["rules"]))
+        return pd.DataFrame({c: pd.Series(dtype="float64") for c in names})
+    df = pd.concat(frames, ignore_index=True)
+    if "deal" in df.columns:
+        df = df.sort_values("deal", kind="stable", ignore_index=True)
+    return df

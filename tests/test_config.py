@@ -1,0 +1,158 @@
+"""Job spec of ``gongzhu-sim run``: TOML + flags (flags win), validation (sim/config.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.config import DEFAULT_SPEC, DEFAULT_TOML, JobSpec, build_spec, default_out_dir
+from sim.errors import InputError
+from sim.rules import Rules, RulesError
+from strategies.registry import StrategyError
+
+
+def write(tmp_path: Path, text: str, name: str = "job.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_example_config_is_the_embedded_default(tmp_path):
+    r = CliRunner().invoke(main, ["run", "--example-config"])
+    assert r.exit_code == 0
+    assert r.output == DEFAULT_TOML
+    spec = build_spec(write(tmp_path, r.output))
+    assert spec == DEFAULT_SPEC == build_spec()
+    assert spec.players == ("heuristic",) * 4 and spec.exposures == ("rule",) * 4
+    assert spec.rules == Rules() and spec.rules.decks == 1
+    assert spec.deals == 200_000 and spec.backend == "loky" and spec.out is None
+    # every option of the spec appears in the example (commented or not)
+    for key in spec.to_dict():
+        if key not in ("players", "exposures"):
+            assert key in DEFAULT_TOML
+
+
+def test_flags_win_over_toml(tmp_path):
+    cfg = write(tmp_path, """
+deals = 1000
+seed = 5
+jobs = 2
+[rules]
+variant = "partners"
+heart_values = "pips"
+[[seats]]
+player = "lowest"
+exposure = "never"
+[[seats]]
+player = "random"
+[[seats]]
+player = "heuristic"
+exposure = "fixed:SQ,HA"
+[[seats]]
+""")
+    spec = build_spec(cfg, {"deals": 300, "exposures": "always", "backend": None},
+                      {"variant": "solo", "fee": None})
+    assert spec.deals == 300 and spec.seed == 5 and spec.jobs == 2
+    assert spec.rules == Rules(variant="solo", heart_values="pips")
+    assert spec.players == ("lowest", "random", "heuristic", "heuristic")
+    assert spec.exposures == ("always",) * 4
+    assert {"deals", "seed", "jobs", "rules", "players", "exposures"} <= spec.explicit
+    assert "backend" not in spec.explicit
+    spec = build_spec(cfg)
+    assert spec.exposures == ("never", "rule", "fixed:SQ,HA", "rule")
+
+
+def test_players_flag_one_or_four():
+    assert build_spec(None, {"players": "lowest"}).players == ("lowest",) * 4
+    spec = build_spec(None, {"players": "lowest,random,heuristic,lowest",
+                             "exposures": "fixed:SQ,HA,never,never,rule"})
+    assert spec.players == ("lowest", "random", "heuristic", "lowest")
+    assert spec.exposures == ("fixed:SQ,HA", "never", "never", "rule")
+    with pytest.raises(StrategyError, match="four"):
+        build_spec(None, {"players": "lowest,random"})
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("deals = -1", "deals must be ≥ 1"),
+    ("deals = 0", "deals must be ≥ 1"),
+    ('deals = "many"', "deals must be an integer"),
+    ("deals = true", "deals must be an integer"),
+    ("seed = -3", "seed must be"),
+    ("match_length = 0", "match_length must be ≥ 1"),
+    ("chunk_size = 0", "chunk_size must be ≥ 1"),
+    ("jobs = -1", "jobs must be ≥ 0"),
+    ('backend = "mpi"', "backend must be one of loky, threading, dask"),
+    ("scheduler_timeout = 0", "scheduler_timeout"),
+    ("out = 3", "out must be a non-empty string"),
+    ("dealz = 3", "unknown key.*'dealz'"),
+    ("[study]\nx = 1", "unknown key.*'study'"),
+    ("rules = 3", "must be a \\[rules\\] table"),
+    ("[rules]\ncolour = 1", "unknown key 'colour' in \\[rules\\]"),
+    ('[rules]\nvariant = "teams"', "variant"),
+    ("[[seats]]\nplayer = \"lowest\"", "four tables"),
+    ("[[seats]]\nplayer = \"x\"\n" * 4, "unknown player 'x'"),
+    ("[[seats]]\nexposure = \"sometimes\"\n" * 4, "unknown exposure policy"),
+    ("[[seats]]\nplayr = \"lowest\"\n" * 4, "unknown key.*'playr'.*\\[\\[seats\\]\\]"),
+    ("[[seats]]\nplayer = 3\n" * 4, "must be a name"),
+    ('backend = "dask"', "needs a scheduler"),
+    ('backend = "loky"\nscheduler = "tcp://1.2.3.4:1"', "needs backend dask"),
+])
+def test_bad_config_values(tmp_path, text, match):
+    with pytest.raises(InputError, match=match):
+        build_spec(write(tmp_path, text))
+
+
+def test_malformed_toml_and_missing_file(tmp_path):
+    with pytest.raises(InputError, match="not valid TOML"):
+        build_spec(write(tmp_path, "deals = [1,\n"))
+    with pytest.raises(InputError, match="not found"):
+        build_spec(tmp_path / "nope.toml")
+
+
+def test_bad_rule_flag_is_a_rules_error():
+    with pytest.raises(RulesError):
+        build_spec(None, rule_flags={"decks": 3})
+
+
+def test_chunk_size_rounded_up_to_match_length():
+    assert build_spec(None, {"chunk_size": 10, "match_length": 4}).chunk_size == 12
+    assert build_spec(None, {"chunk_size": 3, "match_length": 4}).chunk_size == 4
+    assert build_spec(None, {"chunk_size": 12, "match_length": 4}).chunk_size == 12
+
+
+def test_scheduler_implies_dask():
+    spec = build_spec(None, {"scheduler": "tcp://127.0.0.1:8786"})
+    assert spec.backend == "dask"
+
+
+def test_relative_paths_are_relative_to_the_config(tmp_path):
+    (tmp_path / "sub").mkdir()
+    cfg = write(tmp_path / "sub", 'deals_file = "deals.txt"\nout = "res"')
+    spec = build_spec(cfg)
+    assert Path(spec.deals_file) == tmp_path / "sub" / "deals.txt"
+    assert Path(spec.out) == tmp_path / "sub" / "res"
+    # a flag is taken as given (relative to the current folder)
+    assert build_spec(cfg, {"out": "here"}).out == "here"
+
+
+def test_manifest_round_trip():
+    spec = build_spec(None, {"players": "lowest,random,heuristic,lowest", "seed": 9},
+                      {"variant": "partners"})
+    back = JobSpec.from_manifest(json.loads(json.dumps(spec.to_dict())))
+    assert back == spec
+
+
+def test_default_out_dir_is_new_and_gitignored(tmp_path):
+    from datetime import datetime
+
+    now = datetime(2025, 1, 2, 3, 4, 5)
+    p = default_out_dir(now, tmp_path)
+    assert p.name == "gongzhu-results-20250102-030405"
+    p.mkdir()
+    assert default_out_dir(now, tmp_path).name == "gongzhu-results-20250102-030405-2"
+    gitignore = Path(__file__).resolve().parents[1] / ".gitignore"
+    assert "gongzhu-results*/" in gitignore.read_text()
