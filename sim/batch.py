@@ -440,7 +440,7 @@ class Job:
 
         # chunks finished by an earlier run: their totals from the Parquet files
         for c in done_before:
-            totals.merge(_totals_of_file(self.out / c["file"], spec.rules.has_teams))
+            totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
         table = summary_table(totals)
         write_summary(self.out, table)
         m["status"] = "finished"
@@ -468,15 +468,16 @@ def _prime_loky(n_jobs: int) -> None:
             delayed(_import_worker_modules)() for _ in range(n_jobs))
 
 
-def _totals_of_file(path: Path, has_teams: bool) -> Totals:
+def _totals_of_file(path: Path, rules) -> Totals:
+    """Totals of a chunk written by an earlier run, re-read from its Parquet file."""
     import pyarrow.parquet as pq
 
-    cols = ["deal"] + [f"{n}_{s}" for n in ("exposed", "collected", "raw", "points")
-                       for s in range(4)]
-    if has_teams:
-        cols += [f"team_points_{s}" for s in range(4)]
+    names = ["exposed", "collected", "raw", "points"]
+    names += ["team_points"] if rules.has_teams else []
+    names += ["collected2"] if rules.decks == 2 else []
+    cols = ["deal"] + [f"{n}_{s}" for n in names for s in range(4)]
     t = pq.read_table(path, columns=cols)
-    return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, has_teams)
+    return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
 def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
@@ -500,8 +501,6 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
 
     if resume and force:
         raise InputError("--resume and --force exclude each other")
-    if spec.rules.decks != 1:
-        raise InputError("two decks are not supported yet by run")
     for p in spec.players:
         parse_player(p)
     for e in spec.exposures:
@@ -539,7 +538,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     hands = None
     if spec.deals_file:
         path = Path(spec.deals_file).absolute()
-        hands = read_deals_file(path)
+        hands = read_deals_file(path, spec.rules.decks)
         if manifest is not None and file_digest(path) != digest:
             raise InputError(f"--resume: deals file {path} changed since the interrupted run")
         digest = file_digest(path)

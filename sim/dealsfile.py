@@ -14,6 +14,9 @@ The first hand belongs to the named seat and the next ones to the following seat
 clockwise: ``E:h1 h2 h3 h4`` gives seat 1 h1, seat 2 h2, seat 3 h3 and seat 0 h4.
 Every line is validated (13 cards per hand, no card twice, all 52 cards dealt); the first
 bad line raises :class:`DealsFileError` naming the file, the line number and the card.
+
+Two decks: 26 cards per hand, a rank written twice for both copies (``AAKQ…``), every
+card dealt exactly twice; the result is ``(n, 4, 2)`` (has_one, has_two masks).
 """
 
 from __future__ import annotations
@@ -24,24 +27,32 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.cards import CardError, card_str, cards_to_mask, mask_to_cards, parse_hand
+from sim.cards import (
+    CardError,
+    card_str,
+    cards_to_mask,
+    cards_to_masks2,
+    mask_to_cards,
+    parse_hand,
+)
 from sim.errors import InputError
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3, "N": 0, "E": 1, "S": 2, "W": 3}
 _DEAL_TAG = re.compile(r'^\[\s*Deal\s+"([^"]*)"\s*\]$', re.IGNORECASE)
 _OTHER_TAG = re.compile(r'^\[\s*\w+\s+"[^"]*"\s*\]$')
-_ALL = (1 << 52) - 1
 
 
 class DealsFileError(InputError):
     """A bad line in a deals file; the message names the file, line number and card."""
 
 
-def parse_deal(text: str) -> list[int]:
-    """One deal ``FIRST:H1 H2 H3 H4`` → four one-deck masks for seats 0..3.
+def parse_deal(text: str, decks: int = 1) -> list:
+    """One deal ``FIRST:H1 H2 H3 H4`` → per seat 0..3 its one-deck mask (two decks: its
+    ``(has_one, has_two)`` masks).
 
     Raises CardError (an InputError) naming the bad hand or card.
     """
+    size = 13 * decks
     first, sep, rest = text.strip().partition(":")
     first = first.strip().upper()
     if not sep or first not in _SEATS:
@@ -51,34 +62,38 @@ def parse_deal(text: str) -> list[int]:
     hands = rest.split()
     if len(hands) != 4:
         raise CardError(f"a deal needs 4 hands separated by spaces, got {len(hands)}")
-    masks = [0, 0, 0, 0]
-    owner: dict[int, int] = {}
+    masks: list = [0, 0, 0, 0]
+    owner: dict[int, list[int]] = {}
     for k, tok in enumerate(hands):
         seat = (start + k) % 4
         if tok.count(".") != 3:
             raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) is not in PBN form "
                             "spades.hearts.diamonds.clubs")
         try:
-            cards = parse_hand(tok.replace("-", ""), decks=1)
+            cards = parse_hand(tok.replace("-", ""), decks=decks)
         except CardError as exc:
             raise CardError(f"hand {k + 1} (seat {seat}): {exc}") from None
         for c in cards:
-            if c in owner:
-                raise CardError(f"card {card_str(c)} dealt twice (seats {owner[c]} and {seat})")
-            owner[c] = seat
-        if len(cards) != 13:
+            who = owner.setdefault(c, [])
+            who.append(seat)
+            if len(who) > decks:
+                times = "twice" if decks == 1 else f"{len(who)} times"
+                raise CardError(f"card {card_str(c)} dealt {times} (seats "
+                                + " and ".join(map(str, who)) + ")")
+        if len(cards) != size:
             raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) has {len(cards)} cards, "
-                            "expected 13")
-        masks[seat] = cards_to_mask(cards)
-    missing = _ALL & ~(masks[0] | masks[1] | masks[2] | masks[3])
-    if missing:  # unreachable with 4 × 13 distinct cards; kept as a guard
-        raise CardError("cards not dealt: " + " ".join(card_str(c) for c in
-                                                       mask_to_cards(missing)))
+                            f"expected {size}")
+        masks[seat] = cards_to_mask(cards) if decks == 1 else cards_to_masks2(cards)
+    # unreachable with 4 hands of 13·d cards and no card more than d times; a guard
+    missing = [c for c in range(52) if len(owner.get(c, [])) != decks]
+    if missing:
+        raise CardError("cards not dealt: " + " ".join(card_str(c) for c in missing))
     return masks
 
 
-def parse_deals(text: str, source: str = "deals file") -> np.ndarray:
-    """All deals of a deals-file text → ``(n, 4)`` uint64 hands (row = deal, column = seat).
+def parse_deals(text: str, source: str = "deals file", decks: int = 1) -> np.ndarray:
+    """All deals of a deals-file text → ``(n, 4)`` uint64 hands (row = deal, column = seat);
+    two decks: ``(n, 4, 2)`` (has_one, has_two masks).
 
     Raises DealsFileError at the first bad line (``source, line N: …``) or when there
     are no deals.
@@ -94,17 +109,21 @@ def parse_deals(text: str, source: str = "deals file") -> np.ndarray:
         elif _OTHER_TAG.match(s):
             continue
         try:
-            rows.append(parse_deal(s))
+            rows.append(parse_deal(s, decks))
         except CardError as exc:
             raise DealsFileError(f"{source}, line {no}: {exc}") from None
     if not rows:
         raise DealsFileError(f"{source} holds no deals")
-    return np.array(rows, dtype=np.uint64).reshape(len(rows), 4)
+    shape = (len(rows), 4) if decks == 1 else (len(rows), 4, 2)
+    return np.array(rows, dtype=np.uint64).reshape(shape)
 
 
-def read_deals_file(path: str | Path) -> np.ndarray:
-    """Read and validate a deals file → ``(n, 4)`` uint64 hands. Raises DealsFileError."""
-    return parse_deals(_read(path), source=f"deals file {path}")
+def read_deals_file(path: str | Path, decks: int = 1) -> np.ndarray:
+    """Read and validate a deals file → ``(n, 4)`` uint64 hands (two decks ``(n, 4, 2)``).
+
+    Raises DealsFileError.
+    """
+    return parse_deals(_read(path), source=f"deals file {path}", decks=decks)
 
 
 def file_digest(path: str | Path) -> str:
@@ -113,10 +132,16 @@ def file_digest(path: str | Path) -> str:
 
 
 def format_deal(masks, first: int = 0) -> str:
-    """One deals-file line ``FIRST:H1 H2 H3 H4`` from four seat masks (inverse of parse)."""
-    from sim.cards import mask_to_pbn
+    """One deals-file line ``FIRST:H1 H2 H3 H4`` from four seat masks (inverse of parse;
+    two decks: four ``(has_one, has_two)`` pairs)."""
+    from sim.cards import hand_to_pbn, masks2_to_cards
 
-    return f"{first}:" + " ".join(mask_to_pbn(int(masks[(first + k) % 4])) for k in range(4))
+    def pbn(m) -> str:
+        if np.ndim(m) == 0:
+            return hand_to_pbn(mask_to_cards(int(m)))
+        return hand_to_pbn(masks2_to_cards(int(m[0]), int(m[1])))
+
+    return f"{first}:" + " ".join(pbn(masks[(first + k) % 4]) for k in range(4))
 
 
 def _read(path: str | Path) -> str:

@@ -23,6 +23,12 @@ column              dtype     meaning
 ``team_points_s``   int32     team points (§6), only for the partners / pig_sheep variants
 ==================  ========  ===============================================================
 
+Two decks add ``hand2_s`` and ``collected2_s`` (uint64): the cards held / taken twice
+(both copies; ``hand_s``/``collected_s`` are then the cards held / taken at least once),
+and ``exposed_s`` has 8 bits: bit b (values above) one copy exposed, bit b+4 the second
+copy too.  Rates count a card once whichever copy: "took the pig" = at least one pig;
+满红 / 满贯 need every copy.
+
 Totals are kept as exact integers (raw, 3 × zero-sum, points and counts are integers), so
 the summary does not depend on how the deals were split into chunks: ``summary.csv`` is
 byte-identical for any ``jobs``, ``chunk_size`` and backend.
@@ -82,7 +88,9 @@ _MASKS = {
 def column_names(rules: Rules) -> list[str]:
     """The Parquet columns, in file order, for a job with ``rules``."""
     cols = ["deal", "match", "first_leader"]
-    per_seat = ["hand", "exposed", "collected", "raw", "zero_sum", "points"]
+    two = rules.decks == 2
+    per_seat = ["hand", *(["hand2"] if two else []), "exposed", "collected",
+                *(["collected2"] if two else []), "raw", "zero_sum", "points"]
     if rules.has_teams:
         per_seat.append("team_points")
     cols += [f"{name}_{s}" for name in per_seat for s in SEATS]
@@ -98,10 +106,13 @@ def deal_columns(res: DealResults, match_length: int) -> dict[str, np.ndarray]:
         "match": deal // np.int64(match_length),
         "first_leader": res.leader.astype(np.int8, copy=False),
     }
+    two = res.hands2 is not None
     per_seat = {
         "hand": res.hands.astype(np.uint64, copy=False),
+        **({"hand2": res.hands2.astype(np.uint64, copy=False)} if two else {}),
         "exposed": res.exposed.astype(np.uint8, copy=False),
         "collected": res.collected.astype(np.uint64, copy=False),
+        **({"collected2": res.collected2.astype(np.uint64, copy=False)} if two else {}),
         "raw": res.raw.astype(np.int32, copy=False),
         "zero_sum": res.zero_sum().astype(np.float64, copy=False),
         "points": res.points().astype(np.int32, copy=False),
@@ -122,7 +133,8 @@ def chunk_totals(cols: dict[str, np.ndarray], res: DealResults) -> Totals:
     team = (None if tp is None
             else np.stack([cols[f"team_points_{s}"] for s in SEATS], axis=1))
     points = np.stack([cols[f"points_{s}"] for s in SEATS], axis=1)
-    return Totals.from_arrays(res.raw, points, team, res.exposed, res.collected)
+    return Totals.from_arrays(res.raw, points, team, res.exposed, res.collected,
+                              res.collected2)
 
 
 # ---------------------------------------------------------------------------------------
@@ -136,8 +148,12 @@ _K_RATES = len(RATE_METRICS)
 
 
 @njit(cache=True, nogil=True)
-def _totals_kernel(raw, points, team, has_team, exposed, collected, lo, hi, sums, counts):
+def _totals_kernel(raw, points, team, has_team, exposed, collected, collected2, two,
+                   lo, hi, sums, counts):
     """Add rows ``lo … hi−1`` into ``sums`` (int64[4, 4, 2]) and ``counts`` (int64[9, 5]).
+
+    ``two``: two decks (``collected2`` = cards taken twice; exposure bits 4-7 = second
+    copies).
 
     One pass over the rows; integer arithmetic only (exact while the block is short
     enough for int64, see :func:`_block_totals`).
@@ -165,16 +181,18 @@ def _totals_kernel(raw, points, team, has_team, exposed, collected, lo, hi, sums
                 sums[3, s, 0] += t
                 sums[3, s, 1] += t * t
             c = collected[i, s]
-            f = np.int64(exposed[i, s]) & 15  # bits 0-3: exposures (RATE_METRICS order)
+            c2 = collected2[i, s] if two else hearts | scoring
+            e = np.int64(exposed[i, s])
+            f = (e | (e >> 4)) & 15  # bits 0-3: exposures (RATE_METRICS order), any copy
             if (c & pig) != _U(0):
                 f |= 16
             if (c & sheep) != _U(0):
                 f |= 32
             if (c & tr) != _U(0):
                 f |= 64
-            if (c & hearts) == hearts:
+            if (c & hearts) == hearts and (c2 & hearts) == hearts:
                 f |= 128
-            if (c & scoring) == scoring:
+            if (c & scoring) == scoring and (c2 & scoring) == scoring:
                 f |= 256
             anyf |= f
             for k in range(_K_RATES):
@@ -201,15 +219,20 @@ class Totals:
 
     @classmethod
     def from_arrays(cls, raw: np.ndarray, points: np.ndarray, team_points: np.ndarray | None,
-                    exposed: np.ndarray, collected: np.ndarray) -> Totals:
+                    exposed: np.ndarray, collected: np.ndarray,
+                    collected2: np.ndarray | None = None) -> Totals:
         """Totals of deals given (n, 4) arrays: raw, points, team points (or None),
-        exposure flags and collected scoring cards."""
+        exposure flags and collected scoring cards (two decks: and the cards taken
+        twice, ``collected2``)."""
         raw = np.ascontiguousarray(raw)
         n = int(raw.shape[0])
         team = team_points if team_points is not None else np.zeros((0, 4), np.int32)
         args = (raw, np.ascontiguousarray(points), np.ascontiguousarray(team),
                 team_points is not None, np.ascontiguousarray(exposed, dtype=np.uint8),
-                np.ascontiguousarray(collected, dtype=np.uint64))
+                np.ascontiguousarray(collected, dtype=np.uint64),
+                np.ascontiguousarray(collected2 if collected2 is not None
+                                     else np.zeros((0, 4)), dtype=np.uint64),
+                collected2 is not None)
         t = cls(n=n)
         names = [m for m in SCORE_METRICS if m != "team_points" or team_points is not None]
         acc = [[[0, 0] for _ in SEATS] for _ in names]
@@ -234,7 +257,8 @@ class Totals:
         return cls.from_arrays(
             _seat_array(cols, "raw", np.int64), _seat_array(cols, "points", np.int64),
             _seat_array(cols, "team_points", np.int64) if has_teams else None,
-            _seat_array(cols, "exposed", np.uint8), _seat_array(cols, "collected", np.uint64))
+            _seat_array(cols, "exposed", np.uint8), _seat_array(cols, "collected", np.uint64),
+            _seat_array(cols, "collected2", np.uint64) if "collected2_0" in cols else None)
 
     def merge(self, other: Totals) -> Totals:
         """Add ``other`` into ``self`` (exact) and return ``self``."""

@@ -140,6 +140,31 @@ def test_matches_teams_and_rounded_chunks(tmp_path):
     assert "team_points" in set(a.summary.metric)
 
 
+def test_two_decks(tmp_path):
+    """Two decks: has_two columns, identical results for any chunking, engine rows."""
+    base = dict(deals=1500, seed=8, players="heuristic,lowest,random,heuristic",
+                exposures="random,always,never,rule")
+    a = run_job(build_spec(None, {**base, "chunk_size": 500, "jobs": 1,
+                                  "out": str(tmp_path / "a")}, {"decks": 2}), quiet=True)
+    b = run_job(build_spec(None, {**base, "chunk_size": 700, "backend": "threading",
+                                  "out": str(tmp_path / "b")}, {"decks": 2}), quiet=True)
+    same_results(a.out, b.out)
+    df = load_results(a.out)
+    assert list(df.columns) == column_names(Rules(decks=2))
+    assert {"hand2_0", "collected2_3"} <= set(df.columns)
+    rules = Rules(decks=2)
+    ref = play_deals(rules, ["heuristic", "lowest", "random", "heuristic"],
+                     ["random", "always", "never", "rule"], seed=8, start=600, n=40)
+    part = df.iloc[600:640]
+    for name, arr in [("hand", ref.hands), ("hand2", ref.hands2), ("exposed", ref.exposed),
+                      ("collected2", ref.collected2), ("raw", ref.raw),
+                      ("points", ref.points())]:
+        assert (part[[f"{name}_{s}" for s in range(4)]].to_numpy() == arr).all(), name
+    exp_any = (df[[f"exposed_{s}" for s in range(4)]].to_numpy() & 0x11) != 0
+    row = a.summary[(a.summary.metric == "exposed_pig") & (a.summary.seat == "any")]
+    assert row["mean"].iloc[0] == pytest.approx(exp_any.any(axis=1).mean())
+
+
 def test_existing_folder_refused_then_force_and_resume(tmp_path):
     out = tmp_path / "o"
     args = ["--deals", "500", "--players", "lowest", "--chunk-size", "200", "--jobs", "1",
@@ -169,7 +194,7 @@ def test_existing_folder_refused_then_force_and_resume(tmp_path):
     ([], "deals = 10\nfancy = true\n", "unknown key.*'fancy'"),
     (["--scheduler", "tcp://127.0.0.1:1", "--scheduler-timeout", "1"], None,
      "cannot reach the dask scheduler at tcp://127.0.0.1:1"),
-    (["--decks", "2"], None, "two decks are not supported yet by run"),
+    (["--decks", "2", "--variant", "pig_sheep"], None, "one-deck game"),
     (["--out", "afile"], None, "output folder .*afile is a file"),
     (["--out", "afile/sub"], None, "afile is a file"),
     (["--resume"], None, "--resume needs"),

@@ -132,3 +132,32 @@ def test_cli_bad_line_exit_2_nothing_written(tmp_path, monkeypatch):
     assert r.output.count("Error:") == 1
     assert "line 3" in r.output
     assert list(work.iterdir()) == []
+
+
+def test_two_deck_deals_file(tmp_path):
+    from sim.dealsfile import read_deals_file
+
+    rules = Rules(decks=2)
+    dealt = play_deals(rules, "lowest", "never", seed=2, n=5)
+    pairs = np.stack([dealt.hands, dealt.hands2], axis=2)  # (n, 4, 2)
+    lines = [format_deal(pairs[i], first=i % 4) for i in range(5)]
+    assert "QQ" in "".join(lines) or "AA" in "".join(lines)
+    f = tmp_path / "two.txt"
+    f.write_text("\n".join(lines) + "\n")
+    hands = read_deals_file(f, decks=2)
+    assert hands.shape == (5, 4, 2) and (hands == pairs).all()
+    with pytest.raises(DealsFileError, match="line 1: .*expected 26"):
+        parse_deals("0:" + " ".join(SUITS4), decks=2)
+    bad = lines[0].split(" ")
+    bad[1] = bad[0][2:]  # the first hand twice: every card of it dealt 3 or 4 times
+    with pytest.raises(DealsFileError, match="line 2: card .* dealt 3 times"):
+        parse_deals(lines[1] + "\n" + " ".join(bad), decks=2)
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["run", "--decks", "2", "--deals-file", str(f), "--seed", "3",
+                                  "--players", "lowest", "--out", str(out), "--jobs", "1",
+                                  "--quiet"])
+    assert r.exit_code == 0, r.output
+    df = load_results(out)
+    ref = play_deals(rules, "lowest", "rule", seed=3, n=5, hands=hands)
+    assert (df[[f"raw_{s}" for s in range(4)]].to_numpy() == ref.raw).all()
+    assert (df[[f"hand2_{s}" for s in range(4)]].to_numpy() == pairs[:, :, 1]).all()
