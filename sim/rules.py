@@ -12,8 +12,6 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any
 
-import numpy as np
-
 from sim.errors import InputError
 
 VARIANTS = ("solo", "partners", "pig_sheep")
@@ -136,8 +134,10 @@ class Rules:
         """All options as a plain dict (JSON/TOML friendly)."""
         return dataclasses.asdict(self)
 
-    def to_array(self) -> np.ndarray:
+    def to_array(self):  # -> np.ndarray
         """The int64 array of shape ``(R_SIZE,)`` the numba kernels read (``R_*`` indices)."""
+        import numpy as np  # lazily: the CLI's --help must not pay for numpy
+
         a = np.zeros(R_SIZE, dtype=np.int64)
         a[R_DECKS] = self.decks
         a[R_VARIANT] = VARIANTS.index(self.variant)
