@@ -1,16 +1,446 @@
-"""The ``heuristic`` play strategy (placeholder until issue 4 lands: plays like ``lowest``)."""
+"""The ``heuristic`` play strategy: a rule-based 拱猪 player over the public observation.
+
+It uses only what the deciding seat may see (strategies/observation.py): its own
+hand and legal plays, the cards played so far (card counting: ``unseen`` = every
+card neither played nor in the own hand), the current trick, the exposures, what
+each seat has taken and which seats have shown void in which suit.
+
+Decisions, in order of the situation (all bit operations on ``uint64`` masks,
+no allocation, at most a 4-step loop over suits or trick cards):
+
+* **following suit** — compute the current winner of the trick and what the
+  trick is worth to whoever takes it (:func:`_gain`, exact §5 arithmetic on the
+  collected mask, transformer included).  Last to play: take a trick that is
+  worth something (the sheep, the transformer when our collected score is
+  positive, a clean trick with our highest card to shed it), otherwise duck with
+  the highest card under the winner.  Earlier: duck with the highest card under
+  the winner (the pig first when ♠K/♠A is on the trick); when we must go over,
+  win high on a clean, safe suit and low when the trick or the suit is dangerous.
+* **discarding** (void in the led suit) — by danger: the pig, then ♠A/♠K while
+  the pig is out, then high hearts, the transformer on a negative winner, then
+  the highest card of the weakest suit; never the sheep on an opponent.  When
+  our partner is winning the trick we feed it instead (the sheep, safe high
+  cards) and never the pig or hearts.
+* **leading** — hunt the sheep when it is safe (we hold it and it is the top
+  diamond out, or we hold the top diamonds); otherwise score each suit by how
+  likely our lowest card is to be beaten (unseen cards above and below it,
+  known voids), push the pig (lead spades under the ♠Q when we hold none of
+  ♠Q ♠K ♠A and the pig is still out, harder when it is exposed), avoid spades
+  while holding ♠K/♠A/♠Q with the pig out, and prefer short suits (voids to
+  discard on later).
+
+Team play: ``partners`` gives ``O_PARTNER``; in ``pig_sheep`` the pig holder's
+partner is the sheep holder (and vice versa), known once that card shows on the
+current trick.  The first-round restriction on exposed cards is already applied
+to ``O_LEGAL`` by the engine, and every choice is a bit of ``O_LEGAL``.
+
+Parameters (``heuristic:key=value``): see :data:`HEURISTIC_PARAMS`.
+"""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from strategies.baseline import play_lowest
+from sim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
+from strategies.observation import (
+    O_EXPOSED,
+    O_HAND,
+    O_LEADER,
+    O_LEGAL,
+    O_PARTNER,
+    O_PLAYED,
+    O_SEAT,
+    O_TAKEN,
+    O_TRICK,
+    O_TRICK_LEN,
+    O_VARIANT,
+    O_VOIDS,
+)
 
 #: Parameter names of ``heuristic:key=value`` and their defaults (index = position in params).
-HEURISTIC_PARAMS: dict[str, float] = {}
+HEURISTIC_PARAMS: dict[str, float] = {
+    # 1 = push the pig: lead spades under ♠Q when holding none of ♠Q ♠K ♠A (0 = off)
+    "push_pig": 1.0,
+    # 1 = hunt the sheep: lead it / the top diamonds when that is safe (0 = off)
+    "hunt_sheep": 1.0,
+    # take the transformer only when the collected score (raw points) is at least this
+    "trans_min": 1.0,
+    # as last player, take a clean (pointless) trick with the highest card (1) or duck (0)
+    "take_clean": 1.0,
+    # hearts worth at least this many raw points (absolute) are dumped first when void
+    "heart_dump": 10.0,
+}
+_P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
+
+_FULL = np.uint64((1 << 52) - 1)
+_SPADES = np.uint64(0x1FFF)
+_HEARTS = np.uint64(0x1FFF << 13)
+_DIAMONDS = np.uint64(0x1FFF << 26)
+_CLUBS = np.uint64(0x1FFF << 39)
+_PIG = np.uint64(1 << 10)
+_SK = np.uint64(1 << 11)
+_SA = np.uint64(1 << 12)
+_SKA = np.uint64((1 << 11) | (1 << 12))
+_SHEEP = np.uint64(1 << 35)
+_DIAMONDS_OVER_J = np.uint64(0b111 << 36)  # ♦Q ♦K ♦A
+_TRANS = np.uint64(1 << 47)
+_HA = np.uint64(1 << 25)
+_NO_PARTNER = 4
+_PIG_C = 10
+_SHEEP_C = 35
+_TRANS_C = 47
+#: hearts by value band: ♥5..♥A (≥10), ♥J..♥A (≥20), ♥Q..♥A, ♥K..♥A, ♥A
+_H5A = np.uint64(0b1111111111 << 16)
+_HJA = np.uint64(0b1111 << 22)
+_HQA = np.uint64(0b111 << 23)
+_HKA = np.uint64(0b11 << 24)
+#: hearts worth at least 10 / 20 / 30 / 40 / 50 points (same bands, for the dump threshold)
+_SCORING_NO_T = _HEARTS | _PIG | _SHEEP
+
+
+def _lead_penalties() -> np.ndarray:
+    """Score penalty of leading each card as the lowest of its suit (hearts: half its value)."""
+    pen = np.zeros(52, dtype=np.int64)
+    for r, v in enumerate((0, 0, 0, 10, 10, 10, 10, 10, 10, 20, 30, 40, 50)):
+        pen[13 + r] = -v // 2
+    pen[_PIG_C] = -100
+    pen[_SHEEP_C] = -200
+    pen[_TRANS_C] = -20
+    return pen
+
+
+#: penalty (score points) of leading a card: giving away the sheep / transformer, own hearts
+_LEAD_PEN = _lead_penalties()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _above(c):
+    """Mask of all card bits strictly above card ``c`` (within 52 bits)."""
+    return _FULL & ~((ONE << np.uint64(c + 1)) - ONE)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _below(c):
+    """Mask of all card bits strictly below card ``c``."""
+    return (ONE << np.uint64(c)) - ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hearts_points(m):
+    """Absolute value of the hearts in ``m`` (standard values, §2)."""
+    return 10 * (popcount(m & _H5A) + popcount(m & _HJA) + popcount(m & _HQA)
+                 + popcount(m & _HKA) + popcount(m & _HA))
+
+
+@njit(cache=True, nogil=True)
+def _score(m, exposed):
+    """Raw score (§5, one deck, 满红/满贯 ignored) of a collection containing mask ``m``."""
+    s = -_hearts_points(m)
+    if exposed & _HA:
+        s *= 2
+    if m & _PIG:
+        s -= 200 if exposed & _PIG else 100
+    if m & _SHEEP:
+        s += 200 if exposed & _SHEEP else 100
+    if m & _TRANS:
+        mt = 4 if exposed & _TRANS else 2
+        if (m & _SCORING_NO_T) == ZERO:
+            return 25 * mt
+        return s * mt
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gain(taken, cards, exposed):
+    """Change of the raw score of a seat that has ``taken`` when it also takes ``cards``."""
+    return _score(taken | cards, exposed) - _score(taken, exposed)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _card_points(c, exposed):
+    """What card ``c`` alone is worth to its taker (transformer: 0)."""
+    return _score(bit(c) & ~_TRANS, exposed)
+
+
+@njit(cache=True, nogil=True)
+def _pick_discard_safe(cands, hand):
+    """Highest-ranked card of ``cands`` (ties: the shortest suit of ``hand``); -1 if empty."""
+    if cands == ZERO:
+        return -1
+    best = -1
+    best_key = -1
+    for s in range(4):
+        sc = cands & suit_mask(s)
+        if sc:
+            c = highest_bit(sc)
+            key = (c - 13 * s) * 16 + (15 - popcount(hand & suit_mask(s)))
+            if key > best_key:
+                best_key = key
+                best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, partner_taken,
+             winner_taken, heart_dump):
+    """Void in the led suit: choose the card to throw away (legal == hand)."""
+    pig_out = (unseen & _PIG) != ZERO
+    last = n == 3
+    sure = last or (unseen & suit_mask(led) & _above(best)) == ZERO
+    if partner != _NO_PARTNER and winner == partner:
+        # feed the partner; never the pig or hearts
+        if sure:
+            if legal & _SHEEP:
+                return _SHEEP_C
+            if legal & _TRANS:
+                pt = partner_taken
+                if _score(pt | tmask | _TRANS, exposed) > _score(pt | tmask, exposed):
+                    return _TRANS_C
+        if pig_out and (legal & _SKA):
+            return highest_bit(legal & _SKA)
+        c = _pick_discard_safe(legal & ~(_HEARTS | _PIG | _SHEEP | _TRANS), hand)
+        if c >= 0:
+            return c
+        h = legal & _HEARTS
+        if h:
+            return lowest_bit(h)
+        if legal & _TRANS:
+            return _TRANS_C
+        if legal & _SHEEP:
+            return _SHEEP_C
+        return lowest_bit(legal)
+    # an opponent (or nobody we know) wins: dump by danger
+    if legal & _PIG:
+        return _PIG_C
+    if pig_out and (legal & _SKA):
+        return highest_bit(legal & _SKA)
+    h = legal & _HEARTS
+    if h:
+        c = highest_bit(h)
+        if -_card_points(c, exposed) >= heart_dump:
+            return c
+    if (legal & _TRANS) and sure:
+        wt = winner_taken | tmask
+        if _score(wt | _TRANS, exposed) < _score(wt, exposed):
+            return _TRANS_C
+    c = _pick_discard_safe(legal & ~(_HEARTS | _SHEEP | _TRANS), hand)
+    if c >= 0:
+        return c
+    if h:
+        return highest_bit(h)
+    if legal & _TRANS:
+        return _TRANS_C
+    return lowest_bit(legal)
+
+
+@njit(cache=True, nogil=True)
+def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_taken,
+            winner_taken, rem_void, trans_min, take_clean):
+    """Following suit (``legal`` ⊆ led suit): duck, win high or feed the partner."""
+    above_best = _above(best)
+    win = legal & above_best
+    duck = legal & ~above_best
+    last = n == 3
+    sm = suit_mask(led)
+    pig_out = (unseen & _PIG) != ZERO
+    pw = partner != _NO_PARTNER and winner == partner
+    if pw:
+        # partner is winning: keep it that way when it is sure, shed safe cards under it
+        sure = last or (unseen & sm & above_best) == ZERO
+        if duck and (sure or win == ZERO):
+            if sure and (duck & _SHEEP):
+                return _SHEEP_C
+            d = duck & ~(_PIG | _SHEEP)
+            if d:
+                if led == 1:
+                    return lowest_bit(d)
+                return highest_bit(d)
+            if win:
+                w = win & ~_PIG
+                if w:
+                    return highest_bit(w)
+            return lowest_bit(duck)
+        # fall through: play as if an opponent were winning
+    if last:
+        if win:
+            # candidate winning card: the sheep if we can win with it, never the pig
+            if win & _SHEEP:
+                cw = _SHEEP_C
+            else:
+                w = win & ~_PIG
+                if w == ZERO:
+                    w = win
+                cw = highest_bit(w)
+                if cw == _TRANS_C and (w & ~_TRANS):
+                    if _score(my_taken | tmask | _TRANS, exposed) <= _score(my_taken | tmask,
+                                                                            exposed):
+                        cw = highest_bit(w & ~_TRANS)
+            if duck == ZERO:
+                return cw
+            g = _gain(my_taken, tmask | bit(cw), exposed)
+            if g > 0:
+                if (bit(cw) & _TRANS) == ZERO or g >= trans_min:
+                    return cw
+            elif g == 0 and take_clean:
+                # a clean trick: shed a high card, unless it exposes us to the pig/hearts
+                return cw
+        return _duck_card(duck, exposed, winner, tmask, partner, winner_taken)
+    # a trick worth taking that we can win for sure (no unseen card of the suit beats ours)
+    su = unseen & sm
+    top = win & _above(highest_bit(su)) if su else win
+    if top:
+        if top & _SHEEP:
+            ct = _SHEEP_C
+        else:
+            t2 = top & ~(_PIG | _TRANS)
+            ct = highest_bit(t2) if t2 else highest_bit(top)
+        g = _gain(my_taken, tmask | bit(ct), exposed)
+        if g > 0 and (not rem_void or g >= 100):
+            return ct
+        if g == 0 and not rem_void:
+            # a clean trick we win anyway: worth it if a follower may drop the sheep or
+            # (when our score is positive) the transformer on it
+            if led == 2 and (unseen & _SHEEP):
+                return ct
+            if led == 3 and (unseen & _TRANS) and _gain(my_taken | tmask, _TRANS, exposed) > 0:
+                return ct
+    if duck:
+        return _duck_card(duck, exposed, winner, tmask, partner, winner_taken)
+    # must go over the current winner
+    w = win & ~_PIG
+    if w == ZERO:
+        w = win
+    danger = rem_void or led == 1 or (led == 0 and pig_out) or _score(tmask, exposed) < 0
+    top_out = unseen & sm & above_best
+    if led == 2 and (w & _SHEEP) and (unseen & sm & _above(_SHEEP_C)) == ZERO and not rem_void:
+        return _SHEEP_C  # the sheep wins this trick for sure
+    if danger:
+        return lowest_bit(w)
+    c = highest_bit(w)
+    if c == _SHEEP_C and (top_out & _above(_SHEEP_C)):
+        w2 = w & ~_SHEEP
+        if w2:
+            return highest_bit(w2)
+    if c == _TRANS_C and (w & ~_TRANS):
+        return highest_bit(w & ~_TRANS)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def _duck_card(duck, exposed, winner, tmask, partner, winner_taken):
+    """Highest card under the current winner, with the special cards placed well."""
+    if duck & _PIG:
+        if not (partner != _NO_PARTNER and winner == partner) or duck == _PIG:
+            return _PIG_C
+    d = duck & ~(_SHEEP | _TRANS | _PIG)
+    if duck & _TRANS:
+        wt = winner_taken | tmask
+        if _score(wt | _TRANS, exposed) < _score(wt, exposed) or d == ZERO:
+            return _TRANS_C
+    if d:
+        return highest_bit(d)
+    if duck & _TRANS:
+        return _TRANS_C
+    return highest_bit(duck)
+
+
+@njit(cache=True, nogil=True)
+def _lead(hand, legal, unseen, exposed, others_void, push, hunt):
+    """Choose the card to lead; ``others_void``: suits (bit s) some other seat is void in."""
+    pig_out = (unseen & _PIG) != ZERO
+    others_void_d = (others_void >> np.uint64(2)) & ONE
+    if hunt and not others_void_d:
+        ud = unseen & _DIAMONDS
+        if (legal & _SHEEP) and (ud & _above(_SHEEP_C)) == ZERO and ud != ZERO:
+            return _SHEEP_C
+        if (unseen & _SHEEP) and (legal & _DIAMONDS_OVER_J):
+            hd = highest_bit(legal & _DIAMONDS)
+            if (ud & _above(hd)) == ZERO:
+                return hd
+    # per-suit adjustments: push the pig / keep away from spades holding ♠Q ♠K ♠A
+    adj0 = 0
+    if pig_out:
+        if (hand & (_PIG | _SKA)) == ZERO:
+            if push:
+                adj0 = 40 if exposed & _PIG else 20
+        else:
+            adj0 = -40
+    elif hand & _PIG:
+        adj0 = -40
+    best_c = -1
+    best_score = -1 << 30
+    for s in range(4):
+        sm = suit_mask(s)
+        ls = legal & sm
+        if ls == ZERO:
+            continue
+        lo = lowest_bit(ls)
+        if lo == _PIG_C and (ls & ~_PIG):
+            lo = lowest_bit(ls & ~_PIG)
+        su = unseen & sm
+        above = popcount(su & _above(lo))
+        if above == 0:
+            score = -1000 + _LEAD_PEN[lo]
+        else:
+            below = popcount(su & _below(lo))
+            length = popcount(hand & sm)
+            score = (8 * min(above, 4) - 4 * min(below, 4) + 3 * (4 - min(length, 4))
+                     + _LEAD_PEN[lo])
+            if s == 0:
+                score += adj0
+        if score > best_score:
+            best_score = score
+            best_c = lo
+    return best_c
 
 
 @njit(cache=True, nogil=True)
 def play_heuristic(obs, params, rng):
     """Choose a card from the observation: ``(card, rng)``; params row ``obs[O_SEAT]``."""
-    return play_lowest(obs, rng)
+    seat = np.int64(obs[O_SEAT])
+    hand = obs[O_HAND]
+    legal = obs[O_LEGAL]
+    exposed = obs[O_EXPOSED]
+    unseen = _FULL & ~(obs[O_PLAYED] | hand)
+    n = np.int64(obs[O_TRICK_LEN])
+    partner = np.int64(obs[O_PARTNER])
+    if n == 0:
+        others_void = ZERO
+        for k in range(1, 4):
+            others_void |= obs[O_VOIDS + ((seat + k) & 3)]
+        c = _lead(hand, legal, unseen, exposed, others_void, params[seat, _P_PUSH] > 0.0,
+                  params[seat, _P_HUNT] > 0.0)
+        return np.int64(c), rng
+    leader = np.int64(obs[O_LEADER])
+    led_card = np.int64(obs[O_TRICK])
+    led = led_card // 13
+    # the current trick: played cards not yet in anybody's completed tricks
+    tmask = obs[O_PLAYED] & ~(obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2]
+                              | obs[O_TAKEN + 3])
+    best = highest_bit(tmask & suit_mask(led))
+    wk = np.int64(n > 1 and np.int64(obs[O_TRICK + 1]) == best)
+    wk += 2 * np.int64(n > 2 and np.int64(obs[O_TRICK + 2]) == best)
+    winner = (leader + wk) & 3
+    if obs[O_VARIANT] == np.uint64(2):
+        # 猪羊一家: the pig holder's partner is the sheep holder and vice versa
+        has_pig = (hand & _PIG) != ZERO
+        if has_pig != ((hand & _SHEEP) != ZERO):
+            mate = _SHEEP_C if has_pig else _PIG_C
+            for k in range(n):
+                if np.int64(obs[O_TRICK + k]) == mate:
+                    partner = (leader + k) & 3
+    winner_taken = obs[O_TAKEN + winner]
+    if legal & suit_mask(led):
+        rem_void = False
+        for k in range(n + 1, 4):
+            if (obs[O_VOIDS + ((leader + k) & 3)] >> np.uint64(led)) & ONE:
+                rem_void = True
+        c = _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask,
+                    obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
+                    params[seat, _P_TAKE_CLEAN] > 0.0)
+    else:
+        pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
+        c = _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, pt,
+                     winner_taken, params[seat, _P_HEART_DUMP])
+    return np.int64(c), rng

@@ -1,0 +1,216 @@
+"""Strategy strength: seat-rotated matches between play strategies, with 95% CIs.
+
+Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
+                                         [--only NAME,...] [--speed-deals N]
+
+Every pairing plays the same ``--deals`` deals (root ``--seed``) four times with
+the four hands rotated through the seats (``play_deals(hands=...)``, same seeds,
+so every strategy plays every hand against the same opponent randomness).  A
+deal's figure is the mean over its four rotations; the table gives, per deal,
+the mean and 95% CI (normal, over deals) and n = number of deals (each played
+four times), plus deals/s (all rotations, all threads used).
+
+Pairings (one deck, no exposure unless said):
+
+* ``h_vs_random`` — one ``heuristic`` (seat 0) vs three ``random``: the heuristic's
+  raw and zero-sum score per deal;
+* ``h_vs_lowest`` — one ``heuristic`` vs three ``lowest``;
+* ``lowest_vs_random``, ``random_vs_random``, ``h_vs_heuristic`` — for scale/sanity;
+* ``partners`` — ``--variant partners``: heuristic team (seats 0+2) vs random team:
+  the heuristic team's team score per player, (own team raw − other team raw)/2;
+* ``pig_sheep`` — ``--variant pig_sheep``: one heuristic vs three random, the
+  heuristic's team score (its share of the 猪羊一家 settlement);
+* ``expose_pig`` — four heuristic players; every deal played with the pig holder
+  exposing the pig (``fixed:SQ``) and not (``never``): the holder's raw and zero-sum
+  per deal in both arms and the paired difference;
+* ``expose_rule`` — four heuristic players, every seat using the ``rule`` policy vs
+  ``never``: the mean raw per seat of the players that exposed something, paired.
+
+Finally the single-thread speed of four heuristic players (median of 3 runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from sim.engine import play_deals  # noqa: E402
+from sim.rules import Rules  # noqa: E402
+from sim.scoring import zero_sum  # noqa: E402
+
+PIG = np.uint64(1 << 10)
+
+
+def rotated(rules, players, exposures, seed, n, threads):
+    """Play ``n`` deals in the 4 hand rotations; returns (list of DealResults, deals/s).
+
+    Rotation r gives seat p the hand dealt to seat (p − r) mod 4 in the base deal.
+    """
+    t = time.perf_counter()
+    base = play_deals(rules, players, exposures, seed=seed, n=n, threads=threads)
+    out = [base]
+    for r in range(1, 4):
+        hands = np.roll(base.hands, r, axis=1)
+        out.append(play_deals(rules, players, exposures, seed=seed, n=n, threads=threads,
+                              hands=hands))
+    return out, 4 * n / (time.perf_counter() - t)
+
+
+def ci(x):
+    """(mean, half-width of the normal 95% CI, n) of a 1-d sample."""
+    x = np.asarray(x, dtype=np.float64)
+    m = float(x.mean())
+    h = 1.96 * float(x.std(ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return m, h, len(x)
+
+
+def fmt(label, x):
+    m, h, n = ci(x)
+    return f"  {label:<34}{m:>10.2f}  [{m - h:>9.2f}, {m + h:>9.2f}]  n={n:,}"
+
+
+def team_share(res, seat):
+    """Team score per player (RULES §6, raw points, before x12, unrounded) of ``seat``."""
+    if res.rules.variant == "partners":
+        mine = np.zeros((len(res), 4), dtype=bool)
+        mine[:, seat % 2::2] = True
+    else:  # pig_sheep: the holders of the pig and of the sheep form one team
+        team = res.pig_sheep_team()
+        mine = team == team[:, seat:seat + 1]
+    raw = res.raw.astype(np.float64)
+    own = (raw * mine).sum(axis=1)
+    other = (raw * ~mine).sum(axis=1)
+    return (own - other) / mine.sum(axis=1)
+
+
+def one_vs_three(hero, other, rules, seed, n, threads, team=False):
+    players = [hero, other, other, other]
+    rs, rate = rotated(rules, players, "never", seed, n, threads)
+    raw = np.mean([r.raw[:, 0] for r in rs], axis=0)
+    zs = np.mean([zero_sum(r.raw)[:, 0] for r in rs], axis=0)
+    lines = [fmt(f"{hero} raw / deal", raw), fmt(f"{hero} zero-sum / deal", zs)]
+    others = np.mean([r.raw[:, 1:].mean(axis=1) for r in rs], axis=0)
+    lines.append(fmt(f"each {other} raw / deal", others))
+    if team:
+        lines.append(fmt(f"{hero} team score / deal", np.mean([team_share(r, 0) for r in rs],
+                                                             axis=0)))
+    return lines, rate
+
+
+def partners(seed, n, threads):
+    rules = Rules(variant="partners")
+    rs, rate = rotated(rules, ["heuristic", "random", "heuristic", "random"], "never", seed, n,
+                       threads)
+    share = np.mean([team_share(r, 0) for r in rs], axis=0)
+    team_raw = np.mean([r.raw[:, 0] + r.raw[:, 2] for r in rs], axis=0)
+    other_raw = np.mean([r.raw[:, 1] + r.raw[:, 3] for r in rs], axis=0)
+    return [fmt("heuristic team score / player", share),
+            fmt("heuristic team raw (0+2) / deal", team_raw),
+            fmt("random team raw (1+3) / deal", other_raw)], rate
+
+
+def expose_pig(seed, n, threads):
+    rules = Rules()
+    t = time.perf_counter()
+    never = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
+    expo = play_deals(rules, "heuristic", "fixed:SQ", seed=seed, n=n, threads=threads)
+    rate = 2 * n / (time.perf_counter() - t)
+    holder = np.argmax((never.hands & PIG) != 0, axis=1)
+    idx = np.arange(n)
+    raw_n = never.raw[idx, holder].astype(float)
+    raw_e = expo.raw[idx, holder].astype(float)
+    z_n = zero_sum(never.raw)[idx, holder]
+    z_e = zero_sum(expo.raw)[idx, holder]
+    took_n = (never.collected[idx, holder] & PIG) != 0
+    took_e = (expo.collected[idx, holder] & PIG) != 0
+    return [fmt("pig holder raw, not exposed", raw_n),
+            fmt("pig holder raw, pig exposed", raw_e),
+            fmt("difference (exposed - not), paired", raw_e - raw_n),
+            fmt("holder zero-sum, not exposed", z_n),
+            fmt("holder zero-sum, pig exposed", z_e),
+            fmt("zero-sum difference, paired", z_e - z_n),
+            f"  holder takes its own pig: {took_n.mean():.3f} not exposed, "
+            f"{took_e.mean():.3f} exposed"], rate
+
+
+def expose_rule(seed, n, threads):
+    rules = Rules()
+    t = time.perf_counter()
+    never = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
+    rule = play_deals(rules, "heuristic", "rule", seed=seed, n=n, threads=threads)
+    rate = 2 * n / (time.perf_counter() - t)
+    lines = []
+    zn, zr = zero_sum(never.raw), zero_sum(rule.raw)
+    for b, name in enumerate(("pig", "sheep", "transformer", "heartA")):
+        # seats that exposed this card themselves (auto-exposure excluded when others chose 3)
+        sel = (rule.exposed & (1 << b)) != 0
+        if not sel.any():
+            lines.append(f"  rule exposes {name}: never")
+            continue
+        d = (zr - zn)[sel]
+        lines.append(fmt(f"rule {name} exposer z-sum gain", d)
+                     + f"  ({sel.any(axis=1).mean():.3f} of deals)")
+    return lines, rate
+
+
+def speed(n, runs=3):
+    rules = Rules()
+    play_deals(rules, "heuristic", "never", seed=1, n=min(n, 20000), threads=1)
+    rates = []
+    for r in range(runs):
+        t = time.perf_counter()
+        play_deals(rules, "heuristic", "never", seed=100 + r, n=n, threads=1)
+        rates.append(n / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+PAIRINGS = {
+    "h_vs_random": lambda s, n, t: one_vs_three("heuristic", "random", Rules(), s, n, t),
+    "h_vs_lowest": lambda s, n, t: one_vs_three("heuristic", "lowest", Rules(), s, n, t),
+    "lowest_vs_random": lambda s, n, t: one_vs_three("lowest", "random", Rules(), s, n, t),
+    "random_vs_random": lambda s, n, t: one_vs_three("random", "random", Rules(), s, n, t),
+    "h_vs_heuristic": lambda s, n, t: one_vs_three("heuristic", "heuristic", Rules(), s, n, t),
+    "partners": partners,
+    "pig_sheep": lambda s, n, t: one_vs_three("heuristic", "random", Rules(variant="pig_sheep"),
+                                              s, n, t, team=True),
+    "expose_pig": expose_pig,
+    "expose_rule": expose_rule,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=200_000, help="deals per pairing (x4 rotations)")
+    ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--threads", type=int, default=0, help="numba threads (0 = all cores)")
+    ap.add_argument("--only", default="", help="comma-separated pairings: " + ", ".join(PAIRINGS))
+    ap.add_argument("--speed-deals", type=int, default=200_000,
+                    help="deals per timed single-thread run (0 = skip)")
+    a = ap.parse_args()
+    names = [x for x in a.only.split(",") if x] or list(PAIRINGS)
+    bad = [x for x in names if x not in PAIRINGS]
+    if bad:
+        ap.error(f"unknown pairing(s) {bad}; valid: {', '.join(PAIRINGS)}")
+    threads = a.threads or None
+    print(f"seed {a.seed}; {a.deals:,} deals per pairing, each played in 4 seat rotations; "
+          "units: raw points per deal (before x12); mean [95% CI]")
+    for name in names:
+        lines, rate = PAIRINGS[name](a.seed, a.deals, threads)
+        print(f"{name}  ({rate:,.0f} deals/s)")
+        for line in lines:
+            print(line)
+    if a.speed_deals:
+        print(f"speed: four heuristic players, 1 thread: {speed(a.speed_deals):,.0f} deals/s "
+              f"(median of 3 x {a.speed_deals:,})")
+
+
+if __name__ == "__main__":
+    main()
