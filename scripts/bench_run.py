@@ -68,18 +68,24 @@ def machine_info() -> list[str]:
     ]
 
 
-def kernel_run(rules, players, exposure, seed: int, n: int) -> tuple[float, np.ndarray]:
-    """Seconds to play deals 0..n−1 with play_deals on all cores; per-seat Σraw."""
+def _cpu(who: int) -> float:
+    r = resource.getrusage(who)
+    return r.ru_utime + r.ru_stime
+
+
+def kernel_run(rules, players, exposure, seed: int, n: int, threads: int | None
+               ) -> tuple[float, float, np.ndarray]:
+    """Wall and CPU seconds to play deals 0..n−1 with play_deals; per-seat Σraw."""
     from sim.engine import play_deals
 
     raw_sum = np.zeros(4, dtype=np.int64)
-    t0 = time.perf_counter()
+    c0, t0 = _cpu(resource.RUSAGE_SELF), time.perf_counter()
     for start in range(0, n, BLOCK):
         res = play_deals(rules, players, exposure, seed=seed, start=start,
-                         n=min(BLOCK, n - start))
+                         n=min(BLOCK, n - start), threads=threads)
         raw_sum += res.raw.sum(axis=0, dtype=np.int64)
         del res
-    return time.perf_counter() - t0, raw_sum
+    return time.perf_counter() - t0, _cpu(resource.RUSAGE_SELF) - c0, raw_sum
 
 
 class TreeRss:
@@ -124,8 +130,10 @@ class TreeRss:
         return self.peak
 
 
-def e2e_run(cmd: list[str]) -> tuple[float, int | None, int]:
-    """Seconds for one ``gongzhu-sim run`` subprocess, its peak tree RSS and max RSS."""
+def e2e_run(cmd: list[str]) -> tuple[float, float, int | None, int]:
+    """Wall and CPU seconds of one ``gongzhu-sim run`` subprocess (CPU of the processes
+    it waited for: loky workers included), its peak tree RSS and max RSS."""
+    c0 = _cpu(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sampler = TreeRss(p.pid)
@@ -135,7 +143,7 @@ def e2e_run(cmd: list[str]) -> tuple[float, int | None, int]:
     if p.returncode != 0:
         sys.exit(f"gongzhu-sim run failed ({p.returncode}):\n{out}\n{err}")
     maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # KiB on Linux
-    return seconds, tree, maxrss
+    return seconds, _cpu(resource.RUSAGE_CHILDREN) - c0, tree, maxrss
 
 
 def raw_sums_of(folder: Path, n: int) -> np.ndarray:
@@ -157,6 +165,8 @@ def main() -> None:
     ap.add_argument("--chunk-size", type=int, default=None, help="passed to gongzhu-sim run")
     ap.add_argument("--backend", default=None, help="passed to gongzhu-sim run")
     ap.add_argument("--e2e-only", action="store_true", help="skip the kernel timing")
+    ap.add_argument("--single", action="store_true",
+                    help="also time the kernel on one thread")
     ap.add_argument("--dir", default=None, help="where results folders go (default: a tmp "
                     "folder; 10M deals need ~0.6 GB)")
     ap.add_argument("--keep", action="store_true", help="keep the results folders")
@@ -168,21 +178,32 @@ def main() -> None:
     print("\n".join(machine_info()))
     rules = Rules()
     players, exposure = args.players, args.exposure
-    play_deals(rules, players, exposure, seed=args.seed, n=64)  # compile / load the cache
+    # compile / load from the cache both the serial and the parallel (prange) kernels
+    play_deals(rules, players, exposure, seed=args.seed, n=64, threads=1)
+    play_deals(rules, players, exposure, seed=args.seed, n=3 * 4096)
     exe = shutil.which("gongzhu-sim", path=os.path.dirname(sys.executable)) or "gongzhu-sim"
     base = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="bench_run-"))
     base.mkdir(parents=True, exist_ok=True)
     print(f"{args.deals:,} deals, seed {args.seed}, players {players}, exposure {exposure}; "
           f"{args.repeat} repeat(s); results under {base}")
 
-    k_times, e_times, trees, maxrss = [], [], [], 0
+    k_times, k1_times, e_times, trees, maxrss = [], [], [], [], 0
+    k_cpu, e_cpu = [], []
     kernel_sums = None
+    size = 0
     for r in range(args.repeat):
         if not args.e2e_only:
-            kt, kernel_sums = kernel_run(rules, players, exposure, args.seed, args.deals)
+            kt, kc, kernel_sums = kernel_run(rules, players, exposure, args.seed, args.deals,
+                                             None)
             k_times.append(kt)
-            print(f"  repeat {r + 1}: kernel {kt:8.2f} s  ({args.deals / kt:,.0f} deals/s)",
-                  flush=True)
+            k_cpu.append(kc)
+            print(f"  repeat {r + 1}: kernel, all cores  {kt:8.2f} s wall {kc:8.2f} s CPU "
+                  f"({args.deals / kt:,.0f} deals/s)", flush=True)
+            if args.single:
+                k1, _, _ = kernel_run(rules, players, exposure, args.seed, args.deals, 1)
+                k1_times.append(k1)
+                print(f"  repeat {r + 1}: kernel, one thread {k1:8.2f} s wall "
+                      f"({args.deals / k1:,.0f} deals/s)", flush=True)
         out = base / f"run-{r}"
         cmd = [exe, "run", "--deals", str(args.deals), "--seed", str(args.seed),
                "--players", players, "--exposure", exposure, "--out", str(out),
@@ -191,12 +212,14 @@ def main() -> None:
                         ("--backend", args.backend)):
             if v is not None:
                 cmd += [flag, str(v)]
-        et, tree, mx = e2e_run(cmd)
+        et, ec, tree, mx = e2e_run(cmd)
         e_times.append(et)
+        e_cpu.append(ec)
         maxrss = max(maxrss, mx)
         if tree is not None:
             trees.append(tree)
-        print(f"  repeat {r + 1}: end to end {et:8.2f} s  ({args.deals / et:,.0f} deals/s)"
+        print(f"  repeat {r + 1}: end to end         {et:8.2f} s wall {ec:8.2f} s CPU "
+              f"({args.deals / et:,.0f} deals/s)"
               + (f", tree peak RSS {tree / 2**20:,.0f} MiB" if tree else ""), flush=True)
         if kernel_sums is not None:
             got = raw_sums_of(out, args.deals)
@@ -207,13 +230,18 @@ def main() -> None:
             shutil.rmtree(out)
     print(f"results folder size: {size / 2**20:,.1f} MiB")
 
-    e_med = statistics.median(e_times)
-    print(f"end to end (median of {len(e_times)}): {e_med:.2f} s")
+    med = statistics.median
+    print(f"end to end (median of {len(e_times)}): {med(e_times):.2f} s wall, "
+          f"{med(e_cpu):.2f} s CPU")
     if k_times:
-        k_med = statistics.median(k_times)
-        print(f"bare kernel (median of {len(k_times)}): {k_med:.2f} s")
-        print(f"ratio end-to-end / kernel: {e_med / k_med:.2f}  (per repeat: "
-              + ", ".join(f"{e / k:.2f}" for e, k in zip(e_times, k_times, strict=True)) + ")")
+        print(f"bare kernel on all cores (median of {len(k_times)}): {med(k_times):.2f} s wall, "
+              f"{med(k_cpu):.2f} s CPU")
+        print(f"ratio end-to-end / kernel: wall {med(e_times) / med(k_times):.2f} (per repeat: "
+              + ", ".join(f"{e / k:.2f}" for e, k in zip(e_times, k_times, strict=True))
+              + f"); CPU {med(e_cpu) / med(k_cpu):.2f}")
+        if k1_times:
+            print(f"bare kernel on one thread (median): {med(k1_times):.2f} s; ratio "
+                  f"end-to-end / one-thread kernel {med(e_times) / med(k1_times):.2f}")
         print("same deals: per-seat raw sums of the run equal the kernel's")
     print(f"peak RSS of the largest process: {maxrss / 2**20:,.0f} MiB")
     if trees:

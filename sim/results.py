@@ -290,17 +290,12 @@ def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1) -> di
             "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}
 
 
-def summary_table(totals: Totals) -> pd.DataFrame:
-    """The summary as a tidy table: one row per (metric, seat).
+#: Columns of ``summary.csv`` / :func:`summary_table`.
+SUMMARY_COLUMNS = ("metric", "seat", "n", "mean", "sd", "se", "ci95_low", "ci95_high")
 
-    Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
-    ``se`` (= sd/√n), ``ci95_low``/``ci95_high`` (mean ± 1.96·se).  Score metrics
-    (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
-    (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
-    with sd = √(p(1−p)·n/(n−1)).
-    """
-    import pandas as pd
 
+def summary_rows(totals: Totals) -> list[dict]:
+    """The summary rows (see :func:`summary_table`) as plain dicts — no pandas needed."""
     rows = []
     for name in SCORE_METRICS:
         if name not in totals.sums:
@@ -315,33 +310,77 @@ def summary_table(totals: Totals) -> pd.DataFrame:
             rows.append(_row(name, str(s), totals.n, c[s], c[s]))
         if name in _ANY_RATES:
             rows.append(_row(name, "any", totals.n, c[4], c[4]))
-    return pd.DataFrame(rows, columns=["metric", "seat", "n", "mean", "sd", "se",
-                                       "ci95_low", "ci95_high"])
+    return rows
 
 
-def write_summary(folder: str | Path, table: pd.DataFrame) -> Path:
-    """Write ``summary.csv`` atomically (tmp file + rename); returns its path."""
+def summary_table(totals: Totals) -> pd.DataFrame:
+    """The summary as a tidy table: one row per (metric, seat).
+
+    Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
+    ``se`` (= sd/√n), ``ci95_low``/``ci95_high`` (mean ± 1.96·se).  Score metrics
+    (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
+    (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
+    with sd = √(p(1−p)·n/(n−1)).
+    """
+    import pandas as pd
+
+    return pd.DataFrame(summary_rows(totals), columns=list(SUMMARY_COLUMNS))
+
+
+def _records(table) -> list[dict]:
+    """Rows of a summary given as a list of dicts or a DataFrame."""
+    if isinstance(table, list):
+        return table
+    return table.to_dict("records")
+
+
+def write_summary(folder: str | Path, table) -> Path:
+    """Write ``summary.csv`` atomically (tmp file + rename); returns its path.
+
+    ``table``: :func:`summary_rows` (or any list of dicts) or a DataFrame; floats are
+    written with Python's shortest round-trip repr, so equal totals give equal bytes.
+    """
+    import csv
+
+    rows = _records(table)
+    cols = list(rows[0]) if rows else list(SUMMARY_COLUMNS)
+    if not isinstance(table, list):
+        cols = [str(c) for c in table.columns]
     path = Path(folder) / SUMMARY
     tmp = path.with_name(path.name + ".tmp")
-    table.to_csv(tmp, index=False)
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow(["" if _isnan(r[c]) else _plain(r[c]) for c in cols])
     os.replace(tmp, path)
     return path
 
 
-def format_summary(table: pd.DataFrame, players: Sequence[str] = (),
-                   exposures: Sequence[str] = ()) -> str:
-    """The summary as text for the terminal: scores per seat (mean ± 95% CI) and rates."""
+def _isnan(v) -> bool:
+    return isinstance(v, float) and math.isnan(v)
+
+
+def _plain(v):
+    """numpy scalars → Python scalars (their str() is then the plain repr)."""
+    return v.item() if hasattr(v, "item") else v
+
+
+def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] = ()) -> str:
+    """The summary (rows or DataFrame) as text: scores per seat (mean ± 95% CI) and rates."""
+    index = {(r["metric"], str(r["seat"])): r for r in _records(table)}
+
     def cell(metric: str, seat: str, pct: bool = False) -> str:
-        r = table[(table.metric == metric) & (table.seat == seat)]
-        if r.empty:
+        r = index.get((metric, seat))
+        if r is None:
             return "-"
-        mean, half = float(r["mean"].iloc[0]), float(r["mean"].iloc[0] - r.ci95_low.iloc[0])
+        mean, half = float(r["mean"]), float(r["mean"] - r["ci95_low"])
         if pct:
             return f"{100 * mean:.2f}%"
         return f"{mean:.2f} ± {half:.2f}"
 
-    n = int(table["n"].iloc[0]) if len(table) else 0
-    scores = [m for m in SCORE_METRICS if (table.metric == m).any()]
+    n = int(next(iter(index.values()))["n"]) if index else 0
+    scores = [m for m in SCORE_METRICS if (m, "0") in index]
     head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
     lines = [f"{n:,} deals; mean per deal ± 95% CI half-width"]
     rows = [head]

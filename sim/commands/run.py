@@ -88,5 +88,5 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
                    f"{'one deck' if s.rules.decks == 1 else 'two decks'}, match length "
                    f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
                    f"in {res.seconds:.1f} s")
-        click.echo(format_summary(res.summary, s.players, s.exposures))
+        click.echo(format_summary(res.table, s.players, s.exposures))
     click.echo(f"results: {res.out}")
