@@ -97,6 +97,7 @@ _HQA = np.uint64(0b111 << 23)
 _HKA = np.uint64(0b11 << 24)
 #: hearts worth at least 10 / 20 / 30 / 40 / 50 points (same bands, for the dump threshold)
 _SCORING_NO_T = _HEARTS | _PIG | _SHEEP
+_SCORING = _SCORING_NO_T | _TRANS
 
 
 def _lead_penalties() -> np.ndarray:
@@ -110,6 +111,10 @@ def _lead_penalties() -> np.ndarray:
     return pen
 
 
+#: lead score terms by the number of unseen cards above / below the card led and suit length
+_T_ABOVE = np.array([-1000] + [8 * min(k, 4) for k in range(1, 14)], dtype=np.int64)
+_T_BELOW = np.array([-4 * min(k, 4) for k in range(14)], dtype=np.int64)
+_T_LEN = np.array([3 * (4 - min(k, 4)) for k in range(14)], dtype=np.int64)
 #: penalty (score points) of leading a card: giving away the sheep / transformer, own hearts
 _LEAD_PEN = _lead_penalties()
 
@@ -154,13 +159,11 @@ def _score(m, exposed):
 @njit(cache=True, nogil=True, inline="always")
 def _gain(taken, cards, exposed):
     """Change of the raw score of a seat that has ``taken`` when it also takes ``cards``."""
+    if (cards & _SCORING) == ZERO:
+        return 0
+    if ((taken | cards) & _TRANS) == ZERO:
+        return _score(cards, exposed)  # no multiplier: scores add up
     return _score(taken | cards, exposed) - _score(taken, exposed)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _card_points(c, exposed):
-    """What card ``c`` alone is worth to its taker (transformer: 0)."""
-    return _score(bit(c) & ~_TRANS, exposed)
 
 
 @njit(cache=True, nogil=True)
@@ -218,7 +221,10 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
     h = legal & _HEARTS
     if h:
         c = highest_bit(h)
-        if -_card_points(c, exposed) >= heart_dump:
+        hv = _hearts_points(bit(c))
+        if exposed & _HA:
+            hv *= 2
+        if hv >= heart_dump:
             return c
     if (legal & _TRANS) and sure:
         wt = winner_taken | tmask
@@ -289,7 +295,8 @@ def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_tak
     # a trick worth taking that we can win for sure (no unseen card of the suit beats ours)
     su = unseen & sm
     top = win & _above(highest_bit(su)) if su else win
-    if top:
+    if top and (((tmask | top) & (_SHEEP | _TRANS))
+                or (led >= 2 and not rem_void and (tmask & _SCORING) == ZERO)):
         if top & _SHEEP:
             ct = _SHEEP_C
         else:
@@ -301,7 +308,7 @@ def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_tak
         if g == 0 and not rem_void:
             # a clean trick we win anyway: worth it if a follower may drop the sheep or
             # (when our score is positive) the transformer on it
-            if led == 2 and (unseen & _SHEEP):
+            if led == 2 and ((unseen | legal) & _SHEEP):
                 return ct
             if led == 3 and (unseen & _TRANS) and _gain(my_taken | tmask, _TRANS, exposed) > 0:
                 return ct
@@ -354,7 +361,7 @@ def _lead(hand, legal, unseen, exposed, others_void, push, hunt):
         ud = unseen & _DIAMONDS
         if (legal & _SHEEP) and (ud & _above(_SHEEP_C)) == ZERO and ud != ZERO:
             return _SHEEP_C
-        if (unseen & _SHEEP) and (legal & _DIAMONDS_OVER_J):
+        if ((unseen | legal) & _SHEEP) and (legal & _DIAMONDS_OVER_J):
             hd = highest_bit(legal & _DIAMONDS)
             if (ud & _above(hd)) == ZERO:
                 return hd
@@ -379,23 +386,17 @@ def _lead(hand, legal, unseen, exposed, others_void, push, hunt):
         if lo == _PIG_C and (ls & ~_PIG):
             lo = lowest_bit(ls & ~_PIG)
         su = unseen & sm
-        above = popcount(su & _above(lo))
-        if above == 0:
-            score = -1000 + _LEAD_PEN[lo]
-        else:
-            below = popcount(su & _below(lo))
-            length = popcount(hand & sm)
-            score = (8 * min(above, 4) - 4 * min(below, 4) + 3 * (4 - min(length, 4))
-                     + _LEAD_PEN[lo])
-            if s == 0:
-                score += adj0
+        score = (_T_ABOVE[popcount(su & _above(lo))] + _T_BELOW[popcount(su & _below(lo))]
+                 + _T_LEN[popcount(hand & sm)] + _LEAD_PEN[lo])
+        if s == 0:
+            score += adj0
         if score > best_score:
             best_score = score
             best_c = lo
     return best_c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def play_heuristic(obs, params, rng):
     """Choose a card from the observation: ``(card, rng)``; params row ``obs[O_SEAT]``."""
     seat = np.int64(obs[O_SEAT])
