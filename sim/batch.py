@@ -418,6 +418,7 @@ class Job:
                    smoothing=0.05, desc="deals")
         ran = 0
         interrupted = False
+        failed: BaseException | None = None
         last_write = time.monotonic()
         gen = None
         try:
@@ -443,6 +444,8 @@ class Job:
                         del out
         except KeyboardInterrupt:
             interrupted = True
+        except BaseException as exc:  # a worker failed: keep what is finished, then raise
+            failed = exc
         finally:
             if gen is not None:
                 with contextlib.suppress(BaseException):
@@ -452,9 +455,11 @@ class Job:
             n_done = sum(c["status"] == "done" for c in m["chunks"])
             m["runs"][-1]["finished"] = _now()
             m["runs"][-1]["chunks_run"] = ran
-            if interrupted:
-                m["status"] = "interrupted"
+            if interrupted or failed is not None:
+                m["status"] = "interrupted" if interrupted else "failed"
                 self._write_manifest()
+        if failed is not None:
+            raise failed
         if interrupted:
             raise JobInterrupted(self.out, n_done, len(m["chunks"]))
 

@@ -306,3 +306,29 @@ def _parent_writes(job):
             yield delayed(play_chunk)(job.spec, Chunk(c["index"], c["first_deal"],
                                                       c["n_deals"]))
     return tasks
+
+
+def test_worker_failure_keeps_finished_chunks(tmp_path, monkeypatch):
+    """A failing chunk stops the job with a 'failed' manifest; --resume finishes it."""
+    import sim.batch as batch
+
+    real = batch.play_chunk
+
+    def boom(spec, chunk, hands=None, tmp=None):
+        if chunk.index == 3:
+            raise RuntimeError("worker died")
+        return real(spec, chunk, hands, tmp)
+
+    monkeypatch.setattr(batch, "play_chunk", boom)
+    flags = {"deals": 1000, "chunk_size": 100, "players": "lowest", "jobs": 1,
+             "out": str(tmp_path / "f")}
+    with pytest.raises(RuntimeError, match="worker died"):
+        run_job(build_spec(None, flags), quiet=True)
+    m = json.loads((tmp_path / "f" / MANIFEST).read_text())
+    assert m["status"] == "failed"
+    assert [c["status"] for c in m["chunks"]] == ["done"] * 3 + ["pending"] * 7
+    monkeypatch.setattr(batch, "play_chunk", real)
+    r = run_job(build_spec(None, flags), resume=True, quiet=True)
+    assert r.chunks_run == 7
+    whole = run_job(build_spec(None, {**flags, "out": str(tmp_path / "w")}), quiet=True)
+    same_results(r.out, whole.out)
