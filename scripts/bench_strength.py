@@ -24,7 +24,8 @@ Pairings (one deck, no exposure unless said):
   exposing the pig (``fixed:SQ``) and not (``never``): the holder's raw and zero-sum
   per deal in both arms and the paired difference;
 * ``expose_rule`` — four heuristic players, every seat using the ``rule`` policy vs
-  ``never``: the mean raw per seat of the players that exposed something, paired.
+  ``never`` on the same deals: the paired zero-sum gain of each seat that chose to
+  expose a card (by card; auto-exposed cards do not count as chosen).
 
 Finally the single-thread speed of four heuristic players (median of 3 runs).
 """
@@ -141,23 +142,40 @@ def expose_pig(seed, n, threads):
             f"{took_e.mean():.3f} exposed"], rate
 
 
-def expose_rule(seed, n, threads):
+def chosen_flags(hands, policy):
+    """(n, 4) exposure flags each seat's ``policy`` chooses itself (no auto-exposure)."""
+    from strategies.dispatch import choose_exposure
+    from strategies.registry import parse_exposure
+
+    ch = parse_exposure(policy)
+    table = np.array([ch.params] * 4, dtype=np.float64)
+    out = np.zeros(hands.shape, dtype=np.int64)
+    for d in range(hands.shape[0]):
+        for s in range(4):
+            out[d, s] = choose_exposure(ch.id, table, hands[d, s], s, 0, np.uint64(1))[0]
+    return out
+
+
+def expose_rule(seed, n, threads, policy="rule"):
     rules = Rules()
     t = time.perf_counter()
     never = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
-    rule = play_deals(rules, "heuristic", "rule", seed=seed, n=n, threads=threads)
+    rule = play_deals(rules, "heuristic", policy, seed=seed, n=n, threads=threads)
     rate = 2 * n / (time.perf_counter() - t)
-    lines = []
+    chosen = chosen_flags(never.hands, policy)
     zn, zr = zero_sum(never.raw), zero_sum(rule.raw)
+    gain = zr - zn
+    lines = [f"  every seat uses {policy!r} vs 'never'; per exposing seat, the paired gain of "
+             "its zero-sum score"]
     for b, name in enumerate(("pig", "sheep", "transformer", "heartA")):
-        # seats that exposed this card themselves (auto-exposure excluded when others chose 3)
-        sel = (rule.exposed & (1 << b)) != 0
+        sel = (chosen & (1 << b)) != 0
         if not sel.any():
-            lines.append(f"  rule exposes {name}: never")
+            lines.append(f"  {policy} never exposes the {name}")
             continue
-        d = (zr - zn)[sel]
-        lines.append(fmt(f"rule {name} exposer z-sum gain", d)
-                     + f"  ({sel.any(axis=1).mean():.3f} of deals)")
+        lines.append(fmt(f"{name} exposer z-sum gain", gain[sel])
+                     + f"  (exposed in {sel.any(axis=1).mean():.1%} of deals)")
+    any_sel = chosen != 0
+    lines.append(fmt("any exposer z-sum gain", gain[any_sel]))
     return lines, rate
 
 

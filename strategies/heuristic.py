@@ -62,16 +62,29 @@ from strategies.observation import (
 HEURISTIC_PARAMS: dict[str, float] = {
     # 1 = push the pig: lead spades under ♠Q when holding none of ♠Q ♠K ♠A (0 = off)
     "push_pig": 1.0,
-    # 1 = hunt the sheep: lead it / the top diamonds when that is safe (0 = off)
-    "hunt_sheep": 1.0,
+    # hunt the sheep: 0 off; 1 lead the sheep when it is the top diamond out, lead the top
+    # diamond (♦Q or higher) when we hold the sheep or it is out; 2 (default) the same but
+    # for a sheep that is out only when at most 3 diamonds are unseen (it may be forced);
+    # 3 only for our own sheep
+    "hunt_sheep": 2.0,
     # take the transformer only when the collected score (raw points) is at least this
     "trans_min": 1.0,
     # as last player, take a clean (pointless) trick with the highest card (1) or duck (0)
     "take_clean": 1.0,
     # hearts worth at least this many raw points (absolute) are dumped first when void
     "heart_dump": 10.0,
+    # lead choice, per suit: weight of unseen cards above our lowest card (up to 4; none
+    # above = we would win: never unless forced), of unseen cards below it (penalty) and
+    # of shortness (4 − length, a void to come)
+    "lead_above": 8.0,
+    "lead_below": 2.0,
+    "lead_short": 15.0,
+    # discarding a plain card: per suit its highest card, scored 64·rank + this·(13 − length)
+    # (0: the highest card overall; 64: one rank step per card of shortness; 200 default)
+    "discard_short": 200.0,
 }
 _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
+_P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT = 5, 6, 7, 8
 
 _FULL = np.uint64((1 << 52) - 1)
 _SPADES = np.uint64(0x1FFF)
@@ -112,9 +125,8 @@ def _lead_penalties() -> np.ndarray:
 
 
 #: lead score terms by the number of unseen cards above / below the card led and suit length
-_T_ABOVE = np.array([-1000] + [8 * min(k, 4) for k in range(1, 14)], dtype=np.int64)
-_T_BELOW = np.array([-4 * min(k, 4) for k in range(14)], dtype=np.int64)
-_T_LEN = np.array([3 * (4 - min(k, 4)) for k in range(14)], dtype=np.int64)
+_MIN4 = np.array([min(k, 4) for k in range(14)], dtype=np.int64)
+_SHORT4 = np.array([4 - min(k, 4) for k in range(14)], dtype=np.int64)
 #: penalty (score points) of leading a card: giving away the sheep / transformer, own hearts
 _LEAD_PEN = _lead_penalties()
 
@@ -167,8 +179,13 @@ def _gain(taken, cards, exposed):
 
 
 @njit(cache=True, nogil=True)
-def _pick_discard_safe(cands, hand):
-    """Highest-ranked card of ``cands`` (ties: the shortest suit of ``hand``); -1 if empty."""
+def _pick_discard_safe(cands, hand, w_short):
+    """The card of ``cands`` with the best rank + ``w_short``·shortness (-1 if empty).
+
+    Per suit the candidate is its highest card; its key is 4·rank plus ``w_short``
+    times (13 − cards held in the suit), so ``w_short`` = 0 means the highest rank
+    overall and a large ``w_short`` the shortest suit first.
+    """
     if cands == ZERO:
         return -1
     best = -1
@@ -177,7 +194,7 @@ def _pick_discard_safe(cands, hand):
         sc = cands & suit_mask(s)
         if sc:
             c = highest_bit(sc)
-            key = (c - 13 * s) * 16 + (15 - popcount(hand & suit_mask(s)))
+            key = (c - 13 * s) * 64 + w_short * (13 - popcount(hand & suit_mask(s)))
             if key > best_key:
                 best_key = key
                 best = c
@@ -186,7 +203,7 @@ def _pick_discard_safe(cands, hand):
 
 @njit(cache=True, nogil=True)
 def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, partner_taken,
-             winner_taken, heart_dump):
+             winner_taken, heart_dump, w_short):
     """Void in the led suit: choose the card to throw away (legal == hand)."""
     pig_out = (unseen & _PIG) != ZERO
     last = n == 3
@@ -202,7 +219,7 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
                     return _TRANS_C
         if pig_out and (legal & _SKA):
             return highest_bit(legal & _SKA)
-        c = _pick_discard_safe(legal & ~(_HEARTS | _PIG | _SHEEP | _TRANS), hand)
+        c = _pick_discard_safe(legal & ~(_HEARTS | _PIG | _SHEEP | _TRANS), hand, w_short)
         if c >= 0:
             return c
         h = legal & _HEARTS
@@ -230,7 +247,7 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
         wt = winner_taken | tmask
         if _score(wt | _TRANS, exposed) < _score(wt, exposed):
             return _TRANS_C
-    c = _pick_discard_safe(legal & ~(_HEARTS | _SHEEP | _TRANS), hand)
+    c = _pick_discard_safe(legal & ~(_HEARTS | _SHEEP | _TRANS), hand, w_short)
     if c >= 0:
         return c
     if h:
@@ -353,15 +370,17 @@ def _duck_card(duck, exposed, winner, tmask, partner, winner_taken):
 
 
 @njit(cache=True, nogil=True)
-def _lead(hand, legal, unseen, exposed, others_void, push, hunt):
+def _lead(hand, legal, unseen, exposed, others_void, push, hunt, w_above, w_below, w_short):
     """Choose the card to lead; ``others_void``: suits (bit s) some other seat is void in."""
     pig_out = (unseen & _PIG) != ZERO
     others_void_d = (others_void >> np.uint64(2)) & ONE
-    if hunt and not others_void_d:
+    if hunt > 0 and not others_void_d:
         ud = unseen & _DIAMONDS
         if (legal & _SHEEP) and (ud & _above(_SHEEP_C)) == ZERO and ud != ZERO:
             return _SHEEP_C
-        if ((unseen | legal) & _SHEEP) and (legal & _DIAMONDS_OVER_J):
+        mine = (legal & _SHEEP) != ZERO
+        out_ok = (unseen & _SHEEP) != ZERO and (hunt == 1 or (hunt == 2 and popcount(ud) <= 3))
+        if (mine or out_ok) and (legal & _DIAMONDS_OVER_J):
             hd = highest_bit(legal & _DIAMONDS)
             if (ud & _above(hd)) == ZERO:
                 return hd
@@ -386,8 +405,11 @@ def _lead(hand, legal, unseen, exposed, others_void, push, hunt):
         if lo == _PIG_C and (ls & ~_PIG):
             lo = lowest_bit(ls & ~_PIG)
         su = unseen & sm
-        score = (_T_ABOVE[popcount(su & _above(lo))] + _T_BELOW[popcount(su & _below(lo))]
-                 + _T_LEN[popcount(hand & sm)] + _LEAD_PEN[lo])
+        above = popcount(su & _above(lo))
+        score = (w_above * _MIN4[above] - w_below * _MIN4[popcount(su & _below(lo))]
+                 + w_short * _SHORT4[popcount(hand & sm)] + _LEAD_PEN[lo])
+        if above == 0:
+            score -= 1000
         if s == 0:
             score += adj0
         if score > best_score:
@@ -411,7 +433,8 @@ def play_heuristic(obs, params, rng):
         for k in range(1, 4):
             others_void |= obs[O_VOIDS + ((seat + k) & 3)]
         c = _lead(hand, legal, unseen, exposed, others_void, params[seat, _P_PUSH] > 0.0,
-                  params[seat, _P_HUNT] > 0.0)
+                  np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
+                  np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]))
         return np.int64(c), rng
     leader = np.int64(obs[O_LEADER])
     led_card = np.int64(obs[O_TRICK])
@@ -443,5 +466,6 @@ def play_heuristic(obs, params, rng):
     else:
         pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
         c = _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, pt,
-                     winner_taken, params[seat, _P_HEART_DUMP])
+                     winner_taken, params[seat, _P_HEART_DUMP],
+                     np.int64(params[seat, _P_DISCARD_SHORT]))
     return np.int64(c), rng
