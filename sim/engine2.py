@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange, types
+from numba.extending import intrinsic
 
 from sim.bits import (
     ONE,
@@ -30,11 +31,11 @@ from sim.bits import (
     suit_mask,
     unmanaged_f64,
     unmanaged_i64,
-    unmanaged_u64,
 )
 from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, bounded, deal_key, sub_stream
 from sim.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import raw_score
+from strategies.dispatch import PLAY_RANDOM
 from strategies.observation2 import (
     NONE,
     Q_BEST,
@@ -68,7 +69,7 @@ from strategies.observation2 import (
     nth_play,
     play_key,
 )
-from strategies.pairs import choose_exposure2, choose_play2
+from strategies.pairs import choose_exposure2, choose_play2, random_play
 
 _C2 = np.int64(39)
 _SQ = np.int64(10)
@@ -83,6 +84,27 @@ MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
 
+@intrinsic
+def _pointer_like(typingctx, addr, like):
+    """A raw pointer to ``like``'s dtype at address ``addr``."""
+    sig = types.CPointer(like.dtype)(types.intp, like)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unmanaged(a):
+    """An unreference-counted view of the C-contiguous array ``a`` (keep ``a`` alive!).
+
+    Every array handed to the per-deal function costs two atomic reference-count
+    updates per deal otherwise (sim/bits.py ``unmanaged_*``).
+    """
+    return carray(_pointer_like(a.ctypes.data, a), a.shape)
+
+
 @njit(cache=True, nogil=True)
 def _deal2(key, deck, h1, h2):
     """Shuffle the 104 cards of the deal with key ``key`` (docs/engine2.md step 1).
@@ -90,8 +112,9 @@ def _deal2(key, deck, h1, h2):
     Deck entry ``e`` (0..103) is card ``e % 52``; seat ``p`` gets ``deck[26p : 26p+26]``.
     """
     rng = sub_stream(key, np.uint64(STREAM_SHUFFLE))
-    for j in range(104):
+    for j in range(52):  # the deck holds card indices: entry e is card e % 52
         deck[j] = j
+        deck[j + 52] = j
     for j in range(103, 0, -1):
         rng, k = bounded(rng, np.uint64(j + 1))
         t = deck[j]
@@ -101,11 +124,9 @@ def _deal2(key, deck, h1, h2):
         one = ZERO
         two = ZERO
         for j in range(26 * p, 26 * p + 26):
-            b = ONE << np.uint64(deck[j] % 52)
-            if one & b:
-                two |= b
-            else:
-                one |= b
+            b = ONE << np.uint64(deck[j])
+            two |= one & b
+            one |= b
         h1[p] = one
         h2[p] = two
 
@@ -130,7 +151,7 @@ def _unexposed_in_suit(a1, a2, e1, e2, s):
     return popcount(a1 & sm) + popcount(a2 & sm) - xc, xc
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
     """Legal plays of the hand ``(a1, a2)`` holding the exposed copies ``(e1, e2)``:
     ``(ls, lp, l2, forced)`` masks (strategies/observation2.py; docs/engine2.md step 4).
@@ -193,6 +214,23 @@ def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
     if n_s == 1:
         return ZERO, ZERO, a1 & ~sm, in1  # rule 3: the one card plus a discard
     return ZERO, a2, a1, ZERO  # rule 3: void, any two cards
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _take(a1, a2, x1, x2, c, keep_exposed):
+    """Remove one copy of card ``c`` from the hand ``(a1, a2)`` holding the exposed copies
+    ``(x1, x2)``: the exposed copy unless ``keep_exposed`` (it is restricted here)."""
+    cb = bit(c)
+    if (x1 & cb) and not keep_exposed:
+        if x2 & cb:
+            x2 &= ~cb
+        else:
+            x1 &= ~cb
+    if a2 & cb:
+        a2 &= ~cb
+    else:
+        a1 &= ~cb
+    return a1, a2, x1, x2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -302,8 +340,11 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             ex2 = x2[p]
             ls, lp, l2, forced = legal2(a1, a2, ex1, ex2, k, led, pair_trick, first_in,
                                         led_suits, first_deal and t == 0 and k == 0)
-            if n_legal(ls, lp, l2, forced) == 1:
+            total = n_legal(ls, lp, l2, forced)
+            if total == 1:
                 c1, c2 = nth_play(ls, lp, l2, forced, 0)
+            elif sids[p] == PLAY_RANDOM:  # needs no observation
+                c1, c2, rngs[p] = random_play(ls, lp, l2, forced, total, rngs[p])
             else:
                 obs[Q_SEAT] = np.uint64(p)
                 obs[Q_HAND1] = a1
@@ -333,30 +374,35 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             if first_in and (ex1 & bit(_EXPOSABLE_OF_SUIT[led])):
                 u_s, xc = _unexposed_in_suit(a1, a2, ex1, ex2, led)
                 restricted = u_s >= need
-            for j in range(2):
-                c = c1 if j == 0 else c2
-                if c == _NONE:
-                    break
-                cb = bit(c)
-                if (ex1 & cb) and not (restricted and c // 13 == led):
-                    if ex2 & cb:
-                        ex2 &= ~cb
-                    else:
-                        ex1 &= ~cb
-                if a2 & cb:
-                    a2 &= ~cb
-                else:
-                    a1 &= ~cb
-                if m1 & cb:
-                    m2 |= cb
-                else:
-                    m1 |= cb
+            cb = bit(c1)
+            if c2 == c1:  # a pair: both copies leave, exposed or not
+                a1 &= ~cb
+                a2 &= ~cb
+                ex1 &= ~cb
+                ex2 &= ~cb
+                m2 |= cb  # no copy of c1 was on the trick before
+                m1 |= cb
                 pl1 = obs[Q_PLAYED1]
-                if pl1 & cb:
-                    obs[Q_PLAYED2] |= cb
-                else:
+                obs[Q_PLAYED2] |= cb
+                obs[Q_PLAYED1] = pl1 | cb
+            else:
+                a1, a2, ex1, ex2 = _take(a1, a2, ex1, ex2, c1, restricted and c1 // 13 == led)
+                m2 |= m1 & cb
+                m1 |= cb
+                pl1 = obs[Q_PLAYED1]
+                obs[Q_PLAYED2] |= pl1 & cb
+                obs[Q_PLAYED1] = pl1 | cb
+                if c2 != _NONE:
+                    cb = bit(c2)
+                    a1, a2, ex1, ex2 = _take(a1, a2, ex1, ex2, c2,
+                                             restricted and c2 // 13 == led)
+                    m2 |= m1 & cb
+                    m1 |= cb
+                    pl1 = obs[Q_PLAYED1]
+                    obs[Q_PLAYED2] |= pl1 & cb
                     obs[Q_PLAYED1] = pl1 | cb
-                obs[Q_TRICK + 2 * k + j] = np.uint64(c)
+            obs[Q_TRICK + 2 * k] = np.uint64(c1)
+            obs[Q_TRICK + 2 * k + 1] = np.uint64(c2)
             h1[p] = a1
             h2[p] = a2
             x1[p] = ex1
@@ -399,25 +445,43 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
                  hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
                  raw_out, plays_out, plays2_out, winners_out, record, given):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start: a match start)."""
-    h1 = np.zeros(4, dtype=np.uint64)
-    h2 = np.zeros(4, dtype=np.uint64)
-    x1 = np.zeros(4, dtype=np.uint64)
-    x2 = np.zeros(4, dtype=np.uint64)
-    t1 = np.zeros(4, dtype=np.uint64)
-    t2 = np.zeros(4, dtype=np.uint64)
+    st = np.zeros(32, dtype=np.uint64)  # per-seat state: h1 h2 x1 x2 t1 t2 rngs
     obs_owner = np.zeros(Q_SIZE, dtype=np.uint64)
-    deck = np.zeros(104, dtype=np.int64)
+    deck_owner = np.zeros(104, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
     rules_owner = rules.copy()
     sp_owner = sparams.copy()
     pp_owner = pparams.copy()
-    rngs = np.zeros(4, dtype=np.uint64)
-    # views without reference counting for the arrays handed to strategies and scoring
-    obs = unmanaged_u64(obs_owner)
+    sids_owner = sids.copy()
+    pids_owner = pids.copy()
+    # views without reference counting for every array handed to the per-deal function
+    # (the owners keep the memory alive; the outputs belong to the caller)
+    v = _unmanaged(st)
+    h1 = v[0:4]
+    h2 = v[4:8]
+    x1 = v[8:12]
+    x2 = v[12:16]
+    t1 = v[16:20]
+    t2 = v[20:24]
+    rngs = v[24:28]
+    obs = _unmanaged(obs_owner)
+    deck = _unmanaged(deck_owner)
     exp = unmanaged_i64(exp_owner)
     rules = unmanaged_i64(rules_owner)
     sparams = unmanaged_f64(sp_owner)
     pparams = unmanaged_f64(pp_owner)
+    sids = _unmanaged(sids_owner)
+    pids = _unmanaged(pids_owner)
+    hands_out = _unmanaged(hands_out)
+    hands2_out = _unmanaged(hands2_out)
+    exposed_out = _unmanaged(exposed_out)
+    leader_out = _unmanaged(leader_out)
+    collected_out = _unmanaged(collected_out)
+    collected2_out = _unmanaged(collected2_out)
+    raw_out = _unmanaged(raw_out)
+    plays_out = _unmanaged(plays_out)
+    plays2_out = _unmanaged(plays2_out)
+    winners_out = _unmanaged(winners_out)
     leader = 0
     for d in range(n):
         i = start + d
@@ -428,11 +492,15 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
                             collected2_out, raw_out, plays_out, plays2_out, winners_out,
                             record, given)
     # keep the owners alive until here
+    st[0] = st[0]
     obs_owner[0] = obs_owner[0]
+    deck_owner[0] = deck_owner[0]
     exp_owner[0] = exp_owner[0]
     rules_owner[0] = rules_owner[0]
     sp_owner[0, 0] = sp_owner[0, 0]
     pp_owner[0, 0] = pp_owner[0, 0]
+    sids_owner[0] = sids_owner[0]
+    pids_owner[0] = pids_owner[0]
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -30,9 +30,10 @@ The observation never holds another seat's hidden cards.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, nth_bit, popcount
+from sim.bits import ONE, ZERO, bit, lowest_bit, popcount
 
 Q_SEAT = 0  # the deciding seat 0..3
 Q_PARTNER = 1  # partner seat, or 4 when the seat has no partner
@@ -95,6 +96,39 @@ def play_key(c1, c2, led, pair_trick):
     return 13 * hi + lo + (0 if led == 2 else _PAIR_BONUS)
 
 
+_M32 = np.uint64(0xFFFFFFFF)
+_M16 = np.uint64(0xFFFF)
+_M8 = np.uint64(0xFF)
+_M4 = np.uint64(0xF)
+_M2 = np.uint64(0x3)
+_M1 = np.uint64(0x1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step(m, k, pos, width, low_mask):
+    c = popcount(m & low_mask)
+    if k >= c:
+        return m >> np.uint64(width), k - c, pos + width
+    return m, k, pos
+
+
+@njit(cache=True, nogil=True, inline="always")
+def select_bit(m, k):
+    """Index of the ``k``-th (0-based, from the lowest) set bit of ``m`` (k < popcount(m)).
+
+    A binary search by popcounts (six steps, no data-dependent loop): the same result
+    as ``sim.bits.nth_bit``, faster for masks with many bits.
+    """
+    pos = 0
+    m, k, pos = _step(m, k, pos, 32, _M32)
+    m, k, pos = _step(m, k, pos, 16, _M16)
+    m, k, pos = _step(m, k, pos, 8, _M8)
+    m, k, pos = _step(m, k, pos, 4, _M4)
+    m, k, pos = _step(m, k, pos, 2, _M2)
+    m, k, pos = _step(m, k, pos, 1, _M1)
+    return np.int64(pos)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def n_legal(ls, lp, l2, forced):
     """Number of legal plays described by the masks (module doc)."""
@@ -104,28 +138,28 @@ def n_legal(ls, lp, l2, forced):
     return popcount(ls) + popcount(lp) + m * (m - 1) // 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def nth_play(ls, lp, l2, forced, k):
     """The ``k``-th legal play (0-based, module-doc order): ``(c1, c2)``, c2 = NONE for a
     single."""
     n = popcount(ls)
     if k < n:
-        return nth_bit(ls, k), NONE
+        return select_bit(ls, k), NONE
     k -= n
     n = popcount(lp)
     if k < n:
-        c = nth_bit(lp, k)
+        c = select_bit(lp, k)
         return c, c
     k -= n
     if forced != ZERO:
-        return lowest_bit(forced), nth_bit(l2, k)
+        return lowest_bit(forced), select_bit(l2, k)
     rest = l2
     while rest != ZERO:
         a = lowest_bit(rest)
         rest &= rest - ONE
         r = popcount(rest)
         if k < r:
-            return a, nth_bit(rest, k)
+            return a, select_bit(rest, k)
         k -= r
     return -1, NONE
 

@@ -73,15 +73,24 @@ _U39 = np.uint64(39)
 
 
 @njit(cache=True, nogil=True, inline="always")
+def random_play(ls, lp, l2, forced, total, rng):
+    """Uniform choice among the ``total`` legal plays of the masks: ``(c1, c2, rng)``.
+
+    Scalars only, so the engine can call it without filling the observation.
+    """
+    rng, k = bounded(rng, np.uint64(total))
+    c1, c2 = nth_play(ls, lp, l2, forced, np.int64(k))
+    return c1, c2, rng
+
+
+@njit(cache=True, nogil=True, inline="always")
 def play_random2(obs, rng):
     """Uniform choice among the legal plays: ``(c1, c2, rng)``."""
     ls = obs[Q_LS]
     lp = obs[Q_LP]
     l2 = obs[Q_L2]
     forced = obs[Q_FORCED]
-    rng, k = bounded(rng, np.uint64(n_legal(ls, lp, l2, forced)))
-    c1, c2 = nth_play(ls, lp, l2, forced, np.int64(k))
-    return c1, c2, rng
+    return random_play(ls, lp, l2, forced, n_legal(ls, lp, l2, forced), rng)
 
 
 @njit(cache=True, nogil=True)
