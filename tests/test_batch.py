@@ -332,3 +332,18 @@ def test_worker_failure_keeps_finished_chunks(tmp_path, monkeypatch):
     assert r.chunks_run == 7
     whole = run_job(build_spec(None, {**flags, "out": str(tmp_path / "w")}), quiet=True)
     same_results(r.out, whole.out)
+
+
+def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
+    """With no --out, run writes a new gongzhu-results-YYYYmmdd-HHMMSS folder in the cwd."""
+    monkeypatch.chdir(tmp_path)
+    r = cli("--deals", "2000", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    (folder,) = tmp_path.iterdir()
+    assert folder.name.startswith("gongzhu-results-")
+    assert {"manifest.json", "summary.csv", "chunk-000000.parquet"} <= {
+        p.name for p in folder.iterdir()}
+    m = json.loads((folder / MANIFEST).read_text())
+    assert m["spec"]["players"] == ["heuristic"] * 4 and m["spec"]["exposures"] == ["rule"] * 4
+    for text in ("2,000 deals", "zero-sum", "满红", "满贯", "took pig", f"results: {folder}"):
+        assert text in r.output
