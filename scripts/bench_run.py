@@ -27,6 +27,7 @@ import argparse
 import os
 import platform
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -164,6 +165,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None, help="passed to gongzhu-sim run")
     ap.add_argument("--chunk-size", type=int, default=None, help="passed to gongzhu-sim run")
     ap.add_argument("--backend", default=None, help="passed to gongzhu-sim run")
+    ap.add_argument("--run-args", default="",
+                    help="more flags for gongzhu-sim run, e.g. '--match-length 4'")
     ap.add_argument("--e2e-only", action="store_true", help="skip the kernel timing")
     ap.add_argument("--single", action="store_true",
                     help="also time the kernel on one thread")
@@ -212,6 +215,7 @@ def main() -> None:
                         ("--backend", args.backend)):
             if v is not None:
                 cmd += [flag, str(v)]
+        cmd += shlex.split(args.run_args)
         et, ec, tree, mx = e2e_run(cmd)
         e_times.append(et)
         e_cpu.append(ec)
