@@ -152,6 +152,13 @@ def exposed_restricted(plain: Counter, shown: Counter, suit: int, first: bool, n
     return unexposed >= need
 
 
+def _remove(cards: Counter, c: int) -> None:
+    """One copy of ``c`` less (the key goes when no copy is left)."""
+    cards[c] -= 1
+    if cards[c] == 0:
+        del cards[c]
+
+
 def _usable(plain: Counter, shown: Counter, c: int, restricted: bool) -> int:
     """Copies of card ``c`` the player may use in this trick."""
     return plain[c] + (0 if restricted else shown[c])
@@ -178,19 +185,20 @@ def legal_plays2(
       suit, (3) else all cards of the suit plus discards to make two.  A pair that needs
       a restricted copy is not a pair the player can follow with.
     """
-    held = plain + shown
+    held = _held(plain, shown)
     if not trick:
         if first_lead_c2:
             if held[C2] == 0:
                 raise ValueError("the first lead of a match must be ♣2, which this hand lacks")
             return {(C2,)} | ({(C2, C2)} if held[C2] == 2 else set())
+        restricted = {(s, need): exposed_restricted(plain, shown, s, s not in led_suits, need)
+                      for s in range(4) for need in (1, 2)}
         out: set[Play] = set()
         for c in held:
             s = suit_of(c)
-            first = s not in led_suits
-            if _usable(plain, shown, c, exposed_restricted(plain, shown, s, first, 1)) >= 1:
+            if _usable(plain, shown, c, restricted[s, 1]) >= 1:
                 out.add((c,))
-            if _usable(plain, shown, c, exposed_restricted(plain, shown, s, first, 2)) >= 2:
+            if _usable(plain, shown, c, restricted[s, 2]) >= 2:
                 out.add((c, c))
         return out
     led = suit_of(trick[0][0])
@@ -202,8 +210,7 @@ def legal_plays2(
         restricted = exposed_restricted(plain, shown, led, first, 1)
         return {(c,) for c in set(in_suit) if _usable(plain, shown, c, restricted) >= 1}
     restricted = exposed_restricted(plain, shown, led, first, 2)
-    usable = Counter({c: _usable(plain, shown, c, restricted) for c in set(in_suit)})
-    usable = +usable
+    usable = {c: n for c in set(in_suit) if (n := _usable(plain, shown, c, restricted)) > 0}
     pairs = {(c, c) for c, n in usable.items() if n >= 2}
     if pairs:
         return pairs  # rule 1
@@ -310,8 +317,23 @@ def choose_exposures2(
 # ---------------------------------------------------------------- observation
 
 
-def _masks(cards) -> tuple[int, int]:
-    return cards_to_masks2(cards)
+def _masks(cards: Counter) -> tuple[int, int]:
+    """``(has_one, has_two)`` masks of a card count."""
+    one = two = 0
+    for c, n in cards.items():
+        if n >= 1:
+            one |= 1 << c
+        if n >= 2:
+            two |= 1 << c
+    return one, two
+
+
+def _held(plain: Counter, shown: Counter) -> Counter:
+    """All the cards of a hand, exposed or not."""
+    held = Counter(plain)
+    for c, n in shown.items():
+        held[c] += n
+    return held
 
 
 def legal_masks(legal: set[Play]) -> tuple[int, int, int, int]:
@@ -347,7 +369,7 @@ def observation2(
     legal: set[Play],
     played: Counter,
     exposed_counts: list[int],
-    taken: list[Counter],
+    taken: list[tuple[int, int]],
     voids: list[int],
     trick: list[SeatPlay],
     leader: int,
@@ -359,20 +381,20 @@ def observation2(
     """The uint64 observation array of strategies/observation2.py for ``seat``'s decision.
 
     ``played`` counts every card played so far (current trick included); ``taken`` the
-    cards of each seat's completed tricks; ``voids`` include a discard made earlier in
-    the current trick.  Unplayed slots of ``Q_TRICK`` hold NONE.
+    ``(has_one, has_two)`` masks of each seat's completed tricks; ``voids`` include a
+    discard made earlier in the current trick.  Unplayed slots of ``Q_TRICK`` hold NONE.
     """
-    obs = np.zeros(Q_SIZE, dtype=np.uint64)
+    obs = [0] * Q_SIZE  # a list first: numpy item assignment is slow
     obs[Q_SEAT] = seat
     obs[Q_PARTNER] = (seat + 2) % 4 if VARIANTS.index(rules.variant) == VARIANT_PARTNERS else 4
-    obs[Q_HAND1], obs[Q_HAND2] = _masks((plain + shown).elements())
+    obs[Q_HAND1], obs[Q_HAND2] = _masks(_held(plain, shown))
     obs[Q_LS], obs[Q_LP], obs[Q_L2], obs[Q_FORCED] = legal_masks(legal)
-    obs[Q_PLAYED1], obs[Q_PLAYED2] = _masks(played.elements())
+    obs[Q_PLAYED1], obs[Q_PLAYED2] = _masks(played)
     e1 = sum(1 << c for c, n in zip(EXPOSABLE, exposed_counts, strict=True) if n >= 1)
     e2 = sum(1 << c for c, n in zip(EXPOSABLE, exposed_counts, strict=True) if n >= 2)
     obs[Q_EXPOSED1], obs[Q_EXPOSED2] = e1, e2
     for p in range(4):
-        obs[Q_TAKEN1 + p], obs[Q_TAKEN2 + p] = _masks(taken[p].elements())
+        obs[Q_TAKEN1 + p], obs[Q_TAKEN2 + p] = taken[p]
         obs[Q_VOIDS + p] = voids[p]
         obs[Q_EXPOSERS + p] = flags[p]
     for j in range(8):
@@ -399,7 +421,7 @@ def observation2(
     else:
         obs[Q_WINNER] = seat
         obs[Q_BEST] = 0
-    return obs
+    return np.array(obs, dtype=np.uint64)
 
 
 # ---------------------------------------------------------------- one deal (engine steps 2–6)
@@ -442,6 +464,7 @@ def play_deal2(
     table = params_table(players)
     rngs = [np.uint64(py_stream(seed, deal, STREAM_PLAY + p)) for p in range(4)]
     taken = [Counter() for _ in range(4)]
+    taken_masks = [(0, 0)] * 4
     played: Counter = Counter()
     voids = [0, 0, 0, 0]
     led_suits: set[int] = set()
@@ -449,7 +472,7 @@ def play_deal2(
     pig_taker: int | None = None
     lead = leader
     trick_no = 0
-    while sum((plain[lead] + shown[lead]).values()) > 0:
+    while sum(plain[lead].values()) + sum(shown[lead].values()) > 0:
         trick: list[SeatPlay] = []
         for k in range(4):
             seat = (lead + k) % 4
@@ -461,7 +484,7 @@ def play_deal2(
             else:
                 obs = observation2(
                     seat, rules, plain[seat], shown[seat], legal, played, exposed_counts,
-                    taken, voids, trick, lead, led_suits, trick_no, first_deal, flags,
+                    taken_masks, voids, trick, lead, led_suits, trick_no, first_deal, flags,
                 )
                 c1, c2, rng = choose_play2(int(players[seat].id), table, obs, rngs[seat])
                 rngs[seat] = np.uint64(rng)
@@ -478,12 +501,10 @@ def play_deal2(
                                             led not in led_suits, 2 if pair_trick else 1)
             for c in play:
                 if shown[seat][c] > 0 and not (restricted and suit_of(c) == led):
-                    shown[seat][c] -= 1
+                    _remove(shown[seat], c)
                 else:
                     assert plain[seat][c] > 0, "the legal play needs an unexposed copy"
-                    plain[seat][c] -= 1
-                plain[seat] = +plain[seat]
-                shown[seat] = +shown[seat]
+                    _remove(plain[seat], c)
                 played[c] += 1
             if k > 0 and any(suit_of(c) != led for c in play):
                 voids[seat] |= 1 << led
@@ -491,6 +512,7 @@ def play_deal2(
         winner = trick_winner2(trick)
         for _, play in trick:
             taken[winner].update(play)
+        taken_masks[winner] = _masks(taken[winner])
         if pig_taker is None and any(SQ in play for _, play in trick):
             pig_taker = winner
         led_suits.add(suit_of(trick[0][1][0]))
