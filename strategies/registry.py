@@ -94,8 +94,12 @@ def parse_player(name: str) -> Choice:
 
 
 def parse_exposure(name: str) -> Choice:
-    """Resolve an exposure-policy name (``fixed:SQ,HA``, ``rule:k=v``). Raises StrategyError."""
-    from sim.cards import CardError, exposure_flags, parse_cards
+    """Resolve an exposure-policy name (``fixed:SQ,HA``, ``rule:k=v``). Raises StrategyError.
+
+    ``fixed`` with a card twice (``fixed:SQ,SQ``) asks for both copies (two decks): flag bit
+    ``b + 4`` beside bit ``b``; the one-deck policy reads only the low four bits.
+    """
+    from sim.cards import CardError, check_copies, exposure_flags, parse_cards
 
     base, _, arg = name.strip().partition(":")
     if base not in EXPOSURES:
@@ -105,7 +109,12 @@ def parse_exposure(name: str) -> Choice:
         )
     if base == "fixed":
         try:
-            flags = exposure_flags(parse_cards(arg))
+            cards = parse_cards(arg)
+            check_copies(cards, decks=2)
+            flags = exposure_flags(cards)
+            for c in set(cards):  # a card twice: both copies (two decks; flag bit b + 4)
+                if cards.count(c) == 2:
+                    flags |= exposure_flags([c]) << 4
         except CardError as exc:
             raise StrategyError(f"in exposure policy {name!r}: {exc}") from None
         params = (float(flags),) + (0.0,) * (N_PARAMS - 1)
