@@ -13,26 +13,37 @@ no allocation, at most a 4-step loop over suits or trick cards):
   collected mask, transformer included).  Last to play: take a trick that is
   worth something (the sheep, the transformer when our collected score is
   positive, a clean trick with our highest card to shed it), otherwise duck with
-  the highest card under the winner.  Earlier: duck with the highest card under
-  the winner (the pig first when ♠K/♠A is on the trick); when we must go over,
-  win high on a clean, safe suit and low when the trick or the suit is dangerous.
+  the highest card under the winner.  Earlier: take a trick worth something with
+  a card no unseen card can beat (also a clean diamond trick above our own sheep,
+  a clean club trick that may catch the transformer when we are positive);
+  otherwise duck with the highest card under the winner (the pig first when
+  ♠K/♠A is on the trick, the transformer onto a negative winner, never the sheep);
+  when we must go over, win high on a clean, safe suit and low when the trick or
+  the suit is dangerous (hearts, spades with the pig out, a void player behind).
 * **discarding** (void in the led suit) — by danger: the pig, then ♠A/♠K while
   the pig is out, then high hearts, the transformer on a negative winner, then
-  the highest card of the weakest suit; never the sheep on an opponent.  When
+  the highest card of the shortest suit; never the sheep on an opponent.  When
   our partner is winning the trick we feed it instead (the sheep, safe high
   cards) and never the pig or hearts.
-* **leading** — hunt the sheep when it is safe (we hold it and it is the top
-  diamond out, or we hold the top diamonds); otherwise score each suit by how
-  likely our lowest card is to be beaten (unseen cards above and below it,
-  known voids), push the pig (lead spades under the ♠Q when we hold none of
-  ♠Q ♠K ♠A and the pig is still out, harder when it is exposed), avoid spades
-  while holding ♠K/♠A/♠Q with the pig out, and prefer short suits (voids to
-  discard on later).
+* **leading** — hunt the sheep when nobody is known void in diamonds (lead our
+  sheep when it is the top diamond out; lead our top diamond above ♦J when it
+  cannot be beaten and we hold the sheep, or the sheep is out among at most
+  three unseen diamonds); otherwise score each suit's lowest card by the unseen
+  cards above it (someone will beat it) and below it, prefer short suits (voids
+  to discard on later), push the pig (lead spades under the ♠Q when we hold none
+  of ♠Q ♠K ♠A and the pig is still out, harder when it is exposed, which also
+  presses its exposer) and keep away from spades while holding ♠K/♠A with the
+  pig out or holding the pig.
+
+Exposures: the first-round restriction is already applied to ``O_LEGAL``; an
+exposed pig, sheep or ♥A doubles its value and an exposed transformer is ×4 in
+every trick evaluation (:func:`_score`), so the player protects itself from
+them and dumps them harder.
 
 Team play: ``partners`` gives ``O_PARTNER``; in ``pig_sheep`` the pig holder's
 partner is the sheep holder (and vice versa), known once that card shows on the
-current trick.  The first-round restriction on exposed cards is already applied
-to ``O_LEGAL`` by the engine, and every choice is a bit of ``O_LEGAL``.
+current trick.  Every choice is a bit of ``O_LEGAL``; the rng is never drawn
+(the player is deterministic).
 
 Parameters (``heuristic:key=value``): see :data:`HEURISTIC_PARAMS`.
 """
@@ -60,7 +71,8 @@ from strategies.observation import (
 
 #: Parameter names of ``heuristic:key=value`` and their defaults (index = position in params).
 HEURISTIC_PARAMS: dict[str, float] = {
-    # 1 = push the pig: lead spades under ♠Q when holding none of ♠Q ♠K ♠A (0 = off)
+    # push the pig: lead spades under ♠Q when holding none of ♠Q ♠K ♠A and the pig is out;
+    # weight k adds 20·k lead points to spades (40·k when the pig is exposed); 0 = off
     "push_pig": 1.0,
     # hunt the sheep: 0 off; 1 lead the sheep when it is the top diamond out, lead the top
     # diamond (♦Q or higher) when we hold the sheep or it is out; 2 (default) the same but
@@ -82,18 +94,16 @@ HEURISTIC_PARAMS: dict[str, float] = {
     # discarding a plain card: per suit its highest card, scored 64·rank + this·(13 − length)
     # (0: the highest card overall; 64: one rank step per card of shortness; 200 default)
     "discard_short": 200.0,
+    # lead penalty for spades while we hold ♠K/♠A with the pig out, or hold the pig
+    "spade_guard": 40.0,
 }
 _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
-_P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT = 5, 6, 7, 8
+_P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9
 
 _FULL = np.uint64((1 << 52) - 1)
-_SPADES = np.uint64(0x1FFF)
 _HEARTS = np.uint64(0x1FFF << 13)
 _DIAMONDS = np.uint64(0x1FFF << 26)
-_CLUBS = np.uint64(0x1FFF << 39)
 _PIG = np.uint64(1 << 10)
-_SK = np.uint64(1 << 11)
-_SA = np.uint64(1 << 12)
 _SKA = np.uint64((1 << 11) | (1 << 12))
 _SHEEP = np.uint64(1 << 35)
 _DIAMONDS_OVER_J = np.uint64(0b111 << 36)  # ♦Q ♦K ♦A
@@ -108,7 +118,6 @@ _H5A = np.uint64(0b1111111111 << 16)
 _HJA = np.uint64(0b1111 << 22)
 _HQA = np.uint64(0b111 << 23)
 _HKA = np.uint64(0b11 << 24)
-#: hearts worth at least 10 / 20 / 30 / 40 / 50 points (same bands, for the dump threshold)
 _SCORING_NO_T = _HEARTS | _PIG | _SHEEP
 _SCORING = _SCORING_NO_T | _TRANS
 
@@ -323,9 +332,9 @@ def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_tak
         if g > 0 and (not rem_void or g >= 100):
             return ct
         if g == 0 and not rem_void:
-            # a clean trick we win anyway: worth it if a follower may drop the sheep or
-            # (when our score is positive) the transformer on it
-            if led == 2 and ((unseen | legal) & _SHEEP):
+            # a clean trick we win anyway: worth it to clear the diamonds above our own
+            # sheep, or (when our score is positive) if a follower may drop the transformer
+            if led == 2 and (legal & _SHEEP):
                 return ct
             if led == 3 and (unseen & _TRANS) and _gain(my_taken | tmask, _TRANS, exposed) > 0:
                 return ct
@@ -370,7 +379,8 @@ def _duck_card(duck, exposed, winner, tmask, partner, winner_taken):
 
 
 @njit(cache=True, nogil=True)
-def _lead(hand, legal, unseen, exposed, others_void, push, hunt, w_above, w_below, w_short):
+def _lead(hand, legal, unseen, exposed, others_void, push, hunt, w_above, w_below, w_short,
+          guard):
     """Choose the card to lead; ``others_void``: suits (bit s) some other seat is void in."""
     pig_out = (unseen & _PIG) != ZERO
     others_void_d = (others_void >> np.uint64(2)) & ONE
@@ -388,12 +398,11 @@ def _lead(hand, legal, unseen, exposed, others_void, push, hunt, w_above, w_belo
     adj0 = 0
     if pig_out:
         if (hand & (_PIG | _SKA)) == ZERO:
-            if push:
-                adj0 = 40 if exposed & _PIG else 20
+            adj0 = push * (40 if exposed & _PIG else 20)
         else:
-            adj0 = -40
+            adj0 = -guard
     elif hand & _PIG:
-        adj0 = -40
+        adj0 = -guard
     best_c = -1
     best_score = -1 << 30
     for s in range(4):
@@ -432,9 +441,10 @@ def play_heuristic(obs, params, rng):
         others_void = ZERO
         for k in range(1, 4):
             others_void |= obs[O_VOIDS + ((seat + k) & 3)]
-        c = _lead(hand, legal, unseen, exposed, others_void, params[seat, _P_PUSH] > 0.0,
+        c = _lead(hand, legal, unseen, exposed, others_void, np.int64(params[seat, _P_PUSH]),
                   np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
-                  np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]))
+                  np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]),
+                  np.int64(params[seat, _P_SPADE_GUARD]))
         return np.int64(c), rng
     leader = np.int64(obs[O_LEADER])
     led_card = np.int64(obs[O_TRICK])
