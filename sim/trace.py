@@ -16,6 +16,9 @@ def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, 
     """
     if res.plays is None or res.winners is None:
         raise ValueError("deal_records needs results played with record=True")
+    if res.rules.decks == 2:
+        yield from _deal_records2(res, match_length)
+        return
     z, pts, tp = res.zero_sum(), res.points(), res.team_points()
     rules = res.rules.to_dict()
     for r in range(len(res)):
@@ -47,6 +50,55 @@ def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, 
         }
 
 
+def _deal_records2(res: DealResults, match_length: int) -> Iterator[dict[str, Any]]:
+    """Two-deck :func:`deal_records`: the same keys; 13–26 tricks, a pair play (or two cards
+    following a pair) lists both cards, hands/exposures/collected repeat a card held twice."""
+    from sim.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
+
+    z, pts, tp = res.zero_sum(), res.points(), res.team_points()
+    rules = res.rules.to_dict()
+    for r in range(len(res)):
+        i = res.start + r
+        leader = int(res.leader[r])
+        tricks = []
+        for t in range(26):
+            winner = int(res.winners[r, t])
+            if winner < 0:
+                break
+            plays = []
+            for k in range(4):
+                j = 4 * t + k
+                cards = [int(res.plays[r, j])]
+                if res.plays2[r, j] >= 0:
+                    cards.append(int(res.plays2[r, j]))
+                plays.append({"seat": (leader + k) % 4, "cards": [card_str(c) for c in cards]})
+            tricks.append({"leader": leader, "plays": plays, "winner": winner})
+            leader = winner
+        exposed = []
+        for f in res.exposed[r]:
+            f = int(f)
+            exposed.append([card_str(c) for b, c in enumerate(EXPOSABLE)
+                            for _ in range((f >> b & 1) + (f >> (b + 4) & 1))])
+        yield {
+            "deal": i,
+            "seed": res.seed,
+            "rules": rules,
+            "first_deal": i % match_length == 0,
+            "hands": [hand_to_pbn(masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])))
+                      for s in range(4)],
+            "exposed": exposed,
+            "leader": int(res.leader[r]),
+            "tricks": tricks,
+            "collected": [[card_str(c) for c in masks2_to_cards(int(res.collected[r, s]),
+                                                                 int(res.collected2[r, s]))]
+                          for s in range(4)],
+            "raw": [int(x) for x in res.raw[r]],
+            "zero_sum": [float(x) for x in z[r]],
+            "points": [int(x) for x in pts[r]],
+            "team_points": None if tp is None else [int(x) for x in tp[r]],
+        }
+
+
 def format_text(rec: dict[str, Any]) -> str:
     """A readable trace of one deal record: hands, exposures, tricks, scores."""
     from sim.cards import parse_cards, parse_hand
@@ -54,7 +106,7 @@ def format_text(rec: dict[str, Any]) -> str:
     lines = [f"deal {rec['deal']} (seed {rec['seed']})"
              + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]
     for s, pbn in enumerate(rec["hands"]):
-        rows = hand_rows(parse_hand(pbn))
+        rows = hand_rows(parse_hand(pbn, decks=rec["rules"].get("decks", 1)))
         lines.append(f"  seat {s}: " + "  ".join(rows))
     exp = [f"seat {s}: {' '.join(e)}" for s, e in enumerate(rec["exposed"]) if e]
     lines.append("  exposed: " + ("; ".join(exp) if exp else "none"))
