@@ -21,6 +21,11 @@ missing chunks.
 
 Everything the user can get wrong (spec, deals file, output folder, scheduler) is checked
 by :func:`prepare_job` before anything is written.
+
+A spec with a ``[study]`` table (``spec.kind == "study"``) is an exposure study: its
+chunks are played by :func:`sim.study.play_study_chunk` (each deal twice per studied card)
+and its summary is read back from the chunk files (:func:`sim.study.study_summary`);
+everything else — chunks, seeds, manifest, resume, backends — is the same.
 """
 
 from __future__ import annotations
@@ -134,6 +139,10 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     backends, same file system) the worker writes the columns to that Parquet file and
     the parent only renames it; otherwise (dask) the columns travel back to the parent.
     """
+    if spec.study is not None:
+        from sim.study import play_study_chunk
+
+        return play_study_chunk(spec, chunk, hands, tmp)
     from sim.engine import play_deals
 
     t0 = time.perf_counter()
@@ -202,7 +211,7 @@ def _chunk_name(index: int, n_chunks: int) -> str:
 
 def _is_ours(p: Path) -> bool:
     n = p.name
-    return (n in (MANIFEST, SUMMARY) or n.endswith(".tmp")
+    return (n in (MANIFEST, SUMMARY, "report.html", "report.md") or n.endswith(".tmp")
             or (n.startswith("chunk-") and n.endswith(".parquet")))
 
 
@@ -391,7 +400,8 @@ class Job:
                 "seed": spec.seed,
                 "deals_file_sha256": self.digest,
                 "versions": versions(),
-                "columns": column_names(spec.rules),
+                "kind": spec.kind,
+                "columns": _columns(spec),
                 "started": _now(),
                 "finished": None,
                 "runs": [],
@@ -463,10 +473,16 @@ class Job:
         if interrupted:
             raise JobInterrupted(self.out, n_done, len(m["chunks"]))
 
-        # chunks finished by an earlier run: their totals from the Parquet files
-        for c in done_before:
-            totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
-        table = summary_rows(totals)
+        if spec.study is not None:  # a study's summary is read back from its chunk files
+            from sim.study import study_summary
+
+            self._write_manifest()  # every finished chunk marked done on disk
+            table = study_summary(self.out)
+        else:
+            # chunks finished by an earlier run: their totals from the Parquet files
+            for c in done_before:
+                totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
+            table = summary_rows(totals)
         write_summary(self.out, table)
         m["status"] = "finished"
         m["finished"] = _now()
@@ -474,6 +490,14 @@ class Job:
         self._write_manifest()
         return JobResult(self.out, spec, table, totals, ran, len(m["chunks"]),
                          time.perf_counter() - t0, m)
+
+
+def _columns(spec: JobSpec) -> list[str]:
+    if spec.study is not None:
+        from sim.study import study_columns
+
+        return study_columns(spec.rules)
+    return column_names(spec.rules)
 
 
 def _import_worker_modules() -> int:

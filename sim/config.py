@@ -15,6 +15,15 @@ option) and four ``[[seats]]`` tables (``player`` and ``exposure`` names, seats 
 Unknown keys or tables raise :class:`sim.errors.InputError` naming them, and so do bad
 values; ``gongzhu-sim run --example-config`` prints :data:`DEFAULT_TOML`, the embedded
 default study.
+
+A ``[study]`` table makes the job an exposure study (sim/study.py, ``gongzhu-sim study``)
+instead of a plain run: every deal is played twice per studied card, the card's holder
+exposing it and not::
+
+    [study]
+    cards = ["pig", "sheep"]     # any of pig, sheep, transformer, heartA (default: all four)
+    holder_others = "never"      # the holder's other exposable cards: never exposed, or
+                                 #   "policy": as the holder's configured exposure policy
 """
 
 from __future__ import annotations
@@ -34,12 +43,17 @@ BACKENDS = ("loky", "threading", "dask")
 
 #: Keys that change the results; the rest only change how a job is executed.
 RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
-               "chunk_size", "deals_file")
+               "chunk_size", "deals_file", "study")
 EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout")
 
 _TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "jobs", "backend", "scheduler",
-             "scheduler_timeout", "out", "deals_file", "rules", "seats")
+             "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
 _SEAT_KEYS = ("player", "exposure")
+#: Cards an exposure study can toggle, in exposure-flag order (sim/cards.py EXPOSE_NAMES).
+STUDY_CARDS = ("pig", "sheep", "transformer", "heartA")
+#: What the holder does with its other exposable cards in both arms of a study.
+HOLDER_OTHERS = ("never", "policy")
+_STUDY_KEYS = ("cards", "holder_others")
 
 DEFAULT_TOML = """\
 # gongzhu-sim job spec (`gongzhu-sim run CONFIG.toml`); command-line flags override it.
@@ -92,6 +106,14 @@ exposure = "rule"
 
 
 @dataclass(frozen=True)
+class StudySpec:
+    """The ``[study]`` table: which cards' exposure is toggled (see sim/study.py)."""
+
+    cards: tuple[str, ...] = STUDY_CARDS
+    holder_others: str = "never"
+
+
+@dataclass(frozen=True)
 class JobSpec:
     """Every resolved option of a batch job (see :data:`DEFAULT_TOML` for their meaning).
 
@@ -112,7 +134,13 @@ class JobSpec:
     scheduler_timeout: float = 10.0
     out: str | None = None
     deals_file: str | None = None
+    study: StudySpec | None = None
     explicit: frozenset[str] = field(default=frozenset(), compare=False)
+
+    @property
+    def kind(self) -> str:
+        """``"study"`` for an exposure study (a ``[study]`` table), else ``"run"``."""
+        return "run" if self.study is None else "study"
 
     def to_dict(self) -> dict[str, Any]:
         """All options as JSON-friendly values (rules as a dict), without ``explicit``."""
@@ -121,6 +149,11 @@ class JobSpec:
         d["rules"] = self.rules.to_dict()
         d["players"] = list(self.players)
         d["exposures"] = list(self.exposures)
+        if self.study is None:
+            del d["study"]  # a plain run's manifest stays as it was
+        else:
+            d["study"] = {"cards": list(self.study.cards),
+                          "holder_others": self.study.holder_others}
         return d
 
     @classmethod
@@ -130,6 +163,8 @@ class JobSpec:
         d["rules"] = Rules.from_dict(d["rules"])
         d["players"] = tuple(d["players"])
         d["exposures"] = tuple(d["exposures"])
+        if d.get("study") is not None:
+            d["study"] = StudySpec(tuple(d["study"]["cards"]), d["study"]["holder_others"])
         return cls(**d)
 
     def n_jobs(self) -> int:
@@ -200,6 +235,36 @@ def _seats(seats: Any, where: str) -> dict[str, Any]:
     return out
 
 
+def _study(v: Any, where: str) -> dict[str, Any]:
+    """Validate a ``[study]`` table (or the study flags) → the StudySpec fields it sets."""
+    if not isinstance(v, dict):
+        raise InputError(f"study{where} must be a [study] table")
+    unknown = sorted(set(v) - set(_STUDY_KEYS))
+    if unknown:
+        raise InputError(f"unknown key(s) {', '.join(map(repr, unknown))} in [study]{where}; "
+                         f"valid keys: {', '.join(_STUDY_KEYS)}")
+    out: dict[str, Any] = {}
+    if "cards" in v:
+        cards = v["cards"]
+        if isinstance(cards, str):
+            cards = [c for c in (t.strip() for t in cards.split(",")) if c]
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str)
+                                                               for c in cards):
+            raise InputError(f"study cards{where} must name one or more of "
+                             f"{', '.join(STUDY_CARDS)}, got {v['cards']!r}")
+        bad = [c for c in cards if c not in STUDY_CARDS]
+        if bad:
+            raise InputError(f"unknown study card(s) {', '.join(map(repr, bad))}{where}; "
+                             f"valid: {', '.join(STUDY_CARDS)}")
+        out["cards"] = tuple(c for c in STUDY_CARDS if c in cards)
+    if "holder_others" in v:
+        if v["holder_others"] not in HOLDER_OTHERS:
+            raise InputError(f"study holder_others must be one of {', '.join(HOLDER_OTHERS)}"
+                             f"{where}, got {v['holder_others']!r}")
+        out["holder_others"] = v["holder_others"]
+    return out
+
+
 def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
     """Validate and normalise option values (config keys or flags) → JobSpec fields."""
     from strategies.registry import parse_exposure, parse_player
@@ -220,6 +285,8 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = _int(key, v, 1, where)
         elif key == "jobs":
             out[key] = _int("jobs", v, 0, where)
+        elif key == "study":
+            out[key] = _study(v, where)
         elif key == "backend":
             if v not in BACKENDS:
                 raise InputError(f"backend must be one of {', '.join(BACKENDS)}{where}, "
@@ -281,7 +348,9 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
         values.update(spec_from_toml(load_toml(config), source=str(config),
                                      base_dir=Path(config).parent))
     given = {k: v for k, v in (flags or {}).items() if v is not None}
+    config_study = values.get("study")
     values.update(_check(given, " (command line)"))
+    study_set = {**(config_study or {}), **values.get("study", {})}  # table ← flags
     rule_given = {k: v for k, v in (rule_flags or {}).items() if v is not None}
     if rule_given:
         base = values.get("rules", DEFAULT_SPEC.rules)
@@ -289,7 +358,11 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
             values["rules"] = base.replace(**rule_given)
         except TypeError as exc:  # an unknown field name from a caller
             raise RulesError(str(exc)) from None
-    explicit = frozenset(values)
+    # an empty study (``gongzhu-sim study`` with no study options) is a study with the
+    # defaults, but not an explicit choice (a resumed study keeps its cards)
+    explicit = frozenset(k for k in values if k != "study" or study_set)
+    if "study" in values:
+        values["study"] = StudySpec(**study_set)
     if "scheduler" in values and "backend" not in values:
         values["backend"] = "dask"
     spec = JobSpec(**values, explicit=explicit)
@@ -298,9 +371,22 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
                          "or scheduler = \"...\" in the config)")
     if spec.scheduler and spec.backend != "dask":
         raise InputError(f"a scheduler address needs backend dask, not {spec.backend}")
+    if spec.study is not None:
+        _check_study(spec)
     ml = spec.match_length
     chunk = max(ml, -(-spec.chunk_size // ml) * ml)  # round up to a multiple of match_length
     return spec.replace(chunk_size=chunk)
+
+
+def _check_study(spec: JobSpec) -> None:
+    """What an exposure study needs: one deck, exposure allowed, one deal per match."""
+    if spec.rules.decks != 1:
+        raise InputError("exposure studies support one deck only (decks = 1)")
+    if spec.rules.variant == "pig_sheep":
+        raise InputError("variant pig_sheep (猪羊一家) forbids exposure: nothing to study")
+    if spec.match_length != 1:
+        raise InputError("exposure studies need match_length = 1 (with longer matches the "
+                         "two arms would lead the next deal from different seats)")
 
 
 def default_out_dir(now: datetime | None = None, parent: str | Path = ".") -> Path:

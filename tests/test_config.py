@@ -89,7 +89,7 @@ def test_players_flag_one_or_four():
     ("scheduler_timeout = 0", "scheduler_timeout"),
     ("out = 3", "out must be a non-empty string"),
     ("dealz = 3", "unknown key.*'dealz'"),
-    ("[study]\nx = 1", "unknown key.*'study'"),
+    ("[study]\nx = 1", r"unknown key.*'x' in \[study\]"),  # [study]: exposure studies (issue 8)
     ("rules = 3", "must be a \\[rules\\] table"),
     ("[rules]\ncolour = 1", "unknown key 'colour' in \\[rules\\]"),
     ('[rules]\nvariant = "teams"', "variant"),

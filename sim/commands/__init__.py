@@ -9,8 +9,10 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     """Every ``gongzhu-sim`` sub-command, imported lazily (click only, no kernels)."""
     from sim.commands.compare import compare
     from sim.commands.expose import expose
+    from sim.commands.report import report
     from sim.commands.run import run
     from sim.commands.score import level, score
+    from sim.commands.study import study
     from sim.commands.trace import trace
 
-    return [run, score, level, trace, expose, compare]
+    return [run, score, level, trace, expose, compare, study, report]

@@ -42,12 +42,15 @@ from sim.commands.options import rules_options
 @click.option("--resume", is_flag=True, help="finish an interrupted run in --out")
 @click.option("--force", is_flag=True, help="overwrite the results already in --out")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+@click.option("--report/--no-report", default=True,
+              help="write report.html and report.md (figures, tables) into the results folder "
+              "at the end and print its path [default: on]")
 @click.option("--example-config", is_flag=True,
               help="print the default config (TOML) to start from, and exit")
 @rules_options
 def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, backend,
-        scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, example_config,
-        **rule_flags):
+        scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
+        example_config, **rule_flags):
     """Play many deals between configured players and keep every result.
 
     With no arguments, runs the embedded default study: four `heuristic` players
@@ -57,7 +60,9 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     Writes to the results folder: one Parquet file per chunk (one row per deal),
     manifest.json (spec, versions, chunk status) and summary.csv (mean raw /
     zero-sum / points per seat with 95% CIs, exposure and pig/sheep/transformer/
-    满红/满贯 rates), then prints the summary.  Ctrl-C keeps the finished chunks;
+    满红/满贯 rates), then prints the summary and writes the report (report.html with
+    its Markdown twin report.md, see `gongzhu-sim report`).  A [study] table in CONFIG
+    makes the job an exposure study (see `gongzhu-sim study`).  Ctrl-C keeps the finished chunks;
     `--resume --out FOLDER` finishes the job.  Load the deals in Python with
     `sim.results.load_results(FOLDER)`.
     """
@@ -88,5 +93,14 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
                    f"{'one deck' if s.rules.decks == 1 else 'two decks'}, match length "
                    f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
                    f"in {res.seconds:.1f} s")
-        click.echo(format_summary(res.table, s.players, s.exposures))
+        if s.study is not None:  # a config with a [study] table
+            from sim.study import format_study_summary
+
+            click.echo(format_study_summary(res.summary))
+        else:
+            click.echo(format_summary(res.table, s.players, s.exposures))
     click.echo(f"results: {res.out}")
+    if report:
+        from reports.report import write_report
+
+        click.echo(f"report: {write_report(res.out)[0]}")

@@ -1,0 +1,137 @@
+"""Report figures: matplotlib (Agg backend) → PNG bytes.
+
+Each function takes tidy pandas tables computed by reports/report.py (so every number a
+figure shows is in a table of the report too) and returns the PNG as bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: Figure resolution (dots per inch).
+DPI = 100
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    _plt().close(fig)
+    return buf.getvalue()
+
+
+def _bins(arrays: Sequence[np.ndarray], n_bins: int = 60) -> np.ndarray:
+    """Shared bins from the 0.1 %–99.9 % quantiles of all arrays (outliers fall off)."""
+    allv = np.concatenate([np.asarray(a, dtype=np.float64) for a in arrays if len(a)])
+    if allv.size == 0:
+        return np.array([-0.5, 0.5])
+    lo, hi = np.quantile(allv, [0.001, 0.999])
+    if hi <= lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.linspace(lo, hi, n_bins + 1)
+
+
+def histograms(panels: Mapping[str, Mapping[str, np.ndarray]], title: str = "") -> bytes:
+    """One panel per measure (``panels[xlabel][label] = values``), overlaid step histograms.
+
+    Bins span the 0.1 %–99.9 % quantiles of the values; the y axis is logarithmic (scores
+    are heavy-tailed: 满红 and 满贯 are rare but large).
+    """
+    plt = _plt()
+    k = len(panels)
+    fig, axes = plt.subplots(1, k, figsize=(6.2 * k, 3.6), squeeze=False)
+    for ax, (xlabel, series) in zip(axes[0], panels.items(), strict=True):
+        bins = _bins(list(series.values()))
+        for label, v in series.items():
+            ax.hist(np.asarray(v, dtype=np.float64), bins=bins, histtype="step", lw=1.4,
+                    label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("deals (log scale)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title: str,
+            unit: str, min_cell: int) -> bytes:
+    """ΔEV per cell of two features: colour = mean Δ, text = mean ± CI half-width and n.
+
+    ``cells``: one row per (x, y) value with ``n``, ``mean``, ``ci95_low``, ``ci95_high``.
+    Cells with fewer than ``min_cell`` deals are grey (no colour, value not shown).
+    """
+    from matplotlib.colors import TwoSlopeNorm
+
+    plt = _plt()
+    xs = sorted(cells[x].unique())
+    ys = sorted(cells[y].unique())
+    grid = np.full((len(ys), len(xs)), np.nan)
+    for r in cells.itertuples(index=False):
+        if r.n >= min_cell:
+            grid[ys.index(getattr(r, y)), xs.index(getattr(r, x))] = r.mean
+    finite = grid[np.isfinite(grid)]
+    vmax = float(np.abs(finite).max()) if finite.size else 1.0
+    vmax = vmax or 1.0
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.05 * len(xs) + 2.5), max(3.2, 0.62 * len(ys) + 1.6)))
+    ax.set_facecolor("#d9d9d9")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#d9d9d9")
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, origin="lower", aspect="auto",
+                   norm=TwoSlopeNorm(vcenter=0.0, vmin=-vmax, vmax=vmax))
+    for r in cells.itertuples(index=False):
+        i, j = ys.index(getattr(r, y)), xs.index(getattr(r, x))
+        if r.n >= min_cell:
+            half = (r.ci95_high - r.ci95_low) / 2
+            strong = abs(r.mean) > 0.6 * vmax
+            ax.text(j, i, f"{r.mean:+.1f}\n±{half:.1f}\nn={r.n:,}", ha="center", va="center",
+                    fontsize=6.5, color="white" if strong else "black")
+        else:
+            ax.text(j, i, f"n={r.n:,}", ha="center", va="center", fontsize=6, color="#777777")
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_yticks(range(len(ys)), [str(v) for v in ys])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(f"mean Δ ({unit} per deal)")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell: int) -> bytes:
+    """ΔEV against one feature with 95% CI bands: one panel per (title, xlabel, table).
+
+    ``table``: one row per feature value ``value`` with ``n``, ``mean``, ``ci95_low``,
+    ``ci95_high``; values with fewer than ``min_cell`` deals are left out.
+    """
+    plt = _plt()
+    k = max(1, len(panels))
+    fig, axes = plt.subplots(1, k, figsize=(5.2 * k, 3.6), squeeze=False)
+    for ax, (title, xlabel, t) in zip(axes[0], panels, strict=False):
+        t = t[t["n"] >= min_cell]
+        ax.axhline(0, color="gray", lw=1, ls="--")
+        ax.fill_between(t["value"], t["ci95_low"], t["ci95_high"], alpha=0.3,
+                        color="tab:blue", label="95% CI")
+        ax.plot(t["value"], t["mean"], "o-", color="tab:blue", label="mean Δ")
+        ax.set_xticks(list(t["value"]))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(f"Δ ({unit} per deal)")
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return _png(fig)

@@ -1,0 +1,35 @@
+"""``gongzhu-sim report``: an HTML page (figures embedded) and its Markdown twin."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.argument("results", type=click.Path(file_okay=False))
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="the HTML file to write; the Markdown twin goes next to it (same name, "
+              ".md) [default: RESULTS/report.html]")
+@click.option("--measure", type=click.Choice(["zero_sum", "raw", "points", "team_points",
+                                               "yuanbao"]), default="zero_sum",
+              show_default=True, help="studies: the Δ the heatmaps and decision table use")
+@click.option("--min-cell", type=int, default=None,
+              help="studies: heatmap cells with fewer deals are greyed out "
+              "[default: 1,000, or 0.1% of the card's deals when fewer than 1,000,000]")
+def report(results, out, measure, min_cell):
+    """Write the report of a results folder of `gongzhu-sim run` or `study`.
+
+    The HTML page is self-contained (PNG figures embedded as base64) and has a
+    Markdown twin (figures as PNG files in a folder next to it).  For a run: the
+    summary per seat (mean raw, zero-sum, points with 95% CIs, n, 满红 / 满贯 /
+    pig / sheep / transformer rates) and score histograms.  For a study also: ΔEV of
+    exposing each card by the two most telling hand features (heatmap), ΔEV against
+    one feature with CI bands, and a decision table of simple feature thresholds.
+    Every number is computed from the Parquet results (sim.results.load_results).
+    Prints the paths written.
+    """
+    from reports.report import write_report
+
+    html, md = write_report(results, out, measure=measure, min_cell=min_cell)
+    click.echo(f"report: {html}")
+    click.echo(f"markdown: {md}")

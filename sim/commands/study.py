@@ -1,0 +1,97 @@
+"""``gongzhu-sim study``: the paired exposure experiment via the batch runner, then its report."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sim.commands.options import rules_options
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--cards", default=None,
+              help="cards whose exposure is studied, comma-separated: pig, sheep, "
+              "transformer, heartA [default: all four]")
+@click.option("--holder-others", type=click.Choice(["never", "policy"]), default=None,
+              help="the holder's other exposable cards: never exposed in either arm, or "
+              "as the holder's exposure policy in both arms [default: never]")
+@click.option("--deals", type=int, default=None,
+              help="number of deals [default: 200000; with --deals-file: all of it]")
+@click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
+@click.option("--players", default=None,
+              help="play strategy for all seats, or four comma-separated "
+              "(random, lowest, heuristic[:key=value,...]) [default: heuristic]")
+@click.option("--exposure", default=None,
+              help="exposure policy of the seats not holding the studied card, one or four "
+              "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: rule]")
+@click.option("--chunk-size", type=int, default=None,
+              help="deals per chunk (unit of work, one Parquet file each) [default: 20000]")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="parallel workers, 0 = all cores [default: 0]")
+@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
+@click.option("--scheduler-timeout", type=float, default=None,
+              help="seconds to wait for the dask scheduler and its workers [default: 10]")
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]")
+@click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
+              help="play the deals listed in FILE (one per line) instead of random ones")
+@click.option("--resume", is_flag=True, help="finish an interrupted study in --out")
+@click.option("--force", is_flag=True, help="overwrite the results already in --out")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+@click.option("--report/--no-report", default=True,
+              help="write report.html and report.md into the results folder [default: on]")
+@rules_options
+def study(config, cards, holder_others, deals, seed, players, exposure, chunk_size, jobs,
+          backend, scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
+          **rule_flags):
+    """When does exposing (亮) a card pay?  A randomized, paired experiment.
+
+    For every deal and every studied card, the seat dealt the card plays the deal
+    twice — exposing it and not — on the same hands with the same random streams of
+    every seat; the other seats expose by their policy.  One row per deal and card
+    is stored: the holder's hand, seat and the paired Δ (expose − not) of its raw,
+    zero-sum, points, team points and 元宝 (see sim/study.py).  Then the report
+    (report.html + report.md: ΔEV by hand features, a decision table) is written.
+
+    CONFIG is a job spec (see `gongzhu-sim run --example-config`) with an optional
+    [study] table (cards = ["pig", "sheep"], holder_others = "never"); flags
+    override it.  Chunks, seeds, --resume and the backends work as for `run`.
+    """
+    from sim.config import build_spec
+
+    study_flags = {k: v for k, v in (("cards", cards), ("holder_others", holder_others))
+                   if v is not None}
+    flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
+                 chunk_size=chunk_size, jobs=jobs, backend=backend, scheduler=scheduler,
+                 scheduler_timeout=scheduler_timeout, out=out, deals_file=deals_file,
+                 study=study_flags)
+    spec = build_spec(config, flags, rule_flags)
+
+    from sim.batch import JobInterrupted, run_job
+    from sim.study import format_study_summary
+
+    try:
+        res = run_job(spec, resume=resume, force=force, quiet=quiet)
+    except JobInterrupted as exc:
+        click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
+                   f"{exc.out}\nFinish with: gongzhu-sim study --resume --out {exc.out}",
+                   err=True)
+        sys.exit(130)
+    s = res.spec
+    if not quiet:
+        click.echo(f"{s.deals:,} deals × {len(s.study.cards)} card(s) "
+                   f"({', '.join(s.study.cards)}), seed {s.seed}, {s.rules.variant}; "
+                   f"{res.chunks_run} of {res.chunks_total} chunks played in "
+                   f"{res.seconds:.1f} s")
+        click.echo(format_study_summary(res.summary))
+    click.echo(f"results: {res.out}")
+    if report:
+        from reports.report import write_report
+
+        html, _ = write_report(res.out)
+        click.echo(f"report: {html}")

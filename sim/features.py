@@ -1,0 +1,209 @@
+"""Hand features of a study's card holder, computed in pandas from the stored hand masks.
+
+:func:`hand_features` takes the rows of a study (sim/study.py: columns ``card``,
+``hand``, ``holder``, ``first_leader``) and returns one small-integer column per
+feature below.  Every feature describes the holder's 13 cards as dealt (one deck, bit
+``suit*13 + rank``, sim/cards.py) or its seat; all are integers ≥ 0, so reports can
+group by them and state thresholds ("≥ 5 spades").
+
+=====================  ================================================================
+feature                meaning
+=====================  ================================================================
+``spades`` …           suit lengths: ``spades``, ``hearts``, ``diamonds``, ``clubs``
+``below``              cards of the studied card's suit below it (pig: ♠2–♠J, sheep:
+                       ♦2–♦10, transformer: ♣2–♣9, ♥A: ♥2–♥K)
+``pig_guards``         ♠A ♠K held (猪圈, the cards that capture the pig), 0–2
+``sheep_guards``       ♦A ♦K ♦Q held (羊圈), 0–3
+``transformer_guards`` ♣J ♣Q ♣K ♣A held (变压器圈), 0–4
+``low_hearts``         ♥2 ♥3 ♥4 held (the hearts worth nothing), 0–3
+``aces``, ``kings``,   high cards: aces, kings and queens held in all suits
+``queens``
+``voids``              suits with no card, 0–3
+``c2``                 holds ♣2 (1/0): leads the first trick of a match
+``seat``               seat relative to the first leader: 0 leads the first trick, 1
+                       plays second to it, 2 third, 3 last
+``holds_pig`` …        also holds the pig ♠Q / sheep ♦J / transformer ♣10 / ♥A (1/0;
+                       the studied card itself is always held)
+=====================  ================================================================
+
+:data:`CANDIDATES` lists, per studied card, the features reports search for the most
+telling ones; :func:`condition_text` turns a threshold on a feature into words for
+the decision table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sim.cards import CT, DJ, HA, SQ, card, card_symbol
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+#: Studied card → its card index.
+CARD_OF = {"pig": SQ, "sheep": DJ, "transformer": CT, "heartA": HA}
+#: Studied card → words for it.
+CARD_WORDS = {"pig": "the pig ♠Q", "sheep": "the sheep ♦J", "transformer":
+              "the transformer ♣10", "heartA": "♥A"}
+#: Guard features: name → the cards counted.
+GUARDS = {
+    "pig_guards": [card(0, 12), card(0, 11)],
+    "sheep_guards": [card(2, 12), card(2, 11), card(2, 10)],
+    "transformer_guards": [card(3, 12), card(3, 11), card(3, 10), card(3, 9)],
+    "low_hearts": [card(1, 0), card(1, 1), card(1, 2)],
+}
+#: Feature name → one-line description (the table in the module docstring).
+FEATURES = {
+    **{s: f"number of {s}" for s in SUIT_NAMES},
+    "below": "cards of the studied card's suit below it",
+    "pig_guards": "♠A ♠K held (0–2)",
+    "sheep_guards": "♦A ♦K ♦Q held (0–3)",
+    "transformer_guards": "♣J ♣Q ♣K ♣A held (0–4)",
+    "low_hearts": "♥2 ♥3 ♥4 held (0–3)",
+    "aces": "aces held",
+    "kings": "kings held",
+    "queens": "queens held",
+    "voids": "void suits",
+    "c2": "holds ♣2 (1/0)",
+    "seat": "seat relative to the first leader (0 leads the first trick … 3 plays last)",
+    **{f"holds_{c}": f"also holds {w} (1/0)" for c, w in CARD_WORDS.items()},
+}
+_SUIT_OF_CARD = {"pig": 0, "sheep": 2, "transformer": 3, "heartA": 1}
+_GUARD_OF_CARD = {"pig": "pig_guards", "sheep": "sheep_guards",
+                  "transformer": "transformer_guards", "heartA": "low_hearts"}
+_COMMON = ["aces", "kings", "queens", "voids", "c2", "seat"]
+#: Per studied card, the features searched for the most telling ones (reports/).
+CANDIDATES = {
+    c: [SUIT_NAMES[_SUIT_OF_CARD[c]], *([] if c == "heartA" else ["below"]),
+        _GUARD_OF_CARD[c],
+        *[s for s in SUIT_NAMES if s != SUIT_NAMES[_SUIT_OF_CARD[c]]], *_COMMON,
+        *[f"holds_{o}" for o in CARD_OF if o != c]]
+    for c in CARD_OF
+}
+#: Feature pairs not combined (one is a function of the other two: below = length − 1 − guards).
+REDUNDANT = {frozenset(p) for c in ("pig", "sheep", "transformer")
+             for p in ((SUIT_NAMES[_SUIT_OF_CARD[c]], "below"), ("below", _GUARD_OF_CARD[c]))}
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Bits set in each uint64 of ``x`` (int8)."""
+    x = np.asarray(x, dtype=np.uint64)
+    b = x.view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(b, axis=1).sum(axis=1).astype(np.int8)
+
+
+def _count(hand: np.ndarray, cards) -> np.ndarray:
+    m = np.uint64(sum(1 << c for c in cards))
+    return _popcount(hand & m)
+
+
+def hand_features(df: pd.DataFrame) -> pd.DataFrame:
+    """Feature columns (int8, see the module docstring) for study rows ``df``.
+
+    ``df`` needs ``hand`` (uint64), ``holder`` and ``first_leader``; ``card`` is needed
+    for ``below`` (studied card's suit).  Same index as ``df``.
+    """
+    import pandas as pd
+
+    hand = df["hand"].to_numpy(dtype=np.uint64)
+    out: dict[str, np.ndarray] = {}
+    for s, name in enumerate(SUIT_NAMES):
+        out[name] = _count(hand, range(13 * s, 13 * s + 13))
+    below = np.zeros(len(df), np.int8)
+    if "card" in df.columns:
+        cards = df["card"].to_numpy()
+        for c, idx in CARD_OF.items():
+            sel = cards == c
+            if sel.any():
+                s = idx // 13
+                below[sel] = _count(hand[sel], range(13 * s, idx))
+    out["below"] = below
+    for name, cs in GUARDS.items():
+        out[name] = _count(hand, cs)
+    for name, r in (("aces", 12), ("kings", 11), ("queens", 10)):
+        out[name] = _count(hand, [card(s, r) for s in range(4)])
+    out["voids"] = sum((out[n] == 0).astype(np.int8) for n in SUIT_NAMES).astype(np.int8)
+    out["c2"] = _count(hand, [card(3, 0)])
+    rel = (df["holder"].to_numpy(np.int64) - df["first_leader"].to_numpy(np.int64)) % 4
+    out["seat"] = rel.astype(np.int8)
+    for c, idx in CARD_OF.items():
+        out[f"holds_{c}"] = _count(hand, [idx])
+    return pd.DataFrame(out, index=df.index)
+
+
+# ---------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------
+
+_SEAT_WORDS = {("==", 0): "leading the first trick", ("==", 1): "second on the first trick",
+               ("==", 2): "third on the first trick", ("==", 3): "last on the first trick",
+               (">=", 1): "not leading the first trick", ("<=", 0): "leading the first trick",
+               (">=", 2): "third or last on the first trick",
+               ("<=", 1): "leading or second on the first trick",
+               (">=", 3): "last on the first trick", ("<=", 2): "not last on the first trick"}
+_NOUN = {"aces": ("ace", "aces"), "kings": ("king", "kings"), "queens": ("queen", "queens"),
+         "voids": ("void suit", "void suits"), **{s: (s[:-1], s) for s in SUIT_NAMES}}
+
+
+def _plural(name: str, t: int) -> str:
+    one, many = _NOUN[name]
+    return one if t == 1 else many
+
+
+def condition_text(feature: str, op: str, t: int, card_name: str | None = None) -> str:
+    """Words for ``feature op t`` (op ``>=``, ``<=`` or ``==``), e.g. ``≥ 5 spades``."""
+    sym = {">=": "≥", "<=": "≤", "==": "exactly"}[op]
+    if feature == "seat":
+        return _SEAT_WORDS.get((op, t), f"seat {sym} {t} after the first leader")
+    if feature.startswith("holds_") or feature == "c2":
+        what = "♣2" if feature == "c2" else CARD_WORDS[feature[6:]]
+        has = (op == ">=" and t >= 1) or (op == "==" and t == 1) or (op == "<=" and t >= 1)
+        return f"holding {what}" if has else f"without {what}"
+    if feature in GUARDS:
+        names = " ".join(card_symbol(c) for c in GUARDS[feature])
+        k = len(GUARDS[feature])
+        if (op == "<=" and t == 0) or (op == "==" and t == 0):
+            return "with none of " + names if k > 2 else "with neither " + " nor ".join(
+                names.split())
+        if op == ">=" and t == k or op == "==" and t == k:
+            return "with " + " and ".join(names.split()) if k <= 2 else f"with all of {names}"
+        if op == ">=" and t == 1:
+            return "including " + " or ".join(names.split()) if k <= 2 else (
+                f"with at least one of {names}")
+        if op == "<=":
+            return f"with at most {t} of {names}"
+        return f"with {sym} {t} of {names}"
+    if feature == "below":
+        c = CARD_OF.get(card_name or "pig", SQ)
+        suit = SUIT_NAMES[c // 13]
+        if op == "<=" and t == 0:
+            return f"with no {suit} below {card_symbol(c)}"
+        return f"with {sym} {t} {suit if t != 1 else suit[:-1]} below {card_symbol(c)}"
+    if feature in _NOUN:
+        if op == "<=" and t == 0 or op == "==" and t == 0:
+            return "with no void suit" if feature == "voids" else f"with no {feature}"
+        return f"{sym} {t} {_plural(feature, t)}"
+    return f"{feature} {sym} {t}"
+
+
+def feature_label(feature: str, card_name: str | None = None) -> str:
+    """A short axis label for ``feature``."""
+    if feature == "below" and card_name:
+        c = CARD_OF[card_name]
+        return f"{SUIT_NAMES[c // 13]} below {card_symbol(c)}"
+    if feature in GUARDS:
+        return " ".join(card_symbol(c) for c in GUARDS[feature]) + " held"
+    if feature == "seat":
+        return "seat after the first leader (0 = leads)"
+    if feature == "c2":
+        return "holds ♣2"
+    if feature.startswith("holds_"):
+        return f"holds {CARD_WORDS[feature[6:]]}"
+    return feature
+
+
+__all__ = ["CANDIDATES", "CARD_OF", "CARD_WORDS", "FEATURES", "GUARDS", "REDUNDANT",
+           "condition_text", "feature_label", "hand_features"]

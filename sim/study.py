@@ -1,0 +1,375 @@
+"""Exposure studies: a randomized, paired experiment on when exposing (亮) a card pays.
+
+For every deal ``i`` of the job and every studied card (``pig`` ♠Q, ``sheep`` ♦J,
+``transformer`` ♣10, ``heartA`` ♥A) the seat dealt that card — the *holder* — plays the
+deal twice:
+
+* arm **x** ("expose"): the holder exposes the card;
+* arm **n** ("keep"): the holder does not expose it.
+
+Everything else is identical in the two arms: the same dealt hands, the same random
+streams of every seat (they depend only on ``(seed, i)`` and the seat, sim/rng.py), the
+same players, and every other seat exposes by its configured policy.  The holder's other
+exposable cards are, by default, never exposed in either arm (``holder_others =
+"never"``: the arms are exactly ``fixed:<card>`` vs ``never`` for the holder, so Δ is the
+value of exposing this card alone); with ``holder_others = "policy"`` they follow the
+holder's configured policy in both arms and only the studied card is toggled.  The
+exposure rules still apply: with ``auto_expose_fourth`` a card is exposed automatically
+when the three others are, so on such deals the arms coincide and Δ = 0.
+
+Because the holder's exposure is assigned by the experiment (both arms are played on
+every deal) rather than chosen by a policy, Δ = value(x) − value(n) is an unbiased,
+per-deal causal effect; averaging it over deals with a given hand feature answers "with
+such a hand, does exposing pay?" (sim/features.py, reports/).
+
+Studies run through the batch runner (sim/batch.py: chunks, seeds, resume, loky /
+threading / dask); a job is a study when its spec has a ``[study]`` table
+(:class:`sim.config.StudySpec`).  One deck only, ``match_length = 1``, not ``pig_sheep``.
+
+Per-row columns (one row per deal and studied card, in deal order, cards in flag order):
+
+==================  ========  ===============================================================
+column              dtype     meaning
+==================  ========  ===============================================================
+``deal``            int64     deal index ``i`` (depends only on ``(seed, i)``)
+``card``            string    studied card: ``pig``, ``sheep``, ``transformer``, ``heartA``
+``holder``          int8      seat dealt the card
+``first_leader``    int8      seat that led the first trick (the ♣2 holder)
+``hand``            uint64    the holder's 13 cards (bit ``suit*13 + rank``, sim/cards.py)
+``exposed_x``       uint8     exposure flags of all seats together in arm x (1 pig, 2 sheep,
+                              4 transformer, 8 ♥A; auto-exposure included)
+``exposed_n``       uint8     the same in arm n
+``collected_x``     uint64    scoring cards the holder took in arm x
+``collected_n``     uint64    … in arm n
+``raw_x_s``         int32     raw points of seat ``s`` in arm x (RULES.md §5)
+``raw_n_s``         int32     … in arm n
+``d_raw``           int32     the holder's Δ raw points (x − n)
+``d_zero_sum``      float64   the holder's Δ zero-sum points (§6)
+``d_points``        int32     the holder's Δ points (得分, §6)
+``d_team_points``   int32     the holder's Δ team points (partners variant only)
+``d_yuanbao``       float64   the holder's Δ 元宝 (§6)
+==================  ========  ===============================================================
+
+Every Δ is recomputable from the raw columns with sim/scoring.py.  ``summary.csv`` of a
+study holds, per card and Δ measure, n, mean, sd, se and the 95% CI (:func:`study_summary`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from sim.bits import ONE, bit, unmanaged_f64, unmanaged_i64, unmanaged_u64
+from sim.cards import EXPOSE_NAMES
+from sim.config import HOLDER_OTHERS, STUDY_CARDS
+from sim.engine import _deal, _play_one
+from sim.errors import InputError
+from sim.rng import STREAM_EXPOSE, deal_key, sub_stream
+from sim.rules import Rules
+from strategies.dispatch import EXPOSE_FIXED, EXPOSE_RANDOM, choose_exposure
+from strategies.observation import O_SIZE
+from strategies.registry import Choice, parse_exposure, parse_player
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from sim.batch import Chunk, ChunkOutput
+    from sim.config import JobSpec
+
+#: The two arms, in row order: x = the holder exposes the card, n = it does not.
+ARMS = ("x", "n")
+#: Δ measures stored per row (``d_<measure>``), in column order.
+DELTA_MEASURES = ("raw", "zero_sum", "points", "team_points", "yuanbao")
+#: Units of the measures, for reports.
+UNITS = {"raw": "raw points", "zero_sum": "zero-sum points", "points": "points (得分)",
+         "team_points": "team points", "yuanbao": "元宝"}
+
+assert EXPOSE_NAMES == STUDY_CARDS
+
+
+@njit(cache=True, nogil=True)
+def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pids, pparams,
+                 given, hands_in, hands_out, exposed_out, leader_out, collected_out, raw_out,
+                 holder_out):
+    """Play deals ``start … start+n−1``, each twice per studied card (arms x then n).
+
+    ``cards``: int64 flag indices (0 pig … 3 ♥A) of the studied cards.  Row
+    ``(d·K + k)·2 + arm`` of the (2·K·n, 4) outputs holds deal ``start+d``, card ``k``
+    and arm 0 (x) or 1 (n); ``holder_out[d·K + k]`` is the card's holder.  The holder's
+    exposure policy is replaced by ``fixed`` flags: the card (arm x) or not (arm n),
+    plus — with ``holder_policy`` — the holder's configured choice for its other cards.
+    ``given``: play the hands ``hands_in`` (n, 4) instead of dealing.
+    """
+    k_cards = cards.shape[0]
+    hands = np.zeros(4, dtype=np.uint64)
+    dealt = np.zeros(4, dtype=np.uint64)
+    deck = np.zeros(52, dtype=np.int64)
+    obs_owner = np.zeros(O_SIZE, dtype=np.uint64)
+    exp_owner = np.zeros(4, dtype=np.int64)
+    rules_owner = rules.copy()
+    sp_owner = sparams.copy()
+    pp_owner = pparams.copy()
+    pid_arm = pids.copy()
+    rngs = np.zeros(4, dtype=np.uint64)
+    plays = np.zeros((0, 52), dtype=np.int8)
+    winners = np.zeros((0, 13), dtype=np.int8)
+    obs = unmanaged_u64(obs_owner)
+    exp = unmanaged_i64(exp_owner)
+    rules_v = unmanaged_i64(rules_owner)
+    sp = unmanaged_f64(sp_owner)
+    pp = unmanaged_f64(pp_owner)
+    exposable = np.array([10, 35, 47, 25], dtype=np.int64)  # sim/cards.py EXPOSABLE
+    useed = np.uint64(seed)
+    for d in range(n):
+        i = start + d
+        key = deal_key(useed, np.uint64(i))
+        if given:
+            for p in range(4):
+                dealt[p] = hands_in[d, p]
+        else:
+            _deal(key, deck, dealt)
+        for k in range(k_cards):
+            b = cards[k]
+            flag = 1 << b
+            h = 0
+            for p in range(4):
+                if dealt[p] & bit(exposable[b]):
+                    h = p
+            holder_out[d * k_cards + k] = h
+            base = 0
+            if holder_policy:
+                rng = ONE
+                if pids[h] == EXPOSE_RANDOM:
+                    rng = sub_stream(key, np.uint64(STREAM_EXPOSE + h))
+                base, rng = choose_exposure(pids[h], pparams, dealt[h], h, 0, rng)
+            for arm in range(2):
+                row = (d * k_cards + k) * 2 + arm
+                f = (base | flag) if arm == 0 else (base & ~flag)
+                pid_arm[h] = EXPOSE_FIXED
+                pp[h, 0] = np.float64(f)
+                for p in range(4):
+                    hands_out[row, p] = dealt[p]
+                _play_one(useed, i, True, 0, rules_v, sids, sp, pid_arm, pp, hands, obs,
+                          deck, exp, rngs, row, hands_out, exposed_out, leader_out,
+                          collected_out, raw_out, plays, winners, False, True)
+            pid_arm[h] = pids[h]
+            pp[h, 0] = pparams[h, 0]
+    # keep the owners alive until here
+    obs_owner[0] = obs_owner[0]
+    exp_owner[0] = exp_owner[0]
+    rules_owner[0] = rules_owner[0]
+    sp_owner[0, 0] = sp_owner[0, 0]
+    pp_owner[0, 0] = pp_owner[0, 0]
+
+
+def _card_index(card: str) -> int:
+    try:
+        return STUDY_CARDS.index(card)
+    except ValueError:
+        raise InputError(f"unknown study card {card!r}; valid: {', '.join(STUDY_CARDS)}"
+                         ) from None
+
+
+def study_columns(rules: Rules) -> list[str]:
+    """The Parquet columns of a study, in file order (see the module docstring)."""
+    cols = ["deal", "card", "holder", "first_leader", "hand", "exposed_x", "exposed_n",
+            "collected_x", "collected_n"]
+    cols += [f"raw_{a}_{s}" for a in ARMS for s in range(4)]
+    cols += [f"d_{m}" for m in DELTA_MEASURES if m != "team_points" or rules.has_teams]
+    return cols
+
+
+def _choices(names: str | Sequence[str | Choice], parse) -> list[Choice]:
+    from strategies.registry import parse_seats
+
+    if isinstance(names, str):
+        names = parse_seats(names, "seats")
+    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+    return out * 4 if len(out) == 1 else out
+
+
+def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic",
+               exposures: str | Sequence[str | Choice] = "rule",
+               cards: Sequence[str] = ("pig",), seed: int = 0, start: int = 0, n: int = 1,
+               hands: np.ndarray | None = None, holder_others: str = "never"
+               ) -> dict[str, np.ndarray]:
+    """Play deals ``start … start+n−1`` of a study (single-threaded); returns its columns.
+
+    ``players``/``exposures``: one name for all seats or four (the holder's exposure
+    policy matters only with ``holder_others="policy"``); ``cards``: studied cards in
+    any order (rows come in flag order pig, sheep, transformer, heartA); ``hands``
+    (n, 4) uint64 replaces the random deal.  Returns name → array, one row per deal and
+    card (see the module docstring).  Raises InputError for bad names or options.
+    """
+    if rules.decks != 1:
+        raise InputError("exposure studies support one deck only (decks = 1)")
+    if rules.variant == "pig_sheep":
+        raise InputError("variant pig_sheep (猪羊一家) forbids exposure: nothing to study")
+    if holder_others not in HOLDER_OTHERS:
+        raise InputError(f"holder_others must be one of {', '.join(HOLDER_OTHERS)}, "
+                         f"got {holder_others!r}")
+    idx = sorted({_card_index(c) for c in cards})
+    if not idx:
+        raise InputError("a study needs at least one card")
+    if n < 0 or start < 0:
+        raise ValueError("start and n must be ≥ 0")
+    p = _choices(players, parse_player)
+    e = _choices(exposures, parse_exposure)
+    k = len(idx)
+    rows = 2 * k * n
+    hands_out = np.zeros((rows, 4), np.uint64)
+    exposed = np.zeros((rows, 4), np.uint8)
+    leader = np.zeros(rows, np.int8)
+    collected = np.zeros((rows, 4), np.uint64)
+    raw = np.zeros((rows, 4), np.int32)
+    holder = np.zeros(k * n, np.int8)
+    given = hands is not None
+    hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4))
+                if given else np.zeros((0, 4), np.uint64))
+    _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
+                 np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
+                 np.array([c.id for c in p], np.int64),
+                 np.array([c.params for c in p], np.float64),
+                 np.array([c.id for c in e], np.int64),
+                 np.array([c.params for c in e], np.float64),
+                 given, hands_in, hands_out, exposed, leader, collected, raw, holder)
+    return _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw)
+
+
+def _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw):
+    from sim.scoring import points, team_points, yuanbao, zero_sum
+
+    k = len(idx)
+    m = k * n
+    hands4 = hands_out.reshape(m, 2, 4)[:, 0, :]
+    raw3 = raw.reshape(m, 2, 4)
+    col3 = collected.reshape(m, 2, 4)
+    exp3 = exposed.reshape(m, 2, 4)
+    h = holder.astype(np.int64)
+    rows = np.arange(m)
+    names = np.array(STUDY_CARDS)  # numpy str: a Parquet string column
+    cols: dict[str, np.ndarray] = {
+        "deal": np.repeat(np.arange(start, start + n, dtype=np.int64), k),
+        "card": names[np.tile(np.array(idx, np.int64), n)],
+        "holder": holder,
+        "first_leader": leader.reshape(m, 2)[:, 0].copy(),
+        "hand": np.ascontiguousarray(hands4[rows, h]),
+        "exposed_x": np.bitwise_or.reduce(exp3[:, 0, :], axis=1).astype(np.uint8),
+        "exposed_n": np.bitwise_or.reduce(exp3[:, 1, :], axis=1).astype(np.uint8),
+        "collected_x": np.ascontiguousarray(col3[rows, 0, h]),
+        "collected_n": np.ascontiguousarray(col3[rows, 1, h]),
+    }
+    for a, arm in enumerate(ARMS):
+        for s in range(4):
+            cols[f"raw_{arm}_{s}"] = np.ascontiguousarray(raw3[:, a, s])
+    rx, rn = raw3[:, 0, :], raw3[:, 1, :]
+
+    def delta(f, dtype):
+        vx, vn = f(rx), f(rn)
+        return (vx[rows, h] - vn[rows, h]).astype(dtype)
+
+    cols["d_raw"] = (rx[rows, h].astype(np.int64) - rn[rows, h]).astype(np.int32)
+    cols["d_zero_sum"] = delta(zero_sum, np.float64)
+    cols["d_points"] = delta(lambda r: points(r, rules).astype(np.int64), np.int32)
+    if rules.has_teams:
+        cols["d_team_points"] = delta(lambda r: team_points(r, rules).astype(np.int64),
+                                      np.int32)
+    cols["d_yuanbao"] = delta(lambda r: yuanbao(r, rules), np.float64)
+    return cols
+
+
+def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
+                     tmp: str | None = None) -> ChunkOutput:
+    """The study's counterpart of :func:`sim.batch.play_chunk` (chosen by ``spec.kind``)."""
+    from sim.batch import ChunkOutput, write_parquet
+    from sim.results import Totals
+
+    t0 = time.perf_counter()
+    cols = play_study(spec.rules, list(spec.players), list(spec.exposures),
+                      cards=spec.study.cards, seed=spec.seed, start=chunk.first, n=chunk.n,
+                      hands=hands, holder_others=spec.study.holder_others)
+    if tmp is not None:
+        write_parquet(Path(tmp), cols)
+        return ChunkOutput(chunk.index, Totals(), time.perf_counter() - t0, tmp=tmp)
+    return ChunkOutput(chunk.index, Totals(), time.perf_counter() - t0, columns=cols)
+
+
+# ---------------------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------------------
+
+Z95 = 1.96
+
+
+def mean_ci(x: np.ndarray) -> dict[str, float]:
+    """n, mean, sd, se = sd/√n and the normal 95% CI (mean ± 1.96·se) of ``x``."""
+    x = np.asarray(x, dtype=np.float64)
+    n = int(x.size)
+    if n == 0:
+        nan = float("nan")
+        return {"n": 0, "mean": nan, "sd": nan, "se": nan, "ci95_low": nan, "ci95_high": nan}
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    se = sd / np.sqrt(n)
+    return {"n": n, "mean": mean, "sd": sd, "se": se, "ci95_low": mean - Z95 * se,
+            "ci95_high": mean + Z95 * se}
+
+
+def summary_from_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """Per card and Δ measure: n, mean, sd, se, 95% CI (the study's ``summary.csv``)."""
+    import pandas as pd
+
+    rows = []
+    present = [c for c in STUDY_CARDS if (df["card"] == c).any()]
+    for card in present:
+        sub = df[df["card"] == card]
+        for m in DELTA_MEASURES:
+            if f"d_{m}" in sub.columns:
+                rows.append({"card": card, "metric": f"d_{m}", **mean_ci(sub[f"d_{m}"])})
+    return pd.DataFrame(rows, columns=["card", "metric", "n", "mean", "sd", "se",
+                                       "ci95_low", "ci95_high"])
+
+
+def study_summary(folder: str | Path) -> pd.DataFrame:
+    """The summary of a study folder, read back from its finished chunk files."""
+    from sim.results import load_results
+
+    df = load_results(folder, ["card", *[f"d_{m}" for m in DELTA_MEASURES
+                                         if m != "team_points"]]
+                      + _team_col(folder))
+    return summary_from_frame(df)
+
+
+def _team_col(folder) -> list[str]:
+    from sim.results import read_manifest
+
+    cols = read_manifest(folder).get("columns", [])
+    return ["d_team_points"] if "d_team_points" in cols else []
+
+
+def format_study_summary(table: pd.DataFrame) -> str:
+    """The study summary for the terminal: per card, mean Δ ± 95% CI of each measure."""
+    lines = ["exposing vs not, the holder's mean Δ per deal ± 95% CI half-width"]
+    metrics = [m for m in table["metric"].unique()]
+    head = ["card", "n"] + [m[2:].replace("_", "-") for m in metrics]
+    rows = [head]
+    for card in table["card"].unique():
+        sub = table[table["card"] == card].set_index("metric")
+        n = int(sub["n"].iloc[0])
+        rows.append([card, f"{n:,}"] + [
+            f"{sub.loc[m, 'mean']:+.2f} ± {sub.loc[m, 'mean'] - sub.loc[m, 'ci95_low']:.2f}"
+            for m in metrics])
+    widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+              for r in rows]
+    return "\n".join(lines)
+
+
+__all__ = ["ARMS", "DELTA_MEASURES", "UNITS", "format_study_summary", "mean_ci",
+           "play_study", "play_study_chunk", "study_columns", "study_summary",
+           "summary_from_frame"]

@@ -1,0 +1,187 @@
+"""Reports (reports/report.py, ``gongzhu-sim report``, the report at the end of ``run``; issue 8).
+
+Every number of a report is recomputed here from the Parquet results with load_results
+and plain pandas: the run summary per seat, a study heatmap cell and decision-table rows.
+The render test (headless Chromium) is skipped when Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from reports.report import build_report, fmt_ci
+from sim.cli import main
+from sim.results import SUMMARY, load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "res"
+    r = CliRunner().invoke(main, ["run", "--deals", "3000", "--seed", "2", "--jobs", "1",
+                                  "--players", "heuristic,lowest,heuristic,random",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert f"report: {out.absolute() / 'report.html'}" in r.output  # printed at the end
+    return out
+
+
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("study") / "res"
+    r = CliRunner().invoke(main, ["study", "--cards", "pig,sheep", "--deals", "6000", "--seed",
+                                  "3", "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "report: " in r.output
+    return out
+
+
+def _ci(x: pd.Series) -> tuple[float, float, float]:
+    x = x.astype(float)
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    return x.mean(), x.mean() - half, x.mean() + half
+
+
+def test_run_report_files_and_summary_recomputed(run_dir):
+    html = (run_dir / "report.html").read_text(encoding="utf-8")
+    md = (run_dir / "report.md").read_text(encoding="utf-8")
+    imgs = re.findall(r'<img [^>]*src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(imgs) == 1 and all(len(b) > 1000 for b in imgs)
+    assert "src=\"http" not in html and "<script" not in html
+    for rel in re.findall(r"!\[[^]]*\]\(([^)]+)\)", md):
+        assert (run_dir / rel).is_file()
+
+    # the summary per seat, recomputed with pandas from the Parquet rows
+    df = load_results(run_dir)
+    rep = build_report(run_dir)
+    summ = rep.data["summary"]
+    csv = pd.read_csv(run_dir / SUMMARY, dtype={"seat": str})
+    for s in range(4):
+        row = summ[summ.seat == s].iloc[0]
+        assert row["n"] == len(df) == 3000
+        for m in ("raw", "zero_sum", "points"):
+            mean, lo, hi = _ci(df[f"{m}_{s}"])
+            assert row[f"{m} mean"] == pytest.approx(mean)
+            assert row[f"{m} ci95_low"] == pytest.approx(lo)
+            assert row[f"{m} ci95_high"] == pytest.approx(hi)
+            assert fmt_ci(mean, lo, hi) in md
+            c = csv[(csv.metric == m) & (csv.seat == str(s))].iloc[0]
+            assert c["mean"] == pytest.approx(mean) and c["ci95_low"] == pytest.approx(lo)
+        col = df[f"collected_{s}"].to_numpy(np.uint64)
+        hearts = np.uint64(0x1FFF << 13)
+        assert row["took pig"] == pytest.approx(((col >> np.uint64(10)) & np.uint64(1)).mean())
+        assert row["满红 rate"] == pytest.approx(((col & hearts) == hearts).mean())
+        assert row["exposed sheep"] == pytest.approx(((df[f"exposed_{s}"] & 2) != 0).mean())
+    assert "seat 1" not in md or "lowest" in md
+
+
+def _features(df: pd.DataFrame) -> pd.DataFrame:
+    """A few features recomputed with plain Python bit counting (independent of features.py)."""
+    def count(h, cards):
+        return sum((int(h) >> c) & 1 for c in cards)
+
+    suits = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+    out = {name: [count(h, range(13 * s, 13 * s + 13)) for h in df["hand"]]
+           for name, s in suits.items()}
+    below = {"pig": range(0, 10), "sheep": range(26, 35)}
+    out["below"] = [count(h, below[c]) for h, c in zip(df["hand"], df["card"], strict=True)]
+    out["pig_guards"] = [count(h, (11, 12)) for h in df["hand"]]
+    out["sheep_guards"] = [count(h, (36, 37, 38)) for h in df["hand"]]
+    out["aces"] = [count(h, (12, 25, 38, 51)) for h in df["hand"]]
+    out["seat"] = list((df["holder"].astype(int) - df["first_leader"].astype(int)) % 4)
+    return pd.DataFrame(out, index=df.index)
+
+
+def test_study_report_heatmap_cell_and_decisions_recomputed(study_dir):
+    html = (study_dir / "report.html").read_text(encoding="utf-8")
+    md = (study_dir / "report.md").read_text(encoding="utf-8")
+    assert len(re.findall(r'<img [^>]*src="data:image/png;base64,', html)) == 6
+    rep = build_report(study_dir)
+    df = load_results(study_dir)
+    pig = df[df.card == "pig"]
+    pig = pig.join(_features(pig))
+
+    # Δ per card: mean with CI
+    delta = rep.data["delta_summary"]
+    row = delta[(delta.card == "pig") & (delta.measure == "zero_sum")].iloc[0]
+    mean, lo, hi = _ci(pig["d_zero_sum"])
+    assert row["n"] == 6000 and row["mean"] == pytest.approx(mean)
+    assert fmt_ci(mean, lo, hi) in md
+
+    # one heatmap cell: the pair the report picked, its most populated cell
+    pairs = rep.data["pairs_pig"]
+    x, y = pairs["x"].iloc[0], pairs["y"].iloc[0]
+    cells = rep.data["heatmap_pig"]
+    if x in pig.columns and y in pig.columns:
+        cell = cells.sort_values("n").iloc[-1]
+        sel = pig[(pig[x] == cell[x]) & (pig[y] == cell[y])]["d_zero_sum"]
+        m, lo, hi = _ci(sel)
+        assert cell["n"] == len(sel) and cell["mean"] == pytest.approx(m)
+        assert cell["ci95_low"] == pytest.approx(lo) and cell["ci95_high"] == pytest.approx(hi)
+    else:  # a feature this test does not recompute: check the cell against features.py
+        from sim.features import hand_features
+
+        full = df[df.card == "pig"].join(hand_features(df[df.card == "pig"]))
+        cell = cells.sort_values("n").iloc[-1]
+        sel = full[(full[x] == cell[x]) & (full[y] == cell[y])]["d_zero_sum"]
+        assert cell["n"] == len(sel) and cell["mean"] == pytest.approx(sel.mean())
+    assert cells["n"].sum() == 6000
+
+    # decision rules: their held-out numbers via the stored pandas query, on odd deals
+    from sim.features import hand_features
+
+    dec = rep.data["decisions"]
+    assert set(dec.card) == {"pig", "sheep"}
+    for card in ("pig", "sheep"):
+        sub = df[df.card == card]
+        sub = sub.join(hand_features(sub))
+        odd = sub[sub.deal % 2 == 1]
+        for _, r in dec[(dec.card == card) & (dec.kind == "rule")].iterrows():
+            hit = odd if r["query"] == "all" else odd.query(r["query"])
+            assert r["n"] == len(hit)
+            assert r["mean"] == pytest.approx(hit["d_zero_sum"].mean())
+            sentence = (f"{r['rule']}: {r['mean']:+.1f} ± "
+                        f"{(r['ci95_high'] - r['ci95_low']) / 2:.1f} zero-sum points per deal, "
+                        f"n = {int(r['n']):,}")
+            if r["confirmed"]:
+                assert sentence in md
+                assert r["ci95_low"] > 0
+    assert "## Provenance" in md and "seed" in md
+
+
+def test_report_command_and_errors(run_dir, study_dir, tmp_path):
+    out = tmp_path / "x" / "r.html"
+    r = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert f"report: {out.absolute()}" in r.output
+    assert out.is_file() and out.with_suffix(".md").is_file()
+    assert (out.parent / "r_files" / "histograms.png").is_file()
+    r = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert r.exit_code == 2 and "not a results folder" in r.output
+    r = CliRunner().invoke(main, ["report", str(study_dir), "--measure", "team_points"])
+    assert r.exit_code == 2 and "team points" in r.output
+
+
+def test_report_renders_in_headless_chromium(study_dir, tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from render_check import find_chromium
+    finally:
+        sys.path.pop(0)
+    if find_chromium() is None:
+        pytest.skip("chromium is not installed")
+    png = tmp_path / "shot.png"
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "render_check.py"),
+                        str(study_dir / "report.html"), "--png", str(png), "--height", "1600"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
