@@ -3,12 +3,15 @@
 Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
                                          [--only NAME,...] [--speed-deals N]
 
-Every pairing plays the same ``--deals`` deals (root ``--seed``) four times with
-the four hands rotated through the seats (``play_deals(hands=...)``, same seeds,
-so every strategy plays every hand against the same opponent randomness).  A
-deal's figure is the mean over its four rotations; the table gives, per deal,
-the mean and 95% CI (normal, over deals) and n = number of deals (each played
-four times), plus deals/s (all rotations, all threads used).
+Every pairing between different strategies plays the same ``--deals`` deals
+(root ``--seed``) four times with the four hands rotated through the seats
+(``play_deals(hands=...)``, same seeds, so every strategy plays every hand
+against the same opponent randomness).  A deal's figure is the mean over its
+four rotations; the table gives, per deal, the mean and 95% CI (normal, over
+deals) and n = number of deals (each played four times), plus deals/s (all
+rotations, ``--threads`` threads).  The two exposure pairings seat four
+identical players, so instead of rotating they play every deal twice (expose /
+not) and report paired differences.
 
 Pairings (one deck, no exposure unless said):
 

@@ -46,6 +46,19 @@ RULE_PARAMS: dict[str, float] = {
     "heartA_hearts_max": 13.0,
 }
 
+#: One line per key, for ``--help`` and the README.
+RULE_HELP: dict[str, str] = {
+    "pig_low": "expose ♠Q when holding at least this many spades below ♠Q",
+    "pig_guards_max": "… and at most this many of ♠K ♠A",
+    "sheep_diamonds": "expose ♦J when holding at least this many diamonds (♦J counted)",
+    "sheep_guards": "… and at least this many of ♦A ♦K ♦Q",
+    "trans_low": "expose ♣10 when holding at least this many clubs below ♣10",
+    "trans_high_max": "… and at most this many of ♣J ♣Q ♣K ♣A",
+    "heartA_hearts": "expose ♥A when holding at least this many hearts (♥A counted)",
+    "heartA_low": "… and at least this many of ♥2 ♥3 ♥4",
+    "heartA_hearts_max": "… and at most this many hearts",
+}
+
 _SPADES_BELOW_Q = np.uint64((1 << 10) - 1)
 _SK_SA = np.uint64((1 << 11) | (1 << 12))
 _DIAMONDS = np.uint64(0x1FFF << 26)

@@ -71,31 +71,37 @@ from strategies.observation import (
 
 #: Parameter names of ``heuristic:key=value`` and their defaults (index = position in params).
 HEURISTIC_PARAMS: dict[str, float] = {
-    # push the pig: lead spades under ♠Q when holding none of ♠Q ♠K ♠A and the pig is out;
-    # weight k adds 20·k lead points to spades (40·k when the pig is exposed); 0 = off
     "push_pig": 1.0,
-    # hunt the sheep: 0 off; 1 lead the sheep when it is the top diamond out, lead the top
-    # diamond (♦Q or higher) when we hold the sheep or it is out; 2 (default) the same but
-    # for a sheep that is out only when at most 3 diamonds are unseen (it may be forced);
-    # 3 only for our own sheep
     "hunt_sheep": 2.0,
-    # take the transformer only when the collected score (raw points) is at least this
     "trans_min": 1.0,
-    # as last player, take a clean (pointless) trick with the highest card (1) or duck (0)
     "take_clean": 1.0,
-    # hearts worth at least this many raw points (absolute) are dumped first when void
     "heart_dump": 10.0,
-    # lead choice, per suit: weight of unseen cards above our lowest card (up to 4; none
-    # above = we would win: never unless forced), of unseen cards below it (penalty) and
-    # of shortness (4 − length, a void to come)
     "lead_above": 8.0,
     "lead_below": 2.0,
     "lead_short": 15.0,
-    # discarding a plain card: per suit its highest card, scored 64·rank + this·(13 − length)
-    # (0: the highest card overall; 64: one rank step per card of shortness; 200 default)
     "discard_short": 200.0,
-    # lead penalty for spades while we hold ♠K/♠A with the pig out, or hold the pig
     "spade_guard": 40.0,
+}
+
+#: One line per parameter, for ``--help`` and the README.
+HEURISTIC_HELP: dict[str, str] = {
+    "push_pig": "weight k of pushing the pig (拱猪): leading spades under ♠Q while holding none "
+    "of ♠Q ♠K ♠A and the pig is out scores +20·k (+40·k when the pig is exposed); 0 = off",
+    "hunt_sheep": "0 off; 1 lead the sheep when it is the top diamond out, and the top diamond "
+    "(♦Q or higher, unbeatable) when holding the sheep or it is out; 2 the same but for a "
+    "sheep that is out only when at most 3 diamonds are unseen; 3 only for the own sheep",
+    "trans_min": "take the transformer only when it raises the collected score by at least "
+    "this many raw points (i.e. the score is positive)",
+    "take_clean": "1 = as last player take a trick worth nothing with the highest card "
+    "(sheds it); 0 = duck",
+    "heart_dump": "when void, dump the highest heart first if it is worth at least this many "
+    "raw points (after ♥A doubling)",
+    "lead_above": "lead choice: weight per unseen card (up to 4) above the suit's lowest card",
+    "lead_below": "lead choice: penalty per unseen card (up to 4) below the suit's lowest card",
+    "lead_short": "lead choice: weight of shortness (4 − cards held in the suit, at least 0)",
+    "discard_short": "plain discards: per suit its highest card, scored 64·rank + this·(13 − "
+    "suit length); 0 = highest card overall, large = shortest suit first",
+    "spade_guard": "lead penalty for spades while holding ♠K/♠A with the pig out, or the pig",
 }
 _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
 _P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9

@@ -313,3 +313,13 @@ def test_exposed_pig_costs_its_holder():
     idx = np.arange(n)
     d = expo.raw[idx, holder].astype(float) - never.raw[idx, holder]
     assert d.mean() < -25  # typical ≈ −58 raw per deal
+
+
+def test_every_parameter_has_help():
+    from strategies.exposure_rules import RULE_HELP
+    from strategies.heuristic import HEURISTIC_HELP
+
+    assert list(HEURISTIC_HELP) == list(HEURISTIC_PARAMS)
+    assert list(RULE_HELP) == list(RULE_PARAMS)
+    # the two-deck heuristic reads push_pig at index 0
+    assert list(HEURISTIC_PARAMS)[0] == "push_pig"
