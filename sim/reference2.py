@@ -159,6 +159,21 @@ def _remove(cards: Counter, c: int) -> None:
         del cards[c]
 
 
+def remove_play(plain: Counter, shown: Counter, play: Play, led: int, first: bool,
+                pair_trick: bool) -> None:
+    """Take the cards of ``play`` out of the hand (RULES §3, two decks): of a card held
+    exposed and unexposed, the exposed copy leaves first whenever the restriction allows
+    it (not in the first trick led in its suit while the unexposed cards can make the play).
+    """
+    restricted = exposed_restricted(plain, shown, led, first, 2 if pair_trick else 1)
+    for c in play:
+        if shown[c] > 0 and not (restricted and suit_of(c) == led):
+            _remove(shown, c)
+        else:
+            assert plain[c] > 0, "the legal play needs an unexposed copy"
+            _remove(plain, c)
+
+
 def _usable(plain: Counter, shown: Counter, c: int, restricted: bool) -> int:
     """Copies of card ``c`` the player may use in this trick."""
     return plain[c] + (0 if restricted else shown[c])
@@ -494,18 +509,10 @@ def play_deal2(
                         f"strategy {players[seat].name!r} made the illegal play {play} "
                         f"(legal: {sorted(legal)})"
                     )
-            # which copies leave the hand: the exposed one whenever the restriction allows
             led = suit_of(play[0]) if k == 0 else suit_of(trick[0][1][0])
             pair_trick = len(play) == 2 if k == 0 else len(trick[0][1]) == 2
-            restricted = exposed_restricted(plain[seat], shown[seat], led,
-                                            led not in led_suits, 2 if pair_trick else 1)
-            for c in play:
-                if shown[seat][c] > 0 and not (restricted and suit_of(c) == led):
-                    _remove(shown[seat], c)
-                else:
-                    assert plain[seat][c] > 0, "the legal play needs an unexposed copy"
-                    _remove(plain[seat], c)
-                played[c] += 1
+            remove_play(plain[seat], shown[seat], play, led, led not in led_suits, pair_trick)
+            played.update(play)
             if k > 0 and any(suit_of(c) != led for c in play):
                 voids[seat] |= 1 << led
             trick.append((seat, play))
