@@ -818,7 +818,7 @@ def render_markdown(rep: Report, figure_dir: str) -> tuple[str, dict[str, bytes]
         if s.bullets:
             out += [f"- {b}" for b in s.bullets] + [""]
         for _, t in s.tables:
-            out += [t.to_markdown(index=False), ""]
+            out += [t.to_markdown(index=False, disable_numparse=True), ""]
         for name, alt, png in s.figures:
             rel = f"{figure_dir}/{name}.png"
             files[rel] = png
