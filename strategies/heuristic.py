@@ -15,9 +15,11 @@ no allocation, at most a 4-step loop over suits or trick cards):
   positive, a clean trick with our highest card to shed it), otherwise duck with
   the highest card under the winner.  Earlier: take a trick worth something with
   a card no unseen card can beat (also a clean diamond trick above our own sheep,
-  a clean club trick that may catch the transformer when we are positive);
-  otherwise duck with the highest card under the winner (the pig first when
-  ♠K/♠A is on the trick, the transformer onto a negative winner, never the sheep);
+  a clean club trick that may catch the transformer when we are positive); with
+  the sheep on the trick and nobody behind known void, overtake with our highest
+  card even if it could still be beaten; otherwise duck with the highest card
+  under the winner (the pig first when ♠K/♠A is on the trick, the transformer
+  onto a negative winner, never the sheep);
   when we must go over, win high on a clean, safe suit and low when the trick or
   the suit is dangerous (hearts, spades with the pig out, a void player behind).
 * **discarding** (void in the led suit) — by danger: the pig, then ♠A/♠K while
@@ -81,6 +83,7 @@ HEURISTIC_PARAMS: dict[str, float] = {
     "lead_short": 15.0,
     "discard_short": 200.0,
     "spade_guard": 40.0,
+    "grab_sheep": 1.0,
 }
 
 #: One line per parameter, for ``--help`` and the README.
@@ -102,9 +105,12 @@ HEURISTIC_HELP: dict[str, str] = {
     "discard_short": "plain discards: per suit its highest card, scored 64·rank + this·(13 − "
     "suit length); 0 = highest card overall, large = shortest suit first",
     "spade_guard": "lead penalty for spades while holding ♠K/♠A with the pig out, or the pig",
+    "grab_sheep": "1 = when the sheep lies on the trick and no player behind is known void, "
+    "overtake with the highest card even if an unseen card could still beat it; 0 = duck",
 }
 _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
 _P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9
+_P_GRAB_SHEEP = 10
 
 _FULL = np.uint64((1 << 52) - 1)
 _HEARTS = np.uint64(0x1FFF << 13)
@@ -274,7 +280,7 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
 
 @njit(cache=True, nogil=True)
 def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_taken,
-            winner_taken, rem_void, trans_min, take_clean):
+            winner_taken, rem_void, trans_min, take_clean, grab):
     """Following suit (``legal`` ⊆ led suit): duck, win high or feed the partner."""
     above_best = _above(best)
     win = legal & above_best
@@ -345,6 +351,11 @@ def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_tak
             if led == 3 and (unseen & _TRANS) and _gain(my_taken | tmask, _TRANS, exposed) > 0:
                 return ct
     if duck:
+        if grab and win and (tmask & _SHEEP) and not rem_void:
+            # the sheep is on the trick: try to win it even if a later card may beat ours
+            w = win & ~(_PIG | _TRANS)
+            if w:
+                return highest_bit(w)
         return _duck_card(duck, exposed, winner, tmask, partner, winner_taken)
     # must go over the current winner
     w = win & ~_PIG
@@ -478,7 +489,7 @@ def play_heuristic(obs, params, rng):
                 rem_void = True
         c = _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask,
                     obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
-                    params[seat, _P_TAKE_CLEAN] > 0.0)
+                    params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
     else:
         pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
         c = _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, pt,
