@@ -22,8 +22,9 @@ no allocation, at most a 4-step loop over suits or trick cards):
   onto a negative winner, never the sheep);
   when we must go over, win high on a clean, safe suit and low when the trick or
   the suit is dangerous (hearts, spades with the pig out, a void player behind).
-* **discarding** (void in the led suit) — by danger: the pig, then ♠A/♠K while
-  the pig is out, then high hearts, the transformer on a negative winner, then
+* **discarding** (void in the led suit) — by danger: the pig, then ♥J and higher,
+  ♠A/♠K while the pig is out, then other hearts worth points, the transformer
+  on a negative winner, then
   the highest card of the shortest suit; never the sheep on an opponent.  When
   our partner is winning the trick we feed it instead (the sheep, safe high
   cards) and never the pig or hearts.
@@ -84,6 +85,7 @@ HEURISTIC_PARAMS: dict[str, float] = {
     "discard_short": 200.0,
     "spade_guard": 40.0,
     "grab_sheep": 1.0,
+    "heart_first": 20.0,
 }
 
 #: One line per parameter, for ``--help`` and the README.
@@ -97,8 +99,8 @@ HEURISTIC_HELP: dict[str, str] = {
     "this many raw points (i.e. the score is positive)",
     "take_clean": "1 = as last player take a trick worth nothing with the highest card "
     "(sheds it); 0 = duck",
-    "heart_dump": "when void, dump the highest heart first if it is worth at least this many "
-    "raw points (after ♥A doubling)",
+    "heart_dump": "when void, dump the highest heart (after the pig and ♠A/♠K) if it is worth "
+    "at least this many raw points (after ♥A doubling)",
     "lead_above": "lead choice: weight per unseen card (up to 4) above the suit's lowest card",
     "lead_below": "lead choice: penalty per unseen card (up to 4) below the suit's lowest card",
     "lead_short": "lead choice: weight of shortness (4 − cards held in the suit, at least 0)",
@@ -107,10 +109,12 @@ HEURISTIC_HELP: dict[str, str] = {
     "spade_guard": "lead penalty for spades while holding ♠K/♠A with the pig out, or the pig",
     "grab_sheep": "1 = when the sheep lies on the trick and no player behind is known void, "
     "overtake with the highest card even if an unseen card could still beat it; 0 = duck",
+    "heart_first": "when void, hearts worth at least this many raw points go even before ♠A/♠K "
+    "(the pig still first); smaller hearts follow ♠A/♠K (see heart_dump)",
 }
 _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
 _P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9
-_P_GRAB_SHEEP = 10
+_P_GRAB_SHEEP, _P_HEART_FIRST = 10, 11
 
 _FULL = np.uint64((1 << 52) - 1)
 _HEARTS = np.uint64(0x1FFF << 13)
@@ -224,7 +228,7 @@ def _pick_discard_safe(cands, hand, w_short):
 
 @njit(cache=True, nogil=True)
 def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, partner_taken,
-             winner_taken, heart_dump, w_short):
+             winner_taken, heart_dump, w_short, heart_first):
     """Void in the led suit: choose the card to throw away (legal == hand)."""
     pig_out = (unseen & _PIG) != ZERO
     last = n == 3
@@ -254,16 +258,19 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
     # an opponent (or nobody we know) wins: dump by danger
     if legal & _PIG:
         return _PIG_C
-    if pig_out and (legal & _SKA):
-        return highest_bit(legal & _SKA)
     h = legal & _HEARTS
+    hv = 0
     if h:
         c = highest_bit(h)
         hv = _hearts_points(bit(c))
         if exposed & _HA:
             hv *= 2
-        if hv >= heart_dump:
+        if hv >= heart_first:
             return c
+    if pig_out and (legal & _SKA):
+        return highest_bit(legal & _SKA)
+    if h and hv >= heart_dump:
+        return c
     if (legal & _TRANS) and sure:
         wt = winner_taken | tmask
         if _score(wt | _TRANS, exposed) < _score(wt, exposed):
@@ -494,5 +501,5 @@ def play_heuristic(obs, params, rng):
         pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
         c = _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, pt,
                      winner_taken, params[seat, _P_HEART_DUMP],
-                     np.int64(params[seat, _P_DISCARD_SHORT]))
+                     np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
     return np.int64(c), rng
