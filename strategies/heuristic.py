@@ -296,6 +296,8 @@ def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_tak
     sm = suit_mask(led)
     pig_out = (unseen & _PIG) != ZERO
     pw = partner != _NO_PARTNER and winner == partner
+    if win == ZERO and not pw and (legal & (_PIG | _SHEEP | _TRANS)) == ZERO:
+        return highest_bit(legal)  # fast path: only plain cards under the winner
     if pw:
         # partner is winning: keep it that way when it is sure, shed safe cards under it
         sure = last or (unseen & sm & above_best) == ZERO
