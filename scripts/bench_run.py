@@ -210,7 +210,7 @@ def main() -> None:
         out = base / f"run-{r}"
         cmd = [exe, "run", "--deals", str(args.deals), "--seed", str(args.seed),
                "--players", players, "--exposure", exposure, "--out", str(out),
-               "--quiet", "--force"]
+               "--quiet", "--force", "--no-report"]  # the run alone, not the HTML report
         for flag, v in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size),
                         ("--backend", args.backend)):
             if v is not None:
