@@ -1,11 +1,13 @@
 """Engine throughput: deals/s on 1 thread and all cores, against OpenSpiel's C++ hearts.
 
 Usage: python scripts/bench_engine.py [--deals N] [--runs 5] [--players random,lowest,heuristic]
+                                      [--players2 random,lowest,heuristic]
 
 For each play strategy (random exposure), the median of ``--runs`` timed runs after
 a warm-up, on one thread and on all cores; in the same run, OpenSpiel's
 ``hearts(pass_cards=false)`` played to the end by uniform random bots entirely in
-C++ (``pyspiel.evaluate_bots``), games/s, and the ratio.  Also prints the cold
+C++ (``pyspiel.evaluate_bots``), games/s, and the ratio; then the two-deck rows
+(``Rules(decks=2)``, sim/engine2.py) for ``--players2``.  Also prints the cold
 compile time (empty numba cache, in a subprocess) and the cached start-up time.
 OpenSpiel is optional: ``pip install open-spiel``.
 """
@@ -44,13 +46,14 @@ def machine() -> str:
             f"numba {numba.__version__}; {platform.system()} {platform.release()}")
 
 
-def rate(players: str, n: int, threads: int, runs: int) -> float:
+def rate(players: str, n: int, threads: int, runs: int, rules: Rules | None = None) -> float:
     """Median deals/s of ``runs`` timed runs (after one warm-up) of n deals."""
-    play_deals(Rules(), players, "random", seed=1, n=min(n, 20000), threads=threads)
+    rules = rules or Rules()
+    play_deals(rules, players, "random", seed=1, n=min(n, 20000), threads=threads)
     rates = []
     for r in range(runs):
         t = time.perf_counter()
-        play_deals(Rules(), players, "random", seed=100 + r, n=n, threads=threads)
+        play_deals(rules, players, "random", seed=100 + r, n=n, threads=threads)
         rates.append(n / (time.perf_counter() - t))
     return statistics.median(rates)
 
@@ -98,6 +101,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=400_000, help="deals per timed run")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
     ap.add_argument("--players", default="random,lowest,heuristic")
+    ap.add_argument("--players2", default="random,lowest,heuristic",
+                    help="two-deck rows ('' for none)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile-time check")
     a = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
@@ -117,6 +122,12 @@ def main() -> None:
               "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")
     else:
         print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
+    if a.players2:
+        print(f"\n{'two decks':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}")
+        for name in a.players2.split(","):
+            one = rate(name, a.deals, 1, a.runs, Rules(decks=2))
+            allc = rate(name, a.deals, cores, a.runs, Rules(decks=2))
+            print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x")
     print("units: deals/s (OpenSpiel: games/s); 'vs OpenSpiel' uses the 1-thread figure")
     if not a.no_startup:
         with tempfile.TemporaryDirectory() as d:

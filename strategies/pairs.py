@@ -183,9 +183,6 @@ _SCORING_NO_T = _HEARTS | _PIG | _SHEEP
 #: transformer multiplier m(k, e) (RULES §5.4), row k, column e
 _TMULT = np.array([[1, 1, 1], [2, 4, 4], [4, 8, 16]], dtype=np.int64)
 
-#: Parameter names of the two-deck ``heuristic:key=value`` (shared with the one-deck
-#: heuristic's names where they mean the same; unknown keys are ignored here).
-_P_PUSH = 0  # push_pig: lead low spades when holding none of ♠Q ♠K ♠A (0 = off)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -413,11 +410,10 @@ def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_
             v -= 500.0
     if s == 0:
         if pig_out:
-            if ((h1 | h2) & _SQKA) == ZERO:
-                if params[seat, _P_PUSH] > 0.0:
-                    v += 20.0
-                    if e1 & _PIG:
-                        v += 10.0
+            if ((h1 | h2) & _SQKA) == ZERO:  # push the pig
+                v += 20.0
+                if e1 & _PIG:
+                    v += 10.0
             else:
                 v -= 40.0
     elif s == 3:
@@ -457,6 +453,9 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
 @njit(cache=True, nogil=True)
 def play_heuristic2(obs, params, rng):
     """The two-deck heuristic: ``(c1, c2, rng)`` (deterministic, ``rng`` unchanged).
+
+    It takes no parameters: the ``heuristic:key=value`` keys tune the one-deck player
+    only (``params`` is accepted for the common dispatch signature).
 
     Card counting with copies (``unseen1``: at least one copy neither played nor held,
     ``unseen2``: both).  Leading: each legal single and pair gets a value — low cards

@@ -195,6 +195,9 @@ def test_a_pair_needing_the_restricted_copy_does_not_count():
     assert _legal_both("SQ SQ S5 S7", "SQ", ["S9 S9"]) == _p("SQ S5", "SQ S7", "S5 S7")
     # ♠Q(exposed) ♠Q only: too few unexposed spades for the play → the pair
     assert _legal_both("SQ SQ H2", "SQ", ["S9 S9"]) == _p("SQ SQ")
+    # both ♠Q exposed and one more spade: too few unexposed spades, nothing is restricted,
+    # so the ♠Q pair is a usable pair and must be played (docs/engine2.md readings)
+    assert _legal_both("SQ SQ S5 H2", "SQ SQ", ["S9 S9"]) == _p("SQ SQ")
     # a usable pair of the suit must be played, whichever pair
     assert _legal_both("S5 S5 S7 S7 SA", "", ["S9 S9"]) == _p("S5 S5", "S7 S7")
     # leading the ♠Q pair needs the exposed copy: not while two other spades are held
