@@ -12,7 +12,8 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.report import report
     from sim.commands.run import run
     from sim.commands.score import level, score
+    from sim.commands.strategies import strategies
     from sim.commands.study import study
     from sim.commands.trace import trace
 
-    return [run, score, level, trace, expose, compare, study, report]
+    return [run, expose, compare, study, report, trace, score, level, strategies]
