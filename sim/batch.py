@@ -566,9 +566,9 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
 
     manifest = None
     existing = [p for p in out.iterdir()] if out.is_dir() else []
+    if resume and not (out / MANIFEST).is_file():
+        raise InputError(f"nothing to resume in {out}: no {MANIFEST} (is the folder right?)")
     if existing and resume:
-        if not (out / MANIFEST).is_file():
-            raise InputError(f"nothing to resume in {out}: no {MANIFEST}")
         from sim.results import read_manifest
 
         manifest = read_manifest(out)

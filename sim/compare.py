@@ -1,7 +1,7 @@
 """Head-to-head comparison of players, the way duplicate bridge compares pairs (issue 9).
 
 A *candidate* is a play strategy with an exposure policy, written ``PLAYER+EXPOSURE``
-(``heuristic+rule:pig_spades=5``, ``lowest+always``); a bare ``PLAYER`` means exposure
+(``heuristic+rule:pig_low=5``, ``lowest+always``); a bare ``PLAYER`` means exposure
 ``never``.  The *field* (same grammar) fills the other three seats.  One or two decks
 (two decks: the engine's sim/engine2.py, hands passed as (has_one, has_two) masks).
 

@@ -184,6 +184,10 @@ def test_existing_folder_refused_then_force_and_resume(tmp_path):
     assert (out / SUMMARY).read_bytes() != before
     assert (out / "notes.txt").read_text() == "mine"  # --force only replaces our files
     assert cli(*args, "--resume", "--force").exit_code == 2
+    typo = tmp_path / "typo"  # a mistyped folder must not start a fresh job
+    r = cli("--deals", "500", "--out", str(typo), "--resume", "--quiet")
+    assert r.exit_code == 2 and "nothing to resume" in r.output
+    assert not typo.exists()
 
 
 @pytest.mark.parametrize(("args", "config", "match"), [

@@ -12,7 +12,7 @@ from sim.commands.options import pop_rules, rules_options
 
 @click.command()
 @click.option("--candidate", "-c", "candidates", multiple=True, metavar="NAME",
-              help="a player to compare, PLAYER+EXPOSURE (e.g. heuristic+rule:pig_spades=5, "
+              help="a player to compare, PLAYER+EXPOSURE (e.g. heuristic+rule:pig_low=5, "
               "lowest+always); a bare PLAYER means exposure 'never'. Give two or more. "
               "Players: random, lowest, heuristic[:key=value,...]; exposure: never, always, "
               "random, fixed:SQ,HA, rule[:key=value,...]")

@@ -31,7 +31,9 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwarg
     """Play deals with the numba engine and print every trick.
 
     Deal I of seed S is the same deal in every command (run, compare, trace), so
-    `trace --seed S --deal I` shows exactly what a batch job played.
+    `trace --seed S --deal I` with the job's --players and --exposure (run's
+    defaults are heuristic and rule; trace's are random and never) shows exactly
+    what that batch job played.
     """
     from sim.errors import InputError
 
