@@ -10,9 +10,10 @@ import click
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="the HTML file to write; the Markdown twin goes next to it (same name, "
               ".md) [default: RESULTS/report.html]")
-@click.option("--measure", type=click.Choice(["zero_sum", "raw", "points", "team_points",
-                                               "yuanbao"]), default="zero_sum",
-              show_default=True, help="studies: the Δ the heatmaps and decision table use")
+@click.option("--measure", type=click.Choice(["zero-sum", "raw", "points", "team", "yuanbao",
+                                               "zero_sum", "team_points"]), default="zero-sum",
+              show_default=True, help="studies: the Δ the heatmaps and decision table use "
+              "(same names as expose/compare --measure)")
 @click.option("--min-cell", type=int, default=None,
               help="studies: heatmap cells with fewer deals are greyed out "
               "[default: 1,000, or 0.1% of the card's deals when fewer than 1,000,000]")
@@ -30,6 +31,7 @@ def report(results, out, measure, min_cell):
     """
     from reports.report import write_report
 
+    measure = {"zero-sum": "zero_sum", "team": "team_points"}.get(measure, measure)
     html, md = write_report(results, out, measure=measure, min_cell=min_cell)
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")
