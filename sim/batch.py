@@ -572,7 +572,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
         from sim.results import read_manifest
 
         manifest = read_manifest(out)
-        if manifest.get("format") != MANIFEST_FORMAT:
+        if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
             raise InputError(f"{out / MANIFEST} has an unknown format; use --force")
     elif existing and not force:
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "
@@ -582,7 +582,13 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     if manifest is not None:
         if "deals_file" in spec.explicit:
             digest = file_digest(spec.deals_file) if Path(spec.deals_file).is_file() else None
-        spec = _resume_spec(spec, manifest, digest)
+        try:
+            spec = _resume_spec(spec, manifest, digest)
+        except InputError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"{out / MANIFEST} is damaged ({type(exc).__name__}: {exc}); "
+                             "use --force to start again") from None
         digest = manifest.get("deals_file_sha256")
     hands = None
     if spec.deals_file:

@@ -42,6 +42,9 @@ from sim.rules import Rules, RulesError
 BACKENDS = ("loky", "threading", "dask")
 
 #: Keys that change the results; the rest only change how a job is executed.
+#: Largest deal count (and match length / chunk size) a job accepts.
+MAX_DEALS = 10**10
+
 RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
                "chunk_size", "deals_file", "study")
 EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout")
@@ -278,11 +281,11 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
         elif key == "exposures":
             out[key] = _names(v, "exposure", parse_exposure)
         elif key == "deals":
-            out[key] = _int("deals", v, 1, where)
+            out[key] = _int("deals", v, 1, where, MAX_DEALS)
         elif key == "seed":
             out[key] = _int("seed", v, 0, where, (1 << 64) - 1)
         elif key in ("match_length", "chunk_size"):
-            out[key] = _int(key, v, 1, where)
+            out[key] = _int(key, v, 1, where, MAX_DEALS)
         elif key == "jobs":
             out[key] = _int("jobs", v, 0, where)
         elif key == "study":

@@ -99,8 +99,13 @@ class Rules:
             v = getattr(self, key)
             if isinstance(v, bool) or not isinstance(v, int | float):
                 raise RulesError(f"rules option '{key}' must be a number, got {v!r}")
-        if self.room_multiplier < 0 or self.fee < 0:
-            raise RulesError("rules options 'room_multiplier' and 'fee' must be ≥ 0")
+        if isinstance(self.points_factor, float) or not 0 < self.points_factor <= 10**6:
+            raise RulesError(f"rules option 'points_factor' must be a whole number 1..1000000, "
+                             f"got {self.points_factor!r}")
+        for key in ("room_multiplier", "fee"):
+            v = getattr(self, key)
+            if not 0 <= v <= 1e9:  # also rejects nan and inf
+                raise RulesError(f"rules option '{key}' must be a number 0..1e9, got {v!r}")
         if self.variant == "pig_sheep" and self.decks == 2:
             raise RulesError("variant pig_sheep (猪羊一家) is a one-deck game")
 

@@ -77,13 +77,13 @@ def test_players_flag_one_or_four():
 
 
 @pytest.mark.parametrize(("text", "match"), [
-    ("deals = -1", "deals must be ≥ 1"),
-    ("deals = 0", "deals must be ≥ 1"),
+    ("deals = -1", r"deals must be in 1\.\."),
+    ("deals = 0", r"deals must be in 1\.\."),
     ('deals = "many"', "deals must be an integer"),
     ("deals = true", "deals must be an integer"),
     ("seed = -3", "seed must be"),
-    ("match_length = 0", "match_length must be ≥ 1"),
-    ("chunk_size = 0", "chunk_size must be ≥ 1"),
+    ("match_length = 0", r"match_length must be in 1\.\."),
+    ("chunk_size = 0", r"chunk_size must be in 1\.\."),
     ("jobs = -1", "jobs must be ≥ 0"),
     ('backend = "mpi"', "backend must be one of loky, threading, dask"),
     ("scheduler_timeout = 0", "scheduler_timeout"),

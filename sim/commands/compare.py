@@ -7,7 +7,14 @@ import sys
 
 import click
 
-from sim.commands.options import pop_rules, rules_options
+from sim.commands.options import (
+    MAX_BATCH,
+    MAX_DEALS,
+    SEED,
+    check_plot_path,
+    pop_rules,
+    rules_options,
+)
 
 
 @click.command()
@@ -19,7 +26,7 @@ from sim.commands.options import pop_rules, rules_options
 @click.option("--field", "field_name", default="heuristic+rule", show_default=True,
               metavar="NAME", help="the player in the other three seats (same grammar; a "
               "bare PLAYER means exposure 'never')")
-@click.option("--deals", type=int, default=100_000, show_default=True,
+@click.option("--deals", type=click.IntRange(max=MAX_DEALS), default=100_000, show_default=True,
               help="deal cap; each deal is played by every candidate in all four seats")
 @click.option("--precision", type=float, default=None,
               help="stop once every pairwise 95% half-width is ≤ this (in --measure units)")
@@ -33,7 +40,7 @@ from sim.commands.options import pop_rules, rules_options
               default="zero-sum", show_default=True,
               help="what a seat scores per deal (RULES §5–§6); team needs --variant partners "
               "or pig_sheep")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="root seed; deal I is the same deal as in run and trace")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers, 0 = all cores (results do not depend on it)")
@@ -43,7 +50,7 @@ from sim.commands.options import pop_rules, rules_options
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
 @click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
               help="seconds to wait for the dask scheduler")
-@click.option("--batch", type=int, default=2_000, show_default=True,
+@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; stopping is checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="output format")
@@ -71,6 +78,7 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     from sim.errors import InputError
 
     rules = pop_rules(kwargs)
+    check_plot_path(plot)
     if len(candidates) < 2:
         raise InputError("compare needs at least two --candidate NAME options "
                          "(PLAYER or PLAYER+EXPOSURE, e.g. -c heuristic+never -c lowest)")

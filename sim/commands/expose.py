@@ -11,7 +11,14 @@ import time
 
 import click
 
-from sim.commands.options import pop_rules, rules_options
+from sim.commands.options import (
+    MAX_BATCH,
+    MAX_DEALS,
+    SEED,
+    check_plot_path,
+    pop_rules,
+    rules_options,
+)
 
 _MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
 
@@ -43,12 +50,13 @@ _MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
 @click.option("--precision", type=float, default=2.0, show_default=True,
               help="stop when every Δ's 95% CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals")
-@click.option("--max-deals", type=int, default=1_000_000, show_default=True,
+@click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=1_000_000,
+              show_default=True,
               help="deal cap (every option is played on each deal)")
-@click.option("--seed", type=int, default=0, show_default=True, help="root seed")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="root seed")
 @click.option("--jobs", type=int, default=1, show_default=True,
               help="worker threads (batches in parallel); the output is identical for any value")
-@click.option("--batch", type=int, default=10_000, show_default=True,
+@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=10_000, show_default=True,
               help="deals per batch; the stopping rule is checked after each batch")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="output format")
@@ -75,6 +83,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     from sim.errors import InputError
 
     rules = pop_rules(kwargs)
+    check_plot_path(plot)
     if rules.decks != 1:
         raise InputError("two decks are not supported yet (use --decks 1)")
     hands = _hands(hand, hands_file)
@@ -136,11 +145,16 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
                              "or --hands-file FILE")
         return [("", " ".join(hand))]
     out = []
-    with open(hands_file, encoding="utf-8") as fh:
-        for k, line in enumerate(fh, 1):
-            text = line.split("#", 1)[0].strip()
-            if text:
-                out.append((f"{hands_file} line {k}", text))
+    try:
+        with open(hands_file, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"--hands-file {hands_file}: cannot read it as UTF-8 text ({exc})") from None
+    for k, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            out.append((f"{hands_file} line {k}", text))
     if not out:
         raise InputError(f"--hands-file {hands_file}: no hands in the file")
     return out

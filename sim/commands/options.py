@@ -47,3 +47,28 @@ def pop_rules(kwargs: dict[str, Any], base: Rules | None = None) -> Rules:
         if v is not None:
             given[name] = v
     return base.replace(**given) if given else base
+
+
+#: Bounds for user-given counts (memory and int64 deal indices stay safe).
+MAX_DEALS = 10**10
+MAX_BATCH = 10**7
+SEED = click.IntRange(0, 2**64 - 1)
+PLOT_FORMATS = (".png", ".pdf", ".svg")
+
+
+def check_plot_path(path: str | None) -> None:
+    """Raise InputError before any simulation when ``--plot PATH`` cannot be written."""
+    import os
+
+    from sim.errors import InputError
+
+    if path is None:
+        return
+    if not path.lower().endswith(PLOT_FORMATS):
+        raise InputError(f"--plot {path!r}: the file name must end in "
+                         f"{', '.join(PLOT_FORMATS)}")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise InputError(f"--plot {path!r}: folder {parent} does not exist or is not writable")
+    if os.path.isdir(path):
+        raise InputError(f"--plot {path!r} is a folder")

@@ -29,9 +29,21 @@ def report(results, out, measure, min_cell):
     Every number is computed from the Parquet results (sim.results.load_results).
     Prints the paths written.
     """
-    from reports.report import write_report
-
     measure = {"zero-sum": "zero_sum", "team": "team_points"}.get(measure, measure)
-    html, md = write_report(results, out, measure=measure, min_cell=min_cell)
+    html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell)
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")
+
+
+def safe_write_report(results, out=None, **kwargs):
+    """write_report, with unreadable results or unwritable outputs as one InputError."""
+    from reports.report import write_report
+    from sim.errors import InputError
+
+    try:
+        return write_report(results, out, **kwargs)
+    except InputError:
+        raise
+    except Exception as exc:  # damaged Parquet/manifest, read-only disk, too few deals, ...
+        raise InputError(f"cannot write the report of {results}: "
+                         f"{type(exc).__name__}: {exc}") from None

@@ -101,6 +101,10 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
             click.echo(format_summary(res.table, s.players, s.exposures))
     click.echo(f"results: {res.out}")
     if report:
-        from reports.report import write_report
+        from sim.commands.report import safe_write_report
+        from sim.errors import InputError
 
-        click.echo(f"report: {write_report(res.out)[0]}")
+        try:
+            click.echo(f"report: {safe_write_report(res.out)[0]}")
+        except InputError as exc:  # the results are complete; only the report failed
+            click.echo(f"report skipped: {exc}", err=True)

@@ -91,7 +91,11 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
         click.echo(format_study_summary(res.summary))
     click.echo(f"results: {res.out}")
     if report:
-        from reports.report import write_report
+        from sim.commands.report import safe_write_report
+        from sim.errors import InputError
 
-        html, _ = write_report(res.out)
-        click.echo(f"report: {html}")
+        try:
+            html, _ = safe_write_report(res.out)
+            click.echo(f"report: {html}")
+        except InputError as exc:  # the results are complete; only the report failed
+            click.echo(f"report skipped: {exc}", err=True)

@@ -6,22 +6,22 @@ import json
 
 import click
 
-from sim.commands.options import pop_rules, rules_options
+from sim.commands.options import SEED, pop_rules, rules_options
 
 
 @click.command()
-@click.option("--seed", type=int, default=0, show_default=True, help="root seed of the job")
-@click.option("--deal", "first", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="root seed of the job")
+@click.option("--deal", "first", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="index of the first deal to show")
-@click.option("--deals", "n", type=int, default=1, show_default=True,
-              help="number of deals to show")
+@click.option("--deals", "n", type=click.IntRange(max=100_000), default=1, show_default=True,
+              help="number of deals to show (at most 100,000)")
 @click.option("--players", default="random", show_default=True,
               help="play strategy for all seats, or four comma-separated "
               "(random, lowest, heuristic[:key=value,...])")
 @click.option("--exposure", default="never", show_default=True,
               help="exposure policy for all seats, or four comma-separated "
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...])")
-@click.option("--match-length", type=int, default=1, show_default=True,
+@click.option("--match-length", type=click.IntRange(max=10**9), default=1, show_default=True,
               help="deals per match: within a match the pig taker leads the next deal")
 @click.option("--threads", type=int, default=None, help="numba threads (default: all cores)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
