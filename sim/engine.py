@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -39,6 +38,7 @@ from sim.rng import (
 )
 from sim.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import points, raw_score, team_points, zero_sum
+from sim.threads import run_blocks
 from strategies.dispatch import EXPOSE_RANDOM, choose_exposure, choose_play
 from strategies.observation import (
     O_EXPOSED,
@@ -422,16 +422,8 @@ def play_deals(
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)
-    if threads == 1 or total <= block:
-        _play_range(*args, 0, *tail)
-    else:
-        old = numba.get_num_threads()
-        if threads:
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        try:
-            _play_parallel(*args, block, *tail)
-        finally:
-            numba.set_num_threads(old)
+    run_blocks(_play_range, _play_parallel, args, tail, total=total, block=block,
+               threads=threads)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],

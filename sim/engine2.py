@@ -17,7 +17,6 @@ for ``Rules(decks=2)``.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import carray, njit, prange, types
 from numba.extending import intrinsic
@@ -35,6 +34,7 @@ from sim.bits import (
 from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, bounded, deal_key, sub_stream
 from sim.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import raw_score
+from sim.threads import run_blocks
 from strategies.dispatch import PLAY_RANDOM
 from strategies.observation2 import (
     NONE,
@@ -582,16 +582,8 @@ def play_deals2(
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
             out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
             record, given)
-    if threads == 1 or total <= block:
-        _play_range2(*args, 0, *tail)
-    else:
-        old = numba.get_num_threads()
-        if threads:
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        try:
-            _play_parallel2(*args, block, *tail)
-        finally:
-            numba.set_num_threads(old)
+    run_blocks(_play_range2, _play_parallel2, args, tail, total=total, block=block,
+               threads=threads)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],
