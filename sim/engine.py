@@ -360,6 +360,27 @@ def _choices(names, parse, what) -> list[Choice]:
     return out
 
 
+def _plan(players, exposures, start: int, n: int, match_length: int, hands):
+    """Validate a play_deals request; return the seats' choices and the deal range.
+
+    Returns ``(players, exposures, pre, s0, total)``: a deal inside a match needs the
+    earlier deals of its match, so kernels play ``total = n + pre`` deals from the
+    match start ``s0 = start − pre``.  Raises ValueError / StrategyError.
+    """
+    if n < 0:
+        raise ValueError(f"number of deals must be ≥ 0, got {n}")
+    if start < 0:
+        raise ValueError(f"first deal index must be ≥ 0, got {start}")
+    if match_length < 1:
+        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
+    p = _choices(players, parse_player, "players")
+    e = _choices(exposures, parse_exposure, "exposure")
+    pre = start % match_length
+    if hands is not None and pre:
+        raise ValueError("given hands must start at a match boundary")
+    return p, e, pre, start - pre, n + pre
+
+
 def play_deals(
     rules: Rules,
     players: str | Sequence[str | Choice] = "random",
@@ -390,19 +411,7 @@ def play_deals(
         return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
                            match_length=match_length, record=record, threads=threads,
                            hands=hands, block=block)
-    if n < 0:
-        raise ValueError(f"number of deals must be ≥ 0, got {n}")
-    if start < 0:
-        raise ValueError(f"first deal index must be ≥ 0, got {start}")
-    if match_length < 1:
-        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
-    p = _choices(players, parse_player, "players")
-    e = _choices(exposures, parse_exposure, "exposure")
-    # a deal inside a match needs the earlier deals of its match: start at the match start
-    pre = start % match_length
-    if hands is not None and pre:
-        raise ValueError("given hands must start at a match boundary")
-    s0, total = start - pre, n + pre
+    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)
     out_hands = np.zeros((total, 4), np.uint64)
     given = hands is not None
     if given:

@@ -540,23 +540,11 @@ def play_deals2(
     card of play ``4t + k`` (-1: a single card, or no such trick), ``winners`` (n, 26)
     (-1 after the last trick: a deal has 13 to 26 tricks).
     """
-    from sim.engine import DealResults, _choices
-    from strategies.registry import parse_exposure, parse_player
+    from sim.engine import DealResults, _plan
 
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
-    if n < 0:
-        raise ValueError(f"number of deals must be ≥ 0, got {n}")
-    if start < 0:
-        raise ValueError(f"first deal index must be ≥ 0, got {start}")
-    if match_length < 1:
-        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
-    p = _choices(players, parse_player, "players")
-    e = _choices(exposures, parse_exposure, "exposure")
-    pre = start % match_length
-    if hands is not None and pre:
-        raise ValueError("given hands must start at a match boundary")
-    s0, total = start - pre, n + pre
+    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)
     out_hands = np.zeros((total, 4), np.uint64)
     out_hands2 = np.zeros((total, 4), np.uint64)
     given = hands is not None
