@@ -24,22 +24,21 @@ from sim.bits import (
     lowest_bit,
     popcount,
     suit_mask,
-    unmanaged_f64,
-    unmanaged_i64,
-    unmanaged_u64,
+    unmanaged,
 )
 from sim.rng import (
     STREAM_EXPOSE,
     STREAM_PLAY,
     STREAM_SHUFFLE,
-    bounded,
     deal_key,
+    shuffle,
     sub_stream,
 )
 from sim.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import points, raw_score, team_points, zero_sum
 from sim.threads import run_blocks
-from strategies.dispatch import EXPOSE_RANDOM, choose_exposure, choose_play
+from strategies.baseline import expose_random, random_card
+from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
 from strategies.observation import (
     O_EXPOSED,
     O_EXPOSERS,
@@ -71,14 +70,9 @@ _NO_PARTNER = np.uint64(4)
 @njit(cache=True, nogil=True)
 def _deal(key, deck, hands):
     """Shuffle the deal with key ``key`` (docs/engine.md step 1) into ``hands`` (uint64[4])."""
-    rng = sub_stream(key, np.uint64(STREAM_SHUFFLE))
     for j in range(52):
         deck[j] = j
-    for j in range(51, 0, -1):
-        rng, k = bounded(rng, np.uint64(j + 1))
-        t = deck[j]
-        deck[j] = deck[k]
-        deck[k] = t
+    shuffle(deck, sub_stream(key, np.uint64(STREAM_SHUFFLE)))
     for p in range(4):
         m = ZERO
         for j in range(13 * p, 13 * p + 13):
@@ -114,8 +108,13 @@ def _legal(hand, trick_len, led, first_in_led, led_suits, exposed, c2_lead):
 @njit(cache=True, nogil=True, inline="always")
 def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
               hands, obs, deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-              collected_out, raw_out, plays_out, winners_out, record, given):
-    """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader)."""
+              collected_out, raw_out, plays_out, winners_out, record, given, random_only):
+    """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader).
+
+    ``random_only`` (a compile-time constant in each caller) says every seat plays
+    ``random``: the strategy is then called directly and the observation entries
+    only other strategies read are not kept up to date.
+    """
     key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
         for p in range(4):
@@ -138,11 +137,11 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         sequential = rules[R_EXPOSURE_ORDER] == 1
         for k in range(4):
             p = (leader + k) % 4 if sequential else k
-            rng = ZERO
             if pids[p] == EXPOSE_RANDOM:  # the only policy that draws
-                rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
-            f, rng = choose_exposure(pids[p], pparams, hands[p], p,
-                                     flags_all if sequential else 0, rng)
+                f, _ = expose_random(hands[p], sub_stream(key, np.uint64(STREAM_EXPOSE + p)))
+            else:
+                f, _ = choose_exposure(pids[p], pparams, hands[p], p,
+                                       flags_all if sequential else 0, ZERO)
             obs[O_EXPOSERS + p] = np.uint64(f)
             flags_all |= f
         if rules[R_AUTO_EXPOSE] and popcount(np.uint64(flags_all)) == 3:
@@ -166,17 +165,19 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         rngs[p] = sub_stream(key, np.uint64(STREAM_PLAY + p))
         obs[O_TAKEN + p] = ZERO
         obs[O_VOIDS + p] = ZERO
-    obs[O_PLAYED] = ZERO
-    obs[O_LED_SUITS] = ZERO
-    obs[O_EXPOSED] = exposed
-    obs[O_FIRST_DEAL] = np.uint64(first_deal)
-    obs[O_VARIANT] = np.uint64(variant)
+    if not random_only:
+        obs[O_PLAYED] = ZERO
+        obs[O_LED_SUITS] = ZERO
+        obs[O_EXPOSED] = exposed
+        obs[O_FIRST_DEAL] = np.uint64(first_deal)
+        obs[O_VARIANT] = np.uint64(variant)
     led_suits = np.uint64(0)
     for t in range(13):
-        obs[O_TRICK_NO] = np.uint64(t)
-        obs[O_LEADER] = np.uint64(leader)
-        for k in range(4):
-            obs[O_TRICK + k] = ZERO
+        if not random_only:
+            obs[O_TRICK_NO] = np.uint64(t)
+            obs[O_LEADER] = np.uint64(leader)
+            for k in range(4):
+                obs[O_TRICK + k] = ZERO
         led = 0
         first_in_led = False
         best = -1
@@ -189,6 +190,8 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                            first_deal and t == 0 and k == 0)
             if popcount(legal) == 1:
                 c = lowest_bit(legal)
+            elif random_only:
+                c, rngs[p] = random_card(legal, rngs[p])
             else:
                 obs[O_SEAT] = np.uint64(p)
                 obs[O_HAND] = hand
@@ -202,8 +205,9 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             cb = bit(c)
             hands[p] = hand & ~cb
             trick_mask |= cb
-            obs[O_TRICK + k] = np.uint64(c)
-            obs[O_PLAYED] |= cb
+            if not random_only:
+                obs[O_TRICK + k] = np.uint64(c)
+                obs[O_PLAYED] |= cb
             if record:
                 plays_out[row, 4 * t + k] = c
             s = c // 13
@@ -211,13 +215,14 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 led = s
                 first_in_led = (led_suits >> np.uint64(s)) & ONE == ZERO
                 led_suits |= ONE << np.uint64(s)
-                obs[O_LED_SUITS] = led_suits
+                if not random_only:
+                    obs[O_LED_SUITS] = led_suits
                 best = c
             elif s == led:
                 if c > best:
                     best = c
                     winner = p
-            else:
+            elif not random_only:
                 obs[O_VOIDS + p] |= ONE << np.uint64(led)
         obs[O_TAKEN + winner] |= trick_mask
         if record:
@@ -235,26 +240,40 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     return pig_taker
 
 
-@njit(cache=True, nogil=True)
-def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+@njit(cache=True, nogil=True, inline="always")
+def _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
                 hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given):
+                plays_out, winners_out, record, given, random_only):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start)."""
-    hands = np.zeros(4, dtype=np.uint64)
-    obs_owner = np.zeros(O_SIZE, dtype=np.uint64)
-    deck = np.zeros(52, dtype=np.int64)
+    owner_u64 = np.zeros(O_SIZE + 8, dtype=np.uint64)  # obs, hands, rngs
+    deck_owner = np.zeros(52, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
     rules_owner = rules.copy()
     sp_owner = sparams.copy()
     pp_owner = pparams.copy()
-    rngs = np.zeros(4, dtype=np.uint64)
-    # views without reference counting for the arrays handed to strategies and
-    # scoring in the hot loop (the *_owner arrays keep the memory alive)
-    obs = unmanaged_u64(obs_owner)
-    exp = unmanaged_i64(exp_owner)
-    rules = unmanaged_i64(rules_owner)
-    sparams = unmanaged_f64(sp_owner)
-    pparams = unmanaged_f64(pp_owner)
+    sids_owner = sids.copy()
+    pids_owner = pids.copy()
+    # views without reference counting for every array handed to the per-deal code
+    # (two atomic updates per array per deal otherwise; the owners keep the memory
+    # alive and the outputs belong to the caller)
+    v = unmanaged(owner_u64)
+    obs = v[0:O_SIZE]
+    hands = v[O_SIZE:O_SIZE + 4]
+    rngs = v[O_SIZE + 4:O_SIZE + 8]
+    deck = unmanaged(deck_owner)
+    exp = unmanaged(exp_owner)
+    rules = unmanaged(rules_owner)
+    sparams = unmanaged(sp_owner)
+    pparams = unmanaged(pp_owner)
+    sids = unmanaged(sids_owner)
+    pids = unmanaged(pids_owner)
+    hands_out = unmanaged(hands_out)
+    exposed_out = unmanaged(exposed_out)
+    leader_out = unmanaged(leader_out)
+    collected_out = unmanaged(collected_out)
+    raw_out = unmanaged(raw_out)
+    plays_out = unmanaged(plays_out)
+    winners_out = unmanaged(winners_out)
     leader = 0
     for d in range(n):
         i = start + d
@@ -262,13 +281,36 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
         leader = _play_one(seed, i, first, leader, rules, sids, sparams, pids, pparams,
                            hands, obs, deck, exp, rngs, row0 + d, hands_out, exposed_out,
                            leader_out, collected_out, raw_out, plays_out, winners_out,
-                           record, given)
+                           record, given, random_only)
     # keep the owners alive until here
-    obs_owner[0] = obs_owner[0]
+    owner_u64[0] = owner_u64[0]
+    deck_owner[0] = deck_owner[0]
     exp_owner[0] = exp_owner[0]
     rules_owner[0] = rules_owner[0]
     sp_owner[0, 0] = sp_owner[0, 0]
     pp_owner[0, 0] = pp_owner[0, 0]
+    sids_owner[0] = sids_owner[0]
+    pids_owner[0] = pids_owner[0]
+
+
+@njit(cache=True, nogil=True)
+def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+                hands_out, exposed_out, leader_out, collected_out, raw_out,
+                plays_out, winners_out, record, given):
+    """Play deals ``start .. start+n-1`` serially (any strategies)."""
+    _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+                hands_out, exposed_out, leader_out, collected_out, raw_out,
+                plays_out, winners_out, record, given, False)
+
+
+@njit(cache=True, nogil=True)
+def _play_range_random(seed, start, n, row0, match_length, rules, sids, sparams, pids,
+                       pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
+                       plays_out, winners_out, record, given):
+    """:func:`_play_range` specialised for four ``random`` players (same results)."""
+    _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+                hands_out, exposed_out, leader_out, collected_out, raw_out,
+                plays_out, winners_out, record, given, True)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -283,6 +325,20 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
         _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
                     pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
                     plays_out, winners_out, record, given)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _play_parallel_random(seed, start, n, block, match_length, rules, sids, sparams, pids,
+                          pparams, hands_out, exposed_out, leader_out, collected_out,
+                          raw_out, plays_out, winners_out, record, given):
+    """:func:`_play_parallel` for four ``random`` players."""
+    nblocks = (n + block - 1) // block
+    for b in prange(nblocks):
+        lo = b * block
+        hi = min(n, lo + block)
+        _play_range_random(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
+                           pids, pparams, hands_out, exposed_out, leader_out, collected_out,
+                           raw_out, plays_out, winners_out, record, given)
 
 
 @dataclass
@@ -431,8 +487,11 @@ def play_deals(
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)
-    run_blocks(_play_range, _play_parallel, args, tail, total=total, block=block,
-               threads=threads)
+    if all(c.id == PLAY_RANDOM for c in p):
+        serial, parallel = _play_range_random, _play_parallel_random
+    else:
+        serial, parallel = _play_range, _play_parallel
+    run_blocks(serial, parallel, args, tail, total=total, block=block, threads=threads)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],

@@ -18,8 +18,7 @@ for ``Rules(decks=2)``.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from sim.bits import (
     ONE,
@@ -28,10 +27,9 @@ from sim.bits import (
     lowest_bit,
     popcount,
     suit_mask,
-    unmanaged_f64,
-    unmanaged_i64,
+    unmanaged,
 )
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, bounded, deal_key, sub_stream
+from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, deal_key, shuffle, sub_stream
 from sim.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.scoring import raw_score
 from sim.threads import run_blocks
@@ -84,42 +82,16 @@ MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
 
-@intrinsic
-def _pointer_like(typingctx, addr, like):
-    """A raw pointer to ``like``'s dtype at address ``addr``."""
-    sig = types.CPointer(like.dtype)(types.intp, like)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-
-    return sig, codegen
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _unmanaged(a):
-    """An unreference-counted view of the C-contiguous array ``a`` (keep ``a`` alive!).
-
-    Every array handed to the per-deal function costs two atomic reference-count
-    updates per deal otherwise (sim/bits.py ``unmanaged_*``).
-    """
-    return carray(_pointer_like(a.ctypes.data, a), a.shape)
-
-
 @njit(cache=True, nogil=True)
 def _deal2(key, deck, h1, h2):
     """Shuffle the 104 cards of the deal with key ``key`` (docs/engine2.md step 1).
 
     Deck entry ``e`` (0..103) is card ``e % 52``; seat ``p`` gets ``deck[26p : 26p+26]``.
     """
-    rng = sub_stream(key, np.uint64(STREAM_SHUFFLE))
     for j in range(52):  # the deck holds card indices: entry e is card e % 52
         deck[j] = j
         deck[j + 52] = j
-    for j in range(103, 0, -1):
-        rng, k = bounded(rng, np.uint64(j + 1))
-        t = deck[j]
-        deck[j] = deck[k]
-        deck[k] = t
+    shuffle(deck, sub_stream(key, np.uint64(STREAM_SHUFFLE)))
     for p in range(4):
         one = ZERO
         two = ZERO
@@ -456,7 +428,7 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
     pids_owner = pids.copy()
     # views without reference counting for every array handed to the per-deal function
     # (the owners keep the memory alive; the outputs belong to the caller)
-    v = _unmanaged(st)
+    v = unmanaged(st)
     h1 = v[0:4]
     h2 = v[4:8]
     x1 = v[8:12]
@@ -464,24 +436,24 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
     t1 = v[16:20]
     t2 = v[20:24]
     rngs = v[24:28]
-    obs = _unmanaged(obs_owner)
-    deck = _unmanaged(deck_owner)
-    exp = unmanaged_i64(exp_owner)
-    rules = unmanaged_i64(rules_owner)
-    sparams = unmanaged_f64(sp_owner)
-    pparams = unmanaged_f64(pp_owner)
-    sids = _unmanaged(sids_owner)
-    pids = _unmanaged(pids_owner)
-    hands_out = _unmanaged(hands_out)
-    hands2_out = _unmanaged(hands2_out)
-    exposed_out = _unmanaged(exposed_out)
-    leader_out = _unmanaged(leader_out)
-    collected_out = _unmanaged(collected_out)
-    collected2_out = _unmanaged(collected2_out)
-    raw_out = _unmanaged(raw_out)
-    plays_out = _unmanaged(plays_out)
-    plays2_out = _unmanaged(plays2_out)
-    winners_out = _unmanaged(winners_out)
+    obs = unmanaged(obs_owner)
+    deck = unmanaged(deck_owner)
+    exp = unmanaged(exp_owner)
+    rules = unmanaged(rules_owner)
+    sparams = unmanaged(sp_owner)
+    pparams = unmanaged(pp_owner)
+    sids = unmanaged(sids_owner)
+    pids = unmanaged(pids_owner)
+    hands_out = unmanaged(hands_out)
+    hands2_out = unmanaged(hands2_out)
+    exposed_out = unmanaged(exposed_out)
+    leader_out = unmanaged(leader_out)
+    collected_out = unmanaged(collected_out)
+    collected2_out = unmanaged(collected2_out)
+    raw_out = unmanaged(raw_out)
+    plays_out = unmanaged(plays_out)
+    plays2_out = unmanaged(plays2_out)
+    winners_out = unmanaged(winners_out)
     leader = 0
     for d in range(n):
         i = start + d

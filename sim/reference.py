@@ -31,7 +31,7 @@ from sim.cards import (
     rank_of,
     suit_of,
 )
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_bounded, py_stream
+from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
 from sim.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
 from sim.scoring import raw_score
 from strategies.dispatch import choose_exposure, choose_play
@@ -100,15 +100,12 @@ def params_table(choices: list[Choice]) -> np.ndarray:
 def deal_hands(seed: int, deal: int) -> list[list[int]]:
     """The four 13-card hands of deal ``deal`` under root ``seed`` (RULES §3), sorted.
 
-    Fisher–Yates exactly as docs/engine.md step 1: ``deck = [0..51]``; for
-    ``j = 51 … 1`` draw ``k`` uniform in ``[0, j]`` from the shuffle stream and swap
-    ``deck[j]``, ``deck[k]``; seat ``p`` gets ``deck[13p : 13p + 13]``.
+    Fisher–Yates exactly as docs/engine.md step 1: ``deck = [0..51]`` shuffled by
+    :func:`sim.rng.py_shuffle` from the shuffle stream; seat ``p`` gets
+    ``deck[13p : 13p + 13]``.
     """
-    rng = py_stream(seed, deal, STREAM_SHUFFLE)
     deck = list(range(N_CARDS))
-    for j in range(N_CARDS - 1, 0, -1):
-        rng, k = py_bounded(rng, j + 1)
-        deck[j], deck[k] = deck[k], deck[j]
+    py_shuffle(deck, py_stream(seed, deal, STREAM_SHUFFLE))
     return [sorted(deck[13 * p : 13 * p + 13]) for p in range(4)]
 
 

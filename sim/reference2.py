@@ -30,7 +30,7 @@ from sim.cards import (
     suit_of,
 )
 from sim.reference import params_table
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_bounded, py_stream
+from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
 from sim.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
 from sim.scoring import raw_score_py
 from strategies.observation2 import (
@@ -108,14 +108,11 @@ class DealRecord2:
 def deal_deck2(seed: int, deal: int) -> list[int]:
     """The shuffled 104-card deck of deal ``deal`` (entries 0..103, entry ``e`` = card ``e % 52``).
 
-    Fisher–Yates as docs/engine2.md step 1: ``deck = [0..103]``; for ``j = 103 … 1``
-    draw ``k`` uniform in ``[0, j]`` from the shuffle stream and swap ``deck[j]``, ``deck[k]``.
+    Fisher–Yates as docs/engine2.md step 1: ``deck = [0..103]`` shuffled by
+    :func:`sim.rng.py_shuffle` from the shuffle stream.
     """
-    rng = py_stream(seed, deal, STREAM_SHUFFLE)
     deck = list(range(104))
-    for j in range(103, 0, -1):
-        rng, k = py_bounded(rng, j + 1)
-        deck[j], deck[k] = deck[k], deck[j]
+    py_shuffle(deck, py_stream(seed, deal, STREAM_SHUFFLE))
     return deck
 
 

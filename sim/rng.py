@@ -6,7 +6,10 @@ Each deal has independent streams derived with splitmix64 from
 for its exposure choices.  Draws use xorshift64* with the state passed in and
 returned (no global RNG); bounded draws use multiply-shift.  The functions are
 numba-jitted and also callable from Python; :func:`py_stream`/:func:`py_next`
-/:func:`py_bounded` are plain-Python twins used by the reference engine.
+/:func:`py_bounded`/:func:`py_shuffle` are plain-Python twins used by the reference
+engine.  The deal itself (:func:`shuffle`) draws from the shuffle stream with
+SplitMix64, two draws per output, which is about twice as fast as a chain of
+xorshift64* steps.
 """
 
 from __future__ import annotations
@@ -81,6 +84,34 @@ def bounded(state: np.uint64, n: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, ((r >> _U32) * n) >> _U32
 
 
+_LO32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def shuffle(deck, rng: np.uint64) -> None:
+    """Fisher–Yates shuffle of the int64 array ``deck`` in place from stream state ``rng``.
+
+    The shuffle stream is the SplitMix64 generator (Steele, Lea & Flood 2014): output
+    ``j`` is ``splitmix64(rng + j·golden)``, so draws do not wait on each other.  Each
+    64-bit output gives two draws, by multiply-shift of its high then its low 32 bits:
+    for ``j = n−1, n−3, …``: ``k = hi32·(j+1) >> 32``, swap ``deck[j]``, ``deck[k]``;
+    then, if ``j > 1``, ``k = lo32·j >> 32``, swap ``deck[j−1]``, ``deck[k]``.
+    """
+    rng = np.uint64(rng)
+    for j in range(deck.shape[0] - 1, 0, -2):
+        r = splitmix64(rng)
+        rng += _GOLDEN
+        k = ((r >> _U32) * np.uint64(j + 1)) >> _U32
+        t = deck[j]
+        deck[j] = deck[k]
+        deck[k] = t
+        if j > 1:
+            k = ((r & _LO32) * np.uint64(j)) >> _U32
+            t = deck[j - 1]
+            deck[j - 1] = deck[k]
+            deck[k] = t
+
+
 # ---------------------------------------------------------------- Python twins
 
 
@@ -111,3 +142,15 @@ def py_bounded(state: int, n: int) -> tuple[int, int]:
     """Plain-Python twin of :func:`bounded`."""
     state, r = py_next(state)
     return state, ((r >> 32) * n) >> 32
+
+
+def py_shuffle(deck: list, rng: int) -> None:
+    """Plain-Python twin of :func:`shuffle` (same draws, same swaps)."""
+    for j in range(len(deck) - 1, 0, -2):
+        r = py_splitmix64(rng)
+        rng = (rng + 0x9E3779B97F4A7C15) & MASK64
+        k = ((r >> 32) * (j + 1)) >> 32
+        deck[j], deck[k] = deck[k], deck[j]
+        if j > 1:
+            k = ((r & 0xFFFFFFFF) * j) >> 32
+            deck[j - 1], deck[k] = deck[k], deck[j - 1]

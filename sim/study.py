@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, bit, unmanaged_f64, unmanaged_i64, unmanaged_u64
+from sim.bits import ONE, bit, unmanaged
 from sim.cards import EXPOSE_NAMES
 from sim.config import HOLDER_OTHERS, STUDY_CARDS
 from sim.engine import _deal, _play_one
@@ -106,23 +106,37 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
     ``given``: play the hands ``hands_in`` (n, 4) instead of dealing.
     """
     k_cards = cards.shape[0]
-    hands = np.zeros(4, dtype=np.uint64)
-    dealt = np.zeros(4, dtype=np.uint64)
-    deck = np.zeros(52, dtype=np.int64)
-    obs_owner = np.zeros(O_SIZE, dtype=np.uint64)
+    u64_owner = np.zeros(O_SIZE + 12, dtype=np.uint64)  # obs, hands, dealt, rngs
+    deck_owner = np.zeros(52, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
     rules_owner = rules.copy()
     sp_owner = sparams.copy()
     pp_owner = pparams.copy()
-    pid_arm = pids.copy()
-    rngs = np.zeros(4, dtype=np.uint64)
-    plays = np.zeros((0, 52), dtype=np.int8)
-    winners = np.zeros((0, 13), dtype=np.int8)
-    obs = unmanaged_u64(obs_owner)
-    exp = unmanaged_i64(exp_owner)
-    rules_v = unmanaged_i64(rules_owner)
-    sp = unmanaged_f64(sp_owner)
-    pp = unmanaged_f64(pp_owner)
+    sids_owner = sids.copy()
+    pid_owner = pids.copy()
+    plays_owner = np.zeros((0, 52), dtype=np.int8)  # empty: plays are not recorded
+    winners_owner = np.zeros((0, 13), dtype=np.int8)
+    # views without reference counting for the arrays handed to the per-deal code
+    # (sim/bits.py unmanaged; the owners keep the memory alive)
+    v = unmanaged(u64_owner)
+    obs = v[0:O_SIZE]
+    hands = v[O_SIZE:O_SIZE + 4]
+    dealt = v[O_SIZE + 4:O_SIZE + 8]
+    rngs = v[O_SIZE + 8:O_SIZE + 12]
+    deck = unmanaged(deck_owner)
+    exp = unmanaged(exp_owner)
+    rules_v = unmanaged(rules_owner)
+    sp = unmanaged(sp_owner)
+    pp = unmanaged(pp_owner)
+    sids_v = unmanaged(sids_owner)
+    pid_arm = unmanaged(pid_owner)
+    plays = unmanaged(plays_owner)
+    winners = unmanaged(winners_owner)
+    hands_out = unmanaged(hands_out)
+    exposed_out = unmanaged(exposed_out)
+    leader_out = unmanaged(leader_out)
+    collected_out = unmanaged(collected_out)
+    raw_out = unmanaged(raw_out)
     exposable = np.array([10, 35, 47, 25], dtype=np.int64)  # sim/cards.py EXPOSABLE
     useed = np.uint64(seed)
     for d in range(n):
@@ -154,17 +168,20 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
                 pp[h, 0] = np.float64(f)
                 for p in range(4):
                     hands_out[row, p] = dealt[p]
-                _play_one(useed, i, True, 0, rules_v, sids, sp, pid_arm, pp, hands, obs,
+                _play_one(useed, i, True, 0, rules_v, sids_v, sp, pid_arm, pp, hands, obs,
                           deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-                          collected_out, raw_out, plays, winners, False, True)
+                          collected_out, raw_out, plays, winners, False, True, False)
             pid_arm[h] = pids[h]
             pp[h, 0] = pparams[h, 0]
     # keep the owners alive until here
-    obs_owner[0] = obs_owner[0]
+    u64_owner[0] = u64_owner[0]
+    deck_owner[0] = deck_owner[0]
     exp_owner[0] = exp_owner[0]
     rules_owner[0] = rules_owner[0]
     sp_owner[0, 0] = sp_owner[0, 0]
     pp_owner[0, 0] = pp_owner[0, 0]
+    sids_owner[0] = sids_owner[0]
+    pid_owner[0] = pid_owner[0]
 
 
 def _card_index(card: str) -> int:

@@ -9,17 +9,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, nth_bit, popcount, suit_mask
+from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit, suit_mask
 from sim.rng import bounded, next_u64
 from strategies.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
 
 
 @njit(cache=True, nogil=True, inline="always")
+def random_card(legal, rng):
+    """Uniform choice among the cards of mask ``legal`` (uint64, non-empty): ``(card, rng)``."""
+    rng, k = bounded(rng, np.uint64(popcount(legal)))
+    return select_bit(legal, np.int64(k)), rng
+
+
+@njit(cache=True, nogil=True, inline="always")
 def play_random(obs, rng):
     """Uniform choice among the legal plays: ``(card, rng)``."""
-    legal = obs[O_LEGAL]
-    rng, k = bounded(rng, np.uint64(popcount(legal)))
-    return nth_bit(legal, np.int64(k)), rng
+    return random_card(obs[O_LEGAL], rng)
 
 
 _RANKS13 = np.uint64(0x1FFF)

@@ -30,10 +30,9 @@ The observation never holds another seat's hidden cards.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, popcount
+from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit
 
 Q_SEAT = 0  # the deciding seat 0..3
 Q_PARTNER = 1  # partner seat, or 4 when the seat has no partner
@@ -94,39 +93,6 @@ def play_key(c1, c2, led, pair_trick):
     hi = max(r1, r2)
     lo = min(r1, r2)
     return 13 * hi + lo + (0 if led == 2 else _PAIR_BONUS)
-
-
-_M32 = np.uint64(0xFFFFFFFF)
-_M16 = np.uint64(0xFFFF)
-_M8 = np.uint64(0xFF)
-_M4 = np.uint64(0xF)
-_M2 = np.uint64(0x3)
-_M1 = np.uint64(0x1)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _step(m, k, pos, width, low_mask):
-    c = popcount(m & low_mask)
-    if k >= c:
-        return m >> np.uint64(width), k - c, pos + width
-    return m, k, pos
-
-
-@njit(cache=True, nogil=True, inline="always")
-def select_bit(m, k):
-    """Index of the ``k``-th (0-based, from the lowest) set bit of ``m`` (k < popcount(m)).
-
-    A binary search by popcounts (six steps, no data-dependent loop): the same result
-    as ``sim.bits.nth_bit``, faster for masks with many bits.
-    """
-    pos = 0
-    m, k, pos = _step(m, k, pos, 32, _M32)
-    m, k, pos = _step(m, k, pos, 16, _M16)
-    m, k, pos = _step(m, k, pos, 8, _M8)
-    m, k, pos = _step(m, k, pos, 4, _M4)
-    m, k, pos = _step(m, k, pos, 2, _M2)
-    m, k, pos = _step(m, k, pos, 1, _M1)
-    return np.int64(pos)
 
 
 @njit(cache=True, nogil=True, inline="always")
