@@ -15,10 +15,11 @@ Each repeat plays the same deals (same seed, players and exposure) twice, in tur
   worker start, Parquet, manifest, summary included).
 
 It prints the machine, the median of each, their ratio (issue 5 asks ≤ 1.5 for
-1,000,000 four-``heuristic`` deals) and the peak memory of the end-to-end run: the
-largest single process (``ru_maxrss``) and the sum over its process tree sampled every
-50 ms (with psutil; issue 5 asks ≤ 1 GiB for 10,000,000 deals).  Also checks that both
-played the same deals (per-seat raw score sums agree).
+1,000,000 four-``heuristic`` deals), the fixed start-up cost of one run (the same
+command on 4 deals per worker) and what is left once it is subtracted, and the peak memory of
+the end-to-end run: the largest single process (``ru_maxrss``) and the sum over its
+process tree sampled every 50 ms (with psutil; issue 5 asks ≤ 1 GiB for 10,000,000
+deals).  Also checks that both played the same deals (per-seat raw score sums agree).
 """
 
 from __future__ import annotations
@@ -168,6 +169,9 @@ def main() -> None:
     ap.add_argument("--run-args", default="",
                     help="more flags for gongzhu-sim run, e.g. '--match-length 4'")
     ap.add_argument("--e2e-only", action="store_true", help="skip the kernel timing")
+    ap.add_argument("--no-startup", action="store_true",
+                    help="skip timing the start-up run (the same command on 4 deals per "
+                    "worker)")
     ap.add_argument("--single", action="store_true",
                     help="also time the kernel on one thread")
     ap.add_argument("--dir", default=None, help="where results folders go (default: a tmp "
@@ -191,6 +195,7 @@ def main() -> None:
           f"{args.repeat} repeat(s); results under {base}")
 
     k_times, k1_times, e_times, trees, maxrss = [], [], [], [], 0
+    s_times: list[float] = []
     k_cpu, e_cpu = [], []
     kernel_sums = None
     size = 0
@@ -216,6 +221,23 @@ def main() -> None:
             if v is not None:
                 cmd += [flag, str(v)]
         cmd += shlex.split(args.run_args)
+        if not args.no_startup:
+            # the fixed cost of one run: the same command on 4 deals per worker in chunks
+            # of 4, so every worker starts (process start, imports, numba start-up and
+            # cache load, workers, folder, manifest)
+            workers = args.jobs if args.jobs else os.cpu_count() or 1
+            scmd = [*cmd]
+            scmd[scmd.index("--deals") + 1] = str(4 * workers)
+            scmd[scmd.index("--out") + 1] = str(base / f"startup-{r}")
+            if "--chunk-size" in scmd:
+                scmd[scmd.index("--chunk-size") + 1] = "4"
+            else:
+                scmd += ["--chunk-size", "4"]
+            st, _, _, _ = e2e_run(scmd)
+            s_times.append(st)
+            shutil.rmtree(base / f"startup-{r}", ignore_errors=True)
+            print(f"  repeat {r + 1}: start-up ({4 * workers} deals)   {st:8.2f} s wall",
+                  flush=True)
         et, ec, tree, mx = e2e_run(cmd)
         e_times.append(et)
         e_cpu.append(ec)
@@ -247,6 +269,12 @@ def main() -> None:
             print(f"bare kernel on one thread (median): {med(k1_times):.2f} s; ratio "
                   f"end-to-end / one-thread kernel {med(e_times) / med(k1_times):.2f}")
         print("same deals: per-seat raw sums of the run equal the kernel's")
+    if s_times:
+        marginal = med(e_times) - med(s_times)
+        print(f"start-up of one run (4 deals per worker, median): {med(s_times):.2f} s; end "
+              f"to end minus start-up: {marginal:.2f} s"
+              + (f" = {marginal / med(k_times):.2f} × the kernel (the per-deal cost of the "
+                 "batch machinery)" if k_times else ""))
     print(f"peak RSS of the largest process: {maxrss / 2**20:,.0f} MiB")
     if trees:
         print(f"peak RSS of the whole run (parent + workers, sampled): "

@@ -62,8 +62,10 @@ from sim.results import (
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-#: Version of the manifest layout.
-MANIFEST_FORMAT = 1
+#: Version of the manifest layout and of the deal streams behind it: 2 = the SplitMix64
+#: shuffle (sim.rng.shuffle); a run started by a version that dealt differently cannot be
+#: resumed (its finished chunks hold other deals).
+MANIFEST_FORMAT = 2
 #: Deals the parent plays to warm the numba cache before fanning out.
 WARM_DEALS = 4
 #: Minimum seconds between two manifest rewrites while chunks stream in (it is always
@@ -180,6 +182,21 @@ def write_json_atomic(path: Path, data: Any) -> None:
 PARQUET_COMPRESSION = "snappy"
 
 
+def _arrow(v: np.ndarray):
+    """A pyarrow array over the 1-d numeric array ``v`` without copying.
+
+    ``pa.array`` would import pandas (≈ 0.35 s per process) to check for pandas
+    objects; a fixed-width numeric column is just its data buffer.
+    """
+    import pyarrow as pa
+
+    if v.dtype.kind in "iuf" and v.ndim == 1 and v.dtype.isnative:
+        v = np.ascontiguousarray(v)
+        return pa.Array.from_buffers(pa.from_numpy_dtype(v.dtype), len(v),
+                                     [None, pa.py_buffer(v)])
+    return pa.array(v)
+
+
 def write_parquet(path: Path, columns: dict[str, np.ndarray]) -> None:
     """Write columns (name → 1-d array) to one Parquet file."""
     import pyarrow as pa
@@ -188,7 +205,7 @@ def write_parquet(path: Path, columns: dict[str, np.ndarray]) -> None:
     # non-nullable fields: no definition levels to write (~15% faster)
     schema = pa.schema([pa.field(k, pa.from_numpy_dtype(v.dtype), nullable=False)
                         for k, v in columns.items()])
-    table = pa.Table.from_arrays([pa.array(v) for v in columns.values()], schema=schema)
+    table = pa.Table.from_arrays([_arrow(v) for v in columns.values()], schema=schema)
     # no dictionary encoding (hands and scores are high-cardinality: it only costs time);
     # min/max statistics only where they help filtering
     pq.write_table(table, path, compression=PARQUET_COMPRESSION, use_dictionary=False,
@@ -573,6 +590,10 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
 
         manifest = read_manifest(out)
         if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+            if isinstance(manifest, dict) and manifest.get("format") == 1:
+                raise InputError(f"{out / MANIFEST} was written by an earlier gongzhu-sim "
+                                 "that dealt differently; its chunks cannot be resumed — "
+                                 "start again with --force")
             raise InputError(f"{out / MANIFEST} has an unknown format; use --force")
     elif existing and not force:
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "

@@ -116,7 +116,9 @@ def suit_mask(s: np.int64) -> np.uint64:
 
 @intrinsic
 def _pointer_like(typingctx, addr, like):
-    """A raw pointer to ``like``'s dtype at address ``addr``."""
+    """A raw pointer to ``like``'s dtype at address ``addr`` (``like``: a C-contiguous array)."""
+    if not isinstance(like, types.Array) or like.layout != "C":
+        raise TypeError(f"unmanaged needs a C-contiguous array, got {like}")
     sig = types.CPointer(like.dtype)(types.intp, like)
 
     def codegen(context, builder, signature, args):

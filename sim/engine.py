@@ -240,11 +240,15 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     return pig_taker
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
+@njit(cache=True, nogil=True)
+def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
                 hands_out, exposed_out, leader_out, collected_out, raw_out,
                 plays_out, winners_out, record, given, random_only):
-    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start)."""
+    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start).
+
+    ``random_only``: all four seats play ``random``; the deals are then played by a copy
+    of the per-deal code specialised for it (same results, see :func:`_play_one`).
+    """
     owner_u64 = np.zeros(O_SIZE + 8, dtype=np.uint64)  # obs, hands, rngs
     deck_owner = np.zeros(52, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
@@ -275,13 +279,20 @@ def _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
     plays_out = unmanaged(plays_out)
     winners_out = unmanaged(winners_out)
     leader = 0
-    for d in range(n):
-        i = start + d
-        first = (i % match_length) == 0
-        leader = _play_one(seed, i, first, leader, rules, sids, sparams, pids, pparams,
-                           hands, obs, deck, exp, rngs, row0 + d, hands_out, exposed_out,
-                           leader_out, collected_out, raw_out, plays_out, winners_out,
-                           record, given, random_only)
+    if random_only:  # the constant True is folded into this inlined copy
+        for d in range(n):
+            i = start + d
+            leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
+                               sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
+                               hands_out, exposed_out, leader_out, collected_out, raw_out,
+                               plays_out, winners_out, record, given, True)
+    else:
+        for d in range(n):
+            i = start + d
+            leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
+                               sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
+                               hands_out, exposed_out, leader_out, collected_out, raw_out,
+                               plays_out, winners_out, record, given, False)
     # keep the owners alive until here
     owner_u64[0] = owner_u64[0]
     deck_owner[0] = deck_owner[0]
@@ -293,30 +304,10 @@ def _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
     pids_owner[0] = pids_owner[0]
 
 
-@njit(cache=True, nogil=True)
-def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
-                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given):
-    """Play deals ``start .. start+n-1`` serially (any strategies)."""
-    _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
-                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given, False)
-
-
-@njit(cache=True, nogil=True)
-def _play_range_random(seed, start, n, row0, match_length, rules, sids, sparams, pids,
-                       pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
-                       plays_out, winners_out, record, given):
-    """:func:`_play_range` specialised for four ``random`` players (same results)."""
-    _play_block(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
-                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given, True)
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
                    hands_out, exposed_out, leader_out, collected_out, raw_out,
-                   plays_out, winners_out, record, given):
+                   plays_out, winners_out, record, given, random_only):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
     nblocks = (n + block - 1) // block
     for b in prange(nblocks):
@@ -324,21 +315,7 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
         hi = min(n, lo + block)
         _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
                     pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
-                    plays_out, winners_out, record, given)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _play_parallel_random(seed, start, n, block, match_length, rules, sids, sparams, pids,
-                          pparams, hands_out, exposed_out, leader_out, collected_out,
-                          raw_out, plays_out, winners_out, record, given):
-    """:func:`_play_parallel` for four ``random`` players."""
-    nblocks = (n + block - 1) // block
-    for b in prange(nblocks):
-        lo = b * block
-        hi = min(n, lo + block)
-        _play_range_random(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
-                           pids, pparams, hands_out, exposed_out, leader_out, collected_out,
-                           raw_out, plays_out, winners_out, record, given)
+                    plays_out, winners_out, record, given, random_only)
 
 
 @dataclass
@@ -487,11 +464,9 @@ def play_deals(
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)
-    if all(c.id == PLAY_RANDOM for c in p):
-        serial, parallel = _play_range_random, _play_parallel_random
-    else:
-        serial, parallel = _play_range, _play_parallel
-    run_blocks(serial, parallel, args, tail, total=total, block=block, threads=threads)
+    random_only = all(c.id == PLAY_RANDOM for c in p)
+    run_blocks(_play_range, _play_parallel, args, (*tail, random_only), total=total,
+               block=block, threads=threads)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],

@@ -54,7 +54,8 @@ def deal_key(seed: np.uint64, deal: np.uint64) -> np.uint64:
 
 @njit(cache=True, nogil=True, inline="always")
 def sub_stream(key: np.uint64, stream: np.uint64) -> np.uint64:
-    """Initial (non-zero) xorshift64* state of ``stream`` of the deal with ``key``."""
+    """Initial (non-zero) state of ``stream`` of the deal with ``key`` (an xorshift64*
+    state; for the shuffle stream, the SplitMix64 counter of :func:`shuffle`)."""
     s = splitmix64(key ^ stream)
     if s == np.uint64(0):
         s = _NONZERO
@@ -63,7 +64,8 @@ def sub_stream(key: np.uint64, stream: np.uint64) -> np.uint64:
 
 @njit(cache=True, nogil=True, inline="always")
 def stream_state(seed: np.uint64, deal: np.uint64, stream: np.uint64) -> np.uint64:
-    """Initial xorshift64* state of ``stream`` of deal ``deal`` under root ``seed`` (non-zero)."""
+    """Initial state of ``stream`` of deal ``deal`` under root ``seed`` (non-zero; see
+    :func:`sub_stream`)."""
     return sub_stream(deal_key(seed, deal), stream)
 
 

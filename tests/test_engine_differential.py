@@ -33,8 +33,8 @@ def test_case_count_meets_acceptance():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_random_only_kernel_equals_the_general_kernel(monkeypatch, threads):
-    """Four ``random`` seats run the specialised twin kernel; forcing the general kernel
-    must give the same hands, exposures, plays, winners and scores."""
+    """Four ``random`` seats run the per-deal code specialised for them; forcing the
+    general code must give the same hands, exposures, plays, winners and scores."""
     import numpy as np
 
     import sim.engine as eng
@@ -42,8 +42,7 @@ def test_random_only_kernel_equals_the_general_kernel(monkeypatch, threads):
     kw = dict(seed=5, start=3, n=3000, match_length=2, record=True, threads=threads,
               block=512)
     fast = eng.play_deals(Rules(), "random", "random", **kw)
-    monkeypatch.setattr(eng, "_play_range_random", eng._play_range)
-    monkeypatch.setattr(eng, "_play_parallel_random", eng._play_parallel)
+    monkeypatch.setattr(eng, "PLAY_RANDOM", -1)  # play_deals no longer sees four random
     general = eng.play_deals(Rules(), "random", "random", **kw)
     for f in ("hands", "exposed", "leader", "collected", "raw", "plays", "winners"):
         assert np.array_equal(getattr(fast, f), getattr(general, f)), f

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from sim.bits import nth_bit, select_bit
 from sim.rng import (
     bounded,
     py_bounded,
@@ -35,8 +36,39 @@ def test_shuffle_positions_are_uniform():
         counts[deck, np.arange(52)] += 1
     expected = n / 52
     chi2 = ((counts - expected) ** 2 / expected).sum()
-    # 52·51 = 2652 degrees of freedom: mean 2652, sd ≈ 73; 2652 + 6 sd
+    # both margins fixed: 51² = 2601 degrees of freedom, sd ≈ 72; 3100 ≈ mean + 7 sd
     assert chi2 < 3100, chi2
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_shuffle_permutations_are_uniform(n):
+    """Every one of the n! orders is equally likely (chi-square; catches a wrong pairing
+    of the two 32-bit halves of one output, which single positions would not)."""
+    import math
+    from collections import Counter
+
+    trials = 2_000 * math.factorial(n)
+    seen = Counter()
+    for i in range(trials):
+        deck = list(range(n))
+        py_shuffle(deck, py_stream(3, i, 0))
+        seen[tuple(deck)] += 1
+    k = math.factorial(n)
+    assert len(seen) == k
+    expected = trials / k
+    chi2 = sum((c - expected) ** 2 / expected for c in seen.values())
+    df = k - 1
+    assert chi2 < df + 6 * math.sqrt(2 * df), (chi2, df)
+
+
+def test_select_bit_equals_nth_bit():
+    rng = np.random.default_rng(7)
+    masks = rng.integers(1, 2**63, size=2000, dtype=np.int64).astype(np.uint64)
+    masks[:64] = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    for m in masks:
+        n = bin(int(m)).count("1")
+        for k in {0, n // 2, n - 1}:
+            assert select_bit(m, np.int64(k)) == nth_bit(m, np.int64(k))
 
 
 def test_streams_and_bounded_equal_their_python_twins():
