@@ -184,6 +184,11 @@ def test_existing_folder_refused_then_force_and_resume(tmp_path):
     assert (out / SUMMARY).read_bytes() != before
     assert (out / "notes.txt").read_text() == "mine"  # --force only replaces our files
     assert cli(*args, "--resume", "--force").exit_code == 2
+    m = json.loads((out / MANIFEST).read_text())
+    m["format"] = 1  # written before the SplitMix64 shuffle: other deals
+    (out / MANIFEST).write_text(json.dumps(m))
+    r = cli(*args, "--resume")
+    assert r.exit_code == 2 and "dealt differently" in r.output and "Traceback" not in r.output
     typo = tmp_path / "typo"  # a mistyped folder must not start a fresh job
     r = cli("--deals", "500", "--out", str(typo), "--resume", "--quiet")
     assert r.exit_code == 2 and "nothing to resume" in r.output
