@@ -277,6 +277,13 @@ class _DeferInterrupt:
 
 
 def _check_out(out: Path) -> None:
+    try:
+        _check_out_path(out)
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise InputError(f"cannot use output folder {out}: {exc.strerror or exc}") from None
+
+
+def _check_out_path(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError(f"output folder {out} is a file")
     anc = out
@@ -312,6 +319,9 @@ def _connect(spec: JobSpec):
 def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
     """The interrupted run's spec, with this invocation's execution options on top."""
     old_spec = JobSpec.from_manifest(old["spec"])
+    if spec.kind == "study" and old_spec.kind != "study":
+        raise InputError("--resume: this folder holds a run, not a study; finish it with "
+                         "gongzhu-sim run --resume")
     for key in RESULT_KEYS:
         if key not in spec.explicit or key == "deals_file":
             continue
@@ -549,6 +559,45 @@ def _totals_of_file(path: Path, rules) -> Totals:
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
+def _resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
+    """The chunk list of an interrupted run's manifest, checked against the spec.
+
+    The chunks must be exactly those the spec plans (index, deals, file name), else the
+    manifest is damaged (InputError).  A chunk marked done whose file is missing or is
+    not a readable Parquet file of the right length is marked pending: it is played
+    again, with the same result.
+    """
+    import pyarrow.parquet as pq
+
+    def damaged(why: str) -> InputError:
+        return InputError(f"{out / MANIFEST} is damaged ({why}); use --force to start again")
+
+    chunks = manifest.get("chunks")
+    if not isinstance(manifest.get("runs"), list):
+        raise damaged("no list of runs")
+    if not isinstance(chunks, list):
+        raise damaged("no list of chunks")
+    if not (isinstance(spec.deals, int) and spec.deals >= 1
+            and isinstance(spec.chunk_size, int) and spec.chunk_size >= 1):
+        raise damaged(f"deals {spec.deals!r}, chunk size {spec.chunk_size!r}")
+    expected = plan_chunks(spec.deals, spec.chunk_size)
+    rows_per_deal = len(spec.study.cards) if spec.study is not None else 1
+    if len(chunks) != len(expected):
+        raise damaged(f"{len(chunks)} chunks where the spec plans {len(expected)}")
+    for c, e in zip(chunks, expected, strict=True):
+        if (not isinstance(c, dict) or not isinstance(c.get("status"), str)
+                or any(c.get(k) != e[k] for k in ("index", "first_deal", "n_deals", "file"))):
+            raise damaged(f"chunk {e['index']} is not the one the spec plans")
+        if c["status"] == "done":
+            try:
+                ok = pq.read_metadata(out / c["file"]).num_rows == c["n_deals"] * rows_per_deal
+            except (OSError, ValueError):  # missing, or not Parquet (ArrowInvalid)
+                ok = False
+            if not ok:
+                c["status"] = "pending"
+    return chunks
+
+
 def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
                 ) -> list[dict[str, Any]]:
     """Manifest chunk entries covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
@@ -592,8 +641,9 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
         from sim.results import read_manifest
 
         manifest = read_manifest(out)
-        if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
-            if isinstance(manifest, dict) and manifest.get("format") == 1:
+        fmt = manifest.get("format") if isinstance(manifest, dict) else None
+        if type(fmt) is not int or fmt != MANIFEST_FORMAT:
+            if type(fmt) is int and fmt == 1:
                 raise InputError(f"{out / MANIFEST} was written by an earlier gongzhu-sim "
                                  "that dealt differently; its chunks cannot be resumed — "
                                  "start again with --force")
@@ -629,10 +679,10 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
         spec = spec.replace(deals=len(hands), deals_file=str(path))
     spec = spec.replace(out=str(out))
 
+    chunks = (_resume_chunks(manifest, spec, out) if manifest is not None
+              else plan_chunks(spec.deals, spec.chunk_size))
     client = _connect(spec) if spec.backend == "dask" else None
     try:
-        chunks = (manifest["chunks"] if manifest is not None
-                  else plan_chunks(spec.deals, spec.chunk_size))
         stale = [p for p in existing if p.is_file() and _is_ours(p)] if force else []
         return Job(spec, out, chunks, hands, manifest, digest, client, stale)
     except BaseException:

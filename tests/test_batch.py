@@ -356,3 +356,49 @@ def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
     assert m["spec"]["players"] == ["heuristic"] * 4 and m["spec"]["exposures"] == ["rule"] * 4
     for text in ("2,000 deals", "zero-sum", "满红", "满贯", "took pig", f"results: {folder}"):
         assert text in r.output
+
+
+def test_resume_checks_the_manifest_and_replays_damaged_chunks(tmp_path):
+    out = tmp_path / "o"
+    args = ["--deals", "600", "--players", "lowest", "--chunk-size", "200", "--jobs", "1",
+            "--out", str(out), "--quiet", "--no-report"]
+    assert cli(*args).exit_code == 0
+    summary = (out / SUMMARY).read_bytes()
+    good = json.loads((out / MANIFEST).read_text())
+
+    def resume_with(m):
+        (out / MANIFEST).write_text(json.dumps(m))
+        return cli("--resume", "--out", str(out), "--quiet", "--no-report", "--jobs", "1")
+
+    def damaged(**change):
+        m = json.loads(json.dumps(good))
+        for k, v in change.items():
+            if v is None:
+                m.pop(k)
+            else:
+                m[k] = v
+        return m
+
+    bad_chunk = json.loads(json.dumps(good["chunks"]))
+    bad_chunk[1]["file"] = "../escaped.parquet"
+    for m in (damaged(chunks=None), damaged(chunks=5), damaged(chunks=["x", "y", "z"]),
+              damaged(runs=None), damaged(chunks=good["chunks"][:2]), damaged(chunks=bad_chunk),
+              damaged(format=True), damaged(spec={**good["spec"], "deals": -5})):
+        r = resume_with(m)
+        assert r.exit_code == 2 and r.output.startswith("Error:"), (m, r.output)
+        assert "Traceback" not in r.output and not (tmp_path / "escaped.parquet").exists()
+
+    (out / MANIFEST).write_text(json.dumps(good))
+    r = CliRunner().invoke(main, ["study", "--resume", "--out", str(out), "--no-report"])
+    assert r.exit_code == 2 and "holds a run, not a study" in r.output
+
+    # a chunk marked done but unreadable is played again: same results as before
+    (out / good["chunks"][0]["file"]).write_bytes(b"garbage")
+    r = resume_with(good)
+    assert r.exit_code == 0, r.output
+    assert (out / SUMMARY).read_bytes() == summary
+    assert len(load_results(out)) == 600
+
+    long = tmp_path / ("x" * 300)
+    r = cli("--deals", "10", "--out", str(long), "--quiet")
+    assert r.exit_code == 2 and "cannot use output folder" in r.output
