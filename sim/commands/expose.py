@@ -98,10 +98,19 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     if not precision >= 0 or not math.isfinite(precision):
         raise InputError(f"--precision must be ≥ 0, got {precision}")
 
-    from sim.analysis import analyse_exposure, plot_exposure
-    from sim.dealing import parse_known
+    from sim.analysis import analyse_exposure, parse_options, plot_exposure
+    from sim.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
+    for where, text in hands:  # every hand checked before the first one is played
+        try:
+            spec = make_deal_spec(text, seat, known_map, rules.decks)
+            if options is not None:
+                parse_options(options, spec.hand)
+        except InputError as exc:
+            if where:
+                raise type(exc)(f"{where}: {exc}") from None
+            raise
     results = []
     for i, (where, text) in enumerate(hands):
         label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
@@ -121,15 +130,18 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             if prog is not None:
                 prog.done()
         results.append(res)
-    if plot:
-        plot_exposure(results[0], plot)
     if fmt == "json":
         click.echo(json.dumps(_json(results), ensure_ascii=False, indent=1))
     elif fmt == "csv":
         click.echo(_csv(results), nl=False)
     else:
         click.echo("\n\n".join(_text(r) for r in results))
-        if plot:
+    if plot:  # after the results are printed: a plot that cannot be written loses nothing
+        try:
+            plot_exposure(results[0], plot)
+        except OSError as exc:
+            raise InputError(f"cannot write the plot to {plot}: {exc}") from None
+        if fmt == "text":
             click.echo(f"plot written to {plot}")
 
 
