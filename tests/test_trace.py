@@ -114,3 +114,16 @@ def test_trace_bad_input_exit_2(args, needle):
     assert res.returncode == 2
     assert needle in res.stderr
     assert "Traceback" not in res.stderr + res.stdout
+
+
+@pytest.mark.parametrize(("args", "noted"), [
+    (["--variant", "pig_sheep", "--exposure", "always"], True),
+    (["--variant", "pig_sheep", "--exposure", "never,never,rule,never"], True),
+    (["--variant", "pig_sheep"], False),  # trace's default exposure is never
+    (["--exposure", "always"], False),
+])
+def test_exposure_under_pig_sheep_is_noted(args, noted):
+    r = CliRunner().invoke(main, ["trace", "--deals", "1", "--format", "json", *args])
+    assert r.exit_code == 0, r.output
+    assert ("forbids exposure" in r.stderr) is noted
+    assert json.loads(r.stdout.splitlines()[0])["deal"] == 0  # stdout stays pure JSON

@@ -12,6 +12,7 @@ from sim.commands.options import (
     MAX_DEALS,
     SEED,
     check_plot_path,
+    note_unused_exposure,
     pop_rules,
     rules_options,
 )
@@ -88,7 +89,17 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     if jobs < 0:
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
-    from sim.compare import compare_candidates, format_text, plot_compare, to_csv, to_json
+    from sim.compare import (
+        compare_candidates,
+        format_text,
+        parse_candidate,
+        plot_compare,
+        to_csv,
+        to_json,
+    )
+
+    note_unused_exposure(rules, [*(parse_candidate(c).exposure for c in candidates),
+                                 parse_candidate(field_name, "field").exposure])
 
     bar = None
     progress = None

@@ -72,3 +72,20 @@ def check_plot_path(path: str | None) -> None:
         raise InputError(f"--plot {path!r}: folder {parent} does not exist or is not writable")
     if os.path.isdir(path):
         raise InputError(f"--plot {path!r} is a folder")
+
+
+def note_unused_exposure(rules, exposures) -> None:
+    """Say on stderr when ``--variant pig_sheep`` makes the exposure policies moot.
+
+    猪羊一家 forbids all exposure (RULES.md §3): the engine exposes nothing, so a policy
+    other than ``never`` is not used.  ``exposures``: names or resolved Choices.
+    """
+    if rules.variant != "pig_sheep":
+        return
+    from strategies.dispatch import EXPOSE_NEVER
+    from strategies.registry import parse_exposure
+
+    ids = {(e if hasattr(e, "id") else parse_exposure(e)).id for e in exposures}
+    if ids - {EXPOSE_NEVER}:
+        click.echo("note: --variant pig_sheep (猪羊一家) forbids exposure: the exposure "
+                   "policies are not used", err=True)

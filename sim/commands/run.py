@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from sim.commands.options import rules_options
+from sim.commands.options import note_unused_exposure, rules_options
 
 
 @click.command()
@@ -76,6 +76,8 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
                  backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                  out=out, deals_file=deals_file)
     spec = build_spec(config, flags, rule_flags)
+    if not quiet:
+        note_unused_exposure(spec.rules, spec.exposures)
 
     from sim.batch import JobInterrupted, run_job
     from sim.results import format_summary

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.commands.options import SEED, pop_rules, rules_options
+from sim.commands.options import SEED, note_unused_exposure, pop_rules, rules_options
 
 
 @click.command()
@@ -46,6 +46,9 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwarg
         raise InputError(f"--threads must be ≥ 1, got {threads}")
     from sim.engine import play_deals
     from sim.trace import deal_records, format_text
+    from strategies.registry import parse_seats
+
+    note_unused_exposure(rules, parse_seats(exposure, "exposure"))
 
     res = play_deals(rules, players, exposure, seed=seed, start=first, n=n,
                      match_length=match_length, record=True, threads=threads)
