@@ -10,17 +10,13 @@ number of deals compared and of differences; exits 1 on any difference.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
-
-from joblib import Parallel, delayed
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sim.rules import Rules  # noqa: E402
-from sim.verify import compare_engines  # noqa: E402
+from sim.verify import differential_main  # noqa: E402
 
 CONFIGS = [
     (Rules(), "random", "random", 1),
@@ -33,31 +29,6 @@ CONFIGS = [
 ]
 
 
-def _run(cfg: int, start: int, n: int) -> tuple[int, list[str]]:
-    rules, players, exposures, ml = CONFIGS[cfg]
-    return n, compare_engines(rules, players, exposures, seed=1000 + cfg, start=start, n=n,
-                              match_length=ml)
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=200_000)
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--chunk", type=int, default=2000)
-    a = ap.parse_args()
-    per = a.deals // len(CONFIGS)
-    tasks = [(c, s, min(a.chunk, per - s)) for c in range(len(CONFIGS))
-             for s in range(0, per, a.chunk)]
-    t = time.perf_counter()
-    out = Parallel(n_jobs=a.jobs)(delayed(_run)(*task) for task in tasks)
-    n = sum(k for k, _ in out)
-    diffs = [d for _, ds in out for d in ds]
-    print(f"compared {n:,} deals in {len(CONFIGS)} configurations "
-          f"({time.perf_counter() - t:.0f} s): {len(diffs)} differences")
-    for d in diffs[:20]:
-        print("  ", d)
-    sys.exit(1 if diffs else 0)
-
-
 if __name__ == "__main__":
-    main()
+    differential_main(CONFIGS, description=__doc__.splitlines()[0], seed0=1000, what="deals",
+                      deals=200_000, chunk=2000)

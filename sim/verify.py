@@ -92,3 +92,45 @@ def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
                 out.append(f"deal {rec.deal}: {what} differ: engine {engine_value} "
                            f"reference {reference_value}")
     return out
+
+
+def _compare_chunk(config: tuple, seed: int, start: int, n: int) -> tuple[int, list[str]]:
+    rules, players, exposures, match_length = config
+    return n, compare_engines(rules, players, exposures, seed=seed, start=start, n=n,
+                              match_length=match_length)
+
+
+def differential_main(configs: Sequence[tuple], *, description: str, seed0: int,
+                      what: str = "deals", deals: int = 200_000, chunk: int = 2000) -> None:
+    """Command line of the differential scripts (``scripts/check_differential*.py``).
+
+    Splits ``--deals`` evenly over ``configs`` — ``(rules, players, exposures,
+    match_length)`` tuples, config ``c`` seeded ``seed0 + c`` — plays them in chunks of
+    ``--chunk`` deals on ``--jobs`` processes with :func:`compare_engines`, prints the
+    number of deals compared and the first 20 differences, and exits 1 on any difference.
+    """
+    import argparse
+    import os
+    import sys
+    import time
+
+    from joblib import Parallel, delayed
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--deals", type=int, default=deals)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--chunk", type=int, default=chunk)
+    a = ap.parse_args()
+    per = a.deals // len(configs)
+    tasks = [(c, s, min(a.chunk, per - s)) for c in range(len(configs))
+             for s in range(0, per, a.chunk)]
+    t = time.perf_counter()
+    out = Parallel(n_jobs=a.jobs)(delayed(_compare_chunk)(configs[c], seed0 + c, s, k)
+                                  for c, s, k in tasks)
+    n = sum(k for k, _ in out)
+    diffs = [d for _, ds in out for d in ds]
+    print(f"compared {n:,} {what} in {len(configs)} configurations "
+          f"({time.perf_counter() - t:.0f} s): {len(diffs)} differences")
+    for d in diffs[:20]:
+        print("  ", d)
+    sys.exit(1 if diffs else 0)
