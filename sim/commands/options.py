@@ -1,4 +1,4 @@
-"""Shared click options: every Rules field as a kebab-case flag."""
+"""Shared click options (every Rules field as a kebab-case flag) and command helpers."""
 
 from __future__ import annotations
 
@@ -89,3 +89,35 @@ def note_unused_exposure(rules, exposures) -> None:
     if ids - {EXPOSE_NEVER}:
         click.echo("note: --variant pig_sheep (猪羊一家) forbids exposure: the exposure "
                    "policies are not used", err=True)
+
+
+def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool):
+    """:func:`sim.batch.run_job` for ``gongzhu-sim COMMAND``; returns its JobResult.
+
+    On Ctrl-C (the finished chunks are saved) says how to resume and exits with 130.
+    """
+    import sys
+
+    from sim.batch import JobInterrupted, run_job
+
+    try:
+        return run_job(spec, resume=resume, force=force, quiet=quiet)
+    except JobInterrupted as exc:
+        click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
+                   f"{exc.out}\nFinish with: gongzhu-sim {command} --resume --out {exc.out}",
+                   err=True)
+        sys.exit(130)
+
+
+def echo_results(out, report: bool) -> None:
+    """Print the results folder and, with ``report``, write the report there and print its
+    path; a report that cannot be written is only a note (the results are complete)."""
+    click.echo(f"results: {out}")
+    if report:
+        from sim.commands.report import safe_write_report
+        from sim.errors import InputError
+
+        try:
+            click.echo(f"report: {safe_write_report(out)[0]}")
+        except InputError as exc:
+            click.echo(f"report skipped: {exc}", err=True)

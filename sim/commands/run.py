@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sim.commands.options import note_unused_exposure, rules_options
+from sim.commands.options import echo_results, note_unused_exposure, rules_options, run_batch
 
 
 @click.command()
@@ -79,16 +77,9 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     if not quiet:
         note_unused_exposure(spec.rules, spec.exposures)
 
-    from sim.batch import JobInterrupted, run_job
     from sim.results import format_summary
 
-    try:
-        res = run_job(spec, resume=resume, force=force, quiet=quiet)
-    except JobInterrupted as exc:
-        click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
-                   f"{exc.out}\nFinish with: gongzhu-sim run --resume --out {exc.out}",
-                   err=True)
-        sys.exit(130)
+    res = run_batch(spec, "run", resume=resume, force=force, quiet=quiet)
     s = res.spec
     if not quiet:
         click.echo(f"{s.deals:,} deals, seed {s.seed}, {s.rules.variant}, "
@@ -101,12 +92,4 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
             click.echo(format_study_summary(res.summary))
         else:
             click.echo(format_summary(res.table, s.players, s.exposures))
-    click.echo(f"results: {res.out}")
-    if report:
-        from sim.commands.report import safe_write_report
-        from sim.errors import InputError
-
-        try:
-            click.echo(f"report: {safe_write_report(res.out)[0]}")
-        except InputError as exc:  # the results are complete; only the report failed
-            click.echo(f"report skipped: {exc}", err=True)
+    echo_results(res.out, report)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from sim.commands.options import rules_options
+from sim.commands.options import echo_results, rules_options, run_batch
 
 
 @click.command()
@@ -72,16 +70,9 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                  study=study_flags)
     spec = build_spec(config, flags, rule_flags)
 
-    from sim.batch import JobInterrupted, run_job
     from sim.study import format_study_summary
 
-    try:
-        res = run_job(spec, resume=resume, force=force, quiet=quiet)
-    except JobInterrupted as exc:
-        click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
-                   f"{exc.out}\nFinish with: gongzhu-sim study --resume --out {exc.out}",
-                   err=True)
-        sys.exit(130)
+    res = run_batch(spec, "study", resume=resume, force=force, quiet=quiet)
     s = res.spec
     if not quiet:
         click.echo(f"{s.deals:,} deals × {len(s.study.cards)} card(s) "
@@ -89,13 +80,4 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                    f"{res.chunks_run} of {res.chunks_total} chunks played in "
                    f"{res.seconds:.1f} s")
         click.echo(format_study_summary(res.summary))
-    click.echo(f"results: {res.out}")
-    if report:
-        from sim.commands.report import safe_write_report
-        from sim.errors import InputError
-
-        try:
-            html, _ = safe_write_report(res.out)
-            click.echo(f"report: {html}")
-        except InputError as exc:  # the results are complete; only the report failed
-            click.echo(f"report skipped: {exc}", err=True)
+    echo_results(res.out, report)
