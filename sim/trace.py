@@ -16,87 +16,72 @@ def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, 
     """
     if res.plays is None or res.winners is None:
         raise ValueError("deal_records needs results played with record=True")
-    if res.rules.decks == 2:
-        yield from _deal_records2(res, match_length)
-        return
+    cards_of = _cards2 if res.rules.decks == 2 else _cards1
     z, pts, tp = res.zero_sum(), res.points(), res.team_points()
     rules = res.rules.to_dict()
     for r in range(len(res)):
         i = res.start + r
-        leader = int(res.leader[r])
-        tricks = []
-        for t in range(13):
-            plays = [
-                {"seat": (leader + k) % 4, "cards": [card_str(int(res.plays[r, 4 * t + k]))]}
-                for k in range(4)
-            ]
-            winner = int(res.winners[r, t])
-            tricks.append({"leader": leader, "plays": plays, "winner": winner})
-            leader = winner
+        hands, exposed, collected = cards_of(res, r)
         yield {
             "deal": i,
             "seed": res.seed,
             "rules": rules,
             "first_deal": i % match_length == 0,
-            "hands": [mask_to_pbn(int(h)) for h in res.hands[r]],
-            "exposed": [[card_str(c) for c in flags_to_cards(int(f))] for f in res.exposed[r]],
-            "leader": int(res.leader[r]),
-            "tricks": tricks,
-            "collected": [[card_str(c) for c in mask_to_cards(int(m))] for m in res.collected[r]],
-            "raw": [int(x) for x in res.raw[r]],
-            "zero_sum": [float(x) for x in z[r]],
-            "points": [int(x) for x in pts[r]],
-            "team_points": None if tp is None else [int(x) for x in tp[r]],
-        }
-
-
-def _deal_records2(res: DealResults, match_length: int) -> Iterator[dict[str, Any]]:
-    """Two-deck :func:`deal_records`: the same keys; 13–26 tricks, a pair play (or two cards
-    following a pair) lists both cards, hands/exposures/collected repeat a card held twice."""
-    from sim.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
-
-    z, pts, tp = res.zero_sum(), res.points(), res.team_points()
-    rules = res.rules.to_dict()
-    for r in range(len(res)):
-        i = res.start + r
-        leader = int(res.leader[r])
-        tricks = []
-        for t in range(26):
-            winner = int(res.winners[r, t])
-            if winner < 0:
-                break
-            plays = []
-            for k in range(4):
-                j = 4 * t + k
-                cards = [int(res.plays[r, j])]
-                if res.plays2[r, j] >= 0:
-                    cards.append(int(res.plays2[r, j]))
-                plays.append({"seat": (leader + k) % 4, "cards": [card_str(c) for c in cards]})
-            tricks.append({"leader": leader, "plays": plays, "winner": winner})
-            leader = winner
-        exposed = []
-        for f in res.exposed[r]:
-            f = int(f)
-            exposed.append([card_str(c) for b, c in enumerate(EXPOSABLE)
-                            for _ in range((f >> b & 1) + (f >> (b + 4) & 1))])
-        yield {
-            "deal": i,
-            "seed": res.seed,
-            "rules": rules,
-            "first_deal": i % match_length == 0,
-            "hands": [hand_to_pbn(masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])))
-                      for s in range(4)],
+            "hands": hands,
             "exposed": exposed,
             "leader": int(res.leader[r]),
-            "tricks": tricks,
-            "collected": [[card_str(c) for c in masks2_to_cards(int(res.collected[r, s]),
-                                                                 int(res.collected2[r, s]))]
-                          for s in range(4)],
+            "tricks": _tricks(res, r),
+            "collected": collected,
             "raw": [int(x) for x in res.raw[r]],
             "zero_sum": [float(x) for x in z[r]],
             "points": [int(x) for x in pts[r]],
             "team_points": None if tp is None else [int(x) for x in tp[r]],
         }
+
+
+def _tricks(res: DealResults, r: int) -> list[dict[str, Any]]:
+    """The tricks of deal row ``r``: leader, plays in order (both cards of a two-deck pair
+    play), winner; two decks stop at the first winner −1 (13–26 tricks)."""
+    leader = int(res.leader[r])
+    tricks = []
+    for t in range(res.winners.shape[1]):
+        winner = int(res.winners[r, t])
+        if winner < 0:
+            break
+        plays = []
+        for k in range(4):
+            j = 4 * t + k
+            cards = [int(res.plays[r, j])]
+            if res.plays2 is not None and res.plays2[r, j] >= 0:
+                cards.append(int(res.plays2[r, j]))
+            plays.append({"seat": (leader + k) % 4, "cards": [card_str(c) for c in cards]})
+        tricks.append({"leader": leader, "plays": plays, "winner": winner})
+        leader = winner
+    return tricks
+
+
+def _cards1(res: DealResults, r: int) -> tuple[list, list, list]:
+    """One deck: hands (PBN), exposed cards and collected scoring cards of deal row ``r``."""
+    return ([mask_to_pbn(int(h)) for h in res.hands[r]],
+            [[card_str(c) for c in flags_to_cards(int(f))] for f in res.exposed[r]],
+            [[card_str(c) for c in mask_to_cards(int(m))] for m in res.collected[r]])
+
+
+def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
+    """Two decks: the same, a card held, exposed or taken twice listed twice."""
+    from sim.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
+
+    exposed = []
+    for f in res.exposed[r]:
+        f = int(f)
+        exposed.append([card_str(c) for b, c in enumerate(EXPOSABLE)
+                        for _ in range((f >> b & 1) + (f >> (b + 4) & 1))])
+    return ([hand_to_pbn(masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])))
+             for s in range(4)],
+            exposed,
+            [[card_str(c) for c in masks2_to_cards(int(res.collected[r, s]),
+                                                   int(res.collected2[r, s]))]
+             for s in range(4)])
 
 
 def format_text(rec: dict[str, Any]) -> str:
