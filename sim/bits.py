@@ -135,3 +135,9 @@ def unmanaged(a):
     reference-count updates per call; a view without a meminfo costs none.
     """
     return carray(_pointer_like(a.ctypes.data, a), a.shape)
+
+
+@njit(cache=True, nogil=True)
+def keep_alive(*owners) -> None:
+    """Does nothing; calling it after a loop keeps ``owners`` (the arrays behind
+    :func:`unmanaged` views) from being freed before that point."""

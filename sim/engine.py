@@ -21,6 +21,7 @@ from sim.bits import (
     ONE,
     ZERO,
     bit,
+    keep_alive,
     lowest_bit,
     popcount,
     suit_mask,
@@ -293,15 +294,9 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
                                sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
                                hands_out, exposed_out, leader_out, collected_out, raw_out,
                                plays_out, winners_out, record, given, False)
-    # keep the owners alive until here
-    owner_u64[0] = owner_u64[0]
-    deck_owner[0] = deck_owner[0]
-    exp_owner[0] = exp_owner[0]
-    rules_owner[0] = rules_owner[0]
-    sp_owner[0, 0] = sp_owner[0, 0]
-    pp_owner[0, 0] = pp_owner[0, 0]
-    sids_owner[0] = sids_owner[0]
-    pids_owner[0] = pids_owner[0]
+    # the owners of the unmanaged views must live until here
+    keep_alive(owner_u64, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
+               pids_owner)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -24,6 +24,7 @@ from sim.bits import (
     ONE,
     ZERO,
     bit,
+    keep_alive,
     lowest_bit,
     popcount,
     suit_mask,
@@ -463,16 +464,9 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
                             hands_out, hands2_out, exposed_out, leader_out, collected_out,
                             collected2_out, raw_out, plays_out, plays2_out, winners_out,
                             record, given)
-    # keep the owners alive until here
-    st[0] = st[0]
-    obs_owner[0] = obs_owner[0]
-    deck_owner[0] = deck_owner[0]
-    exp_owner[0] = exp_owner[0]
-    rules_owner[0] = rules_owner[0]
-    sp_owner[0, 0] = sp_owner[0, 0]
-    pp_owner[0, 0] = pp_owner[0, 0]
-    sids_owner[0] = sids_owner[0]
-    pids_owner[0] = pids_owner[0]
+    # the owners of the unmanaged views must live until here
+    keep_alive(st, obs_owner, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
+               pids_owner)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, bit, unmanaged
+from sim.bits import ONE, bit, keep_alive, unmanaged
 from sim.cards import EXPOSE_NAMES
 from sim.config import HOLDER_OTHERS, STUDY_CARDS
 from sim.engine import _deal, _play_one
@@ -173,15 +173,9 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
                           collected_out, raw_out, plays, winners, False, True, False)
             pid_arm[h] = pids[h]
             pp[h, 0] = pparams[h, 0]
-    # keep the owners alive until here
-    u64_owner[0] = u64_owner[0]
-    deck_owner[0] = deck_owner[0]
-    exp_owner[0] = exp_owner[0]
-    rules_owner[0] = rules_owner[0]
-    sp_owner[0, 0] = sp_owner[0, 0]
-    pp_owner[0, 0] = pp_owner[0, 0]
-    sids_owner[0] = sids_owner[0]
-    pid_owner[0] = pid_owner[0]
+    # the owners of the unmanaged views must live until here
+    keep_alive(u64_owner, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
+               pid_owner)
 
 
 def _card_index(card: str) -> int:
