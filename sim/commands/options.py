@@ -121,3 +121,26 @@ def echo_results(out, report: bool) -> None:
             click.echo(f"report: {safe_write_report(out)[0]}")
         except InputError as exc:
             click.echo(f"report skipped: {exc}", err=True)
+
+
+#: Where and how a batch job runs (``run`` and ``study``): workers, backend, folder.
+_EXECUTION_OPTIONS = [
+    click.option("--jobs", "-j", type=int, default=None,
+                 help="parallel workers, 0 = all cores [default: 0]"),
+    click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+                 help="loky (processes), threading, or dask (with --scheduler) [default: loky]"),
+    click.option("--scheduler", default=None,
+                 help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)"),
+    click.option("--scheduler-timeout", type=float, default=None,
+                 help="seconds to wait for the dask scheduler and its workers [default: 10]"),
+    click.option("--out", "-o", type=click.Path(), default=None,
+                 help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]"),
+]
+
+
+def execution_options(f: Callable) -> Callable:
+    """Add the batch execution options (--jobs, --backend, --scheduler,
+    --scheduler-timeout, --out) to a click command, in that order."""
+    for opt in reversed(_EXECUTION_OPTIONS):
+        f = opt(f)
+    return f

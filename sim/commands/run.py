@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from sim.commands.options import echo_results, note_unused_exposure, rules_options, run_batch
+from sim.commands.options import (
+    echo_results,
+    execution_options,
+    note_unused_exposure,
+    rules_options,
+    run_batch,
+)
 
 
 @click.command()
@@ -24,16 +30,7 @@ from sim.commands.options import echo_results, note_unused_exposure, rules_optio
 @click.option("--chunk-size", type=int, default=None,
               help="deals per chunk (unit of work, one Parquet file each), rounded up to a "
               "multiple of --match-length [default: 20000]")
-@click.option("--jobs", "-j", type=int, default=None,
-              help="parallel workers, 0 = all cores [default: 0]")
-@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=None,
-              help="seconds to wait for the dask scheduler and its workers [default: 10]")
-@click.option("--out", "-o", type=click.Path(), default=None,
-              help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]")
+@execution_options
 @click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
               help="play the deals listed in FILE (one per line: 0:AQ72.KJ3.T9.A842 ..., "
               "PBN N:/E:/S:/W: accepted, # comments) instead of random ones")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from sim.commands.options import echo_results, rules_options, run_batch
+from sim.commands.options import echo_results, execution_options, rules_options, run_batch
 
 
 @click.command()
@@ -26,16 +26,7 @@ from sim.commands.options import echo_results, rules_options, run_batch
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: rule]")
 @click.option("--chunk-size", type=int, default=None,
               help="deals per chunk (unit of work, one Parquet file each) [default: 20000]")
-@click.option("--jobs", "-j", type=int, default=None,
-              help="parallel workers, 0 = all cores [default: 0]")
-@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=None,
-              help="seconds to wait for the dask scheduler and its workers [default: 10]")
-@click.option("--out", "-o", type=click.Path(), default=None,
-              help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]")
+@execution_options
 @click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
               help="play the deals listed in FILE (one per line) instead of random ones")
 @click.option("--resume", is_flag=True, help="finish an interrupted study in --out")
