@@ -1,7 +1,7 @@
 """The report of a results folder: a self-contained HTML page and its Markdown twin.
 
 :func:`write_report` reads a folder written by ``gongzhu-sim run`` or ``gongzhu-sim study``
-(sim/batch.py) with :func:`sim.results.load_results` and computes every number shown
+(sim/jobs/batch.py) with :func:`sim.jobs.results.load_results` and computes every number shown
 with pandas from the per-deal rows; :func:`build_report` returns the sections and the
 numeric tables behind them (``Report.data``), so tests can recompute any of them.
 
@@ -13,11 +13,11 @@ points (and team points) with 95% CIs, n, and the rates of exposing each card, t
 the pig / sheep / transformer, 满红 and 满贯; histograms of the raw and zero-sum scores per
 seat; provenance.
 
-**Study** reports (sim/study.py), per studied card and for the chosen Δ measure
+**Study** reports (sim/jobs/study.py), per studied card and for the chosen Δ measure
 (``zero_sum`` by default):
 
 * the mean Δ (expose − not) of every measure, and the holder's summary in each arm;
-* the *most telling* hand features (sim/features.py): for each feature (and each pair of
+* the *most telling* hand features (sim/game/features.py): for each feature (and each pair of
   features) the between-group sum of squares of Δ, minus what noise alone would give
   ((groups − 1) × the within-group variance); the best pair is the heatmap (cells with
   fewer than ``min_cell`` deals greyed out), the best single feature the ΔEV curve with
@@ -48,8 +48,8 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
 from sim.errors import InputError
+from sim.game.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
 
 Z95 = 1.96
 #: Rules with more conditions must gain this much more than the simpler best rule.
@@ -164,7 +164,7 @@ def took_rates(collected: np.ndarray, collected2: np.ndarray | None = None
 
 def holder_values(df: pd.DataFrame, arm: str, rules) -> pd.DataFrame:
     """The holder's raw, zero-sum and points in ``arm`` (``x`` or ``n``) of study rows."""
-    from sim.scoring import points
+    from sim.game.scoring import points
 
     raw = df[[f"raw_{arm}_{s}" for s in range(4)]].to_numpy(np.int64)
     h = df["holder"].to_numpy(np.int64)
@@ -226,7 +226,7 @@ def _score_display(summary: pd.DataFrame, label_cols: list[str]) -> pd.DataFrame
 
 
 def _run_sections(folder: Path, manifest: dict) -> tuple[list[Section], dict[str, pd.DataFrame]]:
-    from sim.results import load_results
+    from sim.jobs.results import load_results
 
     spec = manifest["spec"]
     cols = [c for c in manifest.get("columns", []) if c.split("_")[0] in
@@ -263,9 +263,9 @@ def default_min_cell(n_card: int) -> int:
 
 
 def study_frame(folder: str | Path) -> pd.DataFrame:
-    """All rows of a study with the hand features (sim/features.py) joined on."""
-    from sim.features import hand_features
-    from sim.results import load_results
+    """All rows of a study with the hand features (sim/game/features.py) joined on."""
+    from sim.game.features import hand_features
+    from sim.jobs.results import load_results
 
     df = load_results(folder)
     if len(df):
@@ -306,7 +306,7 @@ def study_arm_summary(df: pd.DataFrame, rules) -> pd.DataFrame:
 
 
 def _cards(df: pd.DataFrame) -> list[str]:
-    from sim.config import STUDY_CARDS
+    from sim.jobs.config import STUDY_CARDS
 
     present = set(df["card"].unique()) if len(df) else set()
     return [c for c in STUDY_CARDS if c in present]
@@ -325,7 +325,7 @@ def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
     squares (an adjusted η²).  Returns (singles, pairs), best first, with columns
     ``feature`` (or ``x``, ``y``), ``groups``, ``score`` and ``explained``.
     """
-    from sim.features import REDUNDANT
+    from sim.game.features import REDUNDANT
 
     d = sub[col].to_numpy(np.float64)
     n = d.size
@@ -407,7 +407,7 @@ def _best_rule(codes: dict[str, np.ndarray], d: np.ndarray, feats: list[str], mi
     A rule needs ≥ ``min_n`` deals, a positive mean and a 95% CI lower bound > 0; more
     conditions must gain ≥ SIMPLER_MARGIN × the best simpler rule.
     """
-    from sim.features import REDUNDANT
+    from sim.game.features import REDUNDANT
 
     best: dict[int, tuple[tuple[Condition, ...], float]] = {}
     n0, s0, q0 = d.size, d.sum(), (d * d).sum()
@@ -524,7 +524,7 @@ def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int
 
 def rule_words(card: str, conds: tuple[Condition, ...]) -> str:
     """``expose the pig with ≥ 5 spades including ♠A or ♠K`` (without the numbers)."""
-    from sim.features import condition_text
+    from sim.game.features import condition_text
 
     if not conds:
         return f"always expose {_CARD_SHORT[card]}"
@@ -594,8 +594,8 @@ def feature_curve(sub: pd.DataFrame, f: str, col: str) -> pd.DataFrame:
 
 def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None
                     ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
-    from sim.features import CANDIDATES, FEATURES, feature_label
-    from sim.rules import Rules
+    from sim.game.features import CANDIDATES, FEATURES, feature_label
+    from sim.game.rules import Rules
 
     rules = Rules.from_dict(manifest["rules"])
     col = f"d_{measure}"
@@ -710,7 +710,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         figures=[(f"hist-{c}", f"score histograms for {c}", png) for c, png in hists.items()])
     feat_doc = pd.DataFrame({"feature": list(FEATURES), "meaning": list(FEATURES.values())})
     feats_sec = Section("Hand features", text=[
-        "Features of the holder's dealt hand (sim/features.py), searched per card for the "
+        "Features of the holder's dealt hand (sim/game/features.py), searched per card for the "
         "most telling ones: between-group sum of squares of Δ minus its expectation under "
         "noise ((groups − 1) × within-group variance)."], tables=[("features", feat_doc)])
     by_card = Section("ΔEV by hand features", text=[
@@ -726,7 +726,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
 
 
 def _provenance(folder: Path, manifest: dict) -> Section:
-    from sim.batch import versions
+    from sim.jobs.batch import versions
 
     spec = dict(manifest.get("spec", {}))
     rows = [("kind", manifest.get("kind", "run")), ("results folder", str(folder)),
@@ -757,7 +757,7 @@ def _provenance(folder: Path, manifest: dict) -> Section:
 def build_report(results: str | Path, measure: str = "zero_sum",
                  min_cell: int | None = None) -> Report:
     """Read a results folder and compute every section (no files written)."""
-    from sim.results import read_manifest
+    from sim.jobs.results import read_manifest
 
     folder = Path(results)
     manifest = read_manifest(folder)
@@ -779,7 +779,7 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     subtitle = (f"{int(spec.get('deals', 0)):,} deals, seed {spec.get('seed')}, "
                 f"{rules.get('variant', 'solo')}, {deck}; players (strategy/exposure) by seat: "
                 f"{players}. Every number below is computed from the Parquet results in "
-                f"{folder} (sim.results.load_results).")
+                f"{folder} (sim.jobs.results.load_results).")
     secs.append(_provenance(folder, manifest))
     return Report(title, subtitle, kind, secs, data)
 

@@ -7,7 +7,7 @@ For each play strategy (random exposure), the median of ``--runs`` timed runs af
 a warm-up, on one thread and on all cores; in the same run, OpenSpiel's
 ``hearts(pass_cards=false)`` played to the end by uniform random bots entirely in
 C++ (``pyspiel.evaluate_bots``), games/s, and the ratio; then the two-deck rows
-(``Rules(decks=2)``, sim/engine2.py) for ``--players2``.  Also prints the cold
+(``Rules(decks=2)``, sim/engine/two_decks.py) for ``--players2``.  Also prints the cold
 compile time (empty numba cache, in a subprocess) and the cached start-up time.
 OpenSpiel is optional: ``pip install open-spiel``.
 """
@@ -28,8 +28,8 @@ import numba
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from sim.engine import play_deals  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.game.rules import Rules  # noqa: E402
 
 
 def machine() -> str:
@@ -79,8 +79,8 @@ def openspiel_rate(seconds: float, runs: int) -> float | None:
 
 
 _STARTUP = (
-    "import time; t=time.perf_counter(); from sim.engine import play_deals; "
-    "from sim.rules import Rules; play_deals(Rules(), 'random,lowest,heuristic,random', "
+    "import time; t=time.perf_counter(); from sim.engine.one_deck import play_deals; "
+    "from sim.game.rules import Rules; play_deals(Rules(), 'random,lowest,heuristic,random', "
     "'random', n=100); play_deals(Rules(), 'random', 'random', n=50000, threads=2); "
     "print(time.perf_counter()-t)"
 )

@@ -7,7 +7,7 @@ Usage::
 
 Each repeat plays the same deals (same seed, players and exposure) twice, in turn:
 
-* **kernel** — :func:`sim.engine.play_deals` in this process on all cores (numba threads),
+* **kernel** — :func:`sim.engine.one_deck.play_deals` in this process on all cores (numba threads),
   in blocks of at most 1,000,000 deals whose arrays are dropped at once: no I/O, no
   statistics, already compiled (the kernel's own memory stays bounded too);
 * **end to end** — ``gongzhu-sim run --deals N --seed S … --quiet`` as a fresh
@@ -180,7 +180,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from sim.engine import play_deals
-    from sim.rules import Rules
+    from sim.game.rules import Rules
 
     print("\n".join(machine_info()))
     rules = Rules()

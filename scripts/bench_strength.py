@@ -46,9 +46,9 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from sim.engine import play_deals  # noqa: E402
-from sim.rules import Rules  # noqa: E402
-from sim.scoring import zero_sum  # noqa: E402
+from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.game.rules import Rules  # noqa: E402
+from sim.game.scoring import zero_sum  # noqa: E402
 
 PIG = np.uint64(1 << 10)
 

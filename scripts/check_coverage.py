@@ -22,7 +22,7 @@ import argparse
 import sys
 import time
 
-from sim.analysis import analyse_exposure
+from sim.analysis.exposure import analyse_exposure
 
 HAND = "S:AKQ5 H:A93 D:J4 C:T863"
 OPTIONS = "none;SQ;DJ;HA"

@@ -15,8 +15,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from sim.rules import Rules  # noqa: E402
-from sim.verify import differential_main  # noqa: E402
+from sim.engine.verify import differential_main  # noqa: E402
+from sim.game.rules import Rules  # noqa: E402
 
 CONFIGS = [
     (Rules(), "random", "random", 1),

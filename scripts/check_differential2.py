@@ -2,7 +2,7 @@
 
 Usage: python scripts/check_differential2.py [--deals 120000] [--jobs 2]
 
-Plays every deal in both engines (sim/engine2.py, sim/reference2.py) with random,
+Plays every deal in both engines (sim/engine/two_decks.py, sim/engine/reference2.py) with random,
 lowest and heuristic players, random exposure (and a few fixed/always/never seats),
 solo and partners, both exposure orders, matches of 1–4 deals and the scoring
 options, and compares hands, exposures, leaders, every play, every trick winner,
@@ -17,8 +17,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from sim.rules import Rules  # noqa: E402
-from sim.verify import differential_main  # noqa: E402
+from sim.engine.verify import differential_main  # noqa: E402
+from sim.game.rules import Rules  # noqa: E402
 
 TWO = Rules(decks=2)
 CONFIGS = [

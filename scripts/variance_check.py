@@ -27,8 +27,8 @@ import time
 
 import numpy as np
 
-from sim.compare import Z95, candidate_scores, parse_candidate
-from sim.rules import Rules
+from sim.analysis.compare import Z95, candidate_scores, parse_candidate
+from sim.game.rules import Rules
 
 
 def _scores(rules, cands, field, measure, seed, n, seats, batch=5_000):

@@ -1,16 +1,21 @@
 """gongzhu-sim: a Monte Carlo strategy analyser for 拱猪 (Gong Zhu).
 
-Modules: ``cards`` (card indices, parsing), ``rules`` (Rules options),
-``scoring`` (RULES.md §5–§7), ``engine`` / ``engine2`` (numba deal kernels, one
-and two decks), ``reference`` (the readable oracle engine), ``batch`` (jobs),
-``analysis`` (exposure EV), ``compare`` (policy comparison), ``cli`` (the command).
+``import sim`` is the public Python API (docs/API.md; ``__all__`` lists it): rules
+(:class:`Rules`), the engine (:func:`play_deals`), exposure EVs (:func:`exposure_ev`),
+policy comparisons (:func:`compare_candidates`), batch jobs (:func:`run_job`) and their
+results (:func:`load_results`).  Names are imported on first use, so ``import sim`` (and
+``gongzhu-sim --help``) stays instant.
 
-Importing the package points numba's on-disk cache at a folder named after a
-hash of the kernel sources (the jitted modules of ``sim/`` and ``strategies/``):
-numba only checks the timestamp of the file that holds a cached function, so
-editing a strategy that the engine inlines would otherwise keep running the old
-compiled strategy.
-Set ``NUMBA_CACHE_DIR`` yourself to override.
+Layers (each imports only the ones below it; tests/test_layout.py checks it):
+``sim.commands`` (the CLI) → ``sim.analysis`` / ``sim.jobs`` → ``sim.engine`` →
+``strategies`` → ``sim.game`` → ``sim.core``; ``sim.errors`` is below them all.
+
+Importing the package points numba's on-disk cache at a folder named after a hash of the
+kernel packages' sources (every ``.py`` of ``sim.core``, ``sim.game``, ``sim.engine`` and
+``strategies``, and any other module that defines a kernel):
+numba only checks the timestamp of the file that holds a cached function, so an edited
+strategy or constant that the engine inlines or freezes would otherwise keep running the
+old compiled code.  Set ``NUMBA_CACHE_DIR`` yourself to override.
 """
 
 from __future__ import annotations
@@ -20,15 +25,21 @@ import os
 import sys
 from pathlib import Path
 
+#: The kernel packages: every module in them is hashed (kernels inline their functions and
+#: freeze their module-level constants at compile time).  Elsewhere only files that define
+#: kernels themselves (``njit``) are hashed, so editing the CLI or a report recompiles nothing.
+_KERNEL_PACKAGES = ("sim/core/", "sim/game/", "sim/engine/", "strategies/")
+
 
 def _kernel_cache_dir() -> str:
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha1()
     for pkg in ("sim", "strategies"):
-        for f in sorted((root / pkg).glob("*.py")):
+        for f in sorted((root / pkg).rglob("*.py")):
+            rel = f.relative_to(root).as_posix()
             src = f.read_bytes()
-            if b"njit" in src:  # only kernel modules decide what compiled code is valid
-                h.update(f.name.encode())
+            if rel.startswith(_KERNEL_PACKAGES) or b"njit" in src:
+                h.update(rel.encode())
                 h.update(src)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return str(base / "gongzhu-sim" / f"numba-{h.hexdigest()[:16]}")
@@ -42,3 +53,38 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     else:
         if "numba" in sys.modules:  # numba imported first: update its live config
             sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+
+#: Public name → module that defines it (imported on first access).
+_API = {
+    "Rules": "sim.game.rules",
+    "RulesError": "sim.game.rules",
+    "InputError": "sim.errors",
+    "play_deals": "sim.engine",
+    "DealResults": "sim.engine",
+    "exposure_ev": "sim.analysis.exposure",
+    "analyse_exposure": "sim.analysis.exposure",
+    "compare_candidates": "sim.analysis.compare",
+    "JobSpec": "sim.jobs.config",
+    "build_spec": "sim.jobs.config",
+    "run_job": "sim.jobs.batch",
+    "load_results": "sim.jobs.results",
+    "parse_hand": "sim.game.cards",
+    "parse_player": "strategies.registry",
+    "parse_exposure": "strategies.registry",
+}
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    if name in _API:
+        import importlib
+
+        value = getattr(importlib.import_module(_API[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,6 +1,6 @@
 """Baseline strategies: play ``random``/``lowest``; exposure ``never``/``always``/``random``.
 
-All are numba kernels over the observation array (strategies/observation.py)
+All are numba kernels over the observation array (sim/game/observation.py)
 with the seat's random stream state passed in and returned.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit, suit_mask
-from sim.rng import bounded, next_u64
-from strategies.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
+from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit, suit_mask
+from sim.core.rng import bounded, next_u64
+from sim.game.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -26,7 +26,7 @@ def choose_play(sid, params, obs, rng):
     parameters; a strategy reads its own row ``obs[O_SEAT]`` (passing the whole
     table avoids creating an array view per decision in the hot loop).
 
-    ``obs`` is the uint64 observation array (strategies/observation.py); the
+    ``obs`` is the uint64 observation array (sim/game/observation.py); the
     result is always one of the bits of ``obs[O_LEGAL]``.
     """
     if sid == PLAY_RANDOM:

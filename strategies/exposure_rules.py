@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import popcount
+from sim.core.bits import popcount
 
 #: Keys of ``rule:key=value`` and their defaults (index = position in params).
 RULE_PARAMS: dict[str, float] = {

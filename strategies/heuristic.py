@@ -1,6 +1,6 @@
 """The ``heuristic`` play strategy: a rule-based 拱猪 player over the public observation.
 
-It uses only what the deciding seat may see (strategies/observation.py): its own
+It uses only what the deciding seat may see (sim/game/observation.py): its own
 hand and legal plays, the cards played so far (card counting: ``unseen`` = every
 card neither played nor in the own hand), the current trick, the exposures, what
 each seat has taken and which seats have shown void in which suit.
@@ -56,8 +56,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
-from strategies.observation import (
+from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
+from sim.game.observation import (
     O_EXPOSED,
     O_HAND,
     O_LEADER,

@@ -1,5 +1,5 @@
 """Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
-policies, as numba kernels over the two-deck observation (strategies/observation2.py).
+policies, as numba kernels over the two-deck observation (sim/game/observation2.py).
 
 A play is ``(c1, c2)``: one card (``c2 = NONE``), a pair ``(c, c)`` or, following a
 pair lead, two different cards.  Every kernel returns one of the legal plays that the
@@ -23,19 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
-from sim.rng import bounded, next_u64
-from strategies.dispatch import (
-    EXPOSE_ALWAYS,
-    EXPOSE_FIXED,
-    EXPOSE_NEVER,
-    EXPOSE_RANDOM,
-    EXPOSE_RULE,
-    PLAY_LOWEST,
-    PLAY_RANDOM,
-    choose_exposure,
-)
-from strategies.observation2 import (
+from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.core.rng import bounded, next_u64
+from sim.game.observation2 import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -61,6 +51,16 @@ from strategies.observation2 import (
     nth_play,
     play_key,
     remove_card,
+)
+from strategies.dispatch import (
+    EXPOSE_ALWAYS,
+    EXPOSE_FIXED,
+    EXPOSE_NEVER,
+    EXPOSE_RANDOM,
+    EXPOSE_RULE,
+    PLAY_LOWEST,
+    PLAY_RANDOM,
+    choose_exposure,
 )
 
 _NONE = np.int64(NONE)

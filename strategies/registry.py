@@ -99,7 +99,7 @@ def parse_exposure(name: str) -> Choice:
     ``fixed`` with a card twice (``fixed:SQ,SQ``) asks for both copies (two decks): flag bit
     ``b + 4`` beside bit ``b``; the one-deck policy reads only the low four bits.
     """
-    from sim.cards import CardError, check_copies, exposure_flags, parse_cards
+    from sim.game.cards import CardError, check_copies, exposure_flags, parse_cards
 
     base, _, arg = name.strip().partition(":")
     if base not in EXPOSURES:
@@ -149,7 +149,7 @@ def parse_seats(text: str | list[str], what: str) -> list[str]:
 
 
 def _is_card(tok: str) -> bool:
-    from sim.cards import CardError, parse_card
+    from sim.game.cards import CardError, parse_card
 
     try:
         parse_card(tok)

@@ -1,4 +1,4 @@
-"""Batch jobs (sim/batch.py, sim/results.py, ``gongzhu-sim run``).
+"""Batch jobs (sim/jobs/batch.py, sim/jobs/results.py, ``gongzhu-sim run``).
 
 Acceptance of issue 5: identical summary.csv and per-deal Parquet contents for any jobs,
 chunk size and backend (loky, threading, dask on a loopback LocalCluster); a SIGINT'd run
@@ -23,12 +23,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from sim.batch import JobInterrupted, run_job
 from sim.cli import main
-from sim.config import build_spec
 from sim.engine import play_deals
-from sim.results import MANIFEST, SUMMARY, column_names, load_results
-from sim.rules import Rules
+from sim.game.rules import Rules
+from sim.jobs.batch import JobInterrupted, run_job
+from sim.jobs.config import build_spec
+from sim.jobs.results import MANIFEST, SUMMARY, column_names, load_results
 
 DEALS = 20_000
 
@@ -279,7 +279,7 @@ def test_sigint_keeps_finished_chunks_and_resume_completes(tmp_path):
 
 def test_keyboard_interrupt_in_process_raises_job_interrupted(tmp_path, monkeypatch):
     """The API raises JobInterrupted and keeps the chunks finished before Ctrl-C."""
-    import sim.batch as batch
+    import sim.jobs.batch as batch
 
     real = batch.write_chunk
     calls = []
@@ -308,7 +308,7 @@ def _parent_writes(job):
     """Job._tasks variant whose workers return columns (as with dask) instead of files."""
     from joblib import delayed
 
-    from sim.batch import Chunk, play_chunk
+    from sim.jobs.batch import Chunk, play_chunk
 
     def tasks(todo):
         for c in todo:
@@ -319,7 +319,7 @@ def _parent_writes(job):
 
 def test_worker_failure_keeps_finished_chunks(tmp_path, monkeypatch):
     """A failing chunk stops the job with a 'failed' manifest; --resume finishes it."""
-    import sim.batch as batch
+    import sim.jobs.batch as batch
 
     real = batch.play_chunk
 

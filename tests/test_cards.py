@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.cards import (
+from sim.game.cards import (
     CT,
     DJ,
     HA,

@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import main
-from sim.compare import (
+from sim.analysis.compare import (
     MIN_DEALS,
     Z95,
     _cs_x,
@@ -19,7 +18,8 @@ from sim.compare import (
     parse_candidate,
     to_csv,
 )
-from sim.rules import Rules
+from sim.cli import main
+from sim.game.rules import Rules
 from strategies.registry import StrategyError
 
 ABC = ["lowest+never", "random", "lowest+always"]

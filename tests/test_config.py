@@ -1,4 +1,4 @@
-"""Job spec of ``gongzhu-sim run``: TOML + flags (flags win), validation (sim/config.py)."""
+"""Job spec of ``gongzhu-sim run``: TOML + flags (flags win), validation (sim/jobs/config.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.config import DEFAULT_SPEC, DEFAULT_TOML, JobSpec, build_spec, default_out_dir
 from sim.errors import InputError
-from sim.rules import Rules, RulesError
+from sim.game.rules import Rules, RulesError
+from sim.jobs.config import DEFAULT_SPEC, DEFAULT_TOML, JobSpec, build_spec, default_out_dir
 from strategies.registry import StrategyError
 
 

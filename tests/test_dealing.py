@@ -1,14 +1,14 @@
-"""Constrained dealing (sim/dealing.py): validation, reproducibility and uniformity."""
+"""Constrained dealing (sim/game/dealing.py): validation, reproducibility and uniformity."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sim.cards import CardError, card_str, cards_to_mask, parse_card, parse_hand
-from sim.dealing import STREAM_CONSTRAINED, deal_hands, make_deal_spec, parse_known
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE
 from sim.errors import InputError
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE
+from sim.game.cards import CardError, card_str, cards_to_mask, parse_card, parse_hand
+from sim.game.dealing import STREAM_CONSTRAINED, deal_hands, make_deal_spec, parse_known
 
 HAND = "S:AKQ5 H:A93 D:J4 C:T863"
 

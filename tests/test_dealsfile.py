@@ -1,4 +1,4 @@
-"""Fixed deal sets (``--deals-file``): parsing, validation, and playing them (sim/dealsfile.py)."""
+"""Fixed deal sets (``--deals-file``): parsing, validation, and playing them."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.cards import cards_to_mask, mask_to_pbn, parse_hand
 from sim.cli import main
-from sim.dealsfile import DealsFileError, format_deal, parse_deal, parse_deals
 from sim.engine import play_deals
-from sim.results import load_results
-from sim.rules import Rules
+from sim.game.cards import cards_to_mask, mask_to_pbn, parse_hand
+from sim.game.dealsfile import DealsFileError, format_deal, parse_deal, parse_deals
+from sim.game.rules import Rules
+from sim.jobs.results import load_results
 
 # seat 0 all spades, seat 1 all hearts, seat 2 all diamonds, seat 3 all clubs
 SUITS4 = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
@@ -80,7 +80,7 @@ def test_bad_lines_name_line_number_and_card(line, match):
 
 
 def test_empty_and_missing_files(tmp_path):
-    from sim.dealsfile import read_deals_file
+    from sim.game.dealsfile import read_deals_file
 
     with pytest.raises(DealsFileError, match="no deals"):
         parse_deals("# nothing\n\n")
@@ -135,7 +135,7 @@ def test_cli_bad_line_exit_2_nothing_written(tmp_path, monkeypatch):
 
 
 def test_two_deck_deals_file(tmp_path):
-    from sim.dealsfile import read_deals_file
+    from sim.game.dealsfile import read_deals_file
 
     rules = Rules(decks=2)
     dealt = play_deals(rules, "lowest", "never", seed=2, n=5)

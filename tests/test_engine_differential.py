@@ -2,8 +2,8 @@
 
 import pytest
 
-from sim.rules import Rules
-from sim.verify import compare_engines
+from sim.engine.verify import compare_engines
+from sim.game.rules import Rules
 
 CASES = [
     # (rules, players, exposures, match_length, n)
@@ -37,7 +37,7 @@ def test_random_only_kernel_equals_the_general_kernel(monkeypatch, threads):
     general code must give the same hands, exposures, plays, winners and scores."""
     import numpy as np
 
-    import sim.engine as eng
+    import sim.engine.one_deck as eng
 
     kw = dict(seed=5, start=3, n=3000, match_length=2, record=True, threads=threads,
               block=512)

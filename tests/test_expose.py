@@ -1,4 +1,4 @@
-"""``gongzhu-sim expose`` and sim.analysis: paired exposure EVs (issue 6)."""
+"""``gongzhu-sim expose`` and sim.analysis.exposure: paired exposure EVs (issue 6)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis import (
+from sim.analysis.exposure import (
     MIN_DEALS,
     Z95,
     analyse_exposure,
@@ -19,10 +19,10 @@ from sim.analysis import (
     exposure_ev,
     parse_options,
 )
-from sim.cards import cards_to_mask, parse_hand
 from sim.cli import main
 from sim.errors import InputError
-from sim.rules import Rules
+from sim.game.cards import cards_to_mask, parse_hand
+from sim.game.rules import Rules
 
 SHEEP_SAFE = "S:543 H:32 D:AKQJT98 C:2"
 FOUR = "S:AKQ5 H:A93 D:J4 C:T863"
@@ -145,8 +145,8 @@ def test_three_card_options_play_as_all_four():
     for opt in ("SQ+DJ+CT", "SQ+DJ+HA", "SQ+CT+HA", "DJ+CT+HA"):
         assert row(df, opt)["ev"] == full["ev"]
     # the shortcut is exact: the engine plays both identically on the same deals
-    from sim.dealing import deal_hands, make_deal_spec
     from sim.engine import play_deals
+    from sim.game.dealing import deal_hands, make_deal_spec
 
     hands = deal_hands(make_deal_spec(FOUR), seed=0, start=0, n=300)
     res = [play_deals(Rules(), "random", [f"fixed:{c}", "rule", "rule", "rule"], seed=0, n=300,

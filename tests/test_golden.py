@@ -35,7 +35,7 @@ SHOWN = 3  # deals per case written out card by card; the rest are pinned by a d
 
 def _snapshot(decks, players, exposures, variant, seed, n, match_length) -> dict:
     from sim.engine import play_deals
-    from sim.rules import Rules
+    from sim.game.rules import Rules
 
     res = play_deals(Rules(decks=decks, variant=variant), players=players, exposures=exposures,
                      seed=seed, n=n, match_length=match_length, record=True, threads=1)

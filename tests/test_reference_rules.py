@@ -1,4 +1,4 @@
-"""The reference game (sim/reference.py) against RULES.md §3–§4 and §8, one deck.
+"""The reference game (sim/engine/reference.py) against RULES.md §3–§4 and §8, one deck.
 
 Part 1: every worked rule example of RULES.md §3–§4 as a test of ``legal_plays``
 and ``trick_winner``.  Part 2: invariants over a few hundred seeded reference
@@ -12,8 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import sim.reference as ref
-from sim.cards import (
+import sim.engine.reference as ref
+from sim.engine.reference import (
+    auto_expose,
+    deal_hands,
+    legal_plays,
+    play_deal,
+    play_match,
+    trick_winner,
+)
+from sim.game.cards import (
     C2,
     CLUBS,
     CT,
@@ -32,17 +40,7 @@ from sim.cards import (
     rank_of,
     suit_of,
 )
-from sim.reference import (
-    auto_expose,
-    deal_hands,
-    legal_plays,
-    play_deal,
-    play_match,
-    trick_winner,
-)
-from sim.rules import Rules
-from sim.scoring import raw_score_py
-from strategies.observation import (
+from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
@@ -61,6 +59,8 @@ from strategies.observation import (
     O_VARIANT,
     O_VOIDS,
 )
+from sim.game.rules import Rules
+from sim.game.scoring import raw_score_py
 from strategies.registry import parse_exposure, parse_player
 
 
@@ -242,7 +242,7 @@ def played(request):
 def _replay(rec):
     """Walk the record play by play; yield (position, state) with the state *before* the play.
 
-    The state is rebuilt from the record alone (not from sim.reference's bookkeeping).
+    The state is rebuilt from the record alone (not from sim.engine.reference's bookkeeping).
     """
     held = [set(h) for h in rec.hands]
     exposed = {x for e in rec.exposed for x in e}

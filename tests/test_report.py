@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from reports.report import build_report, fmt_ci
 from sim.cli import main
-from sim.results import SUMMARY, load_results
+from sim.jobs.results import SUMMARY, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +128,7 @@ def test_study_report_heatmap_cell_and_decisions_recomputed(study_dir):
         assert cell["n"] == len(sel) and cell["mean"] == pytest.approx(m)
         assert cell["ci95_low"] == pytest.approx(lo) and cell["ci95_high"] == pytest.approx(hi)
     else:  # a feature this test does not recompute: check the cell against features.py
-        from sim.features import hand_features
+        from sim.game.features import hand_features
 
         full = df[df.card == "pig"].join(hand_features(df[df.card == "pig"]))
         cell = cells.sort_values("n").iloc[-1]
@@ -137,7 +137,7 @@ def test_study_report_heatmap_cell_and_decisions_recomputed(study_dir):
     assert cells["n"].sum() == 6000
 
     # decision rules: their held-out numbers via the stored pandas query, on odd deals
-    from sim.features import hand_features
+    from sim.game.features import hand_features
 
     dec = rep.data["decisions"]
     assert set(dec.card) == {"pig", "sheep"}

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sim.bits import nth_bit, select_bit
-from sim.rng import (
+from sim.core.bits import nth_bit, select_bit
+from sim.core.rng import (
     bounded,
     py_bounded,
     py_shuffle,

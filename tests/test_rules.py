@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.rules import R_DECKS, R_HEART_VALUES, R_VARIANT, Rules, RulesError
+from sim.game.rules import R_DECKS, R_HEART_VALUES, R_VARIANT, Rules, RulesError
 
 
 def test_defaults_follow_the_sources():

@@ -1,4 +1,4 @@
-"""Tests of sim/scoring.py: every worked example of RULES.md §5, §6, §7 plus properties.
+"""Tests of sim/game/scoring.py: every worked example of RULES.md §5, §6, §7 plus properties.
 
 Every card-level example runs on three paths: the numba kernel ``raw_score`` (seat by
 seat), the batch kernel ``raw_scores``, and the validated plain-Python ``score_deal``
@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.cards import (
+from sim.errors import InputError
+from sim.game.cards import (
     CT,
     DJ,
     EXPOSABLE,
@@ -28,9 +29,8 @@ from sim.cards import (
     cards_to_masks2,
     parse_cards,
 )
-from sim.errors import InputError
-from sim.rules import Rules, RulesError
-from sim.scoring import (
+from sim.game.rules import Rules, RulesError
+from sim.game.scoring import (
     DealScore,
     effective_exposure,
     level_title,

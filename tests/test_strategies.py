@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.cards import flags_to_cards, parse_card, parse_cards
 from sim.engine import play_deals
-from sim.reference import legal_plays, observation
-from sim.rules import Rules
-from sim.verify import compare_engines
+from sim.engine.reference import legal_plays, observation
+from sim.engine.verify import compare_engines
+from sim.game.cards import flags_to_cards, parse_card, parse_cards
+from sim.game.observation import O_SIZE
+from sim.game.rules import Rules
 from strategies.dispatch import EXPOSE_RULE, N_PARAMS, choose_exposure
 from strategies.exposure_rules import RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_PARAMS, play_heuristic
-from strategies.observation import O_SIZE
 from strategies.registry import StrategyError, parse_exposure, parse_player
 
 SEED = 20261129

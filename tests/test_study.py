@@ -1,4 +1,4 @@
-"""Exposure studies (sim/study.py, sim/features.py, ``gongzhu-sim study``; issue 8).
+"""Exposure studies (sim/jobs/study.py, sim/game/features.py, ``gongzhu-sim study``; issue 8).
 
 The two arms are the engine's own plays with the holder's policy set to ``fixed:<card>``
 and ``never`` (common random numbers); studies run through the batch runner with the
@@ -14,16 +14,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.cards import parse_hand
 from sim.cli import main
-from sim.config import StudySpec, build_spec
 from sim.engine import play_deals
 from sim.errors import InputError
-from sim.features import condition_text, hand_features
-from sim.results import MANIFEST, SUMMARY, load_results
-from sim.rules import Rules
-from sim.scoring import points, yuanbao, zero_sum
-from sim.study import play_study, study_columns
+from sim.game.cards import parse_hand
+from sim.game.features import condition_text, hand_features
+from sim.game.rules import Rules
+from sim.game.scoring import points, yuanbao, zero_sum
+from sim.jobs.config import StudySpec, build_spec
+from sim.jobs.results import MANIFEST, SUMMARY, load_results
+from sim.jobs.study import play_study, study_columns
 
 CODE = {"pig": "SQ", "sheep": "DJ", "transformer": "CT", "heartA": "HA"}
 

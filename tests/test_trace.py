@@ -7,15 +7,15 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from sim.cards import (
+from sim.cli import main
+from sim.engine.reference import legal_plays, trick_winner
+from sim.game.cards import (
     SCORING_MASK,
     cards_to_mask,
     parse_card,
     parse_cards,
     parse_hand,
 )
-from sim.cli import main
-from sim.reference import legal_plays, trick_winner
 
 KEYS = {"deal", "seed", "rules", "first_deal", "hands", "exposed", "leader", "tricks",
         "collected", "raw", "zero_sum", "points", "team_points"}

@@ -11,7 +11,19 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.cards import (
+from sim.cli import main
+from sim.engine import play_deals
+from sim.engine.reference2 import (
+    deal_hands2,
+    legal_masks,
+    legal_plays2,
+    play_match2,
+    remove_play,
+    trick_winner2,
+)
+from sim.engine.two_decks import _take, legal2
+from sim.engine.verify import compare_engines
+from sim.game.cards import (
     C2,
     EXPOSABLE,
     SCORING_MASK,
@@ -24,21 +36,9 @@ from sim.cards import (
     parse_hand,
     suit_of,
 )
-from sim.cli import main
-from sim.engine import play_deals
-from sim.engine2 import _take, legal2
-from sim.reference2 import (
-    deal_hands2,
-    legal_masks,
-    legal_plays2,
-    play_match2,
-    remove_play,
-    trick_winner2,
-)
-from sim.rules import Rules
-from sim.scoring import raw_score, raw_score_py
-from sim.verify import compare_engines
-from strategies.observation2 import NONE, n_legal, nth_play, play_key
+from sim.game.observation2 import NONE, n_legal, nth_play, play_key
+from sim.game.rules import Rules
+from sim.game.scoring import raw_score, raw_score_py
 from strategies.registry import parse_exposure, parse_player
 
 TWO = Rules(decks=2)

@@ -89,7 +89,7 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     if jobs < 0:
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
-    from sim.compare import (
+    from sim.analysis.compare import (
         compare_candidates,
         format_text,
         parse_candidate,

@@ -98,8 +98,8 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     if not precision >= 0 or not math.isfinite(precision):
         raise InputError(f"--precision must be ≥ 0, got {precision}")
 
-    from sim.analysis import analyse_exposure, parse_options, plot_exposure
-    from sim.dealing import make_deal_spec, parse_known
+    from sim.analysis.exposure import analyse_exposure, parse_options, plot_exposure
+    from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
     for where, text in hands:  # every hand checked before the first one is played
@@ -280,7 +280,7 @@ def _table(header: list[str], rows: list[list[str]], right: set[int]) -> list[st
 
 
 def _text(res) -> str:
-    from sim.cards import hand_rows, parse_hand
+    from sim.game.cards import hand_rows, parse_hand
 
     s = res.settings
     t = res.table

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from sim.rules import Rules, rule_option_specs
+from sim.game.rules import Rules, rule_option_specs
 
 #: Extra spellings users expect for some rule flags.
 _ALIASES = {"room_multiplier": ["--multiplier"]}
@@ -92,13 +92,13 @@ def note_unused_exposure(rules, exposures) -> None:
 
 
 def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool):
-    """:func:`sim.batch.run_job` for ``gongzhu-sim COMMAND``; returns its JobResult.
+    """:func:`sim.jobs.batch.run_job` for ``gongzhu-sim COMMAND``; returns its JobResult.
 
     On Ctrl-C (the finished chunks are saved) says how to resume and exits with 130.
     """
     import sys
 
-    from sim.batch import JobInterrupted, run_job
+    from sim.jobs.batch import JobInterrupted, run_job
 
     try:
         return run_job(spec, resume=resume, force=force, quiet=quiet)

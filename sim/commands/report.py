@@ -26,7 +26,7 @@ def report(results, out, measure, min_cell):
     pig / sheep / transformer rates) and score histograms.  For a study also: ΔEV of
     exposing each card by the two most telling hand features (heatmap), ΔEV against
     one feature with CI bands, and a decision table of simple feature thresholds.
-    Every number is computed from the Parquet results (sim.results.load_results).
+    Every number is computed from the Parquet results (sim.jobs.results.load_results).
     Prints the paths written.
     """
     measure = {"zero-sum": "zero_sum", "team": "team_points"}.get(measure, measure)

@@ -59,9 +59,9 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     its Markdown twin report.md, see `gongzhu-sim report`).  A [study] table in CONFIG
     makes the job an exposure study (see `gongzhu-sim study`).  Ctrl-C keeps the finished chunks;
     `--resume --out FOLDER` finishes the job.  Load the deals in Python with
-    `sim.results.load_results(FOLDER)`.
+    `sim.jobs.results.load_results(FOLDER)`.
     """
-    from sim.config import DEFAULT_TOML, build_spec
+    from sim.jobs.config import DEFAULT_TOML, build_spec
 
     if example_config:
         click.echo(DEFAULT_TOML, nl=False)
@@ -74,7 +74,7 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     if not quiet:
         note_unused_exposure(spec.rules, spec.exposures)
 
-    from sim.results import format_summary
+    from sim.jobs.results import format_summary
 
     res = run_batch(spec, "run", resume=resume, force=force, quiet=quiet)
     s = res.spec
@@ -84,7 +84,7 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
                    f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
                    f"in {res.seconds:.1f} s")
         if s.study is not None:  # a config with a [study] table
-            from sim.study import format_study_summary
+            from sim.jobs.study import format_study_summary
 
             click.echo(format_study_summary(res.summary))
         else:

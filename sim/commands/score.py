@@ -30,7 +30,7 @@ def _num(x: float) -> str:
 
 
 def _parse_taken(text: str, seat: int) -> list[int]:
-    from sim.cards import CardError, parse_cards
+    from sim.game.cards import CardError, parse_cards
 
     try:
         return parse_cards(text)
@@ -82,8 +82,8 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
     Example:
       gongzhu-sim score "HA HK SQ" "CT H5 DJ" - "H2 H3" --exposed HA
     """
-    from sim.cards import cards_str, parse_cards
-    from sim.scoring import effective_exposure, score_deal
+    from sim.game.cards import cards_str, parse_cards
+    from sim.game.scoring import effective_exposure, score_deal
 
     rules = pop_rules(kwargs)
     collected = [_parse_taken(t, s) for s, t in enumerate(taken)]
@@ -143,6 +143,6 @@ def level(points: int) -> None:
 
     Negative numbers work as they are: `gongzhu-sim level -100000` prints 微型猪.
     """
-    from sim.scoring import level_title
+    from sim.game.scoring import level_title
 
     click.echo(level_title(points))

@@ -44,14 +44,14 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
     twice — exposing it and not — on the same hands with the same random streams of
     every seat; the other seats expose by their policy.  One row per deal and card
     is stored: the holder's hand, seat and the paired Δ (expose − not) of its raw,
-    zero-sum, points, team points and 元宝 (see sim/study.py).  Then the report
+    zero-sum, points, team points and 元宝 (see sim/jobs/study.py).  Then the report
     (report.html + report.md: ΔEV by hand features, a decision table) is written.
 
     CONFIG is a job spec (see `gongzhu-sim run --example-config`) with an optional
     [study] table (cards = ["pig", "sheep"], holder_others = "never"); flags
     override it.  Chunks, seeds, --resume and the backends work as for `run`.
     """
-    from sim.config import build_spec
+    from sim.jobs.config import build_spec
 
     study_flags = {k: v for k, v in (("cards", cards), ("holder_others", holder_others))
                    if v is not None}
@@ -61,7 +61,7 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                  study=study_flags)
     spec = build_spec(config, flags, rule_flags)
 
-    from sim.study import format_study_summary
+    from sim.jobs.study import format_study_summary
 
     res = run_batch(spec, "study", resume=resume, force=force, quiet=quiet)
     s = res.spec

@@ -45,7 +45,7 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwarg
     if threads is not None and threads < 1:
         raise InputError(f"--threads must be ≥ 1, got {threads}")
     from sim.engine import play_deals
-    from sim.trace import deal_records, format_text
+    from sim.engine.trace import deal_records, format_text
     from strategies.registry import parse_seats
 
     note_unused_exposure(rules, parse_seats(exposure, "exposure"))

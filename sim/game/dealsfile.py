@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.cards import (
+from sim.errors import InputError
+from sim.game.cards import (
     CardError,
     card_str,
     cards_to_mask,
@@ -35,7 +36,6 @@ from sim.cards import (
     mask_to_cards,
     parse_hand,
 )
-from sim.errors import InputError
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3, "N": 0, "E": 1, "S": 2, "W": 3}
 _DEAL_TAG = re.compile(r'^\[\s*Deal\s+"([^"]*)"\s*\]$', re.IGNORECASE)
@@ -134,7 +134,7 @@ def file_digest(path: str | Path) -> str:
 def format_deal(masks, first: int = 0) -> str:
     """One deals-file line ``FIRST:H1 H2 H3 H4`` from four seat masks (inverse of parse;
     two decks: four ``(has_one, has_two)`` pairs)."""
-    from sim.cards import hand_to_pbn, masks2_to_cards
+    from sim.game.cards import hand_to_pbn, masks2_to_cards
 
     def pbn(m) -> str:
         if np.ndim(m) == 0:

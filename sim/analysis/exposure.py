@@ -3,11 +3,11 @@
 :func:`analyse_exposure` (full result) and :func:`exposure_ev` (its table) answer
 "I hold this hand — should I expose, and what?" for one deck:
 
-1. **Constrained deals** (sim/dealing.py): the analysed seat holds ``hand``, the
+1. **Constrained deals** (sim/game/dealing.py): the analysed seat holds ``hand``, the
    ``known`` cards sit in their seats, the rest is dealt uniformly at random;
    deal ``i`` depends only on ``(seed, i)``.
 2. **Common random numbers**: every exposure option is played by the engine
-   (sim/engine.py) on the *same* deals with the *same* opponent random streams
+   (sim/engine/one_deck.py) on the *same* deals with the *same* opponent random streams
    (they depend only on ``(seed, i)`` too), so the per-deal difference
    Δ = value(option) − value(expose nothing) isolates the option's effect.
 3. **Batches and a stopping rule**: deals are played in batches of ``batch``;
@@ -47,7 +47,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.cards import (
+from sim.errors import InputError
+from sim.game.cards import (
     CT,
     DJ,
     EXPOSABLE,
@@ -61,10 +62,9 @@ from sim.cards import (
     mask_to_pbn,
     parse_card,
 )
-from sim.dealing import DealSpec, deal_hands, make_deal_spec
-from sim.errors import InputError
-from sim.rules import Rules
-from sim.scoring import HEART_VALUES
+from sim.game.dealing import DealSpec, deal_hands, make_deal_spec
+from sim.game.rules import Rules
+from sim.game.scoring import HEART_VALUES
 from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
 
 #: Settlement measures and their units.
@@ -332,7 +332,7 @@ class _Job:
 
 def _measure(res, measure: str, rules: Rules, seat: int) -> np.ndarray:
     """Per-deal value of ``seat`` under ``measure`` (float64)."""
-    from sim.scoring import yuanbao
+    from sim.game.scoring import yuanbao
 
     if measure == "zero-sum":
         v = res.zero_sum()
@@ -702,7 +702,7 @@ def exposure_ev(
         seat: the analysed seat 0..3 (decides who leads with ♣2 and, with partners, the
             partner); the other seats are dealt the remaining cards uniformly at random.
         known: ``{seat: cards}`` pinned to other seats (``{1: "SA SK"}``).
-        rules: :class:`sim.rules.Rules` (one deck; not ``pig_sheep``, which forbids exposure).
+        rules: :class:`sim.game.rules.Rules` (one deck; not ``pig_sheep``, which forbids exposure).
         player: the analysed seat's play strategy (``heuristic``, ``lowest``, ``random``).
         opponents: one play-strategy name for the other three seats, or three (a list or
             a comma-separated string) for the other seats in increasing seat number.

@@ -1,4 +1,4 @@
-"""The reference game: one deal of 拱猪 in plain, readable Python — the oracle for sim/engine.py.
+"""The reference game: one deal of 拱猪 in plain, readable Python (the oracle of the engine).
 
 Everything here follows docs/engine.md step by step and RULES.md §1–§5 and §8
 literally, with Python sets and lists instead of bitmasks, so the numba engine
@@ -10,7 +10,7 @@ repeats (``hands`` already are lists), a play becomes one card or a pair, and
 :func:`legal_plays` / :func:`trick_winner` gain the pair rules of RULES.md §4;
 :func:`play_deal` refuses ``rules.decks == 2`` until then.
 
-Card indices, suits and the exposable cards are those of :mod:`sim.cards`
+Card indices, suits and the exposable cards are those of :mod:`sim.game.cards`
 (card = suit * 13 + rank, suits S H D C, rank 0 = 2 … 12 = A).
 """
 
@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.cards import (
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
+from sim.game.cards import (
     C2,
     EXPOSABLE,
     N_CARDS,
@@ -31,11 +32,7 @@ from sim.cards import (
     rank_of,
     suit_of,
 )
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
-from sim.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
-from sim.scoring import raw_score
-from strategies.dispatch import choose_exposure, choose_play
-from strategies.observation import (
+from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
@@ -54,6 +51,9 @@ from strategies.observation import (
     O_VARIANT,
     O_VOIDS,
 )
+from sim.game.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
+from sim.game.scoring import raw_score
+from strategies.dispatch import choose_exposure, choose_play
 from strategies.registry import Choice
 
 SCORING_CARDS = frozenset(c for c in range(N_CARDS) if SCORING_MASK >> c & 1)
@@ -101,7 +101,7 @@ def deal_hands(seed: int, deal: int) -> list[list[int]]:
     """The four 13-card hands of deal ``deal`` under root ``seed`` (RULES §3), sorted.
 
     Fisher–Yates exactly as docs/engine.md step 1: ``deck = [0..51]`` shuffled by
-    :func:`sim.rng.py_shuffle` from the shuffle stream; seat ``p`` gets
+    :func:`sim.core.rng.py_shuffle` from the shuffle stream; seat ``p`` gets
     ``deck[13p : 13p + 13]``.
     """
     deck = list(range(N_CARDS))
@@ -252,7 +252,7 @@ def observation(
     first_deal: bool,
     flags: list[int],
 ) -> np.ndarray:
-    """The uint64 observation array of strategies/observation.py for ``seat``'s decision.
+    """The uint64 observation array of sim/game/observation.py for ``seat``'s decision.
 
     ``played`` includes the current trick's cards; ``led_suits`` are the suits of
     earlier tricks (the current trick's suit is added once it is led); ``taken``

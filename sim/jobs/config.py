@@ -1,6 +1,6 @@
 """The job spec of ``gongzhu-sim run``: a TOML file plus command-line flags (flags win).
 
-A config file has top-level keys, a ``[rules]`` table (any :class:`sim.rules.Rules`
+A config file has top-level keys, a ``[rules]`` table (any :class:`sim.game.rules.Rules`
 option) and four ``[[seats]]`` tables (``player`` and ``exposure`` names, seats 0..3)::
 
     deals = 200000
@@ -16,7 +16,7 @@ Unknown keys or tables raise :class:`sim.errors.InputError` naming them, and so 
 values; ``gongzhu-sim run --example-config`` prints :data:`DEFAULT_TOML`, the embedded
 default study.
 
-A ``[study]`` table makes the job an exposure study (sim/study.py, ``gongzhu-sim study``)
+A ``[study]`` table makes the job an exposure study (sim/jobs/study.py, ``gongzhu-sim study``)
 instead of a plain run: every deal is played twice per studied card, the card's holder
 exposing it and not::
 
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
-from sim.rules import Rules, RulesError
+from sim.game.rules import Rules, RulesError
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -52,7 +52,7 @@ EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout")
 _TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "jobs", "backend", "scheduler",
              "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
 _SEAT_KEYS = ("player", "exposure")
-#: Cards an exposure study can toggle, in exposure-flag order (sim/cards.py EXPOSE_NAMES).
+#: Cards an exposure study can toggle, in exposure-flag order (sim/game/cards.py EXPOSE_NAMES).
 STUDY_CARDS = ("pig", "sheep", "transformer", "heartA")
 #: What the holder does with its other exposable cards in both arms of a study.
 HOLDER_OTHERS = ("never", "policy")
@@ -110,7 +110,7 @@ exposure = "rule"
 
 @dataclass(frozen=True)
 class StudySpec:
-    """The ``[study]`` table: which cards' exposure is toggled (see sim/study.py)."""
+    """The ``[study]`` table: which cards' exposure is toggled (see sim/jobs/study.py)."""
 
     cards: tuple[str, ...] = STUDY_CARDS
     holder_others: str = "never"

@@ -1,18 +1,18 @@
 """Constrained dealing: one seat's hand is fixed, some cards of other seats are known.
 
-Used by ``gongzhu-sim expose`` (sim/analysis.py): the analysed seat holds a given
+Used by ``gongzhu-sim expose`` (sim/analysis/exposure.py): the analysed seat holds a given
 13-card hand, ``--known SEAT=CARDS`` pins cards to other seats, and every other
 card is dealt uniformly at random so that each seat ends with 13 cards.
 
 Deal ``i`` depends only on ``(seed, i)``: it draws from the counter-based stream
-``STREAM_CONSTRAINED`` (9) of sim/rng.py, distinct from the engine's shuffle
+``STREAM_CONSTRAINED`` (9) of sim/core/rng.py, distinct from the engine's shuffle
 (0), play (1–4) and exposure (5–8) streams, so the opponents' random play in
 the engine is independent of the dealing and identical for every exposure
 option played on the same deals (common random numbers).
 
 :func:`make_deal_spec` validates in plain Python (hand size, duplicates, known
 cards clashing with the hand or with each other, too many known cards for a
-seat) and raises :class:`sim.cards.CardError` (an InputError) naming the card
+seat) and raises :class:`sim.game.cards.CardError` (an InputError) naming the card
 or seat; :func:`deal_hands` then calls the numba kernel ``_deal_constrained``.
 """
 
@@ -24,8 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE
-from sim.cards import (
+from sim.core.bits import ONE
+from sim.core.rng import bounded, stream_state
+from sim.errors import InputError
+from sim.game.cards import (
     FULL_DECK,
     CardError,
     card_str,
@@ -34,8 +36,6 @@ from sim.cards import (
     mask_to_pbn,
     parse_hand,
 )
-from sim.errors import InputError
-from sim.rng import bounded, stream_state
 
 #: Random stream id of the constrained dealer (the engine uses 0..8).
 STREAM_CONSTRAINED = 9

@@ -89,7 +89,7 @@ def select_bit(m, k):
     """Index of the ``k``-th (0-based, from the lowest) set bit of ``m`` (k < popcount(m)).
 
     A binary search by popcounts (six steps, no data-dependent loop): the same result
-    as ``sim.bits.nth_bit``, faster when ``k`` is unpredictable
+    as ``sim.core.bits.nth_bit``, faster when ``k`` is unpredictable
     (no branch mispredictions) or the mask has many bits.
     """
     pos = 0

@@ -1,7 +1,7 @@
 """The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
 
 The algorithm is spelled out in docs/engine2.md (RULES.md §1, §3–§5, §8); the
-plain-Python oracle sim/reference2.py follows the same steps and the test suite
+plain-Python oracle sim/engine/reference2.py follows the same steps and the test suite
 compares the two card by card.
 
 Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
@@ -9,9 +9,9 @@ Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
 seat the kernel keeps its hand ``(h1, h2)``, the exposed copies still in that hand
 ``(x1, x2)`` (an exposed copy is the only thing that tells the two copies of a card
 apart), what it took ``(t1, t2)`` and its voids.  A play is ``(c1, c2)`` with
-``c2 = NONE`` for a single card (strategies/observation2.py).
+``c2 = NONE`` for a single card (sim/game/observation2.py).
 
-:func:`play_deals2` is the typed Python API; :func:`sim.engine.play_deals` calls it
+:func:`play_deals2` is the typed Python API; :func:`sim.engine.one_deck.play_deals` calls it
 for ``Rules(decks=2)``.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.bits import (
+from sim.core.bits import (
     ONE,
     ZERO,
     bit,
@@ -30,12 +30,10 @@ from sim.bits import (
     suit_mask,
     unmanaged,
 )
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, deal_key, shuffle, sub_stream
-from sim.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
-from sim.scoring import raw_score
-from sim.threads import run_blocks
-from strategies.dispatch import PLAY_RANDOM
-from strategies.observation2 import (
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, deal_key, shuffle, sub_stream
+from sim.engine.request import DealResults, _plan
+from sim.engine.threads import run_blocks
+from sim.game.observation2 import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -68,6 +66,9 @@ from strategies.observation2 import (
     nth_play,
     play_key,
 )
+from sim.game.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.game.scoring import raw_score
+from strategies.dispatch import PLAY_RANDOM
 from strategies.pairs import choose_exposure2, choose_play2, random_play
 
 _C2 = np.int64(39)
@@ -127,7 +128,7 @@ def _unexposed_in_suit(a1, a2, e1, e2, s):
 @njit(cache=True, nogil=True, inline="always")
 def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
     """Legal plays of the hand ``(a1, a2)`` holding the exposed copies ``(e1, e2)``:
-    ``(ls, lp, l2, forced)`` masks (strategies/observation2.py; docs/engine2.md step 4).
+    ``(ls, lp, l2, forced)`` masks (sim/game/observation2.py; docs/engine2.md step 4).
 
     ``k`` = plays already made to the trick (0: we lead), ``led`` its suit,
     ``pair_trick`` whether a pair was led, ``first_in`` whether it is the first trick led
@@ -496,7 +497,7 @@ def play_deals2(
     hands: np.ndarray | None = None,
     block: int = 4096,
 ):
-    """Two-deck :func:`sim.engine.play_deals` (same arguments and guarantees).
+    """Two-deck :func:`sim.engine.one_deck.play_deals` (same arguments and guarantees).
 
     ``hands``, when given, is a (n, 4, 2) uint64 array of ``(has_one, has_two)`` masks
     per deal and seat (26 cards each, 104 in all).  The result's ``hands``/``collected``
@@ -506,8 +507,6 @@ def play_deals2(
     card of play ``4t + k`` (-1: a single card, or no such trick), ``winners`` (n, 26)
     (-1 after the last trick: a deal has 13 to 26 tricks).
     """
-    from sim.engine import DealResults, _plan
-
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
     p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)

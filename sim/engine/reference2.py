@@ -1,5 +1,5 @@
 """The two-deck reference game (两副牌): one deal in plain, readable Python — the oracle for
-sim/engine2.py.
+sim/engine/two_decks.py.
 
 Everything follows docs/engine2.md step by step and RULES.md §1, §3–§5 and §8
 literally: a hand is two ``Counter``s (the unexposed copies ``plain`` and the exposed
@@ -7,7 +7,7 @@ copies ``shown`` of each card), the legal plays are found by listing every one- 
 two-card play the hand could make and keeping those the rules allow, and the trick
 winner is found by comparing the plays with the §4 ranking written out as tuples.  The
 only compiled code it calls is the strategy dispatch (``choose_play2`` /
-``choose_exposure2``); scores come from the plain-Python :func:`sim.scoring.raw_score_py`.
+``choose_exposure2``); scores come from the plain-Python :func:`sim.game.scoring.raw_score_py`.
 
 A play is a tuple of card indices: ``(c,)`` one card, ``(c, c)`` a pair, ``(a, b)`` two
 different cards (following a pair lead).
@@ -21,7 +21,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from sim.cards import (
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
+from sim.engine.reference import params_table
+from sim.game.cards import (
     C2,
     EXPOSABLE,
     SCORING_MASK,
@@ -29,11 +31,7 @@ from sim.cards import (
     cards_to_masks2,
     suit_of,
 )
-from sim.reference import params_table
-from sim.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
-from sim.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
-from sim.scoring import raw_score_py
-from strategies.observation2 import (
+from sim.game.observation2 import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -64,6 +62,8 @@ from strategies.observation2 import (
     Q_WINNER,
     play_key,
 )
+from sim.game.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
+from sim.game.scoring import raw_score_py
 from strategies.pairs import choose_exposure2, choose_play2
 from strategies.registry import Choice
 
@@ -109,7 +109,7 @@ def deal_deck2(seed: int, deal: int) -> list[int]:
     """The shuffled 104-card deck of deal ``deal`` (entries 0..103, entry ``e`` = card ``e % 52``).
 
     Fisher–Yates as docs/engine2.md step 1: ``deck = [0..103]`` shuffled by
-    :func:`sim.rng.py_shuffle` from the shuffle stream.
+    :func:`sim.core.rng.py_shuffle` from the shuffle stream.
     """
     deck = list(range(104))
     py_shuffle(deck, py_stream(seed, deal, STREAM_SHUFFLE))
@@ -390,7 +390,7 @@ def observation2(
     first_deal: bool,
     flags: list[int],
 ) -> np.ndarray:
-    """The uint64 observation array of strategies/observation2.py for ``seat``'s decision.
+    """The uint64 observation array of sim/game/observation2.py for ``seat``'s decision.
 
     ``played`` counts every card played so far (current trick included); ``taken`` the
     ``(has_one, has_two)`` masks of each seat's completed tricks; ``voids`` include a

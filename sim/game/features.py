@@ -1,9 +1,9 @@
 """Hand features of a study's card holder, computed in pandas from the stored hand masks.
 
-:func:`hand_features` takes the rows of a study (sim/study.py: columns ``card``,
+:func:`hand_features` takes the rows of a study (sim/jobs/study.py: columns ``card``,
 ``hand``, ``holder``, ``first_leader``) and returns one small-integer column per
 feature below.  Every feature describes the holder's 13 cards as dealt (one deck, bit
-``suit*13 + rank``, sim/cards.py) or its seat; all are integers ≥ 0, so reports can
+``suit*13 + rank``, sim/game/cards.py) or its seat; all are integers ≥ 0, so reports can
 group by them and state thresholds ("≥ 5 spades").
 
 =====================  ================================================================
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.cards import CT, DJ, HA, SQ, card, card_symbol
+from sim.game.cards import CT, DJ, HA, SQ, card, card_symbol
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

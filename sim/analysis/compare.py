@@ -3,7 +3,7 @@
 A *candidate* is a play strategy with an exposure policy, written ``PLAYER+EXPOSURE``
 (``heuristic+rule:pig_low=5``, ``lowest+always``); a bare ``PLAYER`` means exposure
 ``never``.  The *field* (same grammar) fills the other three seats.  One or two decks
-(two decks: the engine's sim/engine2.py, hands passed as (has_one, has_two) masks).
+(two decks: the engine's sim/engine/two_decks.py, hands passed as (has_one, has_two) masks).
 
 Design (duplicate style, common random numbers):
 
@@ -74,7 +74,7 @@ import numpy as np
 import pandas as pd
 
 from sim.errors import InputError
-from sim.rules import Rules
+from sim.game.rules import Rules
 from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
 
 #: Settlement measures and their units (RULES.md §5–§6).
@@ -243,7 +243,7 @@ def _values(res, measure: str, rules: Rules) -> np.ndarray:
     elif measure == "team":
         v = res.team_points()
     else:
-        from sim.scoring import yuanbao
+        from sim.game.scoring import yuanbao
 
         v = yuanbao(res.raw, rules)
     return np.asarray(v, dtype=np.float64)

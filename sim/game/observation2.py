@@ -1,5 +1,5 @@
 """The two-deck observation (RULES.md §1, §3, §4) and the ranking of a play, shared by the
-two-deck engines (sim/engine2.py, sim/reference2.py) and the two-deck strategies
+two-deck engines (sim/engine/two_decks.py, sim/engine/reference2.py) and the two-deck strategies
 (strategies/pairs.py).
 
 A two-deck card set is two ``uint64`` masks ``(has_one, has_two)``: bit ``c`` of
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit
+from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit
 
 Q_SEAT = 0  # the deciding seat 0..3
 Q_PARTNER = 1  # partner seat, or 4 when the seat has no partner

@@ -8,7 +8,7 @@ deal twice:
 * arm **n** ("keep"): the holder does not expose it.
 
 Everything else is identical in the two arms: the same dealt hands, the same random
-streams of every seat (they depend only on ``(seed, i)`` and the seat, sim/rng.py), the
+streams of every seat (they depend only on ``(seed, i)`` and the seat, sim/core/rng.py), the
 same players, and every other seat exposes by its configured policy.  The holder's other
 exposable cards are, by default, never exposed in either arm (``holder_others =
 "never"``: the arms are exactly ``fixed:<card>`` vs ``never`` for the holder, so Δ is the
@@ -20,11 +20,11 @@ when the three others are, so on such deals the arms coincide and Δ = 0.
 Because the holder's exposure is assigned by the experiment (both arms are played on
 every deal) rather than chosen by a policy, Δ = value(x) − value(n) is an unbiased,
 per-deal causal effect; averaging it over deals with a given hand feature answers "with
-such a hand, does exposing pay?" (sim/features.py, reports/).
+such a hand, does exposing pay?" (sim/game/features.py, reports/).
 
-Studies run through the batch runner (sim/batch.py: chunks, seeds, resume, loky /
+Studies run through the batch runner (sim/jobs/batch.py: chunks, seeds, resume, loky /
 threading / dask); a job is a study when its spec has a ``[study]`` table
-(:class:`sim.config.StudySpec`).  One deck only, ``match_length = 1``, not ``pig_sheep``.
+(:class:`sim.jobs.config.StudySpec`).  One deck only, ``match_length = 1``, not ``pig_sheep``.
 
 Per-row columns (one row per deal and studied card, in deal order, cards in flag order):
 
@@ -35,7 +35,7 @@ column              dtype     meaning
 ``card``            string    studied card: ``pig``, ``sheep``, ``transformer``, ``heartA``
 ``holder``          int8      seat dealt the card
 ``first_leader``    int8      seat that led the first trick (the ♣2 holder)
-``hand``            uint64    the holder's 13 cards (bit ``suit*13 + rank``, sim/cards.py)
+``hand``            uint64    the holder's 13 cards (bit ``suit*13 + rank``, sim/game/cards.py)
 ``exposed_x``       uint8     exposure flags of all seats together in arm x (1 pig, 2 sheep,
                               4 transformer, 8 ♥A; auto-exposure included)
 ``exposed_n``       uint8     the same in arm n
@@ -50,7 +50,7 @@ column              dtype     meaning
 ``d_yuanbao``       float64   the holder's Δ 元宝 (§6)
 ==================  ========  ===============================================================
 
-Every Δ is recomputable from the raw columns with sim/scoring.py.  ``summary.csv`` of a
+Every Δ is recomputable from the raw columns with sim/game/scoring.py.  ``summary.csv`` of a
 study holds, per card and Δ measure, n, mean, sd, se and the 95% CI (:func:`study_summary`).
 """
 
@@ -64,22 +64,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.bits import ONE, bit, keep_alive, unmanaged
-from sim.cards import EXPOSE_NAMES
-from sim.config import HOLDER_OTHERS, STUDY_CARDS
-from sim.engine import _deal, _play_one
+from sim.core.bits import ONE, bit, keep_alive, unmanaged
+from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
+from sim.engine.one_deck import _deal, _play_one
 from sim.errors import InputError
-from sim.rng import STREAM_EXPOSE, deal_key, sub_stream
-from sim.rules import Rules
+from sim.game.cards import EXPOSE_NAMES
+from sim.game.observation import O_SIZE
+from sim.game.rules import Rules
+from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
 from strategies.dispatch import EXPOSE_FIXED, EXPOSE_RANDOM, choose_exposure
-from strategies.observation import O_SIZE
 from strategies.registry import Choice, parse_exposure, parse_player
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from sim.batch import Chunk, ChunkOutput
-    from sim.config import JobSpec
+    from sim.jobs.chunks import Chunk, ChunkOutput
+    from sim.jobs.config import JobSpec
 
 #: The two arms, in row order: x = the holder exposes the card, n = it does not.
 ARMS = ("x", "n")
@@ -117,7 +117,7 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
     plays_owner = np.zeros((0, 52), dtype=np.int8)  # empty: plays are not recorded
     winners_owner = np.zeros((0, 13), dtype=np.int8)
     # views without reference counting for the arrays handed to the per-deal code
-    # (sim/bits.py unmanaged; the owners keep the memory alive)
+    # (sim/core/bits.py unmanaged; the owners keep the memory alive)
     v = unmanaged(u64_owner)
     obs = v[0:O_SIZE]
     hands = v[O_SIZE:O_SIZE + 4]
@@ -137,7 +137,7 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
     leader_out = unmanaged(leader_out)
     collected_out = unmanaged(collected_out)
     raw_out = unmanaged(raw_out)
-    exposable = np.array([10, 35, 47, 25], dtype=np.int64)  # sim/cards.py EXPOSABLE
+    exposable = np.array([10, 35, 47, 25], dtype=np.int64)  # sim/game/cards.py EXPOSABLE
     useed = np.uint64(seed)
     for d in range(n):
         i = start + d
@@ -253,7 +253,7 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
 
 
 def _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw):
-    from sim.scoring import points, team_points, yuanbao, zero_sum
+    from sim.game.scoring import points, team_points, yuanbao, zero_sum
 
     k = len(idx)
     m = k * n
@@ -296,9 +296,9 @@ def _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected
 
 def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
                      tmp: str | None = None) -> ChunkOutput:
-    """The study's counterpart of :func:`sim.batch.play_chunk` (chosen by ``spec.kind``)."""
-    from sim.batch import ChunkOutput, write_parquet
-    from sim.results import Totals
+    """The study's counterpart of :func:`sim.jobs.batch.play_chunk` (chosen by ``spec.kind``)."""
+    from sim.jobs.chunks import ChunkOutput, write_parquet
+    from sim.jobs.results import Totals
 
     t0 = time.perf_counter()
     cols = play_study(spec.rules, list(spec.players), list(spec.exposures),
@@ -348,7 +348,7 @@ def summary_from_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 def study_summary(folder: str | Path) -> pd.DataFrame:
     """The summary of a study folder, read back from its finished chunk files."""
-    from sim.results import load_results
+    from sim.jobs.results import load_results
 
     df = load_results(folder, ["card", *[f"d_{m}" for m in DELTA_MEASURES
                                          if m != "team_points"]]
@@ -357,7 +357,7 @@ def study_summary(folder: str | Path) -> pd.DataFrame:
 
 
 def _team_col(folder) -> list[str]:
-    from sim.results import read_manifest
+    from sim.jobs.results import read_manifest
 
     cols = read_manifest(folder).get("columns", [])
     return ["d_team_points"] if "d_team_points" in cols else []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from sim.cards import card_str, flags_to_cards, hand_rows, mask_to_cards, mask_to_pbn
-from sim.engine import DealResults
+from sim.engine.request import DealResults
+from sim.game.cards import card_str, flags_to_cards, hand_rows, mask_to_cards, mask_to_pbn
 
 
 def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, Any]]:
@@ -69,7 +69,7 @@ def _cards1(res: DealResults, r: int) -> tuple[list, list, list]:
 
 def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
     """Two decks: the same, a card held, exposed or taken twice listed twice."""
-    from sim.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
+    from sim.game.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
 
     exposed = []
     for f in res.exposed[r]:
@@ -86,7 +86,7 @@ def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
 
 def format_text(rec: dict[str, Any]) -> str:
     """A readable trace of one deal record: hands, exposures, tricks, scores."""
-    from sim.cards import parse_cards, parse_hand
+    from sim.game.cards import parse_cards, parse_hand
 
     lines = [f"deal {rec['deal']} (seed {rec['seed']})"
              + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]

@@ -1,7 +1,7 @@
 """The numba one-deck engine: deal, exposure, 13 tricks and scoring, millions of times.
 
 The algorithm is spelled out in docs/engine.md (RULES.md §3–§5, §8); the
-plain-Python oracle sim/reference.py follows the same steps and the test suite
+plain-Python oracle sim/engine/reference.py follows the same steps and the test suite
 compares the two card by card.
 
 Kernels are pure (integers, masks and numpy arrays in, arrays out) and
@@ -12,12 +12,11 @@ Python API around them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
 
-from sim.bits import (
+from sim.core.bits import (
     ONE,
     ZERO,
     bit,
@@ -27,7 +26,7 @@ from sim.bits import (
     suit_mask,
     unmanaged,
 )
-from sim.rng import (
+from sim.core.rng import (
     STREAM_EXPOSE,
     STREAM_PLAY,
     STREAM_SHUFFLE,
@@ -35,12 +34,10 @@ from sim.rng import (
     shuffle,
     sub_stream,
 )
-from sim.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
-from sim.scoring import points, raw_score, team_points, zero_sum
-from sim.threads import run_blocks
-from strategies.baseline import expose_random, random_card
-from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
-from strategies.observation import (
+from sim.engine.request import DealResults, _plan
+from sim.engine.threads import run_blocks
+from sim.engine.two_decks import play_deals2
+from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
@@ -59,7 +56,11 @@ from strategies.observation import (
     O_VARIANT,
     O_VOIDS,
 )
-from strategies.registry import Choice, parse_exposure, parse_player, parse_seats
+from sim.game.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.game.scoring import raw_score
+from strategies.baseline import expose_random, random_card
+from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
+from strategies.registry import Choice
 
 _C2 = np.int64(39)
 _SQ = np.int64(10)
@@ -313,102 +314,6 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
                     plays_out, winners_out, record, given, random_only)
 
 
-@dataclass
-class DealResults:
-    """Per-deal results of :func:`play_deals`, row ``r`` = deal ``start + r``.
-
-    Attributes (n = number of deals):
-        hands: (n, 4) uint64 one-deck masks as dealt.
-        exposed: (n, 4) uint8 exposure flags per seat (1 pig, 2 sheep, 4 transformer,
-            8 ♥A; auto-exposure included).
-        leader: (n,) int8 first leader of each deal.
-        collected: (n, 4) uint64 scoring cards each seat took.
-        raw: (n, 4) int32 raw scores (raw points, RULES.md §5).
-        plays: (n, 52) int8 cards in play order (trick t = plays[:, 4t:4t+4], first card by
-            the trick's leader) or None when not recorded.
-        winners: (n, 13) int8 trick winners or None.
-
-    Two decks (sim/engine2.py): ``hands``/``collected`` are the has_one masks and
-    ``hands2``/``collected2`` the has_two masks (both copies); ``exposed`` holds 8-bit
-    flags (bit b = one copy, bit b+4 = the second copy too); ``plays``/``plays2`` are
-    (n, 104): the first and second card of play 4t+k (plays2 -1 for a single card; both
-    -1 past the last trick) and ``winners`` (n, 26), -1 past the last trick.  The three
-    ``*2`` fields are None with one deck.
-    """
-
-    seed: int
-    start: int
-    rules: Rules
-    hands: np.ndarray
-    exposed: np.ndarray
-    leader: np.ndarray
-    collected: np.ndarray
-    raw: np.ndarray
-    plays: np.ndarray | None = None
-    winners: np.ndarray | None = None
-    hands2: np.ndarray | None = None
-    collected2: np.ndarray | None = None
-    plays2: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return int(self.raw.shape[0])
-
-    def zero_sum(self) -> np.ndarray:
-        """(n, 4) float64 zero-sum scores (zero-sum points, RULES.md §6)."""
-        return zero_sum(self.raw)
-
-    def points(self) -> np.ndarray:
-        """(n, 4) int32 points (得分, RULES.md §6)."""
-        return points(self.raw, self.rules)
-
-    def pig_sheep_team(self) -> np.ndarray:
-        """(n, 4) bool: the seats that were dealt the pig or the sheep (猪羊一家 teams)."""
-        pig_sheep = np.uint64((1 << 10) | (1 << 35))
-        return (self.hands & pig_sheep) != 0
-
-    def team_points(self) -> np.ndarray | None:
-        """(n, 4) int32 team points for partners / pig_sheep, None for solo (RULES.md §6)."""
-        if not self.rules.has_teams:
-            return None
-        return team_points(self.raw, self.rules, self.pig_sheep_team())
-
-
-def _choices(names, parse, what) -> list[Choice]:
-    if isinstance(names, Choice):
-        return [names] * 4
-    if isinstance(names, str):
-        names = parse_seats(names, what)
-    out = [n if isinstance(n, Choice) else parse(n) for n in names]
-    if len(out) == 1:
-        out *= 4
-    if len(out) != 4:
-        from strategies.registry import StrategyError
-
-        raise StrategyError(f"{what} needs one name or four (one per seat), got {len(out)}")
-    return out
-
-
-def _plan(players, exposures, start: int, n: int, match_length: int, hands):
-    """Validate a play_deals request; return the seats' choices and the deal range.
-
-    Returns ``(players, exposures, pre, s0, total)``: a deal inside a match needs the
-    earlier deals of its match, so kernels play ``total = n + pre`` deals from the
-    match start ``s0 = start − pre``.  Raises ValueError / StrategyError.
-    """
-    if n < 0:
-        raise ValueError(f"number of deals must be ≥ 0, got {n}")
-    if start < 0:
-        raise ValueError(f"first deal index must be ≥ 0, got {start}")
-    if match_length < 1:
-        raise ValueError(f"match_length must be ≥ 1, got {match_length}")
-    p = _choices(players, parse_player, "players")
-    e = _choices(exposures, parse_exposure, "exposure")
-    pre = start % match_length
-    if hands is not None and pre:
-        raise ValueError("given hands must start at a match boundary")
-    return p, e, pre, start - pre, n + pre
-
-
 def play_deals(
     rules: Rules,
     players: str | Sequence[str | Choice] = "random",
@@ -431,11 +336,9 @@ def play_deals(
     play and trick winner (for ``trace``).  ``threads`` caps numba's threads
     (default: all cores).  Raises StrategyError for bad names and ValueError for
     ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``) are played by
-    :func:`sim.engine2.play_deals2` (``hands`` then (n, 4, 2): has_one, has_two masks).
+    :func:`sim.engine.two_decks.play_deals2` (``hands`` then (n, 4, 2): has_one, has_two masks).
     """
     if rules.decks == 2:
-        from sim.engine2 import play_deals2
-
         return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
                            match_length=match_length, record=record, threads=threads,
                            hands=hands, block=block)

@@ -14,7 +14,7 @@ The parent warms the numba cache by playing a few deals before fanning out; ever
 plays its chunk with ``play_deals(threads=1)`` (one level of parallelism).  The parent
 writes each finished chunk at once as ``chunk-NNNNNN.parquet`` (tmp file + rename) and
 keeps ``manifest.json`` (rewritten atomically) with per-chunk status and timing; it keeps
-only exact running totals (:class:`sim.results.Totals`), never the deals, so memory does
+only exact running totals (:class:`sim.jobs.results.Totals`), never the deals, so memory does
 not grow with the number of deals.  Ctrl-C stops after the finished chunks are saved and
 leaves a consistent manifest (:class:`JobInterrupted`); ``resume=True`` plays only the
 missing chunks.
@@ -23,8 +23,8 @@ Everything the user can get wrong (spec, deals file, output folder, scheduler) i
 by :func:`prepare_job` before anything is written.
 
 A spec with a ``[study]`` table (``spec.kind == "study"``) is an exposure study: its
-chunks are played by :func:`sim.study.play_study_chunk` (each deal twice per studied card)
-and its summary is read back from the chunk files (:func:`sim.study.study_summary`);
+chunks are played by :func:`sim.jobs.study.play_study_chunk` (each deal twice per studied card)
+and its summary is read back from the chunk files (:func:`sim.jobs.study.study_summary`);
 everything else — chunks, seeds, manifest, resume, backends — is the same.
 """
 
@@ -46,9 +46,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
 from sim.errors import InputError
-from sim.results import (
+from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
+from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
+from sim.jobs.results import (
     MANIFEST,
     SUMMARY,
     Totals,
@@ -63,7 +64,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: Version of the manifest layout and of the deal streams behind it: 2 = the SplitMix64
-#: shuffle (sim.rng.shuffle); a run started by a version that dealt differently cannot be
+#: shuffle (sim.core.rng.shuffle); a run started by a version that dealt differently cannot be
 #: resumed (its finished chunks hold other deals).
 MANIFEST_FORMAT = 2
 #: Deals the parent plays to warm the numba cache before fanning out.
@@ -79,27 +80,6 @@ class JobInterrupted(Exception):
     def __init__(self, out: Path, done: int, total: int):
         super().__init__(f"interrupted: {done} of {total} chunks finished and saved in {out}")
         self.out, self.done, self.total = out, done, total
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """A unit of work: deals ``first … first+n−1`` (``first`` is a match start)."""
-
-    index: int
-    first: int
-    n: int
-
-
-@dataclass
-class ChunkOutput:
-    """What a worker sends back: exact totals, compute time, and the chunk's columns —
-    or, when the worker wrote them itself (local backends), the tmp Parquet file."""
-
-    index: int
-    totals: Totals
-    seconds: float
-    columns: dict[str, np.ndarray] | None = None
-    tmp: str | None = None
 
 
 @dataclass
@@ -118,12 +98,12 @@ class JobResult:
 
     @property
     def summary(self) -> pd.DataFrame:
-        """The summary table as a DataFrame (see :func:`sim.results.summary_table`)."""
+        """The summary table as a DataFrame (see :func:`sim.jobs.results.summary_table`)."""
         if not isinstance(self.table, list):
             return self.table
         import pandas as pd
 
-        from sim.results import SUMMARY_COLUMNS
+        from sim.jobs.results import SUMMARY_COLUMNS
 
         return pd.DataFrame(self.table, columns=list(SUMMARY_COLUMNS))
 
@@ -142,7 +122,7 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     the parent only renames it; otherwise (dask) the columns travel back to the parent.
     """
     if spec.study is not None:
-        from sim.study import play_study_chunk
+        from sim.jobs.study import play_study_chunk
 
         return play_study_chunk(spec, chunk, hands, tmp)
     from sim.engine import play_deals
@@ -175,53 +155,6 @@ def write_json_atomic(path: Path, data: Any) -> None:
         json.dump(data, f, indent=1, ensure_ascii=False)
         f.write("\n")
     os.replace(tmp, path)
-
-
-#: Parquet compression: snappy (readable everywhere) costs ~0.4 µs per deal against ~1 µs
-#: for zstd, for files ~50% larger (≈ 90 bytes per one-deck deal).
-PARQUET_COMPRESSION = "snappy"
-
-
-def _arrow(v: np.ndarray):
-    """A pyarrow array over the 1-d numeric array ``v`` without copying.
-
-    ``pa.array`` would import pandas (≈ 0.35 s per process) to check for pandas
-    objects; a fixed-width numeric column is just its data buffer.
-    """
-    import pyarrow as pa
-
-    if v.dtype.kind in "iuf" and v.ndim == 1 and v.dtype.isnative:
-        v = np.ascontiguousarray(v)
-        return pa.Array.from_buffers(pa.from_numpy_dtype(v.dtype), len(v),
-                                     [None, pa.py_buffer(v)])
-    return pa.array(v)
-
-
-def write_parquet(path: Path, columns: dict[str, np.ndarray]) -> None:
-    """Write columns (name → 1-d array) to one Parquet file."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    # non-nullable fields: no definition levels to write (~15% faster)
-    schema = pa.schema([pa.field(k, pa.from_numpy_dtype(v.dtype), nullable=False)
-                        for k, v in columns.items()])
-    table = pa.Table.from_arrays([_arrow(v) for v in columns.values()], schema=schema)
-    # no dictionary encoding (hands and scores are high-cardinality: it only costs time);
-    # dealt hands are random 52-bit masks: compressing them costs ~15% of the write time
-    # and saves nothing; min/max statistics only where they help filtering
-    compression = {k: "none" if k.startswith("hand") else PARQUET_COMPRESSION
-                   for k in columns}
-    pq.write_table(table, path, compression=compression, use_dictionary=False,
-                   write_statistics=[c for c in ("deal", "match") if c in columns])
-
-
-def write_chunk(folder: Path, name: str, columns: dict[str, np.ndarray]) -> Path:
-    """Write one chunk's columns as Parquet via a tmp file and rename; returns the path."""
-    path = folder / name
-    tmp = path.with_name(path.name + ".tmp")
-    write_parquet(tmp, columns)
-    os.replace(tmp, path)
-    return path
 
 
 def _chunk_name(index: int, n_chunks: int) -> str:
@@ -504,7 +437,7 @@ class Job:
             raise JobInterrupted(self.out, n_done, len(m["chunks"]))
 
         if spec.study is not None:  # a study's summary is read back from its chunk files
-            from sim.study import study_summary
+            from sim.jobs.study import study_summary
 
             self._write_manifest()  # every finished chunk marked done on disk
             table = study_summary(self.out)
@@ -524,7 +457,7 @@ class Job:
 
 def _columns(spec: JobSpec) -> list[str]:
     if spec.study is not None:
-        from sim.study import study_columns
+        from sim.jobs.study import study_columns
 
         return study_columns(spec.rules)
     return column_names(spec.rules)
@@ -533,7 +466,7 @@ def _columns(spec: JobSpec) -> list[str]:
 def _import_worker_modules() -> int:
     import pyarrow.parquet  # noqa: F401
 
-    import sim.engine  # noqa: F401
+    import sim.engine.one_deck  # noqa: F401
 
     return os.getpid()
 
@@ -614,7 +547,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     Raises InputError with one clear message.  Call :meth:`Job.run` next (and
     :meth:`Job.close`), or use :func:`run_job`.
     """
-    from sim.dealsfile import file_digest, read_deals_file
+    from sim.game.dealsfile import file_digest, read_deals_file
     from strategies.registry import parse_exposure, parse_player
 
     if resume and force:
@@ -638,7 +571,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     if resume and not (out / MANIFEST).is_file():
         raise InputError(f"nothing to resume in {out}: no {MANIFEST} (is the folder right?)")
     if existing and resume:
-        from sim.results import read_manifest
+        from sim.jobs.results import read_manifest
 
         manifest = read_manifest(out)
         fmt = manifest.get("format") if isinstance(manifest, dict) else None

@@ -17,7 +17,7 @@ one-deck points factor (12 by default); 元宝 are raw-point differences times t
 multiplier, minus the house fee.
 
 The exposure vector ``exp`` used everywhere has length 4 in the order of
-:data:`sim.cards.EXPOSABLE`: exposed copies of the pig ♠Q, the sheep ♦J, the transformer
+:data:`sim.game.cards.EXPOSABLE`: exposed copies of the pig ♠Q, the sheep ♦J, the transformer
 ♣10 and ♥A, each ``0..decks``.
 """
 
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.cards import (
+from sim.errors import InputError
+from sim.game.cards import (
     CT,
     DJ,
     EXPOSABLE,
@@ -42,8 +43,7 @@ from sim.cards import (
     card,
     card_str,
 )
-from sim.errors import InputError
-from sim.rules import (
+from sim.game.rules import (
     FULL_HEARTS_FLIPS,
     GRAND_SLAMS,
     R_DECKS,
@@ -58,7 +58,7 @@ from sim.rules import (
 # Constants (uint64 masks: numba would turn mixed int64/uint64 arithmetic into float64)
 # ---------------------------------------------------------------------------------------
 
-#: Exposure-vector positions (same order as sim.cards.EXPOSABLE).
+#: Exposure-vector positions (same order as sim.game.cards.EXPOSABLE).
 E_PIG, E_SHEEP, E_TRANSFORMER, E_HEART_A = 0, 1, 2, 3
 
 _U0 = np.uint64(0)

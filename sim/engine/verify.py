@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim.engine import play_deals
-from sim.reference import play_match
-from sim.rules import Rules
+from sim.engine.one_deck import play_deals
+from sim.engine.reference import play_match
+from sim.game.rules import Rules
 from strategies.registry import parse_exposure, parse_player, parse_seats
 
 
@@ -58,12 +58,12 @@ def compare_engines(
 
 
 def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
-    """Two-deck branch of :func:`compare_engines` (sim/engine2.py vs sim/reference2.py).
+    """Two-deck branch of :func:`compare_engines` (two_decks vs reference2).
 
     Cards with repeats (both copies), plays as sorted card lists, the 8-bit exposure flags.
     """
-    from sim.cards import masks2_to_cards
-    from sim.reference2 import play_match2
+    from sim.engine.reference2 import play_match2
+    from sim.game.cards import masks2_to_cards
 
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
                      record=True, threads=1)

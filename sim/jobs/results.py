@@ -1,6 +1,6 @@
 """Results of a batch job: the per-deal Parquet schema, exact running totals and the summary.
 
-A results folder (written by :mod:`sim.batch`) holds ``manifest.json``, one Parquet file
+A results folder (written by :mod:`sim.jobs.batch`) holds ``manifest.json``, one Parquet file
 per chunk of deals (``chunk-000000.parquet`` …) and ``summary.csv``.
 
 Per-deal columns (one row per deal; seat ``s`` in 0..3):
@@ -13,7 +13,7 @@ column              dtype     meaning
 ``match``           int64     match index ``i // match_length`` (RULES.md §8)
 ``first_leader``    int8      seat that led the first trick
 ``hand_s``          uint64    seat ``s``'s 13 cards as dealt (bit ``suit*13 + rank``,
-                              suits S H D C, rank 0 = 2 … 12 = A; see sim/cards.py)
+                              suits S H D C, rank 0 = 2 … 12 = A; see sim/game/cards.py)
 ``exposed_s``       uint8     cards seat ``s`` exposed (亮), flags 1 pig ♠Q, 2 sheep ♦J,
                               4 transformer ♣10, 8 ♥A (automatic 4th exposure included)
 ``collected_s``     uint64    scoring cards seat ``s`` took (same bit layout)
@@ -47,15 +47,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.cards import CT as _CT
-from sim.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
 from sim.errors import InputError
+from sim.game.cards import CT as _CT
+from sim.game.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from sim.engine import DealResults
-    from sim.rules import Rules
+    from sim.engine.request import DealResults
+    from sim.game.rules import Rules
 
 SEATS = range(4)
 MANIFEST = "manifest.json"
@@ -442,7 +442,7 @@ def iter_results(path: str | Path, columns: Sequence[str] | None = None
 def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """All per-deal rows of a results folder as one DataFrame, sorted by ``deal``.
 
-    ``path`` is a folder written by ``gongzhu-sim run`` (or :func:`sim.batch.run_job`);
+    ``path`` is a folder written by ``gongzhu-sim run`` (or :func:`sim.jobs.batch.run_job`);
     only chunks the manifest marks finished are read, so an interrupted run gives the
     deals played so far.  ``columns`` restricts the columns read (see the module
     docstring for the schema: ``deal``, ``match``, ``first_leader`` and per seat s
@@ -455,7 +455,7 @@ def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.D
     manifest = read_manifest(path)
     frames = list(iter_results(path, columns))
     if not frames:
-        from sim.rules import Rules
+        from sim.game.rules import Rules
 
         names = list(columns) if columns else column_names(Rules.from_dict(manifest["rules"]))
         return pd.DataFrame({c: pd.Series(dtype="float64") for c in names})

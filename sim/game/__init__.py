@@ -1,0 +1,4 @@
+"""The game itself (RULES.md): cards and named card constants (``cards``), rule options
+(``rules``), scoring and settlement (``scoring``), dealing and hand syntax (``dealing``),
+deal files (``dealsfile``), hand features (``features``) and the layout of what a seat
+observes (``observation``, ``observation2``).  Imports only ``sim.core`` and ``sim.errors``."""

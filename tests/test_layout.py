@@ -1,0 +1,140 @@
+"""The layout shows the architecture: imports point one way and nothing imports in a cycle.
+
+Layers, lowest first (sim/__init__.py): sim.errors → sim.core → sim.game → strategies →
+sim.engine → sim.jobs / sim.analysis → reports → sim.commands / sim.cli.  A module may import
+its own layer or any layer below it (function-level imports included: a lazy import is
+still a dependency).  ``sim/__init__.py`` (the public API, imported lazily) is exempt.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("sim", "strategies", "reports")
+LAYERS = [
+    ("sim.errors",),
+    ("sim.core",),
+    ("sim.game",),
+    ("strategies",),
+    ("sim.engine",),
+    ("sim.jobs", "sim.analysis"),
+    ("reports",),
+    ("sim.commands", "sim.cli"),
+]
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for f in sorted((ROOT / pkg).rglob("*.py")):
+            parts = list(f.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = f
+    return out
+
+
+MODULES = _modules()
+
+
+def _layer(mod: str) -> int | None:
+    for i, names in enumerate(LAYERS):
+        if any(mod == n or mod.startswith(n + ".") for n in names):
+            return i
+    return None
+
+
+def _imports(mod: str, path: Path) -> set[str]:
+    """Project modules imported anywhere in ``path`` (top level or inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pkg = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for n in names:
+            while n and n not in MODULES:
+                n = n.rpartition(".")[0]
+            if n and n != mod:
+                found.add(n)
+    return found
+
+
+GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in MODULES if m not in ("sim",) and _layer(m) is None] == []
+
+
+def test_imports_point_down():
+    bad = []
+    for m, deps in GRAPH.items():
+        if m == "sim":
+            continue
+        for d in deps:
+            if d == "sim":
+                continue  # the package itself (numba cache set-up) sits below everything
+            if _layer(d) > _layer(m):
+                bad.append(f"{m} imports {d}")
+    assert bad == []
+
+
+def test_no_import_cycles():
+    # package __init__ files that only re-export their submodules are skipped: importing
+    # sim.engine.request runs sim.engine/__init__ first, which is not a dependency of it
+    graph = {m: {d for d in deps if not (MODULES[d].name == "__init__.py")}
+             for m, deps in GRAPH.items() if MODULES[m].name != "__init__.py"}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m, stack):
+        state[m] = 1
+        for d in sorted(graph.get(m, ())):
+            if state.get(d) == 1:
+                cycles.append(" → ".join(stack[stack.index(d):] + [d]))
+            elif d not in state:
+                visit(d, stack + [d])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert cycles == []
+
+
+def test_each_module_imports_alone():
+    """Every module imports in a fresh interpreter on its own (no hidden order dependence)."""
+    code = ("import importlib, sys\nbad = []\nfor m in sys.argv[1:]:\n"
+            "    for k in [k for k in sys.modules if k.split('.')[0] in "
+            f"{PACKAGES!r}]:\n"
+            "        del sys.modules[k]\n"
+            "    try:\n        importlib.import_module(m)\n"
+            "    except Exception as e:\n        bad.append(f'{m}: {e!r}')\n"
+            "print('\\n'.join(bad)); sys.exit(1 if bad else 0)\n")
+    r = subprocess.run([sys.executable, "-c", code, *MODULES], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", importlib.import_module("sim").__all__)
+def test_public_api(name):
+    import sim
+
+    obj = getattr(sim, name)
+    assert obj.__doc__, f"sim.{name} has no docstring"
