@@ -35,7 +35,10 @@ from sim.commands.options import (
               help="play the deals listed in FILE (one per line: 0:AQ72.KJ3.T9.A842 ..., "
               "PBN N:/E:/S:/W: accepted, # comments) instead of random ones")
 @click.option("--resume", is_flag=True, help="finish an interrupted run in --out")
-@click.option("--force", is_flag=True, help="overwrite the results already in --out")
+@click.option("--force", is_flag=True,
+              help="replace the results of an earlier gongzhu-sim job in --out (only the "
+              "files its manifest lists; other files stay; a non-empty folder without a "
+              "gongzhu-sim manifest is refused)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
 @click.option("--report/--no-report", default=True,
               help="write report.html and report.md (figures, tables) into the results folder "

@@ -30,7 +30,10 @@ from sim.commands.options import echo_results, execution_options, rules_options,
 @click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
               help="play the deals listed in FILE (one per line) instead of random ones")
 @click.option("--resume", is_flag=True, help="finish an interrupted study in --out")
-@click.option("--force", is_flag=True, help="overwrite the results already in --out")
+@click.option("--force", is_flag=True,
+              help="replace the results of an earlier gongzhu-sim job in --out (only the "
+              "files its manifest lists; other files stay; a non-empty folder without a "
+              "gongzhu-sim manifest is refused)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
 @click.option("--report/--no-report", default=True,
               help="write report.html and report.md into the results folder [default: on]")

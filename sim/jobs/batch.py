@@ -162,10 +162,42 @@ def _chunk_name(index: int, n_chunks: int) -> str:
     return f"chunk-{index:0{width}d}.parquet"
 
 
-def _is_ours(p: Path) -> bool:
-    n = p.name
-    return (n in (MANIFEST, SUMMARY, "report.html", "report.md") or n.endswith(".tmp")
-            or (n.startswith("chunk-") and n.endswith(".parquet")))
+#: Files of a results folder besides its chunks: a gongzhu-sim manifest accounts for these
+#: names (its format defines them) and for the chunk files its ``chunks`` list names.
+_FOLDER_FILES = (MANIFEST, SUMMARY, "report.html", "report.md")
+
+
+def gongzhu_manifest(out: Path) -> dict[str, Any] | None:
+    """``out/manifest.json`` parsed, if it is a gongzhu-sim manifest (else None).
+
+    A gongzhu-sim manifest is a JSON object with an integer ``format``, a ``spec``
+    object and a ``chunks`` list; anything else (missing, unreadable, someone else's
+    manifest.json) is None, and the folder is then not ours to clean (``--force``).
+    """
+    try:
+        m = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (isinstance(m, dict) and type(m.get("format")) is int
+            and isinstance(m.get("spec"), dict) and isinstance(m.get("chunks"), list)):
+        return m
+    return None
+
+
+def _owned_files(out: Path, manifest: dict[str, Any]) -> list[Path]:
+    """The files of ``out`` that ``manifest`` accounts for (and their ``.tmp`` twins).
+
+    Only plain ``chunk-*.parquet`` names from the chunk list count (a manifest cannot
+    make us delete ``../x`` or a user's file); see :data:`_FOLDER_FILES`.
+    """
+    names = list(_FOLDER_FILES)
+    for c in manifest.get("chunks", []):
+        f = c.get("file") if isinstance(c, dict) else None
+        if (isinstance(f, str) and f == Path(f).name and f.startswith("chunk-")
+                and f.endswith(".parquet")):
+            names.append(f)
+    names += [n + ".tmp" for n in names]
+    return [out / n for n in names if (out / n).is_file()]
 
 
 def versions() -> dict[str, str]:
@@ -352,7 +384,11 @@ class Job:
         if primer is not None:
             primer.join()
         self.out.mkdir(parents=True, exist_ok=True)
-        for p in [*self.stale, *self.out.glob("*.tmp")]:
+        # --force: the old run's files (its manifest is replaced atomically below, so the
+        # folder always holds one); leftover tmp files of our own names.  Nothing else.
+        tmps = [self.out / (n + ".tmp") for n in
+                (MANIFEST, SUMMARY, *(c["file"] for c in self.chunks))]
+        for p in [*self.stale, *tmps]:
             p.unlink(missing_ok=True)
         if self.manifest is None:
             self.manifest = {
@@ -386,8 +422,11 @@ class Job:
         self._write_manifest()
 
         totals = Totals()
-        bar = tqdm(total=sum(c["n_deals"] for c in todo), unit=" deals", unit_scale=True,
-                   file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
+        # done/total of the whole job from the start (a resumed run starts at the deals
+        # its earlier runs finished, not at 0 of the rest)
+        bar = tqdm(total=sum(c["n_deals"] for c in m["chunks"]),
+                   initial=sum(c["n_deals"] for c in done_before), unit=" deals",
+                   unit_scale=True, file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
                    smoothing=0.05, desc="deals")
         ran = 0
         interrupted = False
@@ -584,6 +623,15 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     elif existing and not force:
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "
                          "interrupted run there or --force to overwrite its results")
+    stale: list[Path] = []
+    if existing and force:
+        old_m = gongzhu_manifest(out)
+        if old_m is None:
+            raise InputError(
+                f"output folder {out} is not empty and holds no gongzhu-sim {MANIFEST}: "
+                "--force only replaces the files a gongzhu-sim manifest lists, so nothing "
+                "here is overwritten; choose another --out or empty the folder yourself")
+        stale = [p for p in _owned_files(out, old_m) if p.name != MANIFEST]
 
     digest = None
     if manifest is not None:
@@ -616,7 +664,6 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
               else plan_chunks(spec.deals, spec.chunk_size))
     client = _connect(spec) if spec.backend == "dask" else None
     try:
-        stale = [p for p in existing if p.is_file() and _is_ours(p)] if force else []
         return Job(spec, out, chunks, hands, manifest, digest, client, stale)
     except BaseException:
         if client is not None:
