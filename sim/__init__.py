@@ -12,7 +12,7 @@ Layers (each imports only the ones below it; tests/test_layout.py checks it):
 
 Importing the package points numba's on-disk cache at a folder named after a hash of the
 kernel packages' sources (every ``.py`` of ``sim.core``, ``sim.game``, ``sim.engine`` and
-``strategies``, and any other module that defines a kernel):
+``strategies``, ``sim/errors.py``, and any other module that defines a kernel):
 numba only checks the timestamp of the file that holds a cached function, so an edited
 strategy or constant that the engine inlines or freezes would otherwise keep running the
 old compiled code.  Set ``NUMBA_CACHE_DIR`` yourself to override.
@@ -22,25 +22,44 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
 #: The kernel packages: every module in them is hashed (kernels inline their functions and
 #: freeze their module-level constants at compile time).  Elsewhere only files that define
-#: kernels themselves (``njit``) are hashed, so editing the CLI or a report recompiles nothing.
-_KERNEL_PACKAGES = ("sim/core/", "sim/game/", "sim/engine/", "strategies/")
+#: kernels themselves are hashed, so editing the CLI or a report recompiles nothing
+#: (tests/test_cache_key.py checks that every name a kernel uses comes from a hashed file).
+_KERNEL_PACKAGES = ("sim/core/", "sim/game/", "sim/engine/", "strategies/",
+                    "sim/errors.py")  # kernels raise InputError
+#: A numba decorator applied (at-sign + njit, jit, intrinsic, ..., or a call of njit): the
+#: file defines a kernel.  A mere mention of the word in prose (as here) does not count.
+_DEFINES_KERNEL = re.compile(
+    rb"@\s*(?:numba\.|nb\.)?(?:njit|jit|intrinsic|vectorize|guvectorize|cfunc|overload"
+    rb"|overload_method|register_jitable|generated_jit)\b|\bnjit\s*\(")
 
 
-def _kernel_cache_dir() -> str:
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha1()
+def _kernel_files(root: Path) -> list[Path]:
+    """The sources the cache key hashes, sorted: every ``.py`` of the kernel packages under
+    ``root`` (a source tree holding ``sim/`` and ``strategies/``) and any other ``.py`` of
+    ``sim``/``strategies`` that defines a kernel (:data:`_DEFINES_KERNEL`)."""
+    files = []
     for pkg in ("sim", "strategies"):
         for f in sorted((root / pkg).rglob("*.py")):
             rel = f.relative_to(root).as_posix()
-            src = f.read_bytes()
-            if rel.startswith(_KERNEL_PACKAGES) or b"njit" in src:
-                h.update(rel.encode())
-                h.update(src)
+            if rel.startswith(_KERNEL_PACKAGES) or _DEFINES_KERNEL.search(f.read_bytes()):
+                files.append(f)
+    return files
+
+
+def _kernel_cache_dir(root: Path | None = None) -> str:
+    """The numba cache folder for the kernel sources under ``root`` (default: this package's
+    source tree): ``$XDG_CACHE_HOME/gongzhu-sim/numba-<sha1 of paths and sources>``."""
+    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
+    h = hashlib.sha1()
+    for f in _kernel_files(root):
+        h.update(f.relative_to(root).as_posix().encode())
+        h.update(f.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return str(base / "gongzhu-sim" / f"numba-{h.hexdigest()[:16]}")
 

@@ -65,6 +65,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, bit, keep_alive, unmanaged
+from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
 from sim.engine.one_deck import _deal, _play_one
 from sim.errors import InputError
@@ -242,6 +243,7 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
     given = hands is not None
     hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4))
                 if given else np.zeros((0, 4), np.uint64))
+    note_if_cold(_study_range)
     _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
                  np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
                  np.array([c.id for c in p], np.int64),
