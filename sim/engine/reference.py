@@ -2,8 +2,11 @@
 
 Everything here follows docs/engine.md step by step and RULES.md §1–§5 and §8
 literally, with Python sets and lists instead of bitmasks, so the numba engine
-can be compared with it card by card.  The only compiled code it calls is the
-strategy dispatch (``choose_play`` / ``choose_exposure``) and ``raw_score``.
+can be compared with it card by card.  The rules of play themselves (deal, legal
+plays, trick winner, auto-exposure, the observation) live in :mod:`sim.game.play`,
+shared with :class:`sim.game.state.GameState`; this module adds the strategy calls.
+The only compiled code it calls is the strategy dispatch (``choose_play`` /
+``choose_exposure``) and ``raw_score``.
 
 One deck only for now.  Two decks would add pairs: a hand becomes a list with
 repeats (``hands`` already are lists), a play becomes one card or a pair, and
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, STREAM_SHUFFLE, py_shuffle, py_stream
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
 from sim.game.cards import (
     C2,
     EXPOSABLE,
@@ -29,37 +32,28 @@ from sim.game.cards import (
     SQ,
     cards_to_mask,
     flags_to_cards,
-    rank_of,
     suit_of,
 )
-from sim.game.observation import (
-    O_EXPOSED,
-    O_EXPOSERS,
-    O_FIRST_DEAL,
-    O_HAND,
-    O_LEADER,
-    O_LED_SUITS,
-    O_LEGAL,
-    O_PARTNER,
-    O_PLAYED,
-    O_SEAT,
-    O_SIZE,
-    O_TAKEN,
-    O_TRICK,
-    O_TRICK_LEN,
-    O_TRICK_NO,
-    O_VARIANT,
-    O_VOIDS,
+from sim.game.play import (  # the rules of play live in the game layer (one home)
+    Play,
+    Trick,
+    auto_expose,
+    deal_hands,
+    legal_plays,
+    observation,
+    trick_winner,
+    why_illegal,
 )
-from sim.game.rules import EXPOSURE_ORDERS, VARIANT_PARTNERS, VARIANTS, Rules
+from sim.game.rules import EXPOSURE_ORDERS, Rules
 from sim.game.scoring import raw_score
 from strategies.dispatch import choose_exposure, choose_play
 from strategies.registry import Choice
 
-SCORING_CARDS = frozenset(c for c in range(N_CARDS) if SCORING_MASK >> c & 1)
+__all__ = ["DealRecord", "Play", "Trick", "auto_expose", "choose_exposures", "deal_hands",
+           "legal_plays", "observation", "params_table", "play_deal", "play_match",
+           "trick_winner", "why_illegal"]
 
-Play = tuple[int, int]  # (seat, card)
-Trick = tuple[int, list[Play], int]  # (leader, plays in order, winner)
+SCORING_CARDS = frozenset(c for c in range(N_CARDS) if SCORING_MASK >> c & 1)
 
 
 @dataclass
@@ -94,101 +88,7 @@ def params_table(choices: list[Choice]) -> np.ndarray:
     return np.array([ch.params for ch in choices], dtype=np.float64)
 
 
-# ---------------------------------------------------------------- deal (§3, engine step 1)
-
-
-def deal_hands(seed: int, deal: int) -> list[list[int]]:
-    """The four 13-card hands of deal ``deal`` under root ``seed`` (RULES §3), sorted.
-
-    Fisher–Yates exactly as docs/engine.md step 1: ``deck = [0..51]`` shuffled by
-    :func:`sim.core.rng.py_shuffle` from the shuffle stream; seat ``p`` gets
-    ``deck[13p : 13p + 13]``.
-    """
-    deck = list(range(N_CARDS))
-    py_shuffle(deck, py_stream(seed, deal, STREAM_SHUFFLE))
-    return [sorted(deck[13 * p : 13 * p + 13]) for p in range(4)]
-
-
-# ---------------------------------------------------------------- rules of play (§3, §4)
-
-
-def _restricted(c: int, hand: set[int], led_suits: set[int], exposed: set[int]) -> bool:
-    """RULES §3 first-round restriction: may exposed card ``c`` *not* be played in its suit now?
-
-    It is restricted while its suit has not been led in an earlier trick (so the
-    current trick, led or to be led in that suit, is the first trick led in it),
-    unless the player has no unexposed card of that suit to play instead.
-    """
-    if c not in exposed or suit_of(c) in led_suits:
-        return False
-    others = [o for o in hand if suit_of(o) == suit_of(c) and o not in exposed]
-    return len(others) > 0
-
-
-def legal_plays(
-    hand: set[int],
-    trick: list[int],
-    led_suits: set[int],
-    exposed: set[int],
-    first_lead_c2: bool = False,
-) -> set[int]:
-    """The cards ``hand`` may play now (RULES §3 first-round restriction, §4 play).
-
-    ``trick``: cards already played to this trick, in order (empty: we lead);
-    ``led_suits``: suits led in *earlier* tricks of the deal;
-    ``exposed``: exposed cards (any seat's; only those in ``hand`` matter);
-    ``first_lead_c2``: this is the opening lead of the first deal of a match —
-    the lead must be ♣2 (§4; only consulted when ``trick`` is empty).
-
-    * Leading the first deal's first trick: ``{♣2}``.
-    * Leading otherwise: any card, except an exposed card in the first trick led
-      in its suit while the player has another card of that suit (§3).
-    * Following: a card of the led suit if the player has one (§4), with the same
-      exception; void in the led suit: any card — an exposed card may always be
-      discarded on a trick of another suit (§3).
-    """
-    if not trick:
-        if first_lead_c2:
-            if C2 not in hand:
-                raise ValueError("the first lead of a match must be ♣2, which this hand lacks")
-            return {C2}
-        return {c for c in hand if not _restricted(c, hand, led_suits, exposed)}
-    led = suit_of(trick[0])
-    follow = {c for c in hand if suit_of(c) == led}
-    if not follow:
-        return set(hand)
-    return {c for c in follow if not _restricted(c, hand, led_suits, exposed)}
-
-
-def trick_winner(trick: list[Play]) -> int:
-    """The seat that wins ``trick`` (``[(seat, card), ...]`` in play order), RULES §4.
-
-    The highest card of the led suit (the first card's suit) wins; a discard
-    never wins.
-    """
-    led = suit_of(trick[0][1])
-    seat, _ = max(((s, c) for s, c in trick if suit_of(c) == led), key=lambda sc: rank_of(sc[1]))
-    return seat
-
-
 # ---------------------------------------------------------------- exposure (§3, engine step 3)
-
-
-def auto_expose(hands: list[list[int]], flags: list[int]) -> list[int]:
-    """RULES §3 (one deck): when exactly three of the four exposable cards are exposed,
-    the fourth is exposed too, by whoever holds it.
-
-    ``flags``: per seat exposure flags (1 pig, 2 sheep, 4 transformer, 8 ♥A).
-    Returns new flags (the input is not changed).
-    """
-    flags = list(flags)
-    announced = flags[0] | flags[1] | flags[2] | flags[3]
-    missing = [i for i in range(4) if not announced >> i & 1]
-    if len(missing) == 1:
-        i = missing[0]
-        holder = next(p for p in range(4) if EXPOSABLE[i] in hands[p])
-        flags[holder] |= 1 << i
-    return flags
 
 
 def choose_exposures(
@@ -234,53 +134,6 @@ def choose_exposures(
 
 
 # ---------------------------------------------------------------- one deal (engine steps 2–6)
-
-
-def observation(
-    seat: int,
-    rules: Rules,
-    hand: set[int],
-    legal: set[int],
-    played: set[int],
-    exposed: set[int],
-    taken: list[set[int]],
-    voids: list[int],
-    trick: list[Play],
-    leader: int,
-    led_suits: set[int],
-    trick_no: int,
-    first_deal: bool,
-    flags: list[int],
-) -> np.ndarray:
-    """The uint64 observation array of sim/game/observation.py for ``seat``'s decision.
-
-    ``played`` includes the current trick's cards; ``led_suits`` are the suits of
-    earlier tricks (the current trick's suit is added once it is led); ``taken``
-    holds every card (not only scoring cards) of each seat's completed tricks;
-    ``voids`` already include a discard made earlier in the current trick; slots
-    of ``O_TRICK`` not yet played and the spare slots stay 0.
-    """
-    obs = np.zeros(O_SIZE, dtype=np.uint64)
-    obs[O_SEAT] = seat
-    obs[O_PARTNER] = (seat + 2) % 4 if VARIANTS.index(rules.variant) == VARIANT_PARTNERS else 4
-    obs[O_HAND] = cards_to_mask(hand)
-    obs[O_LEGAL] = cards_to_mask(legal)
-    obs[O_PLAYED] = cards_to_mask(played)
-    obs[O_EXPOSED] = cards_to_mask(exposed)
-    for p in range(4):
-        obs[O_TAKEN + p] = cards_to_mask(taken[p])
-        obs[O_VOIDS + p] = voids[p]
-        obs[O_EXPOSERS + p] = flags[p]
-    for k, (_, c) in enumerate(trick):
-        obs[O_TRICK + k] = c
-    obs[O_TRICK_LEN] = len(trick)
-    obs[O_LEADER] = leader
-    suits = set(led_suits) | ({suit_of(trick[0][1])} if trick else set())
-    obs[O_LED_SUITS] = sum(1 << s for s in suits)
-    obs[O_TRICK_NO] = trick_no
-    obs[O_FIRST_DEAL] = int(first_deal)
-    obs[O_VARIANT] = VARIANTS.index(rules.variant)
-    return obs
 
 
 def play_deal(
