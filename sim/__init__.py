@@ -91,6 +91,10 @@ _API = {
     "parse_hand": "sim.game.cards",
     "parse_player": "strategies.registry",
     "parse_exposure": "strategies.registry",
+    "GameState": "sim.game.state",
+    "IllegalPlay": "sim.game.state",
+    "deal_game": "sim.engine.gameloop",
+    "play_game": "sim.engine.gameloop",
 }
 __all__ = sorted(_API)
 

@@ -206,7 +206,7 @@ def observation(
     ``voids`` already include a discard made earlier in the current trick; slots
     of ``O_TRICK`` not yet played and the spare slots stay 0.
     """
-    obs = np.zeros(O_SIZE, dtype=np.uint64)
+    obs = [0] * O_SIZE  # a list first: numpy item assignment is slow
     obs[O_SEAT] = seat
     obs[O_PARTNER] = (seat + 2) % 4 if VARIANTS.index(rules.variant) == VARIANT_PARTNERS else 4
     obs[O_HAND] = cards_to_mask(hand)
@@ -226,4 +226,4 @@ def observation(
     obs[O_TRICK_NO] = trick_no
     obs[O_FIRST_DEAL] = int(first_deal)
     obs[O_VARIANT] = VARIANTS.index(rules.variant)
-    return obs
+    return np.array(obs, dtype=np.uint64)

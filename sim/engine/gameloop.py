@@ -1,0 +1,146 @@
+"""Seat the engine's strategies and plain Python bots at a :class:`~sim.game.state.GameState`.
+
+A *bot* is any Python function ``bot(obs, legal) -> play``: ``obs`` is the seat's uint64
+observation (exactly what a registered strategy sees: sim/game/observation.py, or
+observation2.py with two decks), ``legal`` the list :meth:`GameState.legal_plays` returns
+(one deck: card indices; two decks: play tuples), and the result one of them (or its text,
+``"SQ"``, ``"D8D8"``).  A seat is a bot, a strategy name (``"heuristic"``,
+``"heuristic:push_pig=0"``, ``"random"``, ``"lowest"``) or a resolved
+:class:`strategies.registry.Choice`::
+
+    from sim.engine.gameloop import deal_game, play_game
+
+    def lowest_bot(obs, legal):
+        return min(legal)            # one deck: the lowest card index
+
+    state = deal_game(Rules(), seed=1, deal=0, exposures="rule")
+    play_game(state, [lowest_bot, "heuristic", "heuristic", "heuristic"])
+    state.scores().points            # (p0, p1, p2, p3)
+
+The strategies draw from the engine's random streams (seat ``p``: stream ``STREAM_PLAY + p``
+of ``(state.seed, state.deal)``) and, as in the engine, a seat with one legal play makes it
+without being asked — so a deal set up by :func:`deal_game` and played by four strategies is
+card for card the engine's deal (tests/test_gamestate.py checks thousands).  Plain Python:
+about 4 ms per one-deck deal, 14 ms with two decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
+from sim.game.cards import cards_to_mask, cards_to_masks2
+from sim.game.observation2 import NONE
+from sim.game.rules import Rules
+from sim.game.state import GameState, GameStateError
+from strategies.dispatch import N_PARAMS, choose_exposure, choose_play
+from strategies.pairs import choose_exposure2, choose_play2
+from strategies.registry import Choice, parse_exposure, parse_player, parse_seats
+
+#: A Python bot: ``bot(obs, legal) -> play`` (see the module doc).
+Bot = Callable[[np.ndarray, list], Any]
+Seat = str | Choice | Bot
+
+
+def _choice(x, parse) -> Choice:
+    return x if isinstance(x, Choice) else parse(x)
+
+
+def _seats(seats: Seat | Sequence[Seat]) -> list[Choice | Bot]:
+    if isinstance(seats, str):
+        seats = parse_seats(seats, "players")
+    elif isinstance(seats, Choice) or callable(seats):
+        seats = [seats]
+    seats = list(seats)
+    if len(seats) == 1:
+        seats *= 4
+    if len(seats) != 4:
+        raise GameStateError(f"play_game needs one seat or four, got {len(seats)}")
+    return [s if isinstance(s, Choice) or (callable(s) and not isinstance(s, str))
+            else parse_player(s) for s in seats]
+
+
+def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: Rules,
+                      seed: int = 0, deal: int = 0) -> list[Callable[[int, list[int], int], int]]:
+    """The four seats' registered exposure policies as GameState policies
+    ``policy(seat, hand, announced) -> flags``, drawing from the engine's exposure streams
+    (``STREAM_EXPOSE + seat`` of ``(seed, deal)``).  Raises StrategyError for a bad name."""
+    if isinstance(exposures, str):
+        exposures = parse_seats(exposures, "exposure")
+    elif isinstance(exposures, Choice):
+        exposures = [exposures]
+    chs = [_choice(e, parse_exposure) for e in exposures]
+    if len(chs) == 1:
+        chs *= 4
+    table = np.array([c.params for c in chs], dtype=np.float64)
+
+    def make(ch: Choice):
+        def policy(seat: int, hand: list[int], announced: int) -> int:
+            rng = np.uint64(py_stream(seed, deal, STREAM_EXPOSE + seat))
+            if rules.decks == 1:
+                f, _ = choose_exposure(int(ch.id), table, np.uint64(cards_to_mask(hand)), seat,
+                                       announced, rng)
+            else:
+                one, two = cards_to_masks2(hand)
+                f, _ = choose_exposure2(int(ch.id), table, np.uint64(one), np.uint64(two),
+                                        seat, announced, rng)
+            return int(f)
+        return policy
+
+    return [make(c) for c in chs]
+
+
+def deal_game(rules: Rules | None = None, seed: int = 0, deal: int = 0,
+              exposures: str | Sequence[str | Choice] = "never", leader: int | None = None,
+              first_deal: bool = True) -> GameState:
+    """Deal ``deal`` of root ``seed`` as the engine deals it and run its exposure phase with
+    the registered ``exposures`` policies (one name or four): the position before the first
+    lead of ``play_deals(rules, exposures=exposures, seed=seed, start=deal)``.  Later deals of
+    a match (``first_deal=False``) need ``leader`` (the previous deal's pig taker)."""
+    rules = rules or Rules()
+    pol = exposure_policies(exposures, rules, seed, deal)
+    return GameState.from_seed(seed, deal, rules, leader=leader, exposure=pol,
+                               first_deal=first_deal)
+
+
+def play_game(state: GameState, seats: Seat | Sequence[Seat],
+              until: Callable[[GameState], bool] | None = None) -> GameState:
+    """Play ``state`` on to the end (or until ``until(state)`` is true) and return it.
+
+    ``seats``: one seat for all four or four, each a strategy name, a Choice or a bot
+    ``bot(obs, legal) -> play`` (module doc).  The state is changed in place (``clone()``
+    it first to keep the position).  Raises StrategyError for a bad name, IllegalPlay when a
+    bot returns an illegal play (the message names the seat and the rule), AssertionError
+    when a strategy does.
+    """
+    players = _seats(seats)
+    two = state.rules.decks == 2
+    rows = [p.params if isinstance(p, Choice) else (0.0,) * N_PARAMS for p in players]
+    table = np.array(rows, dtype=np.float64)
+    rngs = [np.uint64(py_stream(state.seed, state.deal, STREAM_PLAY + p)) for p in range(4)]
+    while not state.is_over and not (until is not None and until(state)):
+        seat = state.to_play
+        legal = state.legal_plays()
+        if len(legal) == 1:
+            state.play(legal[0])
+            continue
+        who = players[seat]
+        obs = state.observation(seat)
+        if isinstance(who, Choice):
+            if two:
+                c1, c2, rng = choose_play2(int(who.id), table, obs, rngs[seat])
+                play = (int(c1),) if int(c2) == NONE else tuple(sorted((int(c1), int(c2))))
+            else:
+                c, rng = choose_play(int(who.id), table, obs, rngs[seat])
+                play = int(c)
+            rngs[seat] = np.uint64(rng)
+            if play not in legal:
+                raise AssertionError(f"strategy {who.name!r} at seat {seat} made the illegal "
+                                     f"play {play} (legal: {legal})")
+        else:
+            play = who(obs, list(legal))
+        state.play(play)
+    return state

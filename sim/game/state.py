@@ -1,0 +1,586 @@
+"""``GameState``: one deal of 拱猪 that any Python code can step through, one or two decks.
+
+The model is OpenSpiel's state object: create a deal (four hands, or a seed and deal index
+dealt exactly as the engine deals), run or give the exposures, then ask
+:meth:`GameState.legal_plays`, :meth:`GameState.play` a card, look at :attr:`~GameState.trick`,
+:attr:`~GameState.tricks`, :attr:`~GameState.taken`, and at the end :meth:`GameState.scores`.
+:meth:`GameState.observation` is exactly the ``uint64`` array the engine hands a strategy
+(sim/game/observation.py, observation2.py), so the engine's strategies and any Python bot
+can play from it; :func:`sim.engine.gameloop.play_game` seats both (the game layer calls no
+strategy itself).
+
+The rules are not written here a third time: legal plays, trick winners, auto-exposure, the
+observation builders and the deal are those of :mod:`sim.game.play` (one deck) and
+:mod:`sim.game.play2` (two decks), which the reference engines use too; scores come from
+:func:`sim.game.scoring.score_deal` (RULES.md §5–§6).  Plain Python: about 4 ms per one-deck
+deal with the ``heuristic`` strategy choosing, 14 ms with two decks — for research, tests and
+bots, not for millions of deals (use :func:`sim.engine.play_deals` for those).
+
+Cards are indices (``suit * 13 + rank``, :mod:`sim.game.cards`); a one-deck play is a card, a
+two-deck play a sorted tuple ``(c,)``, ``(c, c)`` (a pair) or ``(a, b)`` (two cards following
+a pair lead).  :meth:`GameState.play` also takes text: ``"SQ"``, ``"D8D8"``, ``"S9 S7"``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.game import play as p1
+from sim.game import play2 as p2
+from sim.game.cards import (
+    C2,
+    DJ,
+    EXPOSABLE,
+    SCORING_MASK,
+    SQ,
+    CardError,
+    card_str,
+    card_symbol,
+    check_copies,
+    flags_to_cards,
+    parse_card,
+    parse_hand,
+    suit_of,
+)
+from sim.game.rules import EXPOSURE_ORDERS, Rules
+from sim.game.scoring import DealScore, raw_score_py, score_deal
+
+#: An exposure policy: ``policy(seat, hand, announced) -> flags``.  ``hand`` is the seat's
+#: sorted card list (repeats for both copies), ``announced`` the flags exposed so far in the
+#: sequential order (0 when simultaneous).  Flags: bit b (0 pig, 1 sheep, 2 transformer,
+#: 3 ♥A) one copy, bit b + 4 the second copy too (two decks).
+ExposurePolicy = Callable[[int, list[int], int], int]
+
+
+class IllegalPlay(InputError):
+    """A play the rules forbid; the message names the seat, the trick and the rule broken.
+
+    Attributes: ``seat`` (0..3), ``trick_no`` (0-based), ``play`` (a card or a play tuple),
+    ``rule`` (the reason alone, e.g. ``must follow suit: ...``).
+    """
+
+    def __init__(self, seat: int, trick_no: int, play: Any, rule: str) -> None:
+        self.seat, self.trick_no, self.play, self.rule = seat, trick_no, play, rule
+        super().__init__(f"trick {trick_no + 1}: seat {seat} may not play {_text(play)}: {rule}")
+
+
+class GameStateError(InputError):
+    """A deal that cannot be set up (hands, leader, exposures); the message names the problem."""
+
+
+def _text(play: Any) -> str:
+    if isinstance(play, int | np.integer):
+        return card_symbol(int(play))
+    if isinstance(play, tuple | list):
+        return "".join(card_symbol(int(c)) for c in play)
+    return str(play)
+
+
+def parse_play(text: str) -> list[int]:
+    """The cards of a play written as text: ``"SQ"``, ``"D8D8"`` (a pair), ``"♦8♦8"``,
+    ``"S9 S7"`` / ``"S9,S7"``, ``"H10HT"``.  Raises CardError naming the text."""
+    t = text.strip().replace(",", " ").replace("+", " ")
+    cards: list[int] = []
+    for tok in t.split():
+        rest = tok
+        while rest:
+            # a card is its suit character and one rank character, or "10"
+            n = 3 if rest[1:3] == "10" else 2
+            try:
+                cards.append(parse_card(rest[:n]))
+            except CardError:
+                raise CardError(f"unknown play {text!r}") from None
+            rest = rest[n:]
+    if not 1 <= len(cards) <= 2:
+        raise CardError(f"a play is one card or two, got {text!r}")
+    return cards
+
+
+class GameState:
+    """One deal in progress (RULES.md §3–§6), one or two decks, every :class:`Rules` option.
+
+    Create it with :meth:`from_hands` or :meth:`from_seed`; do not call the constructor.
+
+    Attributes (read them; change the state only through :meth:`play`):
+        rules: the :class:`Rules`.
+        hands: the four hands as dealt, sorted card lists (two decks: repeats for both copies).
+        flags: per seat exposure flags (one deck 4 bits, two decks 8 bits; auto-exposure of
+            the fourth card included).
+        leader: the seat that led the first trick.
+        first_deal: True when the deal opens its match (the ♣2 must open, RULES §4).
+        seed, deal: the engine's deal coordinates (used for the strategies' random streams
+            by :func:`sim.engine.gameloop.play_game`; 0, 0 for hands given directly).
+        tricks: completed tricks ``(leader, [(seat, play), ...] in play order, winner)``.
+        trick: the current trick ``[(seat, play), ...]`` (empty between tricks).
+    """
+
+    __slots__ = ("rules", "hands", "flags", "leader", "first_deal", "seed", "deal", "tricks",
+                 "trick", "_lead", "_held", "_plain", "_shown", "_exposed", "_exposed_counts",
+                 "_taken", "_played", "_voids", "_led_suits", "_pig_taker", "_legal")
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Sequence[str | Iterable[int]],
+        rules: Rules | None = None,
+        leader: int | None = None,
+        exposed: Sequence[Iterable[int | str] | str] | Mapping[int, Any] | None = None,
+        exposure: ExposurePolicy | Sequence[ExposurePolicy] | None = None,
+        first_deal: bool = True,
+        seed: int = 0,
+        deal: int = 0,
+    ) -> GameState:
+        """A new deal from four hands (RULES §1 text or card lists; 13 or 26 cards each).
+
+        ``leader``: the first leader.  First deal of a match (``first_deal``): one deck the
+        ♣2 holder (``leader`` may be left out); two decks the seat dealt the first ♣2 —
+        needed unless only one seat holds a ♣2.  Later deals: the previous deal's pig taker,
+        required.  Exposures: ``exposed`` gives them (per seat card lists, or
+        ``{seat: cards}``; two decks: a card twice = both copies), or ``exposure`` runs the
+        exposure phase with one policy or four (:data:`ExposurePolicy`) in the
+        ``rules.exposure_order``; with neither nobody exposes.  One deck: when three
+        exposable cards are exposed the fourth is too (``rules.auto_expose_fourth``).
+
+        Raises GameStateError / CardError (InputErrors) for hands that are not a deal, a bad
+        leader, an exposure of a card the seat does not hold, exposure under pig_sheep.
+        """
+        rules = rules or Rules()
+        size = rules.cards_per_seat
+        if isinstance(hands, str) or len(hands) != 4:
+            raise GameStateError("a deal needs four hands, one per seat 0..3")
+        parsed: list[list[int]] = []
+        for p, h in enumerate(hands):
+            try:
+                if isinstance(h, str):
+                    cards = parse_hand(h, decks=rules.decks, size=size)
+                else:
+                    cards = sorted(int(c) for c in h)
+                    for c in cards:
+                        card_str(c)
+                    check_copies(cards, rules.decks)
+                    if len(cards) != size:
+                        raise CardError(f"hand has {len(cards)} cards, expected {size}")
+            except CardError as exc:
+                raise CardError(f"seat {p}: {exc}") from None
+            parsed.append(cards)
+        total = Counter(c for h in parsed for c in h)
+        for c, n in sorted(total.items()):
+            if n > rules.decks:
+                who = [p for p in range(4) if c in parsed[p]]
+                raise CardError(f"card {card_str(c)} is dealt {n} times (seats "
+                                f"{', '.join(map(str, who))}); a {rules.decks}-deck deal has "
+                                f"{rules.decks}")
+        holders = [p for p in range(4) if C2 in parsed[p]]
+        if first_deal:
+            if rules.decks == 1 or len(holders) == 1:
+                if leader is not None and leader != holders[0]:
+                    raise GameStateError(
+                        f"the first deal of a match is led by the ♣2 holder, seat {holders[0]}, "
+                        f"not seat {leader}")
+                leader = holders[0] if rules.decks == 1 or leader is None else leader
+            elif leader is None:
+                raise GameStateError("two decks: seats " + " and ".join(map(str, holders))
+                                     + " hold a ♣2; give the leader (the seat dealt the first "
+                                     "♣2)")
+            elif leader not in holders:
+                raise GameStateError(f"seat {leader} holds no ♣2 and cannot open the match")
+        elif leader is None:
+            raise GameStateError("a deal that does not open its match needs its leader "
+                                 "(the previous deal's pig taker)")
+        if isinstance(leader, bool) or not isinstance(leader, int | np.integer) \
+                or not 0 <= leader <= 3:
+            raise GameStateError(f"leader must be a seat 0..3, got {leader!r}")
+        self = cls.__new__(cls)
+        self.rules, self.hands, self.leader = rules, parsed, int(leader)
+        self.first_deal, self.seed, self.deal = bool(first_deal), int(seed), int(deal)
+        if exposed is not None and exposure is not None:
+            raise GameStateError("give the exposures or an exposure policy, not both")
+        if exposure is not None:
+            flags = self._run_exposure(exposure)
+        else:
+            flags = self._flags_of(exposed)
+        self._start(flags)
+        return self
+
+    @classmethod
+    def from_seed(
+        cls,
+        seed: int,
+        deal: int,
+        rules: Rules | None = None,
+        leader: int | None = None,
+        exposed: Sequence[Iterable[int | str] | str] | Mapping[int, Any] | None = None,
+        exposure: ExposurePolicy | Sequence[ExposurePolicy] | None = None,
+        first_deal: bool = True,
+    ) -> GameState:
+        """Deal ``deal`` of root ``seed`` dealt exactly as the engine deals it (docs/engine.md,
+        docs/engine2.md step 1; the same hands as ``play_deals(rules, seed=seed, start=deal)``).
+
+        First deal: the engine's first leader (the ♣2 holder; two decks the seat dealt the
+        first ♣2).  Other arguments as :meth:`from_hands`.
+        """
+        rules = rules or Rules()
+        if rules.decks == 1:
+            hands = p1.deal_hands(seed, deal)
+            if first_deal:
+                leader = None
+        else:
+            hands, c2_seat = p2.deal_hands2(seed, deal)
+            if first_deal:
+                leader = c2_seat
+        return cls.from_hands(hands, rules, leader=leader, exposed=exposed, exposure=exposure,
+                              first_deal=first_deal, seed=seed, deal=deal)
+
+    def _flags_of(self, exposed) -> list[int]:
+        """Per seat flags of the given exposures (validated; auto-exposure applied)."""
+        flags = [0, 0, 0, 0]
+        if exposed is None:
+            return self._auto(flags)
+        items = exposed.items() if isinstance(exposed, Mapping) else enumerate(exposed)
+        for seat, cards in items:
+            if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
+                    or not 0 <= seat <= 3:
+                raise GameStateError(f"exposed cards: seat must be 0..3, got {seat!r}")
+            if isinstance(cards, str):
+                cards = cards.replace(",", " ").split()
+            cs = [parse_card(c) if isinstance(c, str) else int(c) for c in cards]
+            counts = Counter(cs)
+            f = 0
+            for c, n in counts.items():
+                if c not in EXPOSABLE:
+                    raise CardError(f"seat {seat}: card {card_str(c)} is not exposable "
+                                    "(only SQ, DJ, CT, HA can be exposed)")
+                if self.hands[seat].count(c) < n:
+                    raise GameStateError(f"seat {seat} exposes {card_str(c)}"
+                                         f"{' twice' if n == 2 else ''} but was not dealt "
+                                         f"{'both copies' if n == 2 else 'it'}")
+                b = EXPOSABLE.index(c)
+                f |= 1 << b
+                if n == 2:
+                    f |= 1 << (b + 4)
+            flags[int(seat)] |= f
+        if any(flags) and self.rules.variant == "pig_sheep":
+            raise GameStateError("variant pig_sheep (猪羊一家) forbids exposure")
+        return self._auto(flags)
+
+    def _auto(self, flags: list[int]) -> list[int]:
+        if self.rules.decks == 1 and self.rules.auto_expose_fourth:
+            return p1.auto_expose(self.hands, flags)
+        return flags
+
+    def _run_exposure(self, exposure) -> list[int]:
+        """The exposure phase (RULES §3; docs/engine.md / engine2.md step 3)."""
+        policies = [exposure] * 4 if callable(exposure) else list(exposure)
+        if len(policies) != 4:
+            raise GameStateError("exposure needs one policy or four (one per seat)")
+        flags = [0, 0, 0, 0]
+        if self.rules.variant == "pig_sheep":
+            return flags
+        sequential = self.rules.exposure_order == EXPOSURE_ORDERS[1]
+        for k in range(4):
+            p = (self.leader + k) % 4 if sequential else k
+            announced = 0
+            if sequential and self.rules.decks == 1:
+                announced = flags[0] | flags[1] | flags[2] | flags[3]
+            elif sequential:
+                total = [sum(x) for x in zip(*(p2._flags_counts(f) for f in flags), strict=True)]
+                announced = p2._counts_flags(total)
+            f = int(policies[p](p, list(self.hands[p]), announced))
+            held = Counter(self.hands[p])
+            bad = f >> (4 if self.rules.decks == 1 else 8) != 0
+            for b, n in enumerate(p2._flags_counts(f)):
+                bad |= n > held[EXPOSABLE[b]] or bool(f >> (b + 4) & 1 and not f >> b & 1)
+            if bad:
+                raise GameStateError(f"exposure policy of seat {p} returned flags {f}, which "
+                                     "expose cards it does not hold")
+            flags[p] = f
+        return self._auto(flags)
+
+    def _start(self, flags: list[int]) -> None:
+        self.flags = list(flags)
+        self.tricks, self.trick = [], []
+        self._lead = self.leader
+        self._voids = [0, 0, 0, 0]
+        self._led_suits: set[int] = set()
+        self._pig_taker: int | None = None
+        self._legal: set | None = None
+        if self.rules.decks == 1:
+            self._exposed = {c for f in flags for c in flags_to_cards(f)}
+            self._held = [set(h) for h in self.hands]
+            self._taken: list = [set() for _ in range(4)]
+            self._played: Any = set()
+            self._plain = self._shown = self._exposed_counts = None
+            return
+        self._exposed_counts = [sum(p2._flags_counts(f)[b] for f in flags) for b in range(4)]
+        self._plain, self._shown = [], []
+        for p in range(4):
+            plain, shown = Counter(self.hands[p]), Counter()
+            for b, n in enumerate(p2._flags_counts(flags[p])):
+                plain[EXPOSABLE[b]] -= n
+                shown[EXPOSABLE[b]] += n
+            self._plain.append(+plain)
+            self._shown.append(+shown)
+        self._taken = [Counter() for _ in range(4)]
+        self._played = Counter()
+        self._held = self._exposed = None
+
+    def clone(self) -> GameState:
+        """An independent copy (play on it without changing this state)."""
+        new = GameState.__new__(GameState)
+        new.rules, new.hands, new.flags = self.rules, self.hands, self.flags
+        new.leader, new.first_deal, new.seed, new.deal = (self.leader, self.first_deal,
+                                                          self.seed, self.deal)
+        new.tricks = list(self.tricks)  # completed tricks are never changed
+        new.trick = list(self.trick)
+        new._lead, new._voids = self._lead, list(self._voids)
+        new._led_suits, new._pig_taker = set(self._led_suits), self._pig_taker
+        new._legal = self._legal  # never changed in place: a play replaces it
+        new._exposed, new._exposed_counts = self._exposed, self._exposed_counts
+        if self.rules.decks == 1:
+            new._held = [set(h) for h in self._held]
+            new._taken = [set(t) for t in self._taken]
+            new._played = set(self._played)
+            new._plain = new._shown = None
+        else:
+            new._plain = [Counter(h) for h in self._plain]
+            new._shown = [Counter(h) for h in self._shown]
+            new._taken = [Counter(t) for t in self._taken]
+            new._played = Counter(self._played)
+            new._held = None
+        return new
+
+    # ------------------------------------------------------------------ the position
+
+    @property
+    def is_over(self) -> bool:
+        """True when every card has been played."""
+        if self.rules.decks == 1:
+            return len(self.tricks) == 13
+        return not self.trick and not (self._plain[self._lead] or self._shown[self._lead])
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to play next (None when the deal is over)."""
+        if self.is_over:
+            return None
+        return (self._lead + len(self.trick)) % 4
+
+    @property
+    def trick_no(self) -> int:
+        """The current trick, 0-based (= completed tricks)."""
+        return len(self.tricks)
+
+    @property
+    def exposed(self) -> list[list[int]]:
+        """Per seat, the sorted cards it exposed (two decks: a card twice = both copies)."""
+        return [sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(p2._flags_counts(f)[b]))
+                for f in self.flags]
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` holds now, sorted (two decks: repeats for both copies)."""
+        if self.rules.decks == 1:
+            return sorted(self._held[seat])
+        return sorted((self._plain[seat] + self._shown[seat]).elements())
+
+    @property
+    def taken(self) -> list[list[int]]:
+        """Per seat, every card of the tricks it won so far, sorted."""
+        if self.rules.decks == 1:
+            return [sorted(t) for t in self._taken]
+        return [sorted(t.elements()) for t in self._taken]
+
+    def collected(self) -> list[list[int]]:
+        """Per seat, the scoring cards (RULES §2) it took so far, sorted."""
+        return [[c for c in t if SCORING_MASK >> c & 1] for t in self.taken]
+
+    @property
+    def voids(self) -> list[int]:
+        """Per seat, the suits (bit s) it has shown void in (a discard on a trick of s)."""
+        return list(self._voids)
+
+    @property
+    def pig_taker(self) -> int | None:
+        """The seat that took the pig (two decks: the first pig) — it leads the next deal."""
+        return self._pig_taker
+
+    def _legal_set(self, seat: int) -> set:
+        """The legal plays of ``seat`` (the seat to play), computed once per position."""
+        if self._legal is not None:
+            return self._legal
+        first = self.first_deal and not self.tricks and not self.trick
+        if self.rules.decks == 1:
+            legal = p1.legal_plays(self._held[seat], [c for _, c in self.trick],
+                                   self._led_suits, self._exposed, first)
+        else:
+            legal = p2.legal_plays2(self._plain[seat], self._shown[seat],
+                                    [pl for _, pl in self.trick], self._led_suits, first)
+        self._legal = legal
+        return legal
+
+    def legal_plays(self) -> list:
+        """The plays the seat to play may make (RULES §3–§4), sorted: one deck card indices,
+        two decks play tuples (singles, pairs and two-card plays).  [] when the deal is over."""
+        seat = self.to_play
+        if seat is None:
+            return []
+        return sorted(self._legal_set(seat), key=lambda pl: (len(pl), pl)
+                      if isinstance(pl, tuple) else pl)
+
+    # ------------------------------------------------------------------ playing
+
+    def _as_play(self, play: Any) -> Any:
+        """``play`` as a card (one deck) or a sorted tuple (two decks)."""
+        if isinstance(play, str):
+            cards = parse_play(play)
+        elif isinstance(play, int | np.integer):
+            cards = [int(play)]
+        else:
+            cards = [int(c) for c in play]
+            if not 1 <= len(cards) <= 2:
+                raise CardError(f"a play is one card or two, got {play!r}")
+            for c in cards:
+                card_str(c)
+        if self.rules.decks == 1:
+            if len(cards) != 1:
+                raise CardError("one deck: a play is one card, got "
+                                + " ".join(card_str(c) for c in cards))
+            card_str(cards[0])
+            return cards[0]
+        return tuple(sorted(cards))
+
+    def play(self, play: Any) -> int | None:
+        """Play ``play`` for the seat to play; returns the trick's winner when the play ends a
+        trick, else None.
+
+        ``play``: a card index or text (``"SQ"``); two decks a tuple/list of one or two cards
+        or text (``"D8D8"`` a pair, ``"S9S7"``).  Raises IllegalPlay naming the rule broken
+        (not in the hand, follow suit, must follow a pair with a pair, two cards of the led
+        suit, ♣2 must open, the first-round restriction of an exposed card), GameStateError
+        when the deal is over, CardError for text that is not a card.
+        """
+        seat = self.to_play
+        if seat is None:
+            raise GameStateError("the deal is over: every card has been played")
+        pl = self._as_play(play)
+        legal = self._legal_set(seat)
+        if pl not in legal:
+            first = self.first_deal and not self.tricks and not self.trick
+            if self.rules.decks == 1:
+                why = p1.why_illegal(pl, self._held[seat], [c for _, c in self.trick],
+                                     self._led_suits, self._exposed, first)
+            else:
+                why = p2.why_illegal2(pl, self._plain[seat], self._shown[seat],
+                                      [x for _, x in self.trick], self._led_suits, first)
+            raise IllegalPlay(seat, len(self.tricks), pl, why or "not a legal play")
+        self._legal = None
+        if self.rules.decks == 1:
+            self._apply1(seat, pl)
+        else:
+            self._apply2(seat, pl)
+        if len(self.trick) < 4:
+            return None
+        return self._finish_trick()
+
+    def _apply1(self, seat: int, card: int) -> None:
+        self._held[seat].remove(card)
+        self._played.add(card)
+        if self.trick and suit_of(card) != suit_of(self.trick[0][1]):
+            self._voids[seat] |= 1 << suit_of(self.trick[0][1])
+        self.trick.append((seat, card))
+
+    def _apply2(self, seat: int, play: tuple) -> None:
+        k = len(self.trick)
+        led = suit_of(play[0]) if k == 0 else suit_of(self.trick[0][1][0])
+        pair_trick = len(play) == 2 if k == 0 else len(self.trick[0][1]) == 2
+        p2.remove_play(self._plain[seat], self._shown[seat], play, led,
+                       led not in self._led_suits, pair_trick)
+        self._played.update(play)
+        if k > 0 and any(suit_of(c) != led for c in play):
+            self._voids[seat] |= 1 << led
+        self.trick.append((seat, play))
+
+    def _finish_trick(self) -> int:
+        trick = self.trick
+        if self.rules.decks == 1:
+            winner = p1.trick_winner(trick)
+            self._taken[winner].update(c for _, c in trick)
+            has_pig = any(c == SQ for _, c in trick)
+            self._led_suits.add(suit_of(trick[0][1]))
+        else:
+            winner = p2.trick_winner2(trick)
+            for _, pl in trick:
+                self._taken[winner].update(pl)
+            has_pig = any(SQ in pl for _, pl in trick)
+            self._led_suits.add(suit_of(trick[0][1][0]))
+        if has_pig and self._pig_taker is None:
+            self._pig_taker = winner
+        self.tricks.append((self._lead, trick, winner))
+        self.trick = []
+        self._lead = winner
+        return winner
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def observation(self, seat: int | None = None) -> np.ndarray:
+        """The uint64 observation of ``seat`` (default: the seat to play) — the array the
+        engine builds for a strategy's decision: O_* layout (sim/game/observation.py, shape
+        (O_SIZE,)) with one deck, Q_* layout (observation2.py, shape (Q_SIZE,)) with two.
+
+        For a seat that is not to play the legal-play entries are 0.  Raises GameStateError
+        when the deal is over and no seat is given.
+        """
+        to_play = self.to_play
+        if seat is None:
+            if to_play is None:
+                raise GameStateError("the deal is over: no seat is to play")
+            seat = to_play
+        legal = self._legal_set(seat) if seat == to_play else set()
+        rules, trick_no = self.rules, len(self.tricks)
+        if rules.decks == 1:
+            return p1.observation(seat, rules, self._held[seat], legal, self._played,
+                                  self._exposed, self._taken, self._voids, self.trick,
+                                  self._lead, self._led_suits, trick_no, self.first_deal,
+                                  self.flags)
+        taken = [p2._masks(t) for t in self._taken]
+        return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
+                               self._played, self._exposed_counts, taken, self._voids,
+                               self.trick, self._lead, self._led_suits, trick_no,
+                               self.first_deal, self.flags)
+
+    # ------------------------------------------------------------------ scores
+
+    def _exposure_counts(self) -> list[int]:
+        if self.rules.decks == 2:
+            return list(self._exposed_counts)
+        return [int(c in self._exposed) for c in EXPOSABLE]
+
+    def raw_scores(self) -> list[int]:
+        """Raw scores (raw points, RULES §5) of the scoring cards each seat took so far
+        (the deal's raw scores once :attr:`is_over`)."""
+        exp = self._exposure_counts()
+        return [raw_score_py(c, exp, self.rules) for c in self.collected()]
+
+    def scores(self) -> DealScore:
+        """Every §5–§6 score of the finished deal: raw, zero-sum, points, team points (None
+        for solo; 猪羊一家 teams from the dealt pig and sheep holders) and 元宝, via
+        :func:`sim.game.scoring.score_deal`.  Raises GameStateError before the deal is over."""
+        if not self.is_over:
+            raise GameStateError("the deal is not over: scores() needs every card played")
+        exposed = [c for cards in self.exposed for c in cards]
+        holders = None
+        if self.rules.variant == "pig_sheep":
+            holders = (next(p for p in range(4) if SQ in self.hands[p]),
+                       next(p for p in range(4) if DJ in self.hands[p]))
+        return score_deal(self.taken, exposed, self.rules, holders)
+
+    def __repr__(self) -> str:
+        where = ("over" if self.is_over
+                 else f"trick {self.trick_no + 1}, seat {self.to_play} to play")
+        return f"<GameState {self.rules.decks} deck(s), {where}>"
