@@ -28,7 +28,7 @@ ONE_DECK = [
     (Rules(variant="partners"), "heuristic,random,lowest,heuristic", "random", 1),
     (Rules(variant="pig_sheep"), "heuristic,lowest,random,random", "random", 4),
     (Rules(exposure_order="sequential"), "heuristic", "random,rule,always,never", 1),
-    (Rules(auto_expose_fourth=False), "random,heuristic", "random", 1),
+    (Rules(auto_expose_fourth=False), "random,heuristic,random,heuristic", "random", 1),
     (Rules(heart_values="pips", full_hearts_flips="pig_and_sheep", grand_slam="fixed"),
      "lowest,heuristic,random,heuristic", "random", 2),
     (Rules(full_hearts_flips="pig", exposure_order="sequential", variant="partners"),

@@ -314,3 +314,15 @@ def test_parse_play_forms():
     assert parse_play("SQ") == [SQ]
     with pytest.raises(Exception, match="unknown play"):
         parse_play("X9")
+
+
+def test_docs_examples_run():
+    """The Python blocks of docs/gamestate.md run as written."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "gamestate.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for code in blocks:
+        exec(compile(code, "docs/gamestate.md", "exec"), {})
