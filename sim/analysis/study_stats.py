@@ -1,0 +1,266 @@
+"""Statistics of a results folder: the per-seat run summary and the study analysis.
+
+Compute only (numpy / pandas, no rendering): reports/report.py lays these tables out.
+
+Statistics: a mean comes with its 95% CI, mean ± 1.96·sd/√n (normal approximation; the
+paired Δ of a study is one value per deal, so its sd is that of the per-deal Δ).
+
+**Runs** (:func:`run_summary`): per seat (player / exposure policy) the mean raw,
+zero-sum and points (and team points) with 95% CIs, n, and the rates of exposing each
+card, taking the pig / sheep / transformer, 满红 and 满贯.
+
+**Studies** (sim/jobs/study.py), per studied card and for a Δ measure (``d_zero_sum`` …):
+:func:`study_delta_summary` (the mean Δ, expose − not, of every measure),
+:func:`study_arm_summary` (the holder's summary in each arm), :func:`telling_features`
+(for each hand feature of sim/game/features.py and each pair of features: the
+between-group sum of squares of Δ minus what noise alone would give, (groups − 1) × the
+within-group variance), :func:`grouped_ci` and :func:`feature_curve` (heatmap cells and
+ΔEV curves).  The decision table is sim/analysis/decision.py.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.game.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
+
+Z95 = 1.96
+#: Δ measures of a study (the ``d_*`` columns) and their units.
+MEASURE_UNITS = {"raw": "raw points", "zero_sum": "zero-sum points", "points": "points (得分)",
+                 "team_points": "team points", "yuanbao": "元宝"}
+#: Short names of the studied cards, for sentences ("expose the pig …").
+CARD_SHORT = {"pig": "the pig", "sheep": "the sheep", "transformer": "the transformer",
+              "heartA": "♥A"}
+#: Exposure flag of each studied card (bits of the ``exposed_*`` columns).
+CARD_FLAGS = {"pig": 1, "sheep": 2, "transformer": 4, "heartA": 8}
+_FLAGS = CARD_FLAGS
+
+
+# ---------------------------------------------------------------------------------------
+# Means and intervals (pandas)
+# ---------------------------------------------------------------------------------------
+
+
+def mean_ci(x) -> dict[str, float]:
+    """n, mean, sd, se and the 95% CI (mean ± 1.96·se) of ``x``."""
+    x = np.asarray(x, dtype=np.float64)
+    n = int(x.size)
+    if n == 0:
+        return {"n": 0, "mean": math.nan, "sd": math.nan, "se": math.nan,
+                "ci95_low": math.nan, "ci95_high": math.nan}
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    se = sd / math.sqrt(n)
+    return {"n": n, "mean": mean, "sd": sd, "se": se, "ci95_low": mean - Z95 * se,
+            "ci95_high": mean + Z95 * se}
+
+
+def grouped_ci(df: pd.DataFrame, by: list[str], col: str) -> pd.DataFrame:
+    """Per group of ``by``: n, mean, sd, se, ci95_low, ci95_high of ``col``."""
+    g = df.groupby(by, observed=True)[col].agg(["count", "mean", "std"]).reset_index()
+    g = g.rename(columns={"count": "n", "std": "sd"})
+    g["sd"] = g["sd"].fillna(0.0)
+    g["se"] = g["sd"] / np.sqrt(g["n"])
+    g["ci95_low"] = g["mean"] - Z95 * g["se"]
+    g["ci95_high"] = g["mean"] + Z95 * g["se"]
+    return g
+
+
+# ---------------------------------------------------------------------------------------
+# Shared per-deal quantities
+# ---------------------------------------------------------------------------------------
+
+
+def _u(mask: int) -> np.uint64:
+    return np.uint64(mask)
+
+
+def took_rates(collected: np.ndarray, collected2: np.ndarray | None = None
+               ) -> dict[str, np.ndarray]:
+    """Per deal (bool): took the pig, sheep, transformer; 满红 (all hearts); 满贯 (all 16·d).
+
+    Two decks (``collected2`` = cards taken twice): 满红 and 满贯 need both copies.
+    """
+    c = np.asarray(collected, dtype=np.uint64)
+    c2 = None if collected2 is None else np.asarray(collected2, dtype=np.uint64)
+    hearts, scoring = _u(HEARTS_MASK), _u(SCORING_MASK)
+    full = (c & hearts) == hearts
+    slam = (c & scoring) == scoring
+    if c2 is not None:
+        full &= (c2 & hearts) == hearts
+        slam &= (c2 & scoring) == scoring
+    return {"took pig": (c & _u(1 << SQ)) != 0, "took sheep": (c & _u(1 << DJ)) != 0,
+            "took transformer": (c & _u(1 << CT)) != 0, "满红 rate": full, "满贯 rate": slam}
+
+
+def holder_values(df: pd.DataFrame, arm: str, rules) -> pd.DataFrame:
+    """The holder's raw, zero-sum and points in ``arm`` (``x`` or ``n``) of study rows."""
+    from sim.game.scoring import points
+
+    raw = df[[f"raw_{arm}_{s}" for s in range(4)]].to_numpy(np.int64)
+    h = df["holder"].to_numpy(np.int64)
+    rows = np.arange(len(df))
+    rh = raw[rows, h]
+    z = (4 * rh - raw.sum(axis=1)) / 3.0
+    pts = points(raw, rules)[rows, h] if len(df) else np.zeros(0, np.int32)
+    return pd.DataFrame({"raw": rh, "zero_sum": z, "points": pts}, index=df.index)
+
+
+# ---------------------------------------------------------------------------------------
+# Runs
+# ---------------------------------------------------------------------------------------
+
+
+#: Score measures of the run summary (columns ``{m}_{seat}``).
+SUMMARY_SCORES = ("raw", "zero_sum", "points", "team_points")
+
+
+def run_summary(df: pd.DataFrame, players=None, exposures=None) -> pd.DataFrame:
+    """Per seat: n, mean / CI of raw, zero-sum, points (team points), and rates.
+
+    Rates are shares of deals: the seat exposed each card, took the pig / sheep /
+    transformer, took all hearts (满红) or all scoring cards (满贯).
+    """
+    rows = []
+    for s in range(4):
+        r: dict[str, Any] = {"seat": s, "player": players[s] if players else "",
+                             "exposure": exposures[s] if exposures else ""}
+        for m in SUMMARY_SCORES:
+            col = f"{m}_{s}"
+            if col in df.columns:
+                st = mean_ci(df[col])
+                r["n"] = st["n"]
+                r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
+                    st["mean"], st["ci95_low"], st["ci95_high"])
+        ex = df[f"exposed_{s}"].to_numpy(np.uint8)
+        for card, f in _FLAGS.items():
+            r[f"exposed {card}"] = float(np.mean(((ex | (ex >> 4)) & f) != 0)) if len(ex) else 0.0
+        c2 = df[f"collected2_{s}"].to_numpy() if f"collected2_{s}" in df.columns else None
+        for name, v in took_rates(df[f"collected_{s}"].to_numpy(), c2).items():
+            r[name] = float(v.mean()) if len(v) else 0.0
+        rows.append(r)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------
+# Studies
+# ---------------------------------------------------------------------------------------
+
+
+def default_min_cell(n_card: int) -> int:
+    """Heatmap cells with fewer deals are greyed out: 0.1% of the card's deals, 30–1,000."""
+    return int(max(30, min(1000, n_card // 1000)))
+
+
+def study_frame(folder: str | Path) -> pd.DataFrame:
+    """All rows of a study with the hand features (sim/game/features.py) joined on."""
+    from sim.game.features import hand_features
+    from sim.jobs.results import load_results
+
+    df = load_results(folder)
+    if len(df):
+        df = df.join(hand_features(df))
+    return df
+
+
+def study_delta_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per card and Δ measure: n, mean, sd, se, 95% CI (as the study's summary.csv)."""
+    rows = []
+    for card in study_cards(df):
+        sub = df[df["card"] == card]
+        for m in MEASURE_UNITS:
+            if f"d_{m}" in sub.columns:
+                rows.append({"card": card, "measure": m, **mean_ci(sub[f"d_{m}"])})
+    return pd.DataFrame(rows)
+
+
+def study_arm_summary(df: pd.DataFrame, rules) -> pd.DataFrame:
+    """Per card and arm, the holder's n, mean / CI of raw, zero-sum, points, and rates."""
+    rows = []
+    for card in study_cards(df):
+        sub = df[df["card"] == card]
+        for arm, word in (("x", "exposes"), ("n", "keeps it")):
+            v = holder_values(sub, arm, rules)
+            r: dict[str, Any] = {"card": card, "holder": word}
+            for m in ("raw", "zero_sum", "points"):
+                st = mean_ci(v[m])
+                r["n"] = st["n"]
+                r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
+                    st["mean"], st["ci95_low"], st["ci95_high"])
+            ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
+            r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
+            for name, t in took_rates(sub[f"collected_{arm}"].to_numpy()).items():
+                r[name] = float(t.mean())
+            rows.append(r)
+    return pd.DataFrame(rows)
+
+
+def study_cards(df: pd.DataFrame) -> list[str]:
+    from sim.jobs.config import STUDY_CARDS
+
+    present = set(df["card"].unique()) if len(df) else set()
+    return [c for c in STUDY_CARDS if c in present]
+
+
+def feature_codes(sub: pd.DataFrame, feats: list[str]) -> dict[str, np.ndarray]:
+    return {f: sub[f].to_numpy(np.int64) for f in feats}
+
+
+def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rank single features and feature pairs by how much of Δ's variance they explain.
+
+    Score = between-group sum of squares − (groups − 1) × within-group variance (the
+    between-group SS expected from noise alone); ``explained`` = score / total sum of
+    squares (an adjusted η²).  Returns (singles, pairs), best first, with columns
+    ``feature`` (or ``x``, ``y``), ``groups``, ``score`` and ``explained``.
+    """
+    from sim.game.features import REDUNDANT
+
+    d = sub[col].to_numpy(np.float64)
+    n = d.size
+    mean = d.mean() if n else 0.0
+    total_ss = float(((d - mean) ** 2).sum())
+    codes = feature_codes(sub, feats)
+
+    def score(key: np.ndarray) -> tuple[float, int]:
+        _, inv = np.unique(key, return_inverse=True)
+        cnt = np.bincount(inv)
+        s = np.bincount(inv, weights=d)
+        between = float((s * s / cnt).sum() - n * mean * mean)
+        g = cnt.size
+        within_var = (total_ss - between) / max(1, n - g)
+        return between - (g - 1) * within_var, g
+
+    singles = []
+    for f in feats:
+        if np.unique(codes[f]).size < 2:
+            continue
+        sc, g = score(codes[f])
+        singles.append({"feature": f, "groups": g, "score": sc})
+    pairs = []
+    for i, f in enumerate(feats):
+        for g_name in feats[i + 1:]:
+            if frozenset((f, g_name)) in REDUNDANT:
+                continue
+            if np.unique(codes[f]).size < 2 or np.unique(codes[g_name]).size < 2:
+                continue
+            sc, g = score(codes[f] * 64 + codes[g_name])
+            pairs.append({"x": f, "y": g_name, "groups": g, "score": sc})
+    s = pd.DataFrame(singles, columns=["feature", "groups", "score"])
+    p = pd.DataFrame(pairs, columns=["x", "y", "groups", "score"])
+    for t in (s, p):
+        t["explained"] = t["score"] / total_ss if total_ss > 0 else 0.0
+    return (s.sort_values("score", ascending=False, ignore_index=True),
+            p.sort_values("score", ascending=False, ignore_index=True))
+
+
+def feature_curve(sub: pd.DataFrame, f: str, col: str) -> pd.DataFrame:
+    """Mean Δ with 95% CI per value of feature ``f`` (columns value, n, mean, … )."""
+    g = grouped_ci(sub, [f], col)
+    return g.rename(columns={f: "value"})
