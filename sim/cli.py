@@ -2,7 +2,8 @@
 
 Heavy modules (numba kernels, pandas, matplotlib) are imported inside the
 commands, so ``gongzhu-sim --help`` is instant.  Bad input of any kind exits
-with code 2 and one ``Error: ...`` line, no traceback.
+with code 2 and an ``Error: ...`` line, no traceback (path problems and the project's
+InputErrors: that one line only; other click usage errors also print the usage).
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
             click.echo(f"Error: {exc}", err=True)
+            sys.exit(2)
+        except click.BadParameter as exc:
+            if not isinstance(getattr(exc.param, "type", None), click.Path):
+                raise
+            # a path problem (missing file, a folder where a file belongs, ...) is one
+            # line like every other path problem, not a usage message
+            click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(2)
 
 

@@ -239,15 +239,26 @@ def test_cli_hands_file_csv_and_plot(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_path):
+def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_path,
+                                                                          monkeypatch):
     f = tmp_path / "hands.txt"
     f.write_text(f"{SHEEP_SAFE}\n{SHEEP_SAFE}\nS:AKQ5 H:A93 D:J4 C:T86\n", encoding="utf-8")
     t0 = time.perf_counter()
     r = run("expose", "--hands-file", str(f), "--precision", "0", "--max-deals", "200000")
     assert r.exit_code == 2 and "line 3" in r.output and "has 12 cards" in r.output
     assert time.perf_counter() - t0 < 10  # refused before the first hand's 200,000 deals
-    r = run("expose", SHEEP_SAFE, "--precision", "0", "--max-deals", "1000", "--batch",
-            "1000", "--plot", str(tmp_path / ("x" * 300 + ".png")))
+    args = ["expose", SHEEP_SAFE, "--precision", "0", "--max-deals", "1000", "--batch", "1000"]
+    r = run(*args, "--plot", str(tmp_path / ("x" * 300 + ".png")))
+    # a plot path that cannot be written is refused before playing (issue 17 item 5)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "File name too long" in r.output and "none" not in r.output
+    import sim.analysis.exposure as ex
+
+    def disk_full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ex, "plot_exposure", disk_full)  # fails only after the analysis
+    r = run(*args, "--plot", str(tmp_path / "p.png"))
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "cannot write the plot" in r.output and "none" in r.output  # the table came first
 

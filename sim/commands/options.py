@@ -57,21 +57,17 @@ PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 
 def check_plot_path(path: str | None) -> None:
-    """Raise InputError before any simulation when ``--plot PATH`` cannot be written."""
-    import os
-
+    """Raise InputError before any simulation when ``--plot PATH`` cannot be written
+    (wrong suffix, a folder, a missing or unwritable folder: tried, not guessed)."""
     from sim.errors import InputError
+    from sim.jobs.paths import check_file
 
     if path is None:
         return
     if not path.lower().endswith(PLOT_FORMATS):
         raise InputError(f"--plot {path!r}: the file name must end in "
                          f"{', '.join(PLOT_FORMATS)}")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        raise InputError(f"--plot {path!r}: folder {parent} does not exist or is not writable")
-    if os.path.isdir(path):
-        raise InputError(f"--plot {path!r} is a folder")
+    check_file(path, "--plot")
 
 
 def note_unused_exposure(rules, exposures) -> None:

@@ -29,7 +29,17 @@ def report(results, out, measure, min_cell):
     Every number is computed from the Parquet results (sim.jobs.results.load_results).
     Prints the paths written.
     """
+    from pathlib import Path
+
+    from sim.jobs.paths import check_file
+
     measure = {"zero-sum": "zero_sum", "team": "team_points"}.get(measure, measure)
+    if out is not None:  # before the (long) report is built
+        check_file(out, "report --out", parents=True)
+        check_file(Path(out).with_suffix(".md"), "report --out (its Markdown twin)",
+                   parents=True)
+    elif Path(results).is_dir():
+        check_file(Path(results) / "report.html", "report", parents=True)
     html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell)
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")

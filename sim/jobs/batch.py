@@ -49,6 +49,7 @@ import numpy as np
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
+from sim.jobs.paths import check_folder
 from sim.jobs.results import (
     MANIFEST,
     SUMMARY,
@@ -239,27 +240,6 @@ class _DeferInterrupt:
 # ---------------------------------------------------------------------------------------
 # Preparing a job (all validation, nothing written)
 # ---------------------------------------------------------------------------------------
-
-
-def _check_out(out: Path) -> None:
-    try:
-        _check_out_path(out)
-    except OSError as exc:  # e.g. a name too long for the file system
-        raise InputError(f"cannot use output folder {out}: {exc.strerror or exc}") from None
-
-
-def _check_out_path(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise InputError(f"output folder {out} is a file")
-    anc = out
-    while not anc.exists():
-        if anc.parent == anc:
-            break
-        anc = anc.parent
-    if anc != out and not anc.is_dir():
-        raise InputError(f"cannot create output folder {out}: {anc} is a file")
-    if not os.access(anc, os.W_OK):
-        raise InputError(f"cannot write to output folder {out} (no permission on {anc})")
 
 
 def _connect(spec: JobSpec):
@@ -603,7 +583,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     else:
         out = Path(spec.out)
     out = out.absolute()
-    _check_out(out)
+    check_folder(out)  # created and removed again: a bad --out fails before any compile
 
     manifest = None
     existing = [p for p in out.iterdir()] if out.is_dir() else []
