@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import popcount
+from strategies.baseline import held_exposable
 
 #: Keys of ``rule:key=value`` and their defaults (index = position in params).
 RULE_PARAMS: dict[str, float] = {
@@ -57,6 +58,24 @@ RULE_HELP: dict[str, str] = {
     "heartA_hearts": "expose ♥A when holding at least this many hearts (♥A counted)",
     "heartA_low": "… and at least this many of ♥2 ♥3 ♥4",
     "heartA_hearts_max": "… and at most this many hearts",
+}
+
+#: The exposable card (flag bit: 1 pig, 2 sheep, 4 transformer, 8 ♥A) each key decides.
+RULE_CARD: dict[str, int] = {
+    "pig_low": 1, "pig_guards_max": 1,
+    "sheep_diamonds": 2, "sheep_guards": 2,
+    "trans_low": 4, "trans_high_max": 4,
+    "heartA_hearts": 8, "heartA_low": 8, "heartA_hearts_max": 8,
+}
+
+#: Per card flag: key values that make the rule expose that card whenever it is held
+#: (``on``) or never (``off``), whatever the hand (counts are at most 13).
+RULE_FORCE: dict[int, dict[str, dict[str, float]]] = {
+    1: {"on": {"pig_low": 0.0, "pig_guards_max": 99.0}, "off": {"pig_low": 99.0}},
+    2: {"on": {"sheep_diamonds": 0.0, "sheep_guards": 0.0}, "off": {"sheep_diamonds": 99.0}},
+    4: {"on": {"trans_low": 0.0, "trans_high_max": 99.0}, "off": {"trans_low": 99.0}},
+    8: {"on": {"heartA_hearts": 0.0, "heartA_low": 0.0, "heartA_hearts_max": 99.0},
+        "off": {"heartA_hearts": 99.0}},
 }
 
 _SPADES_BELOW_Q = np.uint64((1 << 10) - 1)
@@ -91,3 +110,23 @@ def expose_rule(hand, seat, announced, params):
     if nh >= p[6] and popcount(hand & _H2_H3_H4) >= p[7] and nh <= p[8]:
         f |= 8
     return f
+
+
+@njit(cache=True, nogil=True)
+def rule_flags_many(hands, params):
+    """Flags the ``rule`` policy exposes for many hands under many parameter rows.
+
+    ``hands``: uint64 (n,) one-deck hands (two decks: the has_one masks, which is all the
+    two-deck rule reads); ``params``: float64 (k, N_PARAMS) rows of ``rule`` parameters.
+    Returns uint8 (n, k): ``held_exposable(hand) & expose_rule(hand, row)``, exactly what
+    the engine's exposure step (strategies/dispatch.py) gets for that hand.
+    """
+    n = hands.shape[0]
+    k = params.shape[0]
+    out = np.zeros((n, k), np.uint8)
+    for i in range(n):
+        h = hands[i]
+        held = held_exposable(h)
+        for c in range(k):
+            out[i, c] = held & expose_rule(h, c, 0, params)
+    return out

@@ -1,2 +1,2 @@
-"""Analyses built on the engine: exposure EV (``exposure``) and policy comparison
-(``compare``).  Imports ``sim.engine`` and below."""
+"""Analyses built on the engine: exposure EV (``exposure``), policy comparison
+(``compare``) and policy tuning by paired racing (``tune``).  Imports ``sim.engine`` and below."""

@@ -1,0 +1,252 @@
+"""``gongzhu-sim tune``: the policy of a family that nothing in the family beats (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from sim.commands.options import MAX_BATCH, MAX_DEALS, SEED, pop_rules, rules_options
+
+#: The history file of a tune folder.
+TUNE_FILE = "tune.json"
+TUNE_FORMAT = 1
+
+
+@click.command()
+@click.option("--family", type=click.Choice(["rule", "heuristic"]), default="rule",
+              show_default=True, help="what to tune: the rule exposure policy or the "
+              "heuristic play strategy of one seat")
+@click.option("--param", "params", multiple=True, metavar="KEY=LO..HI[:STEP]",
+              help="a key of the family and its grid (STEP default 1; KEY=V fixes it); "
+              "repeatable [default: every key of the family over its documented range, see "
+              "README 'What is the best exposure policy?']")
+@click.option("--field", "field_name", default="heuristic+rule", show_default=True,
+              metavar="PLAYER+EXPOSURE", help="the other three seats (compare's grammar)")
+@click.option("--players", default="heuristic", show_default=True,
+              help="the tuned seat's play strategy when tuning the rule family")
+@click.option("--exposure", default="rule", show_default=True,
+              help="the tuned seat's exposure policy when tuning the heuristic family")
+@click.option("--start", default=None, metavar="POLICY",
+              help="the starting policy (e.g. rule:pig_low=3) [default: the family's "
+              "defaults; --equilibrium: the field's policy]")
+@click.option("--deals", type=click.IntRange(2, MAX_DEALS), default=2_000_000,
+              show_default=True, help="racing budget in candidate-deals: the sum over "
+              "races and candidates of the deals each played (each in all four seats)")
+@click.option("--confirm-deals", type=click.IntRange(2, MAX_DEALS), default=None,
+              help="fresh deals of the confirmation compare (winner vs start) "
+              "[default: --deals / 10]")
+@click.option("--precision", type=float, default=None,
+              help="end a race once every survivor's half-width to the best is ≤ this "
+              "(--measure units)")
+@click.option("--search", type=click.Choice(["auto", "full", "coordinate"]), default="auto",
+              show_default=True, help="race the full grid at once, or one key at a time "
+              "(auto: full when the grid is small)")
+@click.option("--sweeps", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="coordinate search: at most this many sweeps over the keys")
+@click.option("--equilibrium", is_flag=True,
+              help="iterate best responses: the field becomes the last winner, until the "
+              "best response no longer beats the field or --rounds")
+@click.option("--rounds", type=click.IntRange(1, 100), default=4, show_default=True,
+              help="--equilibrium: at most this many rounds")
+@click.option("--measure", type=click.Choice(["zero-sum", "raw", "points", "team", "yuanbao"]),
+              default="zero-sum", show_default=True, help="what a seat scores per deal")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="racing seed (round r: seed + 2(r−1)); the confirmation uses the next seed")
+@click.option("--jobs", "-j", type=int, default=0, show_default=True,
+              help="parallel workers, 0 = all cores (the answer does not depend on it)")
+@click.option("--backend", type=click.Choice(["loky", "threading"]), default="loky",
+              show_default=True, help="joblib backend of the workers")
+@click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
+              help="deals per batch (unit of parallel work; eliminations are checked per batch)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="output format")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+              help="folder for the history (tune.json) and the report [default: a new "
+              "gongzhu-tune-YYYYmmdd-HHMMSS]")
+@click.option("--resume", is_flag=True, help="finish an interrupted tune in --out (its "
+              "settings are used)")
+@click.option("--force", is_flag=True, help="start over in an --out that holds a tune")
+@click.option("--report/--no-report", default=True,
+              help="write report.html and report.md into --out [default: on]")
+@click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
+@rules_options
+def tune(family, params, field_name, players, exposure, start, deals, confirm_deals,
+         precision, search, sweeps, equilibrium, rounds, measure, seed, jobs, backend, batch,
+         fmt, out, resume, force, report, quiet, **kwargs):
+    """Find the policy of a family that nothing in the family beats.
+
+    Candidates (points of the --param grid) sit in one seat against the --field in
+    the other three and are compared as in `compare`: the same deals, each played in
+    all four seats, the same random streams, paired per-deal differences.  Races
+    eliminate a candidate as soon as a 95% anytime-valid confidence sequence says it
+    is worse than the current best; the full grid is raced at once when small, else
+    one key at a time (coordinate search).  The winner's gain over the starting
+    policy is then measured again on fresh deals (the next seed) — the racing figure
+    overstates the best of many — and the answer says whether that 95% interval
+    excludes 0.  --equilibrium repeats with the field playing the last winner.
+
+    Example: gongzhu-sim tune --family rule --field heuristic+rule --players heuristic
+    --param pig_low=2..6 --param pig_guards_max=0..2 --deals 400000
+    """
+    from sim.analysis.tune import (
+        Family,
+        History,
+        Settings,
+        check_settings,
+        default_grid,
+        format_text,
+        parse_param,
+    )
+    from sim.errors import InputError
+    from sim.game.rules import Rules
+
+    if jobs < 0:
+        raise InputError(f"--jobs must be ≥ 0, got {jobs}")
+    if resume:
+        if out is None:
+            raise InputError("--resume needs --out FOLDER (the interrupted tune)")
+        folder = Path(out)
+        state = _read_state(folder)
+        d = dict(state["settings"])
+        d["grid"] = {k: tuple(v) for k, v in d["grid"].items()}
+        d["rules"] = Rules.from_dict(d["rules"], where=f"{folder / TUNE_FILE} rules")
+        settings = Settings(**d)
+        check_settings(settings)
+        entries = state.get("history", [])
+    else:
+        rules = pop_rules(kwargs)
+        fam = Family.of(family)
+        grid = {}
+        for text in params:
+            k, values = parse_param(text, fam)
+            if k in grid:
+                raise InputError(f"--param {text!r}: {k} is given twice")
+            grid[k] = values
+        if not grid:
+            grid = default_grid(fam)
+        settings = Settings(
+            family=family, grid=grid, field=field_name,
+            other=players if fam.kind == "exposure" else exposure, start=start, rules=rules,
+            deals=deals, confirm_deals=confirm_deals, precision=precision, seed=seed,
+            batch=batch, measure=measure, search=search, sweeps=sweeps,
+            equilibrium=equilibrium, rounds=rounds)
+        check_settings(settings)
+        folder = _new_folder(out, force)
+        entries = []
+        state = {"format": TUNE_FORMAT, "kind": "tune", "status": "running",
+                 "started": datetime.now(UTC).isoformat(timespec="seconds"),
+                 "settings": settings.to_dict(), "history": []}
+        _write_state(folder, state)
+
+    def save(h):
+        state["history"] = h.entries
+        _write_state(folder, state)
+
+    history = History(entries, on_save=save)
+    log = None if quiet else _logger()
+    from sim.analysis.tune import tune as run_tune
+
+    try:
+        res = run_tune(settings, history, jobs=jobs, backend=backend, log=log)
+    except KeyboardInterrupt:
+        state["status"] = "interrupted"
+        _write_state(folder, state)
+        n = sum(e["key"]["kind"] == "race" for e in history.entries)
+        click.echo(f"Interrupted: {n} finished races saved in {folder}\nFinish with: "
+                   f"gongzhu-sim tune --resume --out {folder}", err=True)
+        sys.exit(130)
+    res["races_reused"] = history.reused
+    state.update(status="done", result=res,
+                 finished=datetime.now(UTC).isoformat(timespec="seconds"))
+    _write_state(folder, state)
+    if fmt == "json":
+        click.echo(json.dumps(res, ensure_ascii=False, indent=1))
+    else:
+        click.echo(format_text(res))
+        click.echo(f"history: {folder / TUNE_FILE}")
+    if report:
+        from reports.tune_report import write_tune_report
+
+        try:
+            html, _ = write_tune_report(folder)
+        except (OSError, ValueError) as exc:
+            click.echo(f"report skipped: {exc}", err=True)
+        else:
+            if fmt == "text":
+                click.echo(f"report: {html}")
+
+
+def _logger():
+    def log(ev):
+        if ev["event"] == "round":
+            click.echo(f"round {ev['round']}: best response to {ev['field']}", err=True)
+        elif ev["event"] == "race":
+            r = ev["race"]
+            w = r["members"][r["winner"]]
+            click.echo(f"  race {r['race']} ({r['key'] or 'full grid'}): "
+                       f"{sum(m['status'] != 'reference' for m in r['members'])} candidates, "
+                       f"cap {r['cap']:,}, n {r['n']:,} ({r['stop']}); winner gain "
+                       f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]; "
+                       f"budget {ev['spent']:,}/{ev['budget']:,}", err=True)
+        elif ev["event"] == "confirm":
+            c = ev["confirmation"]
+            click.echo(f"  confirmation: {c['gain']:+.3f} [{c['low']:+.3f}, "
+                       f"{c['high']:+.3f}] (n = {c['n']:,})", err=True)
+    return log
+
+
+def _read_state(folder: Path) -> dict:
+    from sim.errors import InputError
+
+    f = folder / TUNE_FILE
+    if not f.is_file():
+        raise InputError(f"--resume: {folder} holds no {TUNE_FILE} (not a tune folder)")
+    try:
+        state = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"--resume: cannot read {f}: {exc}") from None
+    if state.get("kind") != "tune" or state.get("format") != TUNE_FORMAT:
+        raise InputError(f"--resume: {f} is not a tune history of format {TUNE_FORMAT}")
+    return state
+
+
+def _new_folder(out: str | None, force: bool) -> Path:
+    """The output folder, created; refuses a folder holding anything but a tune."""
+    from sim.errors import InputError
+
+    if out is None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        base = Path(f"gongzhu-tune-{stamp}")
+        p, k = base, 2
+        while p.exists():
+            p = base.with_name(f"{base.name}-{k}")
+            k += 1
+        out = str(p)
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--out {out}: exists and is not a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        if not (folder / TUNE_FILE).is_file():
+            raise InputError(f"--out {out}: the folder is not empty and holds no tune; "
+                             "choose another folder")
+        if not force:
+            raise InputError(f"--out {out} already holds a tune; --resume to finish it or "
+                             "--force to start over")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"--out {out}: cannot create the folder: {exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--out {out}: the folder is not writable")
+    return folder
+
+
+def _write_state(folder: Path, state: dict) -> None:
+    tmp = folder / (TUNE_FILE + ".tmp")
+    tmp.write_text(json.dumps(state, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, folder / TUNE_FILE)

