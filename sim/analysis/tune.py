@@ -36,8 +36,8 @@ differ from the incumbent in that key only; the winner becomes the incumbent; a 
 raced again only after another key moved; stop after a sweep with no move, after
 ``sweeps`` sweeps, or when the budget is spent; what is left of the budget then goes to
 a *final* race of the incumbent and every survivor of each key's last race (candidates
-no race could tell from the incumbent), whose winner is the answer.  Every race uses fresh deals (race j
-plays deals ``j·2⁴⁰ …``).  The starting policy is a member of every race (as the
+no race could tell from the incumbent), whose winner is the answer.  Every race uses
+fresh deals (race j plays deals ``j·2⁴⁰ …``).  The starting policy is a member of every race (as the
 reference when it is not a candidate), so every candidate's **gain** (its mean paired
 difference to the start) is measured on the deals it played, with a 95% confidence
 sequence (α = 0.05, valid at the data-dependent n of an elimination).
