@@ -7,6 +7,7 @@ import click
 
 def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a constant
     """Every ``gongzhu-sim`` sub-command, imported lazily (click only, no kernels)."""
+    from sim.commands.advise import advise
     from sim.commands.compare import compare
     from sim.commands.expose import expose
     from sim.commands.report import report
@@ -17,4 +18,4 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.trace import trace
     from sim.commands.tune import tune
 
-    return [run, expose, compare, study, tune, report, trace, score, level, strategies]
+    return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise]

@@ -49,7 +49,9 @@ def _choice(x, parse) -> Choice:
     return x if isinstance(x, Choice) else parse(x)
 
 
-def _seats(seats: Seat | Sequence[Seat]) -> list[Choice | Bot]:
+def seat_players(seats: Seat | Sequence[Seat]) -> list[Choice | Bot]:
+    """One seat or four (names, Choices, bots) as four resolved seats; raises
+    StrategyError for a bad name, GameStateError for a count other than 1 or 4."""
     if isinstance(seats, str):
         seats = parse_seats(seats, "players")
     elif isinstance(seats, Choice) or callable(seats):
@@ -116,7 +118,7 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
     bot returns an illegal play (the message names the seat and the rule), AssertionError
     when a strategy does.
     """
-    players = _seats(seats)
+    players = seat_players(seats)
     two = state.rules.decks == 2
     rows = [p.params if isinstance(p, Choice) else (0.0,) * N_PARAMS for p in players]
     table = np.array(rows, dtype=np.float64)

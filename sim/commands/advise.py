@@ -1,0 +1,119 @@
+"""``gongzhu-sim advise``: which card should I play here? (issue 15.3)
+
+Thin: parse the flags, call :mod:`sim.analysis.advise`, print text or JSON.  The analysis
+(and numba) is imported inside the command so ``gongzhu-sim --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.commands.options import SEED, pop_rules, rules_options
+
+
+@click.command()
+@click.argument("hand", nargs=-1)
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="your seat: the seat to play now")
+@click.option("--first-leader", type=click.IntRange(0, 3), default=None,
+              help="the seat that led the first trick [default: derived: the one that puts "
+              "--seat to play after --plays; with the ♣2 opening a first deal]")
+@click.option("--plays", default="", metavar="PLAYS",
+              help="every card played this deal so far, in order, e.g. \"C2 C5 CK C3 D4\"; "
+              "seats follow from the leader and the trick winners (two decks: a pair as "
+              "D8D8, two cards on a pair lead as S9S7)")
+@click.option("--exposed", multiple=True, metavar="SEAT=CARDS",
+              help="cards a seat exposed, e.g. --exposed 1=SQ,HA (repeatable; two decks: a "
+              "card twice = both copies)")
+@click.option("--later-deal", is_flag=True,
+              help="the deal is not the first of its match (the first lead need not be ♣2)")
+@click.option("--players", default="heuristic", show_default=True,
+              help="the model for every seat after this decision (your own later cards too): "
+              "one name or four comma-separated (random, lowest, heuristic[:key=value,...])")
+@click.option("--precision", type=float, default=10.0, show_default=True,
+              help="stop when every card's paired difference to the best card has a 95%% CI "
+              "half-width ≤ this (outcome units); 0 = play --max-worlds")
+@click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
+              help="most sampled worlds (hidden hands) to play every legal card in")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="root seed of the sampling and the players' random streams")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="output format")
+@rules_options
+def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precision,
+           max_worlds, seed, fmt, **kwargs):
+    """Which card should I play?  Every legal card played out in sampled worlds.
+
+    HAND is the cards you hold now, in any RULES.md §1 form (quotes optional).  The hidden
+    cards are dealt at random among the deals consistent with everything public (the
+    plays, the voids they show, the exposures) and the whole history must replay legally
+    in each.  Every legal card is then played to the end of the deal in every world by
+    --players, on the same worlds with the same random streams (paired).  Prints each
+    card's mean outcome — zero-sum points (solo), your team's share of the team difference
+    in raw points (partners, pig_sheep) — with its 95% CI and n, the recommended card and
+    P(best), the bootstrap probability over worlds that it is the best.
+
+    Example: gongzhu-sim advise "S:A5 H:K93 D:T C:87" --seat 3 --plays "C2 C5 CK CA D4 DJ D3"
+    """
+    from sim.analysis.advise import AdviseError, describe, parse_position
+    from sim.analysis.advise import advise as run_advise
+    from sim.errors import InputError
+
+    rules = pop_rules(kwargs)
+    if precision < 0:
+        raise InputError(f"--precision must be ≥ 0, got {precision}")
+    exp: dict[int, str] = {}
+    for item in exposed:
+        s, sep, cards = item.partition("=")
+        if not sep or s.strip() not in ("0", "1", "2", "3"):
+            raise AdviseError(f"--exposed {item!r}: expected SEAT=CARDS with SEAT 0..3, "
+                              "e.g. --exposed 1=SQ")
+        exp[int(s)] = f"{exp.get(int(s), '')} {cards}"
+    pos = parse_position(" ".join(hand), plays, seat=seat, first_leader=first_leader,
+                         exposed=exp, rules=rules, later_deal=later_deal)
+    result = run_advise(pos, players=players, precision=precision, max_worlds=max_worlds,
+                        seed=seed)
+    if fmt == "json":
+        click.echo(json.dumps(to_json(result), ensure_ascii=False, indent=1))
+        return
+    click.echo(f"{describe(pos)}; players {', '.join(dict.fromkeys(result.players))}")
+    if not result.simulated:
+        click.echo(f"only one legal card: {result.cards[0].card} (no simulation)")
+        return
+    unit = "zero-sum" if result.measure == "zero-sum" else "team share"
+    how = ("precision reached" if result.stopped == "precision"
+           else f"--max-worlds {result.worlds}")
+    click.echo(f"{result.worlds} sampled worlds ({how}); outcome: {unit} points per deal")
+    click.echo(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'n':>6}")
+    for c in result.cards:
+        mark = "▶" if c.play == result.recommended else " "
+        ci = f"[{c.ci_low:+.1f}, {c.ci_high:+.1f}]"
+        click.echo(f"{mark} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f} {c.n:6d}")
+    best = next(c for c in result.cards if c.play == result.recommended)
+    click.echo(f"recommended: {best.card}  (P(best) {result.p_best:.2f})")
+
+
+def to_json(result) -> dict:
+    """The ``--format json`` object: ``recommended``, ``p_best``, ``cards`` (best first:
+    ``card``, ``ev``, ``ci_low``, ``ci_high``, ``n``, ``delta``, ``delta_ci_low``,
+    ``delta_ci_high``), ``worlds``, ``simulated``, ``measure``, ``stopped``, ``seat``,
+    ``trick``, ``players``, ``precision``."""
+    from sim.analysis.advise import play_str
+
+    return {
+        "recommended": play_str(result.recommended),
+        "p_best": result.p_best,
+        "cards": [{"card": c.card, "ev": c.ev, "ci_low": c.ci_low, "ci_high": c.ci_high,
+                   "n": c.n, "delta": c.delta, "delta_ci_low": c.delta_ci_low,
+                   "delta_ci_high": c.delta_ci_high} for c in result.cards],
+        "worlds": result.worlds,
+        "simulated": result.simulated,
+        "measure": result.measure,
+        "stopped": result.stopped,
+        "seat": result.position.seat,
+        "trick": result.position.trick_no + 1,
+        "players": list(result.players),
+        "precision": result.precision,
+    }

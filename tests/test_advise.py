@@ -1,0 +1,196 @@
+"""``gongzhu-sim advise`` (issue 15.3): positions, acceptance cases, every bad input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis.advise import WorldSampler, advise, parse_position
+from sim.cli import main
+from sim.game.cards import card_str, parse_card
+from sim.game.rules import Rules
+from sim.game.state import GameState
+
+# trick 1 of a first deal: seat 1 leads ♣2, seat 0 wins with ♣A; trick 2 led by seat 0
+TRICK1 = "C2 C5 CK CA"
+
+
+def _run(*args):
+    r = CliRunner().invoke(main, ["advise", *args])
+    return r.exit_code, r.output
+
+
+def _json(*args):
+    code, out = _run(*args, "--format", "json")
+    assert code == 0, out
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- acceptance
+
+
+def test_one_legal_card_is_printed_without_simulation():
+    code, out = _run("S:AK54 H:K93 D:A C:8764", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3")
+    assert code == 0, out
+    assert "only one legal card: DA (no simulation)" in out
+    j = _json("S:AK54 H:K93 D:A C:8764", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3")
+    assert j["recommended"] == "DA" and j["simulated"] is False and j["worlds"] == 0
+    assert j["cards"] == [{"card": "DA", "ev": None, "ci_low": None, "ci_high": None, "n": 0,
+                           "delta": None, "delta_ci_low": None, "delta_ci_high": None}]
+
+
+def test_last_player_takes_the_sheep():
+    # ♦4 ♦J ♦3 on the trick, nothing negative, seat 3 last with ♦A: take the sheep
+    j = _json("S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+              "--max-worlds", "48", "--precision", "0")
+    assert j["recommended"] == "DA" and j["p_best"] > 0.9
+    assert {c["card"] for c in j["cards"]} == {"DA", "DT", "D2"}
+    best, worst = j["cards"][0], j["cards"][-1]
+    assert best["n"] == worst["n"] == 48 == j["worlds"]
+    assert best["ci_low"] < best["ev"] < best["ci_high"]
+    assert best["ci_low"] > worst["ci_high"]  # clearly better, not noise
+
+
+def test_void_player_discards_the_pig_on_an_opponents_trick():
+    code, out = _run("S:AKQ H:32 C:T987643", "--seat", "3", "--plays", f"{TRICK1} D4 DK D3",
+                     "--max-worlds", "48", "--precision", "0")
+    assert code == 0, out
+    assert "recommended: SQ" in out and "▶ SQ" in out
+    assert "seat 3 to play at trick 2, ♦ led (on the trick: 0:D4, 1:DK, 2:D3)" in out
+
+
+def test_paired_same_worlds_and_deterministic():
+    pos = parse_position("S:AK5 H:K93 D:AT2 C:876", f"{TRICK1} D4 DJ D3", seat=3)
+    a = advise(pos, max_worlds=16, precision=0, seed=4)
+    b = advise(pos, max_worlds=16, precision=0, seed=4)
+    assert a == b
+    assert {c.n for c in a.cards} == {16}
+    best = next(c for c in a.cards if c.play == a.recommended)
+    assert best.delta == 0.0
+
+
+def test_precision_stops_early():
+    pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3)
+    a = advise(pos, max_worlds=400, precision=1000.0)
+    assert a.stopped == "precision" and a.worlds == 32
+
+
+def test_worlds_are_consistent_and_uniform():
+    pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3,
+                         exposed={0: "HA"})
+    ws = WorldSampler(pos)
+    rng = np.random.default_rng(1)
+    holds = Counter()
+    for _ in range(3000):
+        hands = ws.draw(rng)
+        assert sorted(c for h in hands for c in h) == list(range(52))
+        assert all(len(h) == 13 for h in hands)
+        assert parse_card("HA") in hands[0]  # the exposed ♥A stays with its exposer
+        for p in range(3):
+            holds[p] += parse_card("SJ") in hands[p]
+    # seats 0, 1, 2 hold 10 (one fixed: ♥A), 11 and 11 unknown cards: ♠J 10:11:11
+    n = sum(holds.values())
+    assert n == 3000
+    for p, share in ((0, 10 / 32), (1, 11 / 32), (2, 11 / 32)):
+        assert abs(holds[p] / n - share) < 0.03
+
+
+def test_voids_shown_are_respected():
+    # seat 2 discards a heart on the diamond trick: it holds no diamond in any world
+    pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK H5", seat=3)
+    assert pos.voids[2] == 1 << 2
+    ws = WorldSampler(pos)
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        hands = ws.draw(rng)
+        assert not [c for c in hands[2] if c // 13 == 2]
+
+
+def test_two_decks_position():
+    rules = Rules(decks=2)
+    st = GameState.from_seed(3, 0, rules)
+    plays = []
+    for _ in range(5):
+        pl = st.legal_plays()[0]
+        plays.append("".join(card_str(c) for c in pl))
+        st.play(pl)
+    seat = st.to_play
+    hand = " ".join(card_str(c) for c in st.hand(seat))
+    j = _json(hand, "--decks", "2", "--seat", str(seat), "--plays", " ".join(plays),
+              "--max-worlds", "4", "--precision", "0", "--players", "lowest")
+    legal = {"".join(card_str(c) for c in p) for p in st.legal_plays()}
+    assert {c["card"] for c in j["cards"]} == legal
+    assert j["recommended"] in legal and j["trick"] == 2
+
+
+# ---------------------------------------------------------------- bad input: one Error line, exit 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (["S:AK5 H:K93 D:AT2 C:K76", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3"],
+     "Error: card CK is in HAND and also played (--plays); a 1-deck deal has one"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", "C2 C5 CK C2 D4 DJ D3"],
+     "Error: --plays: card C2 is played 2 times (plays 1, 4); a 1-deck deal has 1"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", "C2 C5 D5 CA D4 DJ D3"],
+     "Error: --plays break a rule: trick 1: seat 3 may not play ♦5: must follow suit: ♣ was "
+     "led and the hand holds ♣6 ♣7 ♣8 (RULES §4)"),
+    (["S:AK5 H:K93 D:AT2 C:8764", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3"],
+     "Error: HAND has 13 cards but seat 3 holds 12 at this point (13 dealt, 1 played)"),
+    (["S:AKQ H:32 C:T987643", "--seat", "3", "--plays", f"{TRICK1} D4 DK D3",
+      "--exposed", "1=SQ"],
+     "Error: --exposed 1=SQ: SQ is already seen elsewhere (in HAND)"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+      "--exposed", "2=DJ"],
+     "Error: --exposed 2=DJ: DJ is already seen elsewhere (played by another seat)"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+      "--first-leader", "0"],
+     "Error: with first leader 0 the plays put seat 2 to play, not seat 3"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", "C5 C2 CK CA D4 DJ D3"],
+     "Error: the first deal of a match opens with ♣2, but play 1 is C5"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ X3"],
+     "Error: --plays: play 7 'X3': unknown card 'X3'"),
+])
+def test_bad_input(args, message):
+    code, out = _run(*args)
+    assert code == 2, out
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), out
+
+
+def test_bad_input_deal_already_over():
+    st = GameState.from_seed(1, 0)
+    plays = []
+    while not st.is_over:
+        c = st.legal_plays()[0]
+        plays.append(card_str(c))
+        st.play(c)
+    code, out = _run("-", "--plays", " ".join(plays))
+    assert code == 2 and out.strip() == ("Error: the deal is already over: every card has "
+                                         "been played")
+
+
+def test_bad_input_rule_broken_by_another_seat():
+    # seat 2 discards ♥5 on the club lead of trick 1, then plays ♣6 at trick 2: it held ♣6
+    code, out = _run("S:AK5 H:K93 D:AT2 C:987", "--seat", "3", "--plays",
+                     "C2 H5 CK CA C3 C4 C6")
+    assert code == 2, out
+    assert out.strip() == ("Error: --plays break a rule: trick 1: seat 2 may not play ♥5: "
+                           "must follow suit: ♣ was led and the hand holds ♣6 (RULES §4)")
+
+
+def test_bad_input_first_round_restriction_and_pair_lead():
+    # seat 3 exposed ♠Q and played it on the first spade trick although it holds ♠5
+    code, out = _run("S:5 H:K93 D:AT2 C:9876", "--seat", "3", "--exposed", "3=SQ",
+                     "--plays", "C2 C5 CK CA SA S3 S4 SQ D4 DJ D3")
+    assert code == 2, out
+    assert out.strip().startswith("Error: --plays break a rule: trick 2: seat 3 may not play "
+                                  "♠Q: first-round restriction of an exposed card")
+    # two decks: a lead of two different cards
+    code, out = _run("-", "--decks", "2", "--plays", "C2C3")
+    assert code == 2
+    assert out.strip() == ("Error: --plays: play 1 C2C3 (trick 1, seat 0): a lead is one "
+                           "card or a pair of identical cards")
