@@ -194,3 +194,21 @@ def test_bad_input_first_round_restriction_and_pair_lead():
     assert code == 2
     assert out.strip() == ("Error: --plays: play 1 C2C3 (trick 1, seat 0): a lead is one "
                            "card or a pair of identical cards")
+
+
+def test_readme_example_is_reproduced():
+    """The README's "What should I play?" output is what the command prints (seed 0)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = re.search(r"### What should I play\?.*?```console\n(.*?)```", readme, re.S).group(1)
+    lines = block.splitlines()
+    cmd = " ".join(line.rstrip("\\").strip() for line in lines[:2])
+    import shlex
+
+    args = shlex.split(cmd)[2:]  # drop "$ gongzhu-sim"
+    assert args[0] == "advise"
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == lines[2:]
