@@ -12,8 +12,10 @@ from numba import njit
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
 from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
+from strategies.search import ROLLOUTS, play_search
 
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC = 0, 1, 2
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH = 0, 1, 2, 3
+assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
 EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2, 3, 4
 N_PARAMS = 16
 
@@ -33,6 +35,8 @@ def choose_play(sid, params, obs, rng):
         return play_random(obs, rng)
     if sid == PLAY_LOWEST:
         return play_lowest(obs, rng)
+    if sid == PLAY_SEARCH:
+        return play_search(obs, params, rng)
     return play_heuristic(obs, params, rng)
 
 

@@ -26,11 +26,14 @@ from strategies.dispatch import (
     PLAY_HEURISTIC,
     PLAY_LOWEST,
     PLAY_RANDOM,
+    PLAY_SEARCH,
 )
 from strategies.exposure_rules import RULE_PARAMS
 from strategies.heuristic import HEURISTIC_PARAMS
+from strategies.search import MEASURES, ROLLOUTS, SEARCH_PARAMS
 
-PLAYERS = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
+PLAYERS = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC,
+           "search": PLAY_SEARCH}
 EXPOSURES = {
     "never": EXPOSE_NEVER,
     "always": EXPOSE_ALWAYS,
@@ -38,7 +41,11 @@ EXPOSURES = {
     "fixed": EXPOSE_FIXED,
     "rule": EXPOSE_RULE,
 }
-_PARAM_KEYS = {"heuristic": HEURISTIC_PARAMS, "rule": RULE_PARAMS}
+_PARAM_KEYS = {"heuristic": HEURISTIC_PARAMS, "rule": RULE_PARAMS, "search": SEARCH_PARAMS}
+#: parameters that take a name (mapped to its number) instead of a number
+_NAMED_VALUES = {"search": {"rollout": ROLLOUTS, "measure": MEASURES}}
+#: allowed ranges of numeric parameters (inclusive)
+_RANGES = {"search": {"worlds": (1, 1024)}}
 
 
 class StrategyError(InputError):
@@ -72,12 +79,28 @@ def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
                     f"unknown parameter {k!r} in {kind} {name!r}; valid keys: "
                     + ", ".join(f"{key} (default {d:g})" for key, d in keys.items())
                 )
+            named = _NAMED_VALUES.get(base, {}).get(k)
+            if named is not None:
+                if v.strip() not in named:
+                    raise StrategyError(
+                        f"parameter {k} in {name!r} must be one of {', '.join(named)}, "
+                        f"got {v!r}"
+                    )
+                values[k] = float(named[v.strip()])
+                continue
             try:
                 values[k] = float(v)
             except ValueError:
                 raise StrategyError(
                     f"parameter {k} in {name!r} needs a number, got {v!r}"
                 ) from None
+            lo_hi = _RANGES.get(base, {}).get(k)
+            if lo_hi is not None and not (lo_hi[0] <= values[k] <= lo_hi[1]
+                                          and values[k] == int(values[k])):
+                raise StrategyError(
+                    f"parameter {k} in {name!r} must be a whole number "
+                    f"{lo_hi[0]}..{lo_hi[1]}, got {v!r}"
+                )
     out = list(values.values()) + [0.0] * (N_PARAMS - len(values))
     return tuple(out)
 
@@ -88,7 +111,7 @@ def parse_player(name: str) -> Choice:
     if base not in PLAYERS:
         raise StrategyError(
             f"unknown player {name!r}; valid players: {', '.join(PLAYERS)} "
-            "(heuristic takes heuristic:key=value,...)"
+            "(heuristic and search take NAME:key=value,...)"
         )
     return Choice(name.strip(), PLAYERS[base], _kv_params("player", base, arg, name))
 

@@ -44,12 +44,15 @@ from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
+    O_FIRST_IN_LED,
     O_HAND,
     O_LEADER,
     O_LED_SUITS,
     O_LEGAL,
     O_PARTNER,
+    O_PIG_SHEEP_BY,
     O_PLAYED,
+    O_RULES,
     O_SEAT,
     O_SIZE,
     O_TAKEN,
@@ -372,10 +375,13 @@ def test_observations_match_the_record(played):
     expected = []
     for rec in records:
         exposed_mask = cards_to_mask(x for e in rec.exposed for x in e)
+        by = 0  # seat + 1 that played the pig (bits 0-3) / the sheep (bits 4-7)
         for (t, k, seat, card), st in _replay(rec):
             trick = [x for _, x in st["trick"]]
             opening = rec.first_deal and t == 0 and k == 0
             legal = legal_plays(st["held"], trick, st["led_suits"], st["exposed"], opening)
+            by_before = by
+            by |= (seat + 1) if card == 10 else ((seat + 1) << 4) if card == 35 else 0
             if len(legal) == 1:
                 continue  # forced: the strategy is not consulted
             obs = np.zeros(O_SIZE, dtype=np.uint64)
@@ -398,6 +404,9 @@ def test_observations_match_the_record(played):
             obs[O_TRICK_NO] = t
             obs[O_FIRST_DEAL] = int(rec.first_deal)
             obs[O_VARIANT] = ("solo", "partners", "pig_sheep").index(rules.variant)
+            obs[O_RULES] = sum(int(v) << (4 * i) for i, v in enumerate(rules.to_array()))
+            obs[O_FIRST_IN_LED] = int(bool(trick) and suit_of(trick[0]) not in st["led_suits"])
+            obs[O_PIG_SHEEP_BY] = by_before
             expected.append((obs, card))
     assert len(calls) == len(expected)
     for (got, card), (want, want_card) in zip(calls, expected, strict=True):

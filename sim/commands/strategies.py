@@ -9,6 +9,10 @@ _PLAYERS = {
     "lowest": "lowest legal card; when void, the lowest card of the shortest suit",
     "heuristic": "card counting, ducking, pig dumping and 拱猪 spade leads, sheep hunting; "
     "exposure- and team-aware (heuristic:key=value,... below)",
+    "search": "determinized Monte Carlo: samples hidden deals consistent with what the seat "
+    "has seen, rolls each legal card out to the end with a fast policy in all seats and "
+    "plays the best mean (search:key=value,... below; one deck; ~1,000× slower than "
+    "heuristic)",
 }
 _EXPOSURES = {
     "never": "expose nothing",
@@ -30,6 +34,7 @@ def strategies() -> None:
     """
     from strategies.exposure_rules import RULE_HELP, RULE_PARAMS
     from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS
+    from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS
 
     def table(title: str, rows: dict[str, str]) -> None:
         click.echo(title)
@@ -42,5 +47,10 @@ def strategies() -> None:
     table("exposure policies:", _EXPOSURES)
     table("heuristic:key=value (default in brackets):",
           {k: f"[{v:g}] {HEURISTIC_HELP.get(k, '')}" for k, v in HEURISTIC_PARAMS.items()})
+    names = {"rollout": {v: k for k, v in ROLLOUTS.items()},
+             "measure": {v: k for k, v in MEASURES.items()}}
+    table("search:key=value (default in brackets):",
+          {k: f"[{names[k][int(v)] if k in names else f'{v:g}'}] {SEARCH_HELP[k]}"
+           for k, v in SEARCH_PARAMS.items()})
     table("rule:key=value (default in brackets; every condition for a card must hold):",
           {k: f"[{v:g}] {RULE_HELP.get(k, '')}" for k, v in RULE_PARAMS.items()})

@@ -23,7 +23,6 @@ from sim.core.bits import (
     keep_alive,
     lowest_bit,
     popcount,
-    suit_mask,
     unmanaged,
 )
 from sim.core.rng import (
@@ -41,12 +40,15 @@ from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
+    O_FIRST_IN_LED,
     O_HAND,
     O_LEADER,
     O_LED_SUITS,
     O_LEGAL,
     O_PARTNER,
+    O_PIG_SHEEP_BY,
     O_PLAYED,
+    O_RULES,
     O_SEAT,
     O_SIZE,
     O_TAKEN,
@@ -58,12 +60,15 @@ from sim.game.observation import (
 )
 from sim.game.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.game.scoring import raw_score
+from sim.game.tricks import legal_mask as _legal
+from sim.game.tricks import pack_rules
 from strategies.baseline import expose_random, random_card
 from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
 from strategies.registry import Choice
 
 _C2 = np.int64(39)
 _SQ = np.int64(10)
+_DJ = np.int64(35)
 _EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)  # flag order: pig sheep tr ♥A
 _SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
 _NO_PARTNER = np.uint64(4)
@@ -80,31 +85,6 @@ def _deal(key, deck, hands):
         for j in range(13 * p, 13 * p + 13):
             m |= ONE << np.uint64(deck[j])
         hands[p] = m
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _legal(hand, trick_len, led, first_in_led, led_suits, exposed, c2_lead):
-    """Legal plays mask (docs/engine.md step 4, RULES.md §3–§4)."""
-    if trick_len == 0:
-        if c2_lead:
-            return bit(_C2)
-        legal = hand
-        r = hand & exposed
-        while r:
-            c = lowest_bit(r)
-            r &= r - ONE
-            s = c // 13
-            if (led_suits >> np.uint64(s)) & ONE == ZERO and (hand & suit_mask(s)) != bit(c):
-                legal &= ~bit(c)
-        return legal
-    in_suit = hand & suit_mask(led)
-    if in_suit == ZERO:
-        return hand
-    if first_in_led:
-        ex = in_suit & exposed
-        if ex != ZERO and ex != in_suit:
-            return in_suit & ~ex
-    return in_suit
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -173,6 +153,9 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         obs[O_EXPOSED] = exposed
         obs[O_FIRST_DEAL] = np.uint64(first_deal)
         obs[O_VARIANT] = np.uint64(variant)
+        obs[O_RULES] = pack_rules(rules)
+        obs[O_FIRST_IN_LED] = ZERO
+        obs[O_PIG_SHEEP_BY] = ZERO
     led_suits = np.uint64(0)
     for t in range(13):
         if not random_only:
@@ -210,6 +193,10 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             if not random_only:
                 obs[O_TRICK + k] = np.uint64(c)
                 obs[O_PLAYED] |= cb
+                if c == _SQ:
+                    obs[O_PIG_SHEEP_BY] |= np.uint64(p + 1)
+                elif c == _DJ:
+                    obs[O_PIG_SHEEP_BY] |= np.uint64(p + 1) << np.uint64(4)
             if record:
                 plays_out[row, 4 * t + k] = c
             s = c // 13
@@ -219,6 +206,7 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 led_suits |= ONE << np.uint64(s)
                 if not random_only:
                     obs[O_LED_SUITS] = led_suits
+                    obs[O_FIRST_IN_LED] = np.uint64(first_in_led)
                 best = c
             elif s == led:
                 if c > best:

@@ -41,6 +41,7 @@ from sim.game.play import (  # the rules of play live in the game layer (one hom
     deal_hands,
     legal_plays,
     observation,
+    pig_sheep_by,
     trick_winner,
     why_illegal,
 )
@@ -185,6 +186,7 @@ def play_deal(
                 obs = observation(
                     seat, rules, held[seat], legal, played, exposed, taken, voids,
                     trick, lead, led_suits, trick_no, first_deal, flags,
+                    pig_sheep_by([pl for _, t, _ in tricks for pl in t] + trick),
                 )
                 card, rng = choose_play(int(players[seat].id), table, obs, rngs[seat])
                 card, rngs[seat] = int(card), np.uint64(rng)

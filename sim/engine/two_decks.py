@@ -68,8 +68,9 @@ from sim.game.observation2 import (
 )
 from sim.game.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.game.scoring import raw_score
-from strategies.dispatch import PLAY_RANDOM
+from strategies.dispatch import PLAY_RANDOM, PLAY_SEARCH
 from strategies.pairs import choose_exposure2, choose_play2, random_play
+from strategies.registry import StrategyError
 
 _C2 = np.int64(39)
 _SQ = np.int64(10)
@@ -510,6 +511,9 @@ def play_deals2(
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
     p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)
+    if any(c.id == PLAY_SEARCH for c in p):
+        raise StrategyError("player 'search' plays one deck only so far (two decks: "
+                            "use heuristic, lowest or random)")
     out_hands = np.zeros((total, 4), np.uint64)
     out_hands2 = np.zeros((total, 4), np.uint64)
     given = hands is not None

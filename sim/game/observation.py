@@ -22,4 +22,7 @@ O_TRICK_NO = 21  # 0..12
 O_FIRST_DEAL = 22  # 1 on the first deal of a match (♣2 must open)
 O_VARIANT = 23  # rules variant index (0 solo, 1 partners, 2 pig_sheep)
 O_EXPOSERS = 24  # 24..27: exposure flags announced by each seat (1 pig 2 sheep 4 tr 8 ♥A)
+O_RULES = 28  # the deal's Rules.to_array(), 4 bits per entry (sim/game/tricks.py pack_rules)
+O_FIRST_IN_LED = 29  # 1 when the current trick's led suit is led for the first time this deal
+O_PIG_SHEEP_BY = 30  # seat + 1 that played the pig (bits 0-3) / the sheep (bits 4-7), 0 = not yet
 O_SIZE = 32

@@ -18,8 +18,10 @@ import numpy as np
 from sim.core.rng import STREAM_SHUFFLE, py_shuffle, py_stream
 from sim.game.cards import (
     C2,
+    DJ,
     EXPOSABLE,
     N_CARDS,
+    SQ,
     SUIT_SYMBOLS,
     card_symbol,
     cards_to_mask,
@@ -30,12 +32,15 @@ from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
+    O_FIRST_IN_LED,
     O_HAND,
     O_LEADER,
     O_LED_SUITS,
     O_LEGAL,
     O_PARTNER,
+    O_PIG_SHEEP_BY,
     O_PLAYED,
+    O_RULES,
     O_SEAT,
     O_SIZE,
     O_TAKEN,
@@ -197,8 +202,12 @@ def observation(
     trick_no: int,
     first_deal: bool,
     flags: list[int],
+    pig_sheep_by: int = 0,
 ) -> np.ndarray:
     """The uint64 observation array of sim/game/observation.py for ``seat``'s decision.
+
+    ``pig_sheep_by``: the ``O_PIG_SHEEP_BY`` entry (who played the pig / the sheep so
+    far, :func:`pig_sheep_by`).
 
     ``played`` includes the current trick's cards; ``led_suits`` are the suits of
     earlier tricks (the current trick's suit is added once it is led); ``taken``
@@ -226,4 +235,19 @@ def observation(
     obs[O_TRICK_NO] = trick_no
     obs[O_FIRST_DEAL] = int(first_deal)
     obs[O_VARIANT] = VARIANTS.index(rules.variant)
+    obs[O_RULES] = sum(int(v) << (4 * i) for i, v in enumerate(rules.to_array()))
+    obs[O_FIRST_IN_LED] = int(bool(trick) and suit_of(trick[0][1]) not in led_suits)
+    obs[O_PIG_SHEEP_BY] = pig_sheep_by
     return np.array(obs, dtype=np.uint64)
+
+
+def pig_sheep_by(plays) -> int:
+    """The ``O_PIG_SHEEP_BY`` observation entry from the ``(seat, card)`` plays so far:
+    seat + 1 that played the pig ♠Q in bits 0–3, the sheep ♦J in bits 4–7 (0 = not yet)."""
+    v = 0
+    for seat, card in plays:
+        if card == SQ:
+            v |= seat + 1
+        elif card == DJ:
+            v |= (seat + 1) << 4
+    return v

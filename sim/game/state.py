@@ -547,7 +547,9 @@ class GameState:
             return p1.observation(seat, rules, self._held[seat], legal, self._played,
                                   self._exposed, self._taken, self._voids, self.trick,
                                   self._lead, self._led_suits, trick_no, self.first_deal,
-                                  self.flags)
+                                  self.flags,
+                                  p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t]
+                                                  + list(self.trick)))
         taken = [p2._masks(t) for t in self._taken]
         return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
                                self._played, self._exposed_counts, taken, self._voids,
