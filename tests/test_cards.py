@@ -93,3 +93,58 @@ def test_exposure_flags():
 def test_mask_roundtrip(cards):
     assert mask_to_cards(cards_to_mask(cards)) == sorted(cards)
     assert parse_hand(hand_to_pbn(sorted(cards))) == sorted(cards) if cards else True
+
+
+# --- issue 17: rank-first spellings, the display form, errors that show both orders ---
+
+@pytest.mark.parametrize("text,expected", [
+    ("QS", SQ), ("qs", SQ), ("Qs", SQ), ("Q♠", SQ), ("10H", 1 * 13 + 8), ("TH", 1 * 13 + 8),
+    ("Th", 1 * 13 + 8), ("10♥", 1 * 13 + 8), ("JD", DJ), ("10C", CT), ("tc", CT),
+    ("AH", HA), ("2C", 39), ("AS", 12), ("2s", 0),
+])
+def test_parse_card_rank_first(text, expected):
+    assert parse_card(text) == expected
+
+
+@pytest.mark.parametrize("text", ["XY", "S1", "1S", "SS", "HD", "Q", "10", "S", "QQ", "S11",
+                                  "11S", "♠", "Q♠♠", ""])
+def test_unknown_card_error_shows_both_orders(text):
+    with pytest.raises(CardError) as err:
+        parse_card(text)
+    assert str(err.value) == (f"unknown card {text!r} "
+                              "(cards are written SQ, QS, H10, 10H, ♠Q)")
+
+
+@pytest.mark.parametrize("text", [
+    "AS QS 7S 2S KH JH 3H TD 9D AC 8C 4C 2C",
+    "as,qs,7s,2s,kh,jh,3h,10d,9d,ac,8c,4c,2c",
+    "A♠ Q♠ 7♠ 2♠ K♥ J♥ 3♥ 10♦ 9♦ A♣ 8♣ 4♣ 2♣",
+    "SA QS S7 2S HK JH H3 TD D9 AC C8 4C C2",  # both orders mixed
+    "♠ AQ72  ♥ KJ3  ♦ 109  ♣ A842",  # the display form (hand_rows, trace)
+    "♠ AQ72 ♥ KJ3 ♦ T9 ♣ A842",
+    "S AQ72 H KJ3 D T9 C A842",
+])
+def test_rank_first_and_display_hands(text):
+    assert hand_to_pbn(parse_hand(text, size=13)) == PBN
+
+
+def test_display_form_round_trips_with_voids():
+    from sim.game.cards import hand_rows
+
+    for pbn in (PBN, "AKQJT98765432...", ".AKQ.J9.T8765432", "T9.T9.T9.T98765432"):
+        hand = parse_hand(pbn)
+        assert hand_to_pbn(parse_hand("  ".join(hand_rows(hand)))) == pbn
+
+
+def test_two_deck_rank_first_copies():
+    hand = parse_hand("QS SQ AH ha 10C CT", decks=2)
+    assert hand.count(SQ) == 2 and hand.count(HA) == 2 and hand.count(CT) == 2
+    with pytest.raises(CardError, match="SQ appears 3 times"):
+        parse_hand("QS SQ Q♠", decks=2)
+    with pytest.raises(CardError, match="SQ appears twice"):
+        parse_hand("QS SQ", decks=1)
+
+
+def test_rank_first_in_card_lists_and_exposure():
+    assert parse_cards("QS, JD 10C ah") == [SQ, DJ, CT, HA]
+    assert flags_to_cards(exposure_flags(parse_cards("QS AH"))) == [SQ, HA]

@@ -7,11 +7,15 @@ which a card may appear twice (``counts`` gives the per-card copies).
 
 Text forms accepted on input (case-insensitive):
 
-* a card: suit letter or symbol then rank — ``SQ``, ``♠Q``, ``H10`` = ``HT``;
+* a card: suit letter or symbol then rank — ``SQ``, ``♠Q``, ``H10`` = ``HT`` — or rank
+  first as poker and bridge players write it — ``QS``, ``Qs``, ``10H``, ``TH``, ``10♥``
+  (ranks and suit letters never collide, so both orders are unambiguous);
 * a hand: PBN ``AQ72.KJ3.T9.A842`` (spades.hearts.diamonds.clubs, ``-`` or
-  empty for a void), per-suit ``S:AQ72 H:KJ3 D:T9 C:A842`` (``♠:AQ72`` or
-  ``♠AQ72`` too), or a list of cards ``SA SQ H3`` separated by spaces/commas.
-  Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q).
+  empty for a void), per-suit ``S:AQ72 H:KJ3 D:T9 C:A842`` (``♠:AQ72``, ``♠AQ72``
+  or the display form ``♠ AQ72 ♥ KJ3 ♦ 109 ♣ A842`` too), or a list of cards
+  ``SA QS 3h`` separated by spaces/commas.
+  Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q; in a list,
+  ``SQ QS`` or ``SQ SQ``).
 
 Canonical output: ``SQ``, ``HT`` for cards, PBN for hands.
 Errors: :class:`CardError` (a ``ValueError``) whose message names the
@@ -93,21 +97,33 @@ def _rank_index(ch: str, context: str) -> int:
     return i
 
 
-def parse_card(text: str) -> int:
-    """Parse one card (``SQ``, ``♠Q``, ``h10``, ``HT``) into its index.
+#: How cards are written, quoted by every "unknown card" error (RULES.md §1).
+CARD_FORMS = "cards are written SQ, QS, H10, 10H, ♠Q"
 
-    Raises CardError naming ``text`` when it is not a card.
+
+def _rank_of_text(rank_text: str) -> int | None:
+    r = "T" if rank_text == "10" else rank_text
+    return RANKS.index(r) if len(r) == 1 and r in RANKS else None
+
+
+def parse_card(text: str) -> int:
+    """Parse one card into its index: suit first (``SQ``, ``♠Q``, ``h10``, ``HT``) or rank
+    first as poker and bridge players write it (``QS``, ``qs``, ``10H``, ``Th``, ``10♥``).
+
+    Ranks and suit letters never collide, so both orders are unambiguous (RULES.md §1).
+    Raises CardError naming ``text`` (and the accepted forms) when it is not a card.
     """
-    t = text.strip()
-    if len(t) < 2 or t[0].upper() not in _SUIT_OF_CHAR:
-        raise CardError(f"unknown card {text!r}")
-    suit = _SUIT_OF_CHAR[t[0].upper()]
-    rank_text = t[1:].upper()
-    if rank_text == "10":
-        rank_text = "T"
-    if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"unknown card {text!r}")
-    return card(suit, RANKS.index(rank_text))
+    u = text.strip().upper()
+    if len(u) >= 2:
+        if u[0] in _SUIT_OF_CHAR:  # suit first
+            rank = _rank_of_text(u[1:])
+            if rank is not None:
+                return card(_SUIT_OF_CHAR[u[0]], rank)
+        if u[-1] in _SUIT_OF_CHAR:  # rank first
+            rank = _rank_of_text(u[:-1])
+            if rank is not None:
+                return card(_SUIT_OF_CHAR[u[-1]], rank)
+    raise CardError(f"unknown card {text!r} ({CARD_FORMS})")
 
 
 def _ranks_of_suit(suit: int, text: str) -> list[int]:
@@ -163,10 +179,25 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
     return sorted(cards)
 
 
+def _suit_groups(t: str) -> list[str]:
+    """Tokens of a per-suit hand, a lone suit symbol joined to the ranks after it, so the
+    display form ``♠ Q754 ♥ 432 ♦ - ♣ AK`` (hand_rows, trace) reads as ``♠Q754 ♥432 …``."""
+    toks = t.split()
+    out: list[str] = []
+    for tok in toks:
+        lone = out and out[-1].rstrip(":").upper() in _SUIT_OF_CHAR and len(
+            out[-1].rstrip(":")) == 1
+        if lone and tok[0].upper() not in _SUIT_OF_CHAR:
+            out[-1] += tok
+        else:
+            out.append(tok)
+    return out
+
+
 def _parse_per_suit(t: str) -> list[int]:
     cards: list[int] = []
     seen: set[int] = set()
-    for tok in t.split():
+    for tok in _suit_groups(t):
         head = tok[0].upper()
         if head not in _SUIT_OF_CHAR:
             raise CardError(f"unknown suit in {tok!r}")
