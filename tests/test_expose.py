@@ -281,7 +281,7 @@ def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_
         ([FOUR, "--decks", "2"], "two decks are not supported yet"),
         ([FOUR, "--variant", "pig_sheep"], "forbids exposure"),
         ([], "missing HAND"),
-        ([FOUR, "--jobs", "0"], "--jobs"),
+        ([FOUR, "--jobs", "-1"], "--jobs must be ≥ 0"),
     ],
 )
 def test_cli_bad_input_one_clear_message(args, fragment):

@@ -38,6 +38,7 @@ is in the same unit.
 from __future__ import annotations
 
 import math
+import os
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -520,9 +521,10 @@ def analyse_exposure(
         )
     if not (isinstance(precision, int | float) and precision >= 0 and math.isfinite(precision)):
         raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
-    for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 1), ("batch", batch, 1)):
+    for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 0), ("batch", batch, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+    jobs = int(jobs) or os.cpu_count() or 1  # 0 = all cores, as in run and compare
     spec = make_deal_spec(hand, seat, known, rules.decks)
     flags = default_options(spec.hand) if options is None else parse_options(options, spec.hand)
 
@@ -713,9 +715,10 @@ def exposure_ev(
         measure: ``zero-sum`` | ``raw`` | ``points`` | ``team`` (partners only) | ``yuanbao``.
         precision: stop when every Δ's 95% CI half-width ≤ this (measure units);
             0 = play exactly ``max_deals``.
-        max_deals: deal cap; seed: root seed; jobs: parallel worker threads (the result is
-            identical for any ``jobs``); batch: deals per batch (the stopping rule is checked
-            after each batch, so ``n`` is a multiple of ``batch`` or ``max_deals``).
+        max_deals: deal cap; seed: root seed; jobs: parallel worker threads, 0 = all
+            cores (the result is identical for any ``jobs``); batch: deals per batch (the
+            stopping rule is checked after each batch, so ``n`` is a multiple of ``batch``
+            or ``max_deals``).
 
     Returns a DataFrame, one row per option sorted by EV (best first), columns:
     ``option`` (``none``/``SQ+DJ``…), ``flags``, ``status`` (``recommended``, ``not

@@ -53,9 +53,10 @@ _MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
 @click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=1_000_000,
               show_default=True,
               help="deal cap (every option is played on each deal)")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="root seed")
-@click.option("--jobs", type=int, default=1, show_default=True,
-              help="worker threads (batches in parallel); the output is identical for any value")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
+@click.option("--jobs", "-j", type=int, default=0, show_default=True,
+              help="worker threads (batches in parallel), 0 = all cores; the output is "
+              "identical for any value")
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=10_000, show_default=True,
               help="deals per batch; the stopping rule is checked after each batch")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
@@ -89,8 +90,8 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
-    if jobs < 1:
-        raise InputError(f"--jobs must be ≥ 1, got {jobs}")
+    if jobs < 0:
+        raise InputError(f"--jobs must be ≥ 0 (0 = all cores), got {jobs}")
     if max_deals < 1:
         raise InputError(f"--max-deals must be ≥ 1, got {max_deals}")
     if batch < 1:

@@ -10,7 +10,8 @@ from sim.commands.options import SEED, note_unused_exposure, pop_rules, rules_op
 
 
 @click.command()
-@click.option("--seed", type=SEED, default=0, show_default=True, help="root seed of the job")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="root seed; deal I is the same deal as in run, compare and study")
 @click.option("--deal", "first", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="index of the first deal to show")
 @click.option("--deals", "n", type=click.IntRange(max=100_000), default=1, show_default=True,

@@ -563,6 +563,12 @@ def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
 def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> Job:
     """Validate everything (spec, deals file, output folder, scheduler); write nothing.
 
+    A non-empty output folder needs ``resume`` (finish the job there) or ``force``;
+    ``force`` replaces only the files a gongzhu-sim manifest of that folder accounts for
+    (its chunk files, summary.csv, report.html/.md; :func:`gongzhu_manifest`) and refuses
+    a non-empty folder without one.  The folder is probed by creating it (and removing it
+    again), so an unusable ``--out`` fails here, before any compile.
+
     Raises InputError with one clear message.  Call :meth:`Job.run` next (and
     :meth:`Job.close`), or use :func:`run_job`.
     """

@@ -361,6 +361,12 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
             values["rules"] = base.replace(**rule_given)
         except TypeError as exc:  # an unknown field name from a caller
             raise RulesError(str(exc)) from None
+    # --scheduler on the command line implies the dask backend whatever the config says;
+    # --backend loky/threading on the command line drops a scheduler from the config
+    if "scheduler" in given and "backend" not in given:
+        values["backend"] = "dask"
+    elif given.get("backend", "dask") != "dask" and "scheduler" not in given:
+        values.pop("scheduler", None)
     # an empty study (``gongzhu-sim study`` with no study options) is a study with the
     # defaults, but not an explicit choice (a resumed study keeps its cards)
     explicit = frozenset(k for k in values if k != "study" or study_set)

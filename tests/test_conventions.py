@@ -1,0 +1,84 @@
+"""One default for the same option everywhere (issue 17 conventions): ``--seed`` defaults
+to 1 and ``--jobs`` to 0 = all cores in every command that has them; ``--scheduler`` on the
+command line implies ``--backend dask`` whatever the job TOML says."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from sim.cli import main
+from sim.errors import InputError
+from sim.jobs.config import build_spec
+
+
+def _param(cmd: str, name: str) -> click.Parameter:
+    return next(p for p in main.commands[cmd].params if p.name == name)
+
+
+SEEDED = ["run", "study", "compare", "expose", "trace"]
+
+
+@pytest.mark.parametrize("cmd", SEEDED)
+def test_seed_default_is_one_everywhere(cmd):
+    p = _param(cmd, "seed")
+    if p.default is None:  # run/study: the job spec's default (flags override a TOML)
+        assert build_spec(None, {}).seed == 1
+        assert "[default: 1]" in p.help
+    else:
+        assert p.default == 1
+
+
+@pytest.mark.parametrize("cmd", ["run", "study", "compare", "expose"])
+def test_jobs_zero_means_all_cores_everywhere(cmd):
+    p = _param(cmd, "jobs")
+    assert "0 = all cores" in p.help
+    if p.default is None:
+        assert build_spec(None, {}).jobs == 0
+    else:
+        assert p.default == 0
+
+
+def test_expose_accepts_jobs_zero_and_gives_the_same_answer():
+    from sim.analysis.exposure import analyse_exposure
+
+    kw = dict(options="none;DJ", precision=0, max_deals=400, batch=100, seed=1)
+    a = analyse_exposure("S:543 H:32 D:AKQJT98 C:2", jobs=0, **kw)
+    b = analyse_exposure("S:543 H:32 D:AKQJT98 C:2", jobs=1, **kw)
+    assert a.table.equals(b.table) and a.n == 400
+    with pytest.raises(InputError, match="jobs must be an integer ≥ 0"):
+        analyse_exposure("S:543 H:32 D:AKQJT98 C:2", jobs=-1, **kw)
+
+
+def test_trace_default_seed_is_the_run_default_deal():
+    """trace and run with no --seed show the same deal 0 (seed 1)."""
+    from click.testing import CliRunner
+
+    a = CliRunner().invoke(main, ["trace", "--format", "json"])
+    b = CliRunner().invoke(main, ["trace", "--format", "json", "--seed", "1"])
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout and '"seed": 1' in a.stdout
+
+
+def test_scheduler_flag_implies_dask_over_the_config(tmp_path):
+    toml = tmp_path / "job.toml"
+    toml.write_text('deals = 10\nbackend = "loky"\n')
+    spec = build_spec(toml, {"scheduler": "tcp://10.0.0.5:8786"})
+    assert spec.backend == "dask" and spec.scheduler == "tcp://10.0.0.5:8786"
+    # the config's scheduler with --backend threading on the command line: flags win
+    toml.write_text('deals = 10\nbackend = "dask"\nscheduler = "tcp://10.0.0.5:8786"\n')
+    spec = build_spec(toml, {"backend": "threading"})
+    assert spec.backend == "threading" and spec.scheduler is None
+    assert build_spec(toml, {}).backend == "dask"
+    # both on the command line and contradictory: refused
+    with pytest.raises(InputError, match="needs backend dask"):
+        build_spec(None, {"scheduler": "tcp://h:1", "backend": "loky"})
+    # a config that contradicts itself: refused
+    toml.write_text('deals = 10\nbackend = "loky"\nscheduler = "tcp://10.0.0.5:8786"\n')
+    with pytest.raises(InputError, match="needs backend dask"):
+        build_spec(toml, {})
+
+
+def test_scheduler_help_says_it_implies_dask():
+    for cmd in ("run", "study", "compare"):
+        assert "implies --backend dask" in _param(cmd, "scheduler").help
