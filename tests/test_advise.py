@@ -197,7 +197,7 @@ def test_bad_input_first_round_restriction_and_pair_lead():
 
 
 def test_readme_example_is_reproduced():
-    """The README's "What should I play?" output is what the command prints (seed 0)."""
+    """The README's "What should I play?" output is what the command prints (default seed 1)."""
     import re
     from pathlib import Path
 

@@ -16,7 +16,12 @@ def _param(cmd: str, name: str) -> click.Parameter:
     return next(p for p in main.commands[cmd].params if p.name == name)
 
 
-SEEDED = ["run", "study", "compare", "expose", "trace"]
+SEEDED = sorted(name for name, cmd in main.commands.items()
+                if any(p.name == "seed" for p in cmd.params))
+
+
+def test_the_seeded_commands_are_all_checked():
+    assert {"run", "study", "compare", "expose", "trace", "advise", "tune"} <= set(SEEDED)
 
 
 @pytest.mark.parametrize("cmd", SEEDED)
@@ -29,7 +34,8 @@ def test_seed_default_is_one_everywhere(cmd):
         assert p.default == 1
 
 
-@pytest.mark.parametrize("cmd", ["run", "study", "compare", "expose"])
+@pytest.mark.parametrize("cmd", sorted(name for name, cmd in main.commands.items()
+                                       if any(p.name == "jobs" for p in cmd.params)))
 def test_jobs_zero_means_all_cores_everywhere(cmd):
     p = _param(cmd, "jobs")
     assert "0 = all cores" in p.help

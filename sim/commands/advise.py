@@ -37,7 +37,7 @@ from sim.commands.options import SEED, pop_rules, rules_options
               "half-width ≤ this (outcome units); 0 = play --max-worlds")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
               help="most sampled worlds (hidden hands) to play every legal card in")
-@click.option("--seed", type=SEED, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="root seed of the sampling and the players' random streams")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="output format")
