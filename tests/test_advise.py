@@ -212,3 +212,32 @@ def test_readme_example_is_reproduced():
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines() == lines[2:]
+
+
+@pytest.mark.parametrize("variant", ["solo", "partners", "pig_sheep"])
+@pytest.mark.parametrize("player", ["lowest", "heuristic"])
+def test_lean_rollout_equals_gamestate_rollout(variant, player):
+    """advise's numba path (strategies/search.py rollout_value) gives exactly the outcomes of
+    playing every card out through GameState + play_game, world by world."""
+    from sim.analysis import advise as adv
+    from sim.engine.gameloop import play_game, seat_players
+
+    pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3,
+                         rules=Rules(variant=variant),
+                         exposed=None if variant == "pig_sheep" else {1: "HA"})
+    lean = adv._lean_rollout(pos, (player,) * 4)
+    assert lean is not None
+    sampler, rng = WorldSampler(pos), np.random.default_rng(0)
+    seats = seat_players(player)
+    for w in range(6):
+        st = adv._draw(pos, sampler, rng, w, 0)
+        legal = st.legal_plays()
+        slow = []
+        for c in legal:
+            s = st.clone()
+            s.play(c)
+            play_game(s, seats)
+            slow.append(adv._outcome(s, 3))
+        assert lean(st, legal, w) == pytest.approx(slow, abs=1e-9)
+    assert adv._lean_rollout(pos, ("random",) * 4) is None
+    assert adv._lean_rollout(pos, ("heuristic:push_pig=0",) * 4) is None

@@ -469,13 +469,7 @@ def _outcome(st: GameState, seat: int) -> float:
     rules = st.rules
     if rules.variant == "solo":
         return raw[seat] - (sum(raw) - raw[seat]) / 3.0
-    if rules.variant == "partners":
-        team = {seat, (seat + 2) % 4}
-    else:
-        team = {next(p for p in range(4) if SQ in st.hands[p]),
-                next(p for p in range(4) if DJ in st.hands[p])}
-        if seat not in team:
-            team = set(range(4)) - team
+    team = _team(st, seat)
     own = sum(raw[p] for p in team)
     other = sum(raw) - own
     return (own - other) / len(team)
@@ -557,23 +551,72 @@ def advise(
     rng = np.random.default_rng([seed, 1])
     rows: list[list[float]] = []
     stopped = "max-worlds"
+    fast = _lean_rollout(pos, names)
     w = 0
     while w < max_worlds:
         for _ in range(min(BATCH, max_worlds - w)):
             st = _draw(pos, sampler, rng, w, seed)
-            row = []
-            for play in legal:
-                s = st.clone()
-                s.play(play)
-                play_game(s, seats)
-                row.append(_outcome(s, pos.seat))
-            rows.append(row)
+            if fast is not None:
+                rows.append(fast(st, legal, w))
+            else:
+                row = []
+                for play in legal:
+                    s = st.clone()
+                    s.play(play)
+                    play_game(s, seats)
+                    row.append(_outcome(s, pos.seat))
+                rows.append(row)
             w += 1
         if precision > 0 and w >= MIN_WORLDS and _half_widths(np.array(rows)).max() <= precision:
             stopped = "precision"
             break
     x = np.array(rows)
     return _summarise(pos, legal, x, measure, names, stopped, precision, seed)
+
+
+def _lean_rollout(pos: Position, names: tuple[str, ...]):
+    """The numba rollout of the ``search`` strategy (strategies/search.py
+    ``rollout_value``) as ``f(state, legal, w) -> outcomes``, when it plays exactly what
+    ``names`` ask for: one deck and the same deterministic policy (``lowest``, or
+    ``heuristic`` with its default parameters) at every seat — it then gives exactly the
+    outcomes of playing the world out through GameState and ``play_game`` (tests/
+    test_advise.py checks it), a few hundred times faster.  None otherwise (the rollouts are
+    played through GameState).  Outcomes as :func:`_outcome`.
+    """
+    from sim.core.rng import STREAM_PLAY, py_stream
+    from sim.game.cards import cards_to_mask
+    from sim.game.observation import O_SIZE
+    from strategies.search import MEASURES, ROLLOUTS, exposure_counts, rollout_value
+
+    if pos.rules.decks != 1 or len(set(names)) != 1 or names[0] not in ("lowest", "heuristic"):
+        return None
+    policy = ROLLOUTS[names[0]]
+    zero_sum = MEASURES["zero_sum"]
+    rules = pos.rules.to_array()
+    scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
+    exp = np.zeros(4, dtype=np.int64)
+    seat = pos.seat
+
+    def run(st: GameState, legal: list, w: int) -> list[float]:
+        obs = st.observation(seat)
+        exposure_counts(obs, exp)
+        world = np.array([cards_to_mask(st.hand(p)) for p in range(4)], dtype=np.uint64)
+        r0 = np.uint64(py_stream(st.seed, w, STREAM_PLAY))  # unused by these policies
+        # solo: 3 × zero-sum points; teams: own team raw − other team raw
+        scale = 3.0 if st.rules.variant == "solo" else float(len(_team(st, seat)))
+        return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
+                                    scratch)[0]) / scale for c in legal]
+
+    return run
+
+
+def _team(st: GameState, seat: int) -> set[int]:
+    """The advised seat's team (partners; 猪羊一家 from the dealt pig and sheep holders)."""
+    if st.rules.variant == "partners":
+        return {seat, (seat + 2) % 4}
+    team = {next(p for p in range(4) if SQ in st.hands[p]),
+            next(p for p in range(4) if DJ in st.hands[p])}
+    return team if seat in team else set(range(4)) - team
 
 
 def _draw(pos: Position, sampler: WorldSampler, rng: np.random.Generator, w: int,
