@@ -34,6 +34,7 @@ ONE_DECK = [
     (Rules(full_hearts_flips="pig", exposure_order="sequential", variant="partners"),
      "heuristic", "random", 3),
     (Rules(), "heuristic", "random", 1),
+    (Rules(variant="pig_sheep"), "search:worlds=8,heuristic,random,search:worlds=4", "never", 2),
 ]
 TWO_DECKS = [
     (Rules(decks=2), "heuristic", "random", 1),

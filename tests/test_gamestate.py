@@ -29,6 +29,10 @@ ONE_DECK = [
     (Rules(auto_expose_fourth=False), "random", "always", 1, 30),
     (Rules(heart_values="pips", full_hearts_flips="pig_and_sheep", grand_slam="fixed"),
      "lowest,heuristic,random,heuristic", "random", 2, 40),
+    # the search strategy reads O_RULES, O_FIRST_IN_LED and O_PIG_SHEEP_BY too
+    (Rules(variant="pig_sheep"), "search:worlds=4,heuristic,random,search:worlds=2", "never",
+     2, 6),
+    (Rules(), "search:worlds=4,lowest,heuristic,search:worlds=2", "random", 1, 6),
 ]
 TWO_DECKS = [
     (Rules(decks=2), "heuristic", "random", 1, 20),
