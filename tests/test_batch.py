@@ -195,6 +195,28 @@ def test_existing_folder_refused_then_force_and_resume(tmp_path):
     assert not typo.exists()
 
 
+def test_resume_across_the_two_deck_dealing_change(tmp_path):
+    """Format 3 deals two decks round the table: a format-2 two-deck run cannot be resumed,
+    a format-2 one-deck run can (one-deck dealing did not change) and is relabelled."""
+    for decks, ok in ((1, True), (2, False)):
+        out = tmp_path / f"d{decks}"
+        args = ["--deals", "400", "--decks", str(decks), "--players", "lowest",
+                "--chunk-size", "200", "--jobs", "1", "--out", str(out), "--quiet"]
+        assert cli(*args).exit_code == 0
+        m = json.loads((out / MANIFEST).read_text())
+        assert m["format"] == 3
+        m["format"] = 2
+        m["chunks"][1]["status"] = "pending"  # an interrupted run
+        (out / MANIFEST).write_text(json.dumps(m))
+        r = cli(*args, "--resume")
+        if ok:
+            assert r.exit_code == 0, r.output
+            assert json.loads((out / MANIFEST).read_text())["format"] == 3
+        else:
+            assert r.exit_code == 2 and "dealt differently" in r.output
+            assert "Traceback" not in r.output
+
+
 @pytest.mark.parametrize(("args", "config", "match"), [
     ([], "deals = [1,\n", "not valid TOML"),
     (["--players", "nobody"], None, "unknown player 'nobody'"),

@@ -14,7 +14,10 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.engine import play_deals
 from sim.engine.reference2 import (
+    deal_deck2,
     deal_hands2,
+    dealer_seat2,
+    first_c2_seat_given,
     legal_masks,
     legal_plays2,
     play_match2,
@@ -278,7 +281,44 @@ def test_deal_has_104_cards_and_the_first_c2_leads():
         assert sorted(c for h in hands for c in h) == sorted(list(range(52)) * 2)
         ref_hands, c2_seat = deal_hands2(4, r)
         assert hands == ref_hands
-        assert res.leader[r] == c2_seat == min(s for s in range(4) if C2 in hands[s])
+        assert res.leader[r] == c2_seat
+        # one card at a time round the table from the drawn seat d: deck[j] to (d + j) % 4
+        deck, d = deal_deck2(4, r), dealer_seat2(4, r)
+        for s in range(4):
+            assert hands[s] == sorted(deck[j] % 52 for j in range((s - d) % 4, 104, 4))
+        first = next(j for j in range(104) if deck[j] % 52 == C2)
+        assert c2_seat == (d + first) % 4
+    both = [r for r in range(200) if any(masks2_to_cards(int(res.hands[r, s]),
+                                                           int(res.hands2[r, s])).count(C2) == 2
+                                         and res.leader[r] == s for s in range(4))]
+    assert both  # the holder of both copies always leads; such deals occur
+    assert len({int(dealer_seat2(4, r)) for r in range(200)}) == 4
+
+
+def test_first_lead_is_seat_fair():
+    """Issue 16: dealing round the table from a drawn seat makes every seat lead a quarter of
+    the first deals (blocks of 26 gave seat 0 43.5%)."""
+    n = 40_000
+    res = play_deals(TWO, "random", "never", seed=16, n=n, threads=2)
+    share = np.bincount(res.leader, minlength=4) / n
+    assert np.all(np.abs(share - 0.25) < 0.01), share  # ≈ 4.6 standard errors
+    # four identical heuristic players: no seat is favoured
+    m = 12_000
+    z = play_deals(TWO, "heuristic", "random", seed=16, n=m, threads=2).zero_sum()
+    se = z.std(axis=0, ddof=1) / np.sqrt(m)
+    assert np.all(np.abs(z.mean(axis=0)) < 3 * se), (z.mean(axis=0), se)
+
+
+def test_given_hands_first_c2_follows_the_reference_and_is_fair():
+    res = play_deals(TWO, "random", "never", seed=3, n=4000, threads=1)
+    hands = np.stack([res.hands, res.hands2], axis=-1)
+    again = play_deals(TWO, "random", "never", seed=5, n=4000, threads=1, hands=hands)
+    assert (again.leader != res.leader).mean() > 0.3  # other seed: another deck order
+    for r in range(300):
+        cards = [masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])) for s in range(4)]
+        assert again.leader[r] == first_c2_seat_given(5, r, cards)
+    share = np.bincount(again.leader, minlength=4) / len(again)
+    assert np.all(np.abs(share - 0.25) < 0.03), share
 
 
 def test_first_pig_taker_leads_the_next_deal():
@@ -331,6 +371,7 @@ def test_given_hands_replay_the_same_deals():
     res = play_deals(TWO, "heuristic", "random", seed=6, n=20, threads=1)
     hands = np.stack([res.hands, res.hands2], axis=-1)
     again = play_deals(TWO, "heuristic", "random", seed=6, n=20, threads=1, hands=hands)
+    assert (again.leader == res.leader).all()  # given hands borrow the deal's deck order
     assert (again.raw == res.raw).all()
 
 

@@ -2,14 +2,14 @@
 
 Each deal has independent streams derived with splitmix64 from
 ``(root seed, deal index, stream id)``: ``STREAM_SHUFFLE`` for dealing,
-``STREAM_PLAY + seat`` for a seat's play choices and ``STREAM_EXPOSE + seat``
-for its exposure choices.  Draws use xorshift64* with the state passed in and
-returned (no global RNG); bounded draws use multiply-shift.  The functions are
-numba-jitted and also callable from Python; :func:`py_stream`/:func:`py_next`
-/:func:`py_bounded`/:func:`py_shuffle` are plain-Python twins used by the reference
-engine.  The deal itself (:func:`shuffle`) draws from the shuffle stream with
-SplitMix64, two draws per output, which is about twice as fast as a chain of
-xorshift64* steps.
+``STREAM_PLAY + seat`` for a seat's play choices, ``STREAM_EXPOSE + seat`` for its
+exposure choices and (two decks) ``STREAM_DEALER`` for the seat dealt first.  Draws use
+xorshift64* with the state passed in and returned (no global RNG); bounded draws use
+multiply-shift.  The functions are numba-jitted and also callable from Python;
+:func:`py_stream`/:func:`py_next`/:func:`py_bounded`/:func:`py_shuffle` are plain-Python
+twins used by the reference engine.  The deal itself (:func:`shuffle`) draws from the
+shuffle stream with SplitMix64, two draws per output, which is about twice as fast as a
+chain of xorshift64* steps.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from numba import njit
 STREAM_SHUFFLE = 0
 STREAM_PLAY = 1  # + seat (1..4)
 STREAM_EXPOSE = 5  # + seat (5..8)
+#: two decks: the seat dealt the first card (and, for given hands, where the ♣2 copies lie
+#: among their holders' cards); 9 is sim.game.dealing.STREAM_CONSTRAINED
+STREAM_DEALER = 10
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

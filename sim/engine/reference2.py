@@ -37,7 +37,9 @@ from sim.game.play2 import (  # the two-deck rules of play live in the game laye
     _masks,
     deal_deck2,
     deal_hands2,
+    dealer_seat2,
     exposed_restricted,
+    first_c2_seat_given,
     legal_masks,
     legal_plays2,
     observation2,
@@ -51,7 +53,8 @@ from strategies.pairs import choose_exposure2, choose_play2
 from strategies.registry import Choice
 
 __all__ = ["CARDS_PER_SEAT", "DIAMONDS", "DealRecord2", "Play", "SeatPlay", "Trick",
-           "choose_exposures2", "deal_deck2", "deal_hands2", "exposed_restricted",
+           "choose_exposures2", "deal_deck2", "deal_hands2", "dealer_seat2", "exposed_restricted",
+           "first_c2_seat_given",
            "legal_masks", "legal_plays2", "observation2", "play_deal2", "play_match2",
            "remove_play", "trick_winner2", "why_illegal2"]
 

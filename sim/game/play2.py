@@ -20,7 +20,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from sim.core.rng import STREAM_SHUFFLE, py_shuffle, py_stream
+from sim.core.rng import STREAM_DEALER, STREAM_SHUFFLE, py_bounded, py_shuffle, py_stream
 from sim.game.cards import C2, EXPOSABLE, SUIT_SYMBOLS, card_symbol, suit_of
 from sim.game.observation2 import (
     NONE,
@@ -77,16 +77,46 @@ def deal_deck2(seed: int, deal: int) -> list[int]:
     return deck
 
 
+def dealer_seat2(seed: int, deal: int) -> int:
+    """The seat dealt the first card of deal ``deal`` (0..3): one draw from ``STREAM_DEALER``."""
+    return py_bounded(py_stream(seed, deal, STREAM_DEALER), 4)[1]
+
+
 def deal_hands2(seed: int, deal: int) -> tuple[list[list[int]], int]:
     """The four 26-card hands (sorted, repeats for both copies) and the first ♣2's seat.
 
-    Seat ``p`` gets ``deck[26p : 26p + 26]``; the seat dealt the first ♣2 is the one
-    holding the ♣2 copy with the lowest deck position (RULES §4).
+    The cards are dealt one at a time round the table (RULES §4): deck position ``j`` goes
+    to seat ``(d + j) % 4``, ``d`` = :func:`dealer_seat2`; the seat dealt the first ♣2 is
+    the one receiving the ♣2 copy with the lowest deck position.
     """
     deck = deal_deck2(seed, deal)
-    hands = [sorted(e % 52 for e in deck[26 * p : 26 * p + 26]) for p in range(4)]
+    d = dealer_seat2(seed, deal)
+    seat_of = [(d + j) % 4 for j in range(104)]
+    hands = [sorted(e % 52 for j, e in enumerate(deck) if seat_of[j] == p) for p in range(4)]
     first_c2 = min(j for j, e in enumerate(deck) if e % 52 == C2)
-    return hands, first_c2 // CARDS_PER_SEAT
+    return hands, seat_of[first_c2]
+
+
+def first_c2_seat_given(seed: int, deal: int, hands: list[list[int]]) -> int:
+    """The seat dealt the first ♣2 when the hands are given (no deck order of their own).
+
+    The holder of both copies; else the hands borrow the order of the deal's own deck
+    (:func:`deal_deck2`, :func:`dealer_seat2`): seat ``p``'s deck entries sorted by
+    (card, copy = entry // 52) hold its slots, and its given cards sorted by card take
+    those slots in that order; the ♣2 copy nearer the top of the deck was dealt first.
+    """
+    holders = [p for p in range(4) for c in hands[p] if c == C2]
+    if holders[0] == holders[1]:
+        return holders[0]
+    deck = deal_deck2(seed, deal)
+    d = dealer_seat2(seed, deal)
+    pos = []
+    for p in holders:
+        slots = list(range((p - d) % 4, 104, 4))  # the seat's deck positions, in order
+        by_card = sorted(slots, key=lambda j: (deck[j] % 52, deck[j] // 52))
+        rank = sorted(hands[p]).index(C2)  # the given ♣2 among the seat's cards
+        pos.append(by_card[rank])
+    return holders[0] if pos[0] < pos[1] else holders[1]
 
 
 # ---------------------------------------------------------------- rules of play (§3, §4)

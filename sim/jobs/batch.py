@@ -65,9 +65,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: Version of the manifest layout and of the deal streams behind it: 2 = the SplitMix64
-#: shuffle (sim.core.rng.shuffle); a run started by a version that dealt differently cannot be
-#: resumed (its finished chunks hold other deals).
-MANIFEST_FORMAT = 2
+#: shuffle (sim.core.rng.shuffle); 3 = two decks dealt one card at a time round the table from
+#: a drawn seat (docs/engine2.md step 1).  A run started by a version that dealt differently
+#: cannot be resumed (its finished chunks hold other deals): format 1, and format 2 with two
+#: decks; one-deck dealing is the same in formats 2 and 3, so a format-2 one-deck run resumes.
+MANIFEST_FORMAT = 3
 #: Deals the parent plays to warm the numba cache before fanning out.
 WARM_DEALS = 4
 #: Minimum seconds between two manifest rewrites while chunks stream in (it is always
@@ -600,12 +602,15 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
 
         manifest = read_manifest(out)
         fmt = manifest.get("format") if isinstance(manifest, dict) else None
-        if type(fmt) is not int or fmt != MANIFEST_FORMAT:
-            if type(fmt) is int and fmt == 1:
-                raise InputError(f"{out / MANIFEST} was written by an earlier gongzhu-sim "
-                                 "that dealt differently; its chunks cannot be resumed — "
-                                 "start again with --force")
+        if type(fmt) is not int or fmt not in (1, 2, MANIFEST_FORMAT):
             raise InputError(f"{out / MANIFEST} has an unknown format; use --force")
+        rules = manifest.get("rules")
+        decks = rules.get("decks", 1) if isinstance(rules, dict) else None
+        if fmt == 1 or (fmt == 2 and decks != 1):
+            raise InputError(f"{out / MANIFEST} was written by an earlier gongzhu-sim "
+                             "that dealt differently; its chunks cannot be resumed — "
+                             "start again with --force")
+        manifest["format"] = MANIFEST_FORMAT  # format-2 one-deck deals are format-3 deals
     elif existing and not force:
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "
                          "interrupted run there or --force to overwrite its results")
