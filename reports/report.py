@@ -33,6 +33,7 @@ import pandas as pd
 
 from reports import figures
 from sim.analysis.decision import decision_table
+from sim.analysis.stats import NA, z_value
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import (
     MEASURE_UNITS,
@@ -84,9 +85,12 @@ class Report:
 
 
 def fmt_ci(mean: float, lo: float, hi: float, digits: int = 2) -> str:
-    """``mean [lo, hi]`` with ``digits`` decimals (the report's way to show a CI)."""
+    """``mean [lo, hi]`` with ``digits`` decimals (the report's way to show a CI);
+    ``mean [n/a]`` when the interval is undefined (one deal, or equal values)."""
     if not np.isfinite(mean):
         return "–"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{mean:.{digits}f} [{NA}]"
     return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
@@ -140,7 +144,8 @@ def _run_sections(folder: Path, manifest: dict) -> tuple[list[Section], dict[str
     n = int(summ["n"].iloc[0]) if len(summ) else 0
     sec = Section("Summary per seat", text=[
         f"{n:,} deals. Scores are means per deal with their 95% confidence interval "
-        "(mean ± 1.96·sd/√n); rates are shares of deals. raw = raw points (RULES.md §5), "
+        f"(mean ± {z_value():.2f}·sd/√n); rates are shares of deals. "
+        "raw = raw points (RULES.md §5), "
         "zero-sum = raw − (others' raw)/3, points = 得分 (rounded zero-sum × points factor)."],
         tables=[("summary per seat", _score_display(summ, ["seat", "player", "exposure"]))])
     labels = {s: f"seat {s}: {spec['players'][s]} / {spec['exposures'][s]}" for s in range(4)}

@@ -27,7 +27,8 @@ import time
 
 import numpy as np
 
-from sim.analysis.compare import Z95, candidate_scores, parse_candidate
+from sim.analysis.compare import candidate_scores, parse_candidate
+from sim.analysis.stats import z_value
 from sim.game.rules import Rules
 
 
@@ -38,11 +39,11 @@ def _scores(rules, cands, field, measure, seed, n, seats, batch=5_000):
 
 
 def _unpaired(a: np.ndarray, b: np.ndarray) -> float:
-    return Z95 * math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    return z_value() * math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> float:
-    return Z95 * float((a - b).std(ddof=1)) / math.sqrt(len(a))
+    return z_value() * float((a - b).std(ddof=1)) / math.sqrt(len(a))
 
 
 def main(argv: list[str] | None = None) -> int:

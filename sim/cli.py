@@ -22,11 +22,21 @@ except PackageNotFoundError:  # running from a source tree
 
 
 class _Group(click.Group):
-    """A group that turns the project's input errors into exit code 2."""
+    """A group that turns the project's input errors into exit code 2 and Ctrl-C or
+    SIGTERM into exit code 130 (commands that have an estimate so far print it first)."""
 
     def invoke(self, ctx: click.Context):  # noqa: D401 - click API
+        import signal
+
         from sim.errors import InputError
 
+        def _term(signum, frame):
+            raise KeyboardInterrupt
+
+        try:
+            signal.signal(signal.SIGTERM, _term)  # SIGTERM behaves like Ctrl-C
+        except ValueError:  # pragma: no cover - not the main thread (embedded use)
+            pass
         try:
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
@@ -39,6 +49,9 @@ class _Group(click.Group):
             # line like every other path problem, not a usage message
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(130)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.engine import play_deals
 from sim.game.rules import Rules
@@ -71,7 +72,7 @@ def test_parquet_rows_match_the_engine(reference):
         assert (got == arr).all(), name
     assert (part["first_leader"].to_numpy() == ref.leader).all()
 
-    # the summary is mean ± 1.96·sd/√n of the Parquet columns
+    # the summary is mean ± z·sd/√n (z = Φ⁻¹(0.975)) of the Parquet columns
     summ = pd.read_csv(reference / SUMMARY, dtype={"seat": str})
     for metric in ("raw", "zero_sum", "points"):
         for s in range(4):
@@ -80,7 +81,7 @@ def test_parquet_rows_match_the_engine(reference):
             assert row["n"] == DEALS
             assert row["mean"] == pytest.approx(x.mean(), rel=1e-12, abs=1e-9)
             assert row["sd"] == pytest.approx(x.std(ddof=1), rel=1e-9)
-            half = 1.96 * x.std(ddof=1) / np.sqrt(DEALS)
+            half = z_value() * x.std(ddof=1) / np.sqrt(DEALS)
             assert row["ci95_high"] - row["mean"] == pytest.approx(half, rel=1e-9)
     pig = summ[(summ.metric == "took_pig")]
     assert pig[pig.seat != "any"]["mean"].sum() == pytest.approx(1.0)
@@ -328,14 +329,11 @@ def test_keyboard_interrupt_in_process_raises_job_interrupted(tmp_path, monkeypa
 
 def _parent_writes(job):
     """Job._tasks variant whose workers return columns (as with dask) instead of files."""
-    from joblib import delayed
-
-    from sim.jobs.batch import Chunk, play_chunk
+    from sim.jobs.batch import Chunk
 
     def tasks(todo):
         for c in todo:
-            yield delayed(play_chunk)(job.spec, Chunk(c["index"], c["first_deal"],
-                                                      c["n_deals"]))
+            yield (job.spec, Chunk(c["index"], c["first_deal"], c["n_deals"]), None, None)
     return tasks
 
 

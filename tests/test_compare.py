@@ -10,18 +10,19 @@ from click.testing import CliRunner
 
 from sim.analysis.compare import (
     MIN_DEALS,
-    Z95,
-    _cs_x,
     compare_candidates,
     cs_margin,
     format_text,
     parse_candidate,
     to_csv,
 )
+from sim.analysis.stats import cs_x as _cs_x
+from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.game.rules import Rules
 from strategies.registry import StrategyError
 
+Z95 = z_value(0.95)
 ABC = ["lowest+never", "random", "lowest+always"]
 
 
@@ -60,8 +61,11 @@ def test_self_comparison_gives_exactly_zero_on_every_deal():
     assert res.scores.shape == (1500, 2)
     assert np.array_equal(res.scores[:, 0], res.scores[:, 1])  # Δ = 0 on every deal
     p = res.pairs.iloc[0]
-    assert p["delta"] == 0 and p["half_width"] == 0 and p["tie"] == 1
+    # every Δ equal: the interval is undefined (n/a, issue 17.6), the verdict a fact
+    assert p["delta"] == 0 and np.isnan(p["half_width"]) and p["tie"] == 1
+    assert np.isnan(p["ci_low"]) and np.isnan(p["ci_high"]) and p["se"] == 0
     assert p["outcome"] == "equivalent" and p["verdict"] == "no difference within ±1"
+    assert "1 interval undefined" in format_text(res) and "n/a" in format_text(res)
 
 
 @pytest.mark.parametrize("better", ["heuristic", "lowest"])

@@ -13,17 +13,18 @@ from click.testing import CliRunner
 
 from sim.analysis.exposure import (
     MIN_DEALS,
-    Z95,
     analyse_exposure,
     default_options,
     exposure_ev,
     parse_options,
 )
+from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.cards import cards_to_mask, parse_hand
 from sim.game.rules import Rules
 
+Z95 = z_value(0.95)
 SHEEP_SAFE = "S:543 H:32 D:AKQJT98 C:2"
 FOUR = "S:AKQ5 H:A93 D:J4 C:T863"
 

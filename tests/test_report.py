@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from reports.report import build_report, fmt_ci
+from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.jobs.results import SUMMARY, load_results
 
@@ -47,7 +48,7 @@ def study_dir(tmp_path_factory):
 
 def _ci(x: pd.Series) -> tuple[float, float, float]:
     x = x.astype(float)
-    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    half = z_value() * x.std(ddof=1) / np.sqrt(len(x))
     return x.mean(), x.mean() - half, x.mean() + half
 
 

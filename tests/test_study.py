@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.engine import play_deals
 from sim.errors import InputError
@@ -156,7 +157,7 @@ def test_study_batch_is_deterministic_and_resumes(tmp_path):
     row = summ[(summ.card == "pig") & (summ.metric == "d_zero_sum")].iloc[0]
     x = da.loc[da.card == "pig", "d_zero_sum"]
     assert row["n"] == 3000 and row["mean"] == pytest.approx(x.mean())
-    assert row["ci95_high"] - row["mean"] == pytest.approx(1.96 * x.std() / np.sqrt(3000))
+    assert row["ci95_high"] - row["mean"] == pytest.approx(z_value() * x.std() / np.sqrt(3000))
 
     # an interrupted study (two chunks lost) resumes to the same result
     _study(c, "--jobs", "1", "--chunk-size", "700")

@@ -25,7 +25,7 @@ from math import comb
 
 import numpy as np
 
-from sim.analysis.exposure import Z95
+from sim.analysis.stats import z_value
 from sim.errors import InputError
 from sim.game import play as p1
 from sim.game import play2 as p2
@@ -637,7 +637,7 @@ def _half_widths(x: np.ndarray) -> np.ndarray:
     best = int(np.argmax(x.mean(axis=0)))
     diff = x - x[:, [best]]
     n = x.shape[0]
-    return Z95 * diff.std(axis=0, ddof=1) / np.sqrt(n)
+    return z_value() * diff.std(axis=0, ddof=1) / np.sqrt(n)
 
 
 def _summarise(pos, legal, x, measure, names, stopped, precision, seed) -> Advice:
@@ -651,13 +651,14 @@ def _summarise(pos, legal, x, measure, names, stopped, precision, seed) -> Advic
     means = x[boot].mean(axis=1)  # (N_BOOT, cards)
     p_best = float((means.argmax(axis=1) == best).mean())
     cards = []
+    z = z_value()
     for j in range(len(legal)):
         d = float(mean[j] - mean[best])
         cards.append(CardAdvice(play=legal[j], ev=float(mean[j]),
-                                ci_low=float(mean[j] - Z95 * se[j]),
-                                ci_high=float(mean[j] + Z95 * se[j]), n=n, delta=d,
-                                delta_ci_low=d - Z95 * float(dse[j]),
-                                delta_ci_high=d + Z95 * float(dse[j])))
+                                ci_low=float(mean[j] - z * se[j]),
+                                ci_high=float(mean[j] + z * se[j]), n=n, delta=d,
+                                delta_ci_low=d - z * float(dse[j]),
+                                delta_ci_high=d + z * float(dse[j])))
     cards.sort(key=lambda c: -c.ev)
     return Advice(pos, tuple(cards), legal[best], p_best, n, True, measure, names, stopped,
                   precision)

@@ -17,13 +17,15 @@ Design (duplicate style, common random numbers):
 3. A candidate's **score** on deal ``i`` is the mean over the 4 rotations of its own
    seat's value under ``measure`` (``zero-sum`` default, ``raw``, ``points``, ``team``,
    ``yuanbao``; RULES.md §5–§6).  **Paired difference** Δ(A, B)ᵢ = scoreᵢ(A) − scoreᵢ(B).
-4. **Statistics**: mean ± 1.96·sd/√n (normal approximation) for every candidate and every
-   pair; the fraction of deals on which A scored more than B (and less, and ties); a
+4. **Statistics** (sim/analysis/stats.py): mean ± z·sd/√n at the confidence ``level``
+   (default 0.95, z = Φ⁻¹(½ + level/2), sd with ddof = 1; normal approximation) for every
+   candidate and every pair, undefined (nan, ``n/a``) when n < 2 or every deal gave the
+   same value; the fraction of deals on which A scored more than B (and less, and ties); a
    verdict per pair — ``X better`` when the interval excludes 0, ``no difference within
    ±δ`` when it lies inside [−δ, δ], otherwise ``undecided`` (checked in that order).
 5. **Batches and stopping**: deals are played in batches of ``batch`` deals (batch ``b``
-   = deals ``b·batch …``).  Batches run in parallel (joblib: ``loky``, ``threading`` or
-   ``dask``) but their statistics are merged strictly in deal order (Chan's pairwise
+   = deals ``b·batch …``).  Batches run in parallel (sim/jobs/executor.py: ``threading``,
+   ``loky`` or ``dask``) but their statistics are merged strictly in deal order (Chan's pairwise
    update) and the stopping rule is checked after each merged batch, so the result is
    bit-identical for any ``jobs`` and backend.  ``precision`` stops once every pairwise
    half-width is ≤ the target (after at least :data:`MIN_DEALS` deals); otherwise the
@@ -31,9 +33,11 @@ Design (duplicate style, common random numbers):
 
 **Sequential mode** (``sequential=True``): the fixed-n interval is only valid at a
 sample size chosen in advance; looking after every batch and stopping when it excludes 0
-inflates false positives.  With ``sequential`` every interval is instead a 95%
-*confidence sequence* (valid simultaneously at all n), and the run may also stop as soon
-as every pair has a verdict.  The boundary is the two-sided normal-mixture (Robbins)
+inflates false positives.  With ``sequential`` every interval is instead a
+*confidence sequence* at the ``level`` (valid simultaneously at all n), and the run may
+also stop as soon as every pair has a verdict.  Because it holds at every n, it also stays
+valid when the run is stopped by hand (Ctrl-C): the interrupted estimate keeps its level.
+The boundary is the two-sided normal-mixture (Robbins)
 boundary: for S_t = Σ_{j≤t} (X_j − μ) with σ²-sub-Gaussian increments, the
 supermartingale ``exp(λS_t − λ²σ²t/2)`` mixed over λ ~ N(0, ρ²/σ²) equals
 ``(tρ² + 1)^(−1/2) · exp(ρ²S_t² / (2σ²(tρ² + 1)))``, and Ville's inequality gives
@@ -50,7 +54,12 @@ confidence sequences" (Ann. Statist. 2024, arXiv:2103.06476), valid as n grows, 
 the CLT behind the fixed-n interval — not a finite-sample guarantee.  ρ² is tuned so
 the boundary is tightest at t* = the deal cap: ρ² = x*/t* with x* the root of
 x = log(1 + x) + 2·log(1/α) (≈ 8.21 for α = 0.05); there the half-width is
-σ̂·sqrt((1 + x*)/t*) ≈ 3.03·σ̂/√t*, against 1.96·σ̂/√t* for the fixed-n interval.
+σ̂·sqrt((1 + x*)/t*) ≈ 3.03·σ̂/√t*, against z·σ̂/√t* for the fixed-n interval
+(sim/analysis/stats.py :func:`~sim.analysis.stats.cs_margin`).
+
+**Interruption**: Ctrl-C or SIGTERM raises :class:`sim.jobs.executor.Interrupted` whose
+``result`` is the comparison so far (``stop == "interrupted"``, with its n) once at least
+one batch was merged.
 
 Entry points: :func:`compare_candidates` (full :class:`CompareResult` with pandas
 tables), :func:`candidate_scores` (per-deal scores of one batch, used by
@@ -60,35 +69,26 @@ scripts/variance_check.py), and the formatters :func:`format_text`, :func:`to_js
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import re
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sim.analysis import stats
+from sim.analysis.measures import MEASURES
+from sim.analysis.measures import get as get_measure
+from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, json_number
 from sim.errors import InputError
 from sim.game.rules import Rules
+from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Interrupted, run_batches
 from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
 
-#: Settlement measures and their units (RULES.md §5–§6).
-MEASURES: dict[str, str] = {
-    "zero-sum": "zero-sum points",
-    "raw": "raw points",
-    "points": "points (得分)",
-    "team": "team points",
-    "yuanbao": "元宝",
-}
-#: Two-sided 95% normal quantile.
-Z95 = 1.959963984540054
-#: Error level of every interval (95%).
-ALPHA = 0.05
 #: Default deal cap.
 DEFAULT_DEALS = 100_000
 #: Default deals per batch (the unit of parallel work; stopping is checked per batch).
@@ -97,8 +97,6 @@ DEFAULT_BATCH = 2_000
 MIN_DEALS = 1_000
 #: Default equivalence margin δ of the verdict, in measure units.
 DEFAULT_DELTA = 1.0
-#: joblib backends.
-BACKENDS = ("loky", "threading", "dask")
 #: Verdict outcome codes (``pairs["outcome"]``).
 OUTCOMES = ("a", "b", "equivalent", "undecided")
 
@@ -146,30 +144,6 @@ def parse_candidate(name: str | Candidate, what: str = "candidate") -> Candidate
 # --------------------------------------------------------------------------- statistics
 
 
-def _cs_x(alpha: float = ALPHA) -> float:
-    """Root x* of x = log(1 + x) + 2·log(1/α): the tuning that minimises the boundary."""
-    c = 2.0 * math.log(1.0 / alpha)
-    x = c + math.log1p(c)
-    for _ in range(100):  # a contraction (derivative 1/(1+x) < 1/9 near the root)
-        nxt = c + math.log1p(x)
-        if abs(nxt - x) < 1e-14 * x:
-            return nxt
-        x = nxt
-    return x
-
-
-def cs_margin(t, t_opt: float, alpha: float = ALPHA):
-    """Unit-variance half-width of the normal-mixture confidence sequence at ``t`` deals.
-
-    ``sqrt((tρ² + 1)/(t²ρ²) · log((tρ² + 1)/α²))`` with ρ² = x*/t_opt (see the module
-    docstring); multiply by the sd.  ``t`` may be an array.
-    """
-    rho2 = _cs_x(alpha) / float(t_opt)
-    t = np.asarray(t, dtype=np.float64)
-    a = t * rho2 + 1.0
-    return np.sqrt(a / (t * t * rho2) * np.log(a / (alpha * alpha)))
-
-
 @dataclass
 class _Moments:
     """Running statistics of the per-deal scores (k candidates, p = k(k−1)/2 pairs)."""
@@ -208,17 +182,32 @@ class _Moments:
         return _Moments(n, mean, m2, dmean, dm2, self.gt + o.gt, self.lt + o.lt)
 
 
-def _half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int) -> np.ndarray:
-    sd = np.sqrt(m2 / (n - 1)) if n > 1 else np.full_like(m2, np.inf)
+def _half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int,
+                level: float = DEFAULT_LEVEL) -> np.ndarray:
+    """Half-widths from the sums of squared deviations ``m2`` (nan where undefined)."""
+    sd = np.atleast_1d(stats.sd_from_m2(m2, n))
     if sequential:
-        return sd * float(cs_margin(n, t_opt))
-    return Z95 * sd / math.sqrt(n)
+        return np.where(sd > 0, sd * float(cs_margin(n, t_opt, 1.0 - level)), np.nan)
+    return np.atleast_1d(stats.half_width(sd / math.sqrt(n), level))
 
 
-def _verdicts(lo: np.ndarray, hi: np.ndarray, delta: float) -> list[str]:
+def _stop_width(hw: np.ndarray, n: int) -> float:
+    """The largest half-width for the stopping rule: an undefined interval from n ≥ 2
+    deals that all gave the same value (zero spread) counts as 0; with n < 2, inf."""
+    if n < 2:
+        return math.inf
+    return float(np.nan_to_num(hw, nan=0.0).max())
+
+
+def _verdicts(lo: np.ndarray, hi: np.ndarray, delta: float,
+              ties: np.ndarray | None = None) -> list[str]:
+    """Verdict codes; an undefined interval gives ``undecided`` unless every deal was a
+    tie (``ties[p]``: Δ = 0 on every deal), which is ``equivalent``."""
     out = []
-    for a, b in zip(lo, hi, strict=True):
-        if a > 0:
+    for p, (a, b) in enumerate(zip(lo, hi, strict=True)):
+        if not (math.isfinite(a) and math.isfinite(b)):
+            out.append("equivalent" if ties is not None and ties[p] else "undecided")
+        elif a > 0:
             out.append("a")
         elif b < 0:
             out.append("b")
@@ -233,20 +222,8 @@ def _verdicts(lo: np.ndarray, hi: np.ndarray, delta: float) -> list[str]:
 
 
 def _values(res, measure: str, rules: Rules) -> np.ndarray:
-    """(n, 4) float64 value of every seat under ``measure``."""
-    if measure == "zero-sum":
-        v = res.zero_sum()
-    elif measure == "raw":
-        v = res.raw
-    elif measure == "points":
-        v = res.points()
-    elif measure == "team":
-        v = res.team_points()
-    else:
-        from sim.game.scoring import yuanbao
-
-        v = yuanbao(res.raw, rules)
-    return np.asarray(v, dtype=np.float64)
+    """(n, 4) float64 value of every seat under ``measure`` (sim/analysis/measures.py)."""
+    return get_measure(measure).values(res, rules)
 
 
 def candidate_scores(
@@ -313,66 +290,12 @@ def _run_batch(job: _Job, b: int) -> tuple[_Moments, np.ndarray | None]:
     return _Moments.of(scores, ia, ib), (scores if job.keep_scores else None)
 
 
-def _n_jobs(jobs: int) -> int:
-    if jobs == 0:
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:  # pragma: no cover - not on Linux
-            return os.cpu_count() or 1
-    return jobs
-
-
-def _connect(scheduler: str, timeout: float):
-    """A distributed.Client for ``scheduler`` or an InputError saying why not."""
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - depends on the extra
-        raise InputError("backend dask needs dask and distributed: "
-                         "pip install 'gongzhu-sim[cluster]'") from None
-    import logging
-
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    try:
-        return Client(scheduler, timeout=f"{timeout}s", set_as_default=False)
-    except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address …
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"cannot reach the dask scheduler at {scheduler} within "
-                         f"{timeout:g} s: {msg}") from None
-
-
-def _batches(job: _Job, jobs: int, backend: str, client):
-    """Yield batch results in batch order (parallel batches, ordered generator)."""
+def _warm(job: _Job) -> None:
+    """Compile (or load) the kernels in this process before fanning out."""
     from sim.engine import play_deals
 
-    nb = job.n_batches()
-    n_jobs = _n_jobs(jobs)
-    if backend != "dask" and (n_jobs == 1 or nb == 1):
-        for b in range(nb):
-            yield _run_batch(job, b)
-        return
-    from joblib import Parallel, delayed, parallel_config
-
-    # warm (and cache) the kernels in this process before fanning out
     play_deals(job.rules, [job.field.player] * 4, [job.field.exposure] * 4, seed=job.seed,
                n=1, threads=1)
-    if backend == "dask":
-        cfg = parallel_config(backend="dask", client=client)
-        par = Parallel(n_jobs=-1 if jobs == 0 else n_jobs, return_as="generator",
-                       batch_size=1)
-    else:
-        cfg = contextlib.nullcontext()
-        n_jobs = min(n_jobs, nb)
-        par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator",
-                       batch_size=1, pre_dispatch=f"{2 * n_jobs}")
-    with cfg:
-        gen = par(delayed(_run_batch)(job, b) for b in range(nb))
-        try:
-            for out in gen:  # noqa: UP028 - closing must not be thrown into ``gen``
-                yield out
-        finally:
-            with warnings.catch_warnings():  # "tasks ... have been cancelled": expected
-                warnings.simplefilter("ignore", UserWarning)
-                gen.close()
 
 
 # --------------------------------------------------------------------------- result
@@ -417,6 +340,7 @@ class CompareResult:
     settings: dict[str, Any] = field(default_factory=dict)
     scores: np.ndarray | None = field(default=None, repr=False)
     elapsed: float = 0.0
+    level: float = DEFAULT_LEVEL
 
     def delta_matrix(self) -> pd.DataFrame:
         """k×k mean paired differences, Δ = row − column (0 on the diagonal)."""
@@ -437,8 +361,15 @@ class CompareResult:
 
     def stop_text(self) -> str:
         """One sentence: why the run stopped and at which n."""
-        hw = f"{self.max_half_width:.3g}"
-        what = "confidence-sequence" if self.sequential else "95% CI"
+        hw = f"{self.max_half_width:.3g}" if math.isfinite(self.max_half_width) else stats.NA
+        lv = stats.level_label(self.level)
+        what = f"{lv} confidence-sequence" if self.sequential else f"{lv} CI"
+        if self.stop == "interrupted":
+            valid = ("the confidence sequence stays valid when stopped by hand"
+                     if self.sequential else "a fixed-n interval stopped by hand is only "
+                     "indicative (use --sequential for one that stays valid)")
+            return (f"Interrupted after {self.n:,} deals (of {self.deals:,}): the estimate so "
+                    f"far; largest pairwise {what} half-width {hw}; {valid}.")
         if self.stop == "precision":
             return (f"Stopped by precision after {self.n:,} deals: every pairwise {what} "
                     f"half-width ≤ {self.precision:g} (largest {hw}).")
@@ -450,6 +381,13 @@ class CompareResult:
         return (f"Played the deal cap ({self.n:,} deals); largest pairwise {what} "
                 f"half-width {hw}{tail}.")
 
+    def warnings(self) -> list[str]:
+        """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
+        n_undef = int(np.isnan(self.candidates["half_width"]).sum()
+                      + np.isnan(self.pairs["half_width"]).sum())
+        out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
+        return [w for w in out if w]
+
 
 def compare_candidates(
     candidates: Sequence[str | Candidate],
@@ -459,7 +397,7 @@ def compare_candidates(
     precision: float | None = None,
     seed: int = 0,
     jobs: int = 1,
-    backend: str = "loky",
+    backend: str = DEFAULT_BACKEND,
     scheduler: str | None = None,
     measure: str = "zero-sum",
     sequential: bool = False,
@@ -468,6 +406,7 @@ def compare_candidates(
     keep_scores: bool = False,
     scheduler_timeout: float = 10.0,
     progress: Callable[[int, int, float], None] | None = None,
+    level: float = DEFAULT_LEVEL,
 ) -> CompareResult:
     """Compare candidates head to head on the same deals with seat rotation.
 
@@ -478,25 +417,31 @@ def compare_candidates(
         deals: deal cap; every candidate plays each deal in all 4 seats.
         precision: stop when every pairwise half-width ≤ this (measure units).
         seed: root seed; deal i is the engine's deal of (seed, i).
-        jobs: parallel workers (0 = all cores); ``backend``: loky, threading or dask
-            (``scheduler`` = the dask scheduler address).  Results do not depend on them.
-        measure: zero-sum (default), raw, points, team (partners / pig_sheep) or yuanbao.
+        jobs: parallel workers (0 = all cores); ``backend``: threading (default), loky or
+            dask (``scheduler`` = the dask scheduler address); see
+            :func:`sim.jobs.executor.run_batches`.  Results do not depend on them.
+        measure: zero-sum (default), raw, points, team (partners / pig_sheep) or yuanbao
+            (any spelling of sim/analysis/measures.py).
         sequential: anytime-valid confidence sequences instead of fixed-n CIs, and stop
             as soon as every pair has a verdict (see the module docstring).
         delta: equivalence margin δ of the verdict (measure units).
         batch: deals per batch (unit of parallel work; stopping is checked per batch).
         keep_scores: keep the (n, k) per-deal scores in ``result.scores``.
         progress: called after every merged batch as ``progress(n, deals, max hw)``.
+        level: confidence level of every interval (default 0.95).
 
-    Raises InputError (StrategyError for names) with one clear message.
+    Raises InputError (StrategyError for names) with one clear message, and
+    :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C / SIGTERM with
+    the comparison so far in ``.result`` (plain KeyboardInterrupt before the first batch).
+    Memory: the workers hold at most 2 × jobs batches (about 60 bytes × batch × candidates
+    each) and the parent only the running moments (unless ``keep_scores``).
     """
     t0 = time.perf_counter()
     rules = rules or Rules()
-    if measure not in MEASURES:
-        raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
-    if measure == "team" and not rules.has_teams:
-        raise InputError("measure 'team' needs a team variant (--variant partners or "
-                         f"pig_sheep); this run's variant is {rules.variant}")
+    level = stats.check_level(level)
+    m = get_measure(measure)
+    m.check(rules)
+    measure = m.name
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
     if backend == "dask" and not scheduler:
@@ -517,19 +462,22 @@ def compare_candidates(
 
     job = _Job(rules, tuple(cands), fld, measure, int(seed), int(batch), int(deals),
                keep_scores)
-    k = len(cands)
-    ia, ib = np.triu_indices(k, k=1)
     st: _Moments | None = None
     kept: list[np.ndarray] = []
     stop = "cap"
-    client = _connect(scheduler, scheduler_timeout) if backend == "dask" else None
+    settings = dict(cands=cands, fld=fld, rules=rules, deals=int(deals), precision=precision,
+                    seed=int(seed), measure=measure, sequential=bool(sequential),
+                    delta=float(delta), batch=int(batch), level=level)
+    gen = run_batches(partial(_run_batch, job), range(job.n_batches()), jobs=int(jobs),
+                      backend=backend, scheduler=scheduler,
+                      scheduler_timeout=scheduler_timeout, warm=partial(_warm, job))
     try:
-        for b_st, sc in _batches(job, int(jobs), backend, client):
+        for b_st, sc in gen:
             st = b_st if st is None else st.merge(b_st)
             if sc is not None:
                 kept.append(sc)
-            dhw = _half_width(st.dm2, st.n, sequential, deals)
-            mx = float(dhw.max())
+            dhw = _half_width(st.dm2, st.n, sequential, deals, level)
+            mx = _stop_width(dhw, st.n)
             if progress is not None:
                 progress(st.n, deals, mx)
             if st.n >= min(MIN_DEALS, deals):
@@ -537,19 +485,32 @@ def compare_candidates(
                     stop = "precision"
                     break
                 if sequential and "undecided" not in _verdicts(
-                        st.dmean - dhw, st.dmean + dhw, delta):
+                        st.dmean - dhw, st.dmean + dhw, delta, st.gt + st.lt == 0):
                     stop = "decided"
                     break
+    except KeyboardInterrupt:
+        gen.close()
+        if st is None:
+            raise
+        raise Interrupted(_result(st, kept, "interrupted", t0, **settings)) from None
     finally:
-        if client is not None:
-            with contextlib.suppress(Exception):
-                client.close()
+        gen.close()
     assert st is not None
-    n = st.n
-    letters = list(_LETTERS[:k])
+    return _result(st, kept, stop, t0, **settings)
 
-    hw = _half_width(st.m2, n, sequential, deals)
-    se = np.sqrt(st.m2 / (n - 1) / n)
+
+def _result(st: _Moments, kept: list[np.ndarray], stop: str, t0: float, *, cands, fld, rules,
+            deals, precision, seed, measure, sequential, delta, batch, level
+            ) -> CompareResult:
+    """The :class:`CompareResult` of the merged statistics ``st``."""
+    n = st.n
+    k = len(cands)
+    ia, ib = np.triu_indices(k, k=1)
+    letters = list(_LETTERS[:k])
+    unit = MEASURES[measure].unit
+
+    hw = _half_width(st.m2, n, sequential, deals, level)
+    se = np.atleast_1d(stats.se_from_m2(st.m2, n))
     cand_df = pd.DataFrame({
         "candidate": [c.name for c in cands],
         "player": [c.player.name for c in cands],
@@ -558,9 +519,9 @@ def compare_candidates(
         "half_width": hw, "n": n,
     }, index=pd.Index(letters, name="label"))
 
-    dhw = _half_width(st.dm2, n, sequential, deals)
+    dhw = _half_width(st.dm2, n, sequential, deals, level)
     lo, hi = st.dmean - dhw, st.dmean + dhw
-    outcome = _verdicts(lo, hi, delta)
+    outcome = _verdicts(lo, hi, delta, st.gt + st.lt == 0)
     verdict = []
     for o, a, b in zip(outcome, ia, ib, strict=True):
         verdict.append({"a": f"{letters[a]} better", "b": f"{letters[b]} better",
@@ -569,28 +530,34 @@ def compare_candidates(
     pairs = pd.DataFrame({
         "a": [letters[i] for i in ia], "b": [letters[j] for j in ib],
         "a_name": [cands[i].name for i in ia], "b_name": [cands[j].name for j in ib],
-        "delta": st.dmean, "se": np.sqrt(st.dm2 / (n - 1) / n), "ci_low": lo, "ci_high": hi,
+        "delta": st.dmean, "se": np.atleast_1d(stats.se_from_m2(st.dm2, n)),
+        "ci_low": lo, "ci_high": hi,
         "half_width": dhw, "a_better": st.gt / n, "b_better": st.lt / n,
         "tie": (n - st.gt - st.lt) / n, "outcome": outcome, "verdict": verdict,
     })
+    lv = stats.level_label(level)
     if sequential:
-        interval = (f"95% confidence sequence (asymptotic normal mixture, tuned at "
+        interval = (f"{lv} confidence sequence (asymptotic normal mixture, tuned at "
                     f"n = {deals:,}): valid at every n")
     else:
-        interval = "95% CI (normal approximation, mean ± 1.96·sd/√n)"
+        interval = (f"{lv} CI (normal approximation, mean ± z·sd/√n, "
+                    f"z = {stats.z_value(level):.2f})")
     settings = {
         "candidates": [c.name for c in cands], "field": fld.name, "measure": measure,
-        "unit": MEASURES[measure], "deals": int(deals), "precision": precision,
+        "unit": unit, "deals": int(deals), "precision": precision,
         "delta": float(delta), "sequential": bool(sequential), "batch": int(batch),
         "seed": int(seed), "rules": rules.to_dict(), "min_deals": MIN_DEALS,
     }
+    if level != DEFAULT_LEVEL:
+        settings["level"] = level
+    max_hw = math.nan if np.isnan(dhw).all() else float(np.nanmax(dhw))
     return CompareResult(
-        candidates=cand_df, pairs=pairs, n=n, stop=stop, max_half_width=float(dhw.max()),
+        candidates=cand_df, pairs=pairs, n=n, stop=stop, max_half_width=max_hw,
         precision=precision, delta=float(delta), sequential=bool(sequential),
-        measure=measure, unit=MEASURES[measure], seed=int(seed), deals=int(deals),
+        measure=measure, unit=unit, seed=int(seed), deals=int(deals),
         interval=interval, field=fld.name, rules=rules, settings=settings,
-        scores=np.concatenate(kept) if keep_scores else None,
-        elapsed=time.perf_counter() - t0,
+        scores=np.concatenate(kept) if kept else None,
+        elapsed=time.perf_counter() - t0, level=level,
     )
 
 
@@ -615,21 +582,23 @@ def format_text(res: CompareResult) -> str:
         "Candidates",
     ]
     c = res.candidates
+    lv = stats.level_label(res.level)
     tab = pd.DataFrame({
         "candidate": c["candidate"],
         "mean": c["mean"].map(_fmt),
-        "95% interval": [f"[{a:+.2f}, {b:+.2f}]" for a, b in zip(c["ci_low"], c["ci_high"],
-                                                                 strict=True)],
+        f"{lv} interval": [stats.fmt_interval(a, b) for a, b in zip(c["ci_low"], c["ci_high"],
+                                                                   strict=True)],
         "n": c["n"].map(lambda v: f"{v:,}"),
     }, index=c.index)
     lines.append(tab.to_string(index_names=False))
-    lines += ["", "Paired differences Δ = row − column, mean [95% interval]"]
+    lines += ["", f"Paired differences Δ = row − column, mean [{lv} interval]"]
     idx = list(c.index)
     cell = {(i, i): "—" for i in idx}
     for _, p in res.pairs.iterrows():
-        cell[(p["a"], p["b"])] = f"{p['delta']:+.2f} [{p['ci_low']:+.2f}, {p['ci_high']:+.2f}]"
-        cell[(p["b"], p["a"])] = (f"{-p['delta']:+.2f} [{-p['ci_high']:+.2f}, "
-                                  f"{-p['ci_low']:+.2f}]")
+        cell[(p["a"], p["b"])] = (f"{p['delta']:+.2f} "
+                                  f"{stats.fmt_interval(p['ci_low'], p['ci_high'])}")
+        cell[(p["b"], p["a"])] = (f"{-p['delta']:+.2f} "
+                                  f"{stats.fmt_interval(-p['ci_high'], -p['ci_low'])}")
     lines.append(pd.DataFrame([[cell[(i, j)] for j in idx] for i in idx], index=idx,
                               columns=idx).to_string())
     lines += ["", "Share of deals on which row scored more than column"]
@@ -638,16 +607,12 @@ def format_text(res: CompareResult) -> str:
     lines += ["", f"Verdicts (δ = ±{res.delta:g} {res.unit})"]
     for _, p in res.pairs.iterrows():
         lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
-                     f"(Δ = {p['delta']:+.2f} ± {p['half_width']:.2f})")
+                     f"(Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)})")
+    lines += res.warnings()
     return "\n".join(lines)
 
 
-def _clean(v: Any) -> Any:
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, float | np.floating):
-        return float(v) if math.isfinite(v) else None
-    return v
+_clean = json_number
 
 
 def to_json(res: CompareResult) -> dict[str, Any]:
@@ -664,7 +629,8 @@ def to_json(res: CompareResult) -> dict[str, Any]:
     return {
         "settings": res.settings, "n": res.n, "stop": res.stop,
         "stop_text": res.stop_text(), "interval": res.interval,
-        "max_half_width": _clean(res.max_half_width),
+        "max_half_width": _clean(res.max_half_width), "level": res.level,
+        "warnings": res.warnings(),
         "candidates": records(res.candidates, True),
         "pairs": records(res.pairs, False),
         "elapsed_seconds": round(res.elapsed, 3),
@@ -709,7 +675,7 @@ def plot_compare(res: CompareResult, path: str) -> str:
     ax1.errorbar(c["mean"], y, xerr=c["half_width"], fmt="o", capsize=4)
     ax1.set_yticks(y, [f"{lab}: {n}" for lab, n in zip(c.index, c["candidate"], strict=True)])
     ax1.set_xlabel(f"mean {res.unit} per deal")
-    ax1.set_title("candidates (95% interval)")
+    ax1.set_title(f"candidates ({stats.level_label(res.level)} interval)")
     y2 = np.arange(len(p))[::-1]
     ax2.axvspan(-res.delta, res.delta, color="0.9", label=f"±δ = {res.delta:g}")
     ax2.axvline(0, color="0.5", lw=0.8)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.analysis.stats import z_value
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study_stats import Z95, feature_codes, mean_ci
+from sim.analysis.study_stats import feature_codes, mean_ci
 
 #: Rules with more conditions must gain this much more than the simpler best rule.
 SIMPLER_MARGIN = 1.05
@@ -56,7 +57,7 @@ def _stats(n, s, q):
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = s / n
         var = np.maximum(q - n * mean * mean, 0.0) / np.maximum(n - 1, 1)
-        lo = mean - Z95 * np.sqrt(var / n)
+        lo = mean - z_value() * np.sqrt(var / n)
     return mean, lo
 
 

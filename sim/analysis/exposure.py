@@ -13,15 +13,19 @@
 3. **Batches and a stopping rule**: deals are played in batches of ``batch``;
    after each batch the running mean vector and co-moment matrix of the options'
    values are updated (Chan's merge, in batch order), and the run stops when the
-   95% CI half-width of every Δ is ≤ ``precision`` (after at least
+   CI half-width of every Δ is ≤ ``precision`` (after at least
    ``MIN_DEALS`` deals) or when ``max_deals`` deals were played.  ``jobs > 1``
-   computes batches in parallel threads (the numba kernels release the GIL) but
-   merges them in order and stops at the same batch, so the result is identical
-   to ``jobs=1``.
+   computes batches in parallel (sim/jobs/executor.py: threads by default — the numba
+   kernels release the GIL —, loky processes or dask) but merges them in order and
+   stops at the same batch, so the result is identical to ``jobs=1``.  A batch is
+   played in slices of at most :data:`SLICE` deals whose statistics are merged in
+   order, so a worker's memory does not grow with ``batch`` (see :data:`SLICE`).
 
-Statistics (normal approximation, z = 1.96): for option j with per-deal values
-``v_j``, EV = mean(v_j), SE = sd(v_j)/√n; Δ_j and the difference to the best
-option use the paired per-deal differences, SE = sd(v_j − v_0)/√n.  ``p_gain`` is
+Statistics (sim/analysis/stats.py; normal approximation at the confidence ``level``,
+default 0.95, z = Φ⁻¹(½ + level/2)): for option j with per-deal values
+``v_j``, EV = mean(v_j), SE = sd(v_j)/√n (ddof = 1); Δ_j and the difference to the best
+option use the paired per-deal differences, SE = sd(v_j − v_0)/√n.  An interval is
+undefined (nan, ``n/a``) with n < 2 or when every deal gave the same value.  ``p_gain`` is
 the share of deals with Δ > 0 (``p_loss``: Δ < 0).  Components are per-deal
 rates for the analysed seat: took ♠Q (``pig``), ♦J (``sheep``), ♣10
 (``transformer``), all 13 hearts (``full_hearts``, 满红), all 16 scoring cards
@@ -38,9 +42,7 @@ is in the same unit.
 from __future__ import annotations
 
 import math
-import os
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +50,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.analysis import stats
+from sim.analysis.measures import MEASURES
+from sim.analysis.measures import get as get_measure
+from sim.analysis.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 from sim.game.cards import (
     CT,
@@ -66,18 +72,9 @@ from sim.game.cards import (
 from sim.game.dealing import DealSpec, deal_hands, make_deal_spec
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
+from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
 from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
 
-#: Settlement measures and their units.
-MEASURES: dict[str, str] = {
-    "zero-sum": "zero-sum points",
-    "raw": "raw points",
-    "points": "points (得分)",
-    "team": "team points",
-    "yuanbao": "元宝",
-}
-#: Two-sided 95% normal quantile.
-Z95 = 1.959963984540054
 #: The stopping rule is checked only once at least this many deals were played: the
 #: per-deal Δ is skewed and heavy-tailed, and scripts/check_coverage.py found the normal
 #: 95% CI under-covering at 2,000 deals (≈92.5%) but not at 5,000 (≈95%).
@@ -86,6 +83,10 @@ MIN_DEALS = 5000
 DEFAULT_BATCH = 10_000
 #: Default deal cap.
 DEFAULT_MAX_DEALS = 1_000_000
+#: A batch is played in slices of at most this many deals (statistics merged in order), so
+#: a worker holds one slice whatever ``batch`` is: about 0.6 KB per deal for the engine's
+#: results plus 56 bytes per deal and option, i.e. about 15 MB for 16 options.
+SLICE = 10_000
 #: Component names, in column order.
 COMPONENTS = ("pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts")
 
@@ -270,25 +271,33 @@ class _Stats:
                       self.comp + other.comp)
 
     def diff_se(self, j: int, i: int) -> float:
-        """Standard error of mean(v_j − v_i) from the paired per-deal differences."""
-        if self.n < 2:
-            return math.inf
-        c = self.comoment
-        var = (c[j, j] + c[i, i] - 2.0 * c[j, i]) / (self.n - 1)
-        return math.sqrt(max(var, 0.0) / self.n)
+        """Standard error of mean(v_j − v_i) from the paired per-deal differences
+        (nan for n < 2)."""
+        return stats.paired_se(self.comoment, self.n, j, i)
 
     def se(self, j: int) -> float:
-        """Standard error of mean(v_j)."""
-        if self.n < 2:
-            return math.inf
-        return math.sqrt(max(self.comoment[j, j], 0.0) / (self.n - 1) / self.n)
+        """Standard error of mean(v_j) (nan for n < 2)."""
+        return float(stats.se_from_m2(self.comoment[j, j], self.n))
 
-    def max_half_width(self) -> float:
-        """Largest 95% CI half-width of the Δs (of the EV when only ``none`` is compared)."""
+    def half_widths(self, level: float = DEFAULT_LEVEL) -> list[float]:
+        """Interval half-widths of the Δs (of the EV when only ``none`` is compared);
+        nan where undefined."""
         k = self.mean.shape[0]
         if k == 1:
-            return Z95 * self.se(0)
-        return max(Z95 * self.diff_se(j, 0) for j in range(1, k))
+            return [stats.half_width(self.se(0), level)]
+        return [stats.half_width(self.diff_se(j, 0), level) for j in range(1, k)]
+
+    def max_half_width(self, level: float = DEFAULT_LEVEL) -> float:
+        """Largest interval half-width of the Δs (nan when every one is undefined)."""
+        hw = [h for h in self.half_widths(level) if not math.isnan(h)]
+        return max(hw) if hw else math.nan
+
+    def stop_width(self, level: float = DEFAULT_LEVEL) -> float:
+        """Largest half-width for the stopping rule: inf with n < 2; an undefined interval
+        from n ≥ 2 equal values (no spread) counts as 0."""
+        if self.n < 2:
+            return math.inf
+        return max(0.0 if math.isnan(h) else h for h in self.half_widths(level))
 
 
 # --------------------------------------------------------------------------- batches
@@ -310,11 +319,32 @@ class _Job:
     keep_values: bool
 
     def run(self, b: int) -> tuple[_Stats, np.ndarray | None]:
-        """Play batch ``b`` (deals b·batch …) under every option; return its statistics."""
+        """Play batch ``b`` (deals b·batch …) under every option; return its statistics.
+
+        Played in slices of :data:`SLICE` deals merged in order (bounded memory).
+        """
+        first = b * self.batch
+        end = min(first + self.batch, self.max_deals)
+        st: _Stats | None = None
+        kept = []
+        for start in range(first, end, SLICE):
+            s_st, vals = self._slice(start, min(SLICE, end - start))
+            st = s_st if st is None else st.merge(s_st)
+            if vals is not None:
+                kept.append(vals)
+        assert st is not None
+        return st, (np.concatenate(kept) if self.keep_values else None)
+
+    def warm(self) -> None:
+        """Compile (or load) the kernels in this process before fanning out."""
         from sim.engine import play_deals
 
-        start = b * self.batch
-        n = min(self.batch, self.max_deals - start)
+        play_deals(self.rules, self.players, self.exposures[0], seed=self.seed, n=1,
+                   hands=deal_hands(self.spec, self.seed, 0, 1), threads=1)
+
+    def _slice(self, start: int, n: int) -> tuple[_Stats, np.ndarray | None]:
+        from sim.engine import play_deals
+
         hands = deal_hands(self.spec, self.seed, start, n)
         seat = self.spec.seat
         k = len(self.exposures)
@@ -332,20 +362,8 @@ class _Job:
 
 
 def _measure(res, measure: str, rules: Rules, seat: int) -> np.ndarray:
-    """Per-deal value of ``seat`` under ``measure`` (float64)."""
-    from sim.game.scoring import yuanbao
-
-    if measure == "zero-sum":
-        v = res.zero_sum()
-    elif measure == "raw":
-        v = res.raw
-    elif measure == "points":
-        v = res.points()
-    elif measure == "team":
-        v = res.team_points()
-    else:
-        v = yuanbao(res.raw, rules)
-    return np.asarray(v[:, seat], dtype=np.float64)
+    """Per-deal value of ``seat`` under ``measure`` (float64; sim/analysis/measures.py)."""
+    return np.ascontiguousarray(get_measure(measure).values(res, rules)[:, seat])
 
 
 def _components(col: np.ndarray, exposed: np.ndarray, hv: int) -> np.ndarray:
@@ -376,9 +394,11 @@ class ExposureResult:
     Attributes:
         table: one row per option, best EV first (see :func:`exposure_ev` for columns).
         n: deals actually played (every option on each of them).
-        stop: ``"precision"`` (every Δ's 95% CI half-width ≤ ``precision``) or
-            ``"max_deals"`` (the deal cap stopped the run first).
-        max_half_width: the largest Δ 95% CI half-width at the end.
+        stop: ``"precision"`` (every Δ's CI half-width ≤ ``precision``),
+            ``"max_deals"`` (the deal cap stopped the run first) or ``"interrupted"``
+            (Ctrl-C / SIGTERM: the estimate so far).
+        max_half_width: the largest Δ CI half-width at the end (nan when undefined).
+        level: the confidence level of every interval.
         precision, max_deals, measure, seed, seat, hand (PBN), rules: the settings.
         options: option labels in play order (``none`` first).
         values: (n, k) per-deal values in option order when ``keep_values`` was set.
@@ -400,6 +420,7 @@ class ExposureResult:
     values: np.ndarray | None = None
     elapsed: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
+    level: float = DEFAULT_LEVEL
 
     @property
     def recommended(self) -> str:
@@ -414,25 +435,44 @@ class ExposureResult:
         return self.values[:, j] - self.values[:, 0]
 
     def stop_text(self) -> str:
-        """One line saying whether the precision target or the deal cap stopped the run."""
-        hw = f"{self.max_half_width:.2f}"
+        """One line saying what stopped the run (precision, deal cap or Ctrl-C)."""
+        hw = (f"{self.max_half_width:.2f}" if math.isfinite(self.max_half_width)
+              else stats.NA)
+        ci = f"{stats.level_label(self.level)} CI"
+        if self.stop == "interrupted":
+            what = "EV" if len(self.options) == 1 else "largest Δ"
+            return (f"Interrupted after {self.n:,} deals (of at most {self.max_deals:,}): the "
+                    f"estimate so far; {what} {ci} half-width {hw}.")
         if len(self.options) == 1:  # nothing to compare: the rule applies to the EV itself
             if self.stop == "precision":
                 return (f"Stopped by the precision target after {self.n:,} deals: no exposure "
-                        f"option to compare, EV 95% CI half-width {hw} ≤ {self.precision:g}.")
+                        f"option to compare, EV {ci} half-width {hw} ≤ {self.precision:g}.")
             return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} "
-                    f"deals: no exposure option to compare, EV 95% CI half-width {hw}.")
+                    f"deals: no exposure option to compare, EV {ci} half-width {hw}.")
         if self.stop == "precision":
-            return (f"Stopped by the precision target after {self.n:,} deals: every Δ 95% CI "
+            return (f"Stopped by the precision target after {self.n:,} deals: every Δ {ci} "
                     f"half-width ≤ {self.precision:g} (largest {hw}).")
         target = (f"target {self.precision:g} not reached" if self.precision > 0
                   else "no precision target")
         return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} deals: "
-                f"largest Δ 95% CI half-width {hw}, {target}.")
+                f"largest Δ {ci} half-width {hw}, {target}.")
+
+    def warnings(self) -> list[str]:
+        """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
+        t = self.table
+        n_undef = int(t["ev_lo"].isna().sum() + t["delta_lo"].isna().sum()
+                      - (t["option"] == "none").sum())  # Δ(none) ≡ 0 is no estimate
+        out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
+        return [w for w in out if w]
 
 
-def _table(st: _Stats, flags: list[int]) -> pd.DataFrame:
+def _table(st: _Stats, flags: list[int], level: float = DEFAULT_LEVEL) -> pd.DataFrame:
     k = len(flags)
+    z = stats.z_value(level)
+
+    def hw(se: float) -> float:
+        return stats.half_width(se, level)
+
     n = st.n
     best = int(np.argmax(st.mean))  # first maximum: ties favour exposing less (option order)
     rows = []
@@ -444,7 +484,7 @@ def _table(st: _Stats, flags: list[int]) -> pd.DataFrame:
         vbse = st.diff_se(j, best)
         if j == best:
             status = "recommended"
-        elif vb + Z95 * vbse >= 0:
+        elif math.isnan(vbse) or vb + z * vbse >= 0:
             status = "not distinguishable from best"
         else:
             status = "worse than best"
@@ -455,17 +495,17 @@ def _table(st: _Stats, flags: list[int]) -> pd.DataFrame:
             "n": n,
             "ev": float(st.mean[j]),
             "ev_se": se,
-            "ev_lo": float(st.mean[j]) - Z95 * se,
-            "ev_hi": float(st.mean[j]) + Z95 * se,
+            "ev_lo": float(st.mean[j]) - hw(se),
+            "ev_hi": float(st.mean[j]) + hw(se),
             "delta": d,
             "delta_se": dse,
-            "delta_lo": d - Z95 * dse,
-            "delta_hi": d + Z95 * dse,
+            "delta_lo": d - hw(dse),
+            "delta_hi": d + hw(dse),
             "p_gain": st.gain[j] / n,
             "p_loss": st.loss[j] / n,
             "vs_best": vb,
-            "vs_best_lo": vb - Z95 * vbse,
-            "vs_best_hi": vb + Z95 * vbse,
+            "vs_best_lo": vb - hw(vbse),
+            "vs_best_hi": vb + hw(vbse),
         }
         for c, name in enumerate(COMPONENTS):
             row[name] = st.comp[j, c] / n
@@ -497,34 +537,43 @@ def analyse_exposure(
     batch: int = DEFAULT_BATCH,
     keep_values: bool = False,
     progress: Callable[[int, int, float], None] | None = None,
+    backend: str = DEFAULT_BACKEND,
+    scheduler: str | None = None,
+    scheduler_timeout: float = 10.0,
+    level: float = DEFAULT_LEVEL,
 ) -> ExposureResult:
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
     Same parameters as :func:`exposure_ev`, plus ``keep_values`` (keep the (n, k)
-    per-deal values, e.g. for a Δ histogram) and ``progress``, called after every
-    merged batch as ``progress(deals played, max_deals, largest Δ half-width)``.
+    per-deal values, e.g. for a Δ histogram; 8 bytes per deal and option) and
+    ``progress``, called after every merged batch as ``progress(deals played, max_deals,
+    largest Δ half-width)``.
+
+    Raises :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C /
+    SIGTERM with the estimate so far in ``.result`` (``stop == "interrupted"``) once a
+    batch was merged (a plain KeyboardInterrupt before).
     """
     t0 = time.perf_counter()
     rules = rules or Rules()
+    level = stats.check_level(level)
     if rules.decks != 1:
         raise InputError("two decks are not supported yet (only --decks 1)")
     if rules.variant == "pig_sheep":
         raise InputError(
             "variant pig_sheep (猪羊一家) forbids exposure: there is nothing to compare"
         )
-    if measure not in MEASURES:
-        raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURES)}")
-    if measure == "team" and not rules.has_teams:
+    m = get_measure(measure)
+    if m.needs_teams and not rules.has_teams:
         raise InputError(
-            f"measure 'team' needs a team variant (--variant partners); "
+            f"measure '{m.name}' needs a team variant (--variant partners); "
             f"this run's variant is {rules.variant}"
         )
+    measure = m.name
     if not (isinstance(precision, int | float) and precision >= 0 and math.isfinite(precision)):
         raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
     for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 0), ("batch", batch, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
-    jobs = int(jobs) or os.cpu_count() or 1  # 0 = all cores, as in run and compare
     spec = make_deal_spec(hand, seat, known, rules.decks)
     flags = default_options(spec.hand) if options is None else parse_options(options, spec.hand)
 
@@ -564,18 +613,29 @@ def analyse_exposure(
     st: _Stats | None = None
     kept: list[np.ndarray] = []
     stop = "max_deals"
-    for b_stats, vals in _batches(job, n_batches, jobs):
-        st = b_stats if st is None else st.merge(b_stats)
-        if vals is not None:
-            kept.append(vals)
-        hw = st.max_half_width()
-        if progress is not None:
-            progress(st.n, max_deals, hw)
-        if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
-            stop = "precision"
-            break
+    gen = run_batches(job.run, range(n_batches), jobs=int(jobs), backend=backend,
+                      scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                      warm=job.warm)
+    try:
+        for b_stats, vals in gen:
+            st = b_stats if st is None else st.merge(b_stats)
+            if vals is not None:
+                kept.append(vals)
+            hw = st.stop_width(level)
+            if progress is not None:
+                progress(st.n, max_deals, hw)
+            if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
+                stop = "precision"
+                break
+    except KeyboardInterrupt:
+        gen.close()
+        if st is None:
+            raise
+        stop = "interrupted"
+    finally:
+        gen.close()
     assert st is not None
-    table = _table(st, flags)
+    table = _table(st, flags, level)
     pbn = mask_to_pbn(spec.hand)
     same_as = {option_label(f): option_label(play_flags[column[j]])
                for j, f in enumerate(flags) if play_flags[column[j]] != f}
@@ -588,7 +648,7 @@ def analyse_exposure(
         "opponents": [players[p].name for p in others],
         "opponents_exposure": [base_exp[p].name for p in others],
         "measure": measure,
-        "unit": MEASURES[measure],
+        "unit": MEASURES[measure].unit,
         "precision": precision,
         "max_deals": max_deals,
         "batch": batch,
@@ -596,40 +656,20 @@ def analyse_exposure(
         "rules": rules.to_dict(),
         "same_as": same_as,
     }
-    table.attrs.update({"n": st.n, "stop": stop, "max_half_width": st.max_half_width(),
-                        **settings})
-    return ExposureResult(
-        table=table, n=st.n, stop=stop, max_half_width=st.max_half_width(),
+    if level != DEFAULT_LEVEL:
+        settings["level"] = level
+    mhw = st.max_half_width(level)
+    table.attrs.update({"n": st.n, "stop": stop, "max_half_width": mhw, **settings})
+    res = ExposureResult(
+        table=table, n=st.n, stop=stop, max_half_width=mhw,
         precision=precision, max_deals=max_deals, measure=measure, seed=int(seed),
         seat=spec.seat, hand=pbn, rules=rules, options=[option_label(f) for f in flags],
-        values=np.concatenate(kept) if keep_values else None,
-        elapsed=time.perf_counter() - t0, settings=settings,
+        values=np.concatenate(kept) if keep_values and kept else None,
+        elapsed=time.perf_counter() - t0, settings=settings, level=level,
     )
-
-
-def _batches(job: _Job, n_batches: int, jobs: int):
-    """Yield batch results in batch order; ``jobs`` > 1 computes them in threads."""
-    if jobs == 1 or n_batches == 1:
-        for b in range(n_batches):
-            yield job.run(b)
-        return
-    from joblib import Parallel, delayed
-
-    from sim.engine import play_deals
-
-    # warm the numba caches in this thread before fanning out
-    play_deals(job.rules, job.players, job.exposures[0], seed=job.seed, n=1,
-               hands=deal_hands(job.spec, job.seed, 0, 1), threads=1)
-    with Parallel(n_jobs=jobs, backend="threading", return_as="generator",
-                  pre_dispatch=f"{jobs}") as par:
-        gen = par(delayed(job.run)(b) for b in range(n_batches))
-        try:
-            for out in gen:  # noqa: UP028 - closing must not be thrown into ``gen``
-                yield out
-        finally:
-            with warnings.catch_warnings():  # "tasks ... have been cancelled": expected
-                warnings.simplefilter("ignore", UserWarning)
-                gen.close()
+    if stop == "interrupted":
+        raise Interrupted(res)
+    return res
 
 
 def plot_exposure(result: ExposureResult, path: str) -> str:
@@ -644,7 +684,7 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
     import matplotlib.pyplot as plt
 
     t = result.table
-    unit = MEASURES[result.measure]
+    unit = MEASURES[result.measure].unit
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, max(3.5, 0.35 * len(t) + 1.5)))
     y = np.arange(len(t))[::-1]
     colors = ["tab:green" if s == "recommended" else
@@ -652,7 +692,7 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
     for yi, ev, lo, hi, col in zip(y, t["ev"], t["ev_lo"], t["ev_hi"], colors, strict=True):
         ax1.errorbar([ev], [yi], xerr=[[ev - lo], [hi - ev]], fmt="o", color=col, capsize=3)
     ax1.set_yticks(y, t["option"])
-    ax1.set_xlabel(f"EV per deal ({unit}), 95% CI")
+    ax1.set_xlabel(f"EV per deal ({unit}), {stats.level_label(result.level)} CI")
     ax1.set_title(f"{result.hand}, seat {result.seat}: n = {result.n:,}")
     ax1.grid(axis="x", alpha=0.3)
     others = [o for o in t["option"] if o != "none"]
@@ -695,6 +735,9 @@ def exposure_ev(
     seed: int = 0,
     jobs: int = 1,
     batch: int = DEFAULT_BATCH,
+    backend: str = DEFAULT_BACKEND,
+    scheduler: str | None = None,
+    level: float = DEFAULT_LEVEL,
 ) -> pd.DataFrame:
     """EV of every exposure option for ``hand`` (one deck): a table, best option first.
 
@@ -713,12 +756,15 @@ def exposure_ev(
             :func:`parse_options`); default every subset of the exposable cards held
             (up to 16).  ``none`` (expose nothing) is always included: it is the Δ baseline.
         measure: ``zero-sum`` | ``raw`` | ``points`` | ``team`` (partners only) | ``yuanbao``.
-        precision: stop when every Δ's 95% CI half-width ≤ this (measure units);
+        precision: stop when every Δ's CI half-width ≤ this (measure units);
             0 = play exactly ``max_deals``.
-        max_deals: deal cap; seed: root seed; jobs: parallel worker threads, 0 = all
-            cores (the result is identical for any ``jobs``); batch: deals per batch (the
-            stopping rule is checked after each batch, so ``n`` is a multiple of ``batch``
-            or ``max_deals``).
+        max_deals: deal cap; seed: root seed; jobs: parallel workers, 0 = all cores (the
+            result is identical for any ``jobs`` and ``backend``); batch: deals per batch
+            (the stopping rule is checked after each batch, so ``n`` is a multiple of
+            ``batch`` or ``max_deals``; memory does not grow with it, see :data:`SLICE`).
+        backend: ``threading`` (default), ``loky`` or ``dask`` (with ``scheduler``), see
+            :func:`sim.jobs.executor.run_batches`.
+        level: confidence level of the intervals (default 0.95; SEs do not depend on it).
 
     Returns a DataFrame, one row per option sorted by EV (best first), columns:
     ``option`` (``none``/``SQ+DJ``…), ``flags``, ``status`` (``recommended``, ``not
@@ -737,6 +783,7 @@ def exposure_ev(
         hand, seat=seat, known=known, rules=rules, player=player, opponents=opponents,
         opponents_exposure=opponents_exposure, options=options, measure=measure,
         precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, batch=batch,
+        backend=backend, scheduler=scheduler, level=level,
     ).table
 
 

@@ -2,8 +2,10 @@
 
 Compute only (numpy / pandas, no rendering): reports/report.py lays these tables out.
 
-Statistics: a mean comes with its 95% CI, mean ± 1.96·sd/√n (normal approximation; the
-paired Δ of a study is one value per deal, so its sd is that of the per-deal Δ).
+Statistics (sim/analysis/stats.py): a mean comes with its 95% CI, mean ± z·sd/√n with
+z = Φ⁻¹(0.975) and the sd with ddof = 1 (normal approximation; the paired Δ of a study is
+one value per deal, so its sd is that of the per-deal Δ); a CI from fewer than 2 deals or
+from equal values is undefined (nan, shown as ``n/a``).
 
 **Runs** (:func:`run_summary`): per seat (player / exposure policy) the mean raw,
 zero-sum and points (and team points) with 95% CIs, n, and the rates of exposing each
@@ -20,19 +22,16 @@ within-group variance), :func:`grouped_ci` and :func:`feature_curve` (heatmap ce
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sim.analysis import stats
+from sim.analysis.measures import UNITS as MEASURE_UNITS  # noqa: F401 - re-exported
 from sim.game.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
 
-Z95 = 1.96
-#: Δ measures of a study (the ``d_*`` columns) and their units.
-MEASURE_UNITS = {"raw": "raw points", "zero_sum": "zero-sum points", "points": "points (得分)",
-                 "team_points": "team points", "yuanbao": "元宝"}
 #: Short names of the studied cards, for sentences ("expose the pig …").
 CARD_SHORT = {"pig": "the pig", "sheep": "the sheep", "transformer": "the transformer",
               "heartA": "♥A"}
@@ -47,27 +46,17 @@ _FLAGS = CARD_FLAGS
 
 
 def mean_ci(x) -> dict[str, float]:
-    """n, mean, sd, se and the 95% CI (mean ± 1.96·se) of ``x``."""
-    x = np.asarray(x, dtype=np.float64)
-    n = int(x.size)
-    if n == 0:
-        return {"n": 0, "mean": math.nan, "sd": math.nan, "se": math.nan,
-                "ci95_low": math.nan, "ci95_high": math.nan}
-    mean = float(x.mean())
-    sd = float(x.std(ddof=1)) if n > 1 else 0.0
-    se = sd / math.sqrt(n)
-    return {"n": n, "mean": mean, "sd": sd, "se": se, "ci95_low": mean - Z95 * se,
-            "ci95_high": mean + Z95 * se}
+    """n, mean, sd, se and the 95% CI of ``x`` (:func:`sim.analysis.stats.mean_ci`)."""
+    return stats.mean_ci(x)
 
 
 def grouped_ci(df: pd.DataFrame, by: list[str], col: str) -> pd.DataFrame:
-    """Per group of ``by``: n, mean, sd, se, ci95_low, ci95_high of ``col``."""
+    """Per group of ``by``: n, mean, sd, se, ci95_low, ci95_high of ``col`` (nan where
+    undefined: one deal, or equal values)."""
     g = df.groupby(by, observed=True)[col].agg(["count", "mean", "std"]).reset_index()
     g = g.rename(columns={"count": "n", "std": "sd"})
-    g["sd"] = g["sd"].fillna(0.0)
     g["se"] = g["sd"] / np.sqrt(g["n"])
-    g["ci95_low"] = g["mean"] - Z95 * g["se"]
-    g["ci95_high"] = g["mean"] + Z95 * g["se"]
+    g["ci95_low"], g["ci95_high"] = stats.interval(g["mean"].to_numpy(), g["se"].to_numpy())
     return g
 
 

@@ -71,7 +71,6 @@ from __future__ import annotations
 import itertools
 import math
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,20 +78,20 @@ from typing import Any
 import numpy as np
 
 from sim.analysis.compare import (
-    MEASURES,
     Candidate,
-    _n_jobs,
     _values,
     compare_candidates,
-    cs_margin,
     parse_candidate,
 )
+from sim.analysis.measures import MEASURES
+from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, z_value
 from sim.errors import InputError
 from sim.game.rules import Rules
+from sim.jobs.executor import n_workers
 from strategies.registry import parse_exposure, parse_player
 
 #: Error level of every interval (95%).
-ALPHA = 0.05
+ALPHA = 1.0 - DEFAULT_LEVEL
 #: Eliminations are checked only once every member played at least this many deals; a
 #: grid whose first race cannot give each member this many is refused.
 MIN_RACE_DEALS = 1_000
@@ -350,27 +349,21 @@ def _eval_batch(evaluator, members: tuple[int, ...], policies: tuple[str, ...], 
     return members, evaluator.scores(policies, seed, start, n)
 
 
-def _ordered(tasks, jobs: int, backend: str, warm: Callable[[], None] | None):
-    """Yield ``_eval_batch(*task)`` in task order; tasks (a lazy generator) run in parallel."""
-    n_jobs = _n_jobs(jobs)
-    if n_jobs == 1:
-        for t in tasks:
-            yield _eval_batch(*t)
-        return
-    from joblib import Parallel, delayed
+def _eval_task(task: tuple) -> tuple[tuple[int, ...], np.ndarray]:
+    return _eval_batch(*task)
 
-    if warm is not None:
-        warm()
-    par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator", batch_size=1,
-                   pre_dispatch=f"{2 * n_jobs}")
-    gen = par(delayed(_eval_batch)(*t) for t in tasks)
+
+def _ordered(tasks, jobs: int, backend: str, warm: Callable[[], None] | None):
+    """Yield ``_eval_batch(*task)`` in task order; tasks (a lazy generator) run in parallel
+    (sim/jobs/executor.py :func:`~sim.jobs.executor.run_batches`)."""
+    from sim.jobs.executor import run_batches
+
+    gen = run_batches(_eval_task, tasks, jobs=jobs, backend=backend,
+                      warm=None if n_workers(jobs) == 1 else warm)
     try:
-        for out in gen:  # noqa: UP028 - closing must not be thrown into ``gen``
-            yield out
+        yield from gen
     finally:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            gen.close()
+        gen.close()
 
 
 # --------------------------------------------------------------------------- racing
@@ -753,9 +746,7 @@ def confirm(evaluator, winner: str, start: str, deals: int, seed: int, batch: in
                 "b_better": float(p["b_better"])}
     x = evaluator.scores([winner, start], seed, 0, deals)
     d = x[:, 0] - x[:, 1]
-    from sim.analysis.compare import Z95
-
-    hw = Z95 * float(d.std(ddof=1)) / math.sqrt(deals)
+    hw = z_value() * float(d.std(ddof=1)) / math.sqrt(deals)
     g = float(d.mean())
     return {"gain": g, "low": g - hw, "high": g + hw, "n": int(deals), "seed": int(seed),
             "interval": "95% CI"}
@@ -898,7 +889,7 @@ def tune(s: Settings, history: History | None = None, jobs: int = 1, backend: st
     final_cand = seat_name(family, s.other, final)
     return {"settings": s.to_dict(), "rounds": rounds, "stop": stop, "final": final,
             "final_candidate": final_cand, "answer": answer_text(rounds[0], s.measure),
-            "unit": MEASURES[s.measure],
+            "unit": MEASURES[s.measure].unit,
             "elapsed_seconds": round(time.perf_counter() - t0, 3)}
 
 
@@ -913,7 +904,7 @@ def _ci(d: dict[str, Any] | None, gain="gain", low="low", high="high") -> str:
 
 def answer_text(rnd: dict[str, Any], measure: str) -> str:
     """One sentence: does the winner beat the start (confirmation interval excludes 0)?"""
-    unit = MEASURES[measure]
+    unit = MEASURES[measure].unit
     c = rnd["confirmation"]
     if c is None:
         return "No candidate beats the starting policy: it won the search itself."

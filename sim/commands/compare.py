@@ -8,8 +8,11 @@ import sys
 import click
 
 from sim.commands.options import (
+    BACKEND_OPTION,
+    LEVEL_OPTION,
     MAX_BATCH,
     MAX_DEALS,
+    MEASURE_CHOICE,
     SEED,
     check_plot_path,
     note_unused_exposure,
@@ -30,23 +33,22 @@ from sim.commands.options import (
 @click.option("--deals", type=click.IntRange(max=MAX_DEALS), default=100_000, show_default=True,
               help="deal cap; each deal is played by every candidate in all four seats")
 @click.option("--precision", type=float, default=None,
-              help="stop once every pairwise 95% half-width is ≤ this (in --measure units)")
+              help="stop once every pairwise half-width is ≤ this (in --measure units)")
 @click.option("--sequential", is_flag=True,
-              help="anytime-valid 95% confidence sequences instead of fixed-n CIs; the run "
-              "also stops as soon as every pair has a verdict")
+              help="anytime-valid confidence sequences instead of fixed-n CIs; the run "
+              "also stops as soon as every pair has a verdict, and an interval printed "
+              "after Ctrl-C stays valid")
 @click.option("--delta", type=float, default=1.0, show_default=True,
               help="equivalence margin δ: 'no difference within ±δ' when the interval of Δ "
               "lies inside [−δ, δ]")
-@click.option("--measure", type=click.Choice(["zero-sum", "raw", "points", "team", "yuanbao"]),
-              default="zero-sum", show_default=True,
+@click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
               help="what a seat scores per deal (RULES §5–§6); team needs --variant partners "
               "or pig_sheep")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="root seed; deal I is the same deal as in run and trace")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers, 0 = all cores (results do not depend on it)")
-@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-              help="loky (processes), threading, or dask (with --scheduler) [default: loky]")
+@BACKEND_OPTION
 @click.option("--scheduler", default=None,
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
 @click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
@@ -57,9 +59,10 @@ from sim.commands.options import (
               show_default=True, help="output format")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="also write a PNG of the means and pairwise differences to this file")
+@LEVEL_OPTION
 @rules_options
 def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed, jobs,
-            backend, scheduler, scheduler_timeout, batch, fmt, plot, **kwargs):
+            backend, scheduler, scheduler_timeout, batch, fmt, plot, level, **kwargs):
     """Compare players head to head on the same deals, with seat rotation.
 
     Every candidate plays every deal four times, once in each seat with the deal's
@@ -73,6 +76,9 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     better, and a verdict per pair: "A better", "B better", "no difference within
     ±δ" or "undecided".  One or two decks (--decks).
 
+    Ctrl-C (or SIGTERM) prints the comparison so far, marked as interrupted with its
+    n, and exits with 130; with --sequential its intervals stay valid.
+
     Example: gongzhu-sim compare -c heuristic+never -c heuristic+rule -c
     heuristic+always --field heuristic+rule --precision 1
     """
@@ -85,7 +91,11 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
                          "(PLAYER or PLAYER+EXPOSURE, e.g. -c heuristic+never -c lowest)")
     if scheduler and backend not in (None, "dask"):
         raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
-    backend = "dask" if scheduler else (backend or "loky")
+    from sim.analysis.stats import check_level
+    from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
+
+    backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
+    level = check_level(level)
     if jobs < 0:
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
@@ -113,15 +123,21 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
             bar.update(n - bar.n)
             bar.set_postfix_str(f"max ±{hw:.3g}")
 
+    interrupted = False
     try:
         res = compare_candidates(
             list(candidates), field_name, rules=rules, deals=deals, precision=precision,
             seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, measure=measure,
             sequential=sequential, delta=delta, batch=batch,
-            scheduler_timeout=scheduler_timeout, progress=progress)
+            scheduler_timeout=scheduler_timeout, progress=progress, level=level)
+    except Interrupted as exc:
+        res, interrupted = exc.result, True
     finally:
         if bar is not None:
             bar.close()
+    if interrupted:
+        click.echo(f"Interrupted after {res.n:,} deals: the estimate so far follows.",
+                   err=True)
     if fmt == "json":
         click.echo(json.dumps(to_json(res), ensure_ascii=False, indent=1))
     elif fmt == "csv":
@@ -135,3 +151,5 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
             raise InputError(f"cannot write the plot to {plot}: {exc}") from None
         if fmt == "text":
             click.echo(f"plot: {plot}")
+    if interrupted:
+        sys.exit(130)

@@ -12,15 +12,16 @@ import time
 import click
 
 from sim.commands.options import (
+    BACKEND_OPTION,
+    LEVEL_OPTION,
     MAX_BATCH,
     MAX_DEALS,
+    MEASURE_CHOICE,
     SEED,
     check_plot_path,
     pop_rules,
     rules_options,
 )
-
-_MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
 
 
 @click.command()
@@ -44,21 +45,27 @@ _MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
               "',' or '+', e.g. \"none;SQ;SQ,DJ\" ('all' = every exposable card held). "
               "'none' is always included (the Δ baseline). "
               "[default: every subset of the exposable cards held, up to 16]")
-@click.option("--measure", type=click.Choice(_MEASURES), default="zero-sum", show_default=True,
+@click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
 @click.option("--precision", type=float, default=2.0, show_default=True,
-              help="stop when every Δ's 95% CI half-width ≤ this (in the measure's unit); "
+              help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals")
 @click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=1_000_000,
               show_default=True,
               help="deal cap (every option is played on each deal)")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
-              help="worker threads (batches in parallel), 0 = all cores; the output is "
+              help="parallel workers (batches in parallel), 0 = all cores; the output is "
               "identical for any value")
+@BACKEND_OPTION
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
+@click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
+              help="seconds to wait for the dask scheduler")
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=10_000, show_default=True,
-              help="deals per batch; the stopping rule is checked after each batch")
+              help="deals per batch; the stopping rule is checked after each batch (memory "
+              "does not grow with it: batches are played in slices of 10,000 deals)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="output format")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -68,9 +75,11 @@ _MEASURES = ["zero-sum", "raw", "points", "team", "yuanbao"]
               help="analyse every hand of FILE (one per line, '#' comments): one row per "
               "(hand, option)")
 @click.option("--quiet", is_flag=True, help="no progress indication on stderr")
+@LEVEL_OPTION
 @rules_options
 def expose(hand, seat, known, player, opponents, opponents_exposure, options, measure, precision,
-           max_deals, seed, jobs, batch, fmt, plot, hands_file, quiet, **kwargs):
+           max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, fmt, plot,
+           hands_file, quiet, level, **kwargs):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -80,8 +89,13 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     estimate.  The table is sorted by EV, best first: ▶ marks the recommended
     choice, ≈ an option not distinguishable from it (the paired 95% CI of
     option − best contains 0).  One deck only for now.
+
+    Ctrl-C (or SIGTERM) prints the estimate so far, marked as interrupted with its n,
+    and exits with 130.
     """
+    from sim.analysis.stats import check_level
     from sim.errors import InputError
+    from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
 
     rules = pop_rules(kwargs)
     check_plot_path(plot)
@@ -98,6 +112,13 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
         raise InputError(f"--batch must be ≥ 1, got {batch}")
     if not precision >= 0 or not math.isfinite(precision):
         raise InputError(f"--precision must be ≥ 0, got {precision}")
+    if scheduler and backend not in (None, "dask"):
+        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
+    backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
+    if backend == "dask" and not scheduler:
+        raise InputError("backend dask needs a scheduler address (--scheduler "
+                         "tcp://HOST:8786)")
+    level = check_level(level)
 
     from sim.analysis.exposure import analyse_exposure, parse_options, plot_exposure
     from sim.game.dealing import make_deal_spec, parse_known
@@ -113,6 +134,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                 raise type(exc)(f"{where}: {exc}") from None
             raise
     results = []
+    interrupted = False
     for i, (where, text) in enumerate(hands):
         label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
         prog = None if quiet else _Progress(label, precision)
@@ -122,15 +144,31 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                 opponents=opponents, opponents_exposure=opponents_exposure, options=options,
                 measure=measure, precision=precision, max_deals=max_deals, seed=seed,
                 jobs=jobs, batch=batch, keep_values=bool(plot), progress=prog,
+                backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                level=level,
             )
         except InputError as exc:
             if where:
                 raise type(exc)(f"{where}: {exc}") from None
             raise
+        except Interrupted as exc:
+            res, interrupted = exc.result, True
+        except KeyboardInterrupt:
+            if not results:
+                raise
+            interrupted = True
+            res = None
         finally:
             if prog is not None:
                 prog.done()
-        results.append(res)
+        if res is not None:
+            results.append(res)
+        if interrupted:
+            break
+    if interrupted:
+        click.echo(f"Interrupted: {len(results)} of {len(hands)} hand(s) with an estimate "
+                   f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
+                   err=True)
     if fmt == "json":
         click.echo(json.dumps(_json(results), ensure_ascii=False, indent=1))
     elif fmt == "csv":
@@ -144,6 +182,8 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             raise InputError(f"cannot write the plot to {plot}: {exc}") from None
         if fmt == "text":
             click.echo(f"plot written to {plot}")
+    if interrupted:
+        sys.exit(130)
 
 
 def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:
@@ -211,11 +251,9 @@ _ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", 
 
 
 def _clean(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if hasattr(v, "item"):
-        return _clean(v.item())
-    return v
+    from sim.analysis.stats import json_number
+
+    return json_number(v.item() if hasattr(v, "item") else v)
 
 
 def _rows(res) -> list[dict]:
@@ -234,7 +272,8 @@ def _json(results) -> dict:
         "settings": settings,
         "runs": [{"hand": r.hand, "seat": r.seat, "n": r.n, "stop": r.stop,
                   "max_half_width": _clean(r.max_half_width), "recommended": r.recommended,
-                  "stop_text": r.stop_text()} for r in results],
+                  "stop_text": r.stop_text(), "level": r.level, "warnings": r.warnings()}
+                 for r in results],
         "rows": [row for r in results for row in _rows(r)],
     }
 
@@ -257,6 +296,10 @@ def _num(x: float, nd: int = 2, signed: bool = False) -> str:
 
 
 def _fmt_ci(lo: float, hi: float, signed: bool = False) -> str:
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        from sim.analysis.stats import NA
+
+        return NA
     return f"[{_num(lo, 2, signed)}, {_num(hi, 2, signed)}]"
 
 
@@ -281,6 +324,7 @@ def _table(header: list[str], rows: list[list[str]], right: set[int]) -> list[st
 
 
 def _text(res) -> str:
+    from sim.analysis.stats import level_label
     from sim.game.cards import hand_rows, parse_hand
 
     s = res.settings
@@ -299,7 +343,7 @@ def _text(res) -> str:
     if s["known"]:
         lines.append("known: " + "; ".join(f"seat {p}: {c}" for p, c in s["known"].items()))
     lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
-                 "exposing nothing on the same deals; 95% CIs")
+                 f"exposing nothing on the same deals; {level_label(res.level)} CIs")
     lines.append("")
     rows = []
     for rec in t.to_dict("records"):
@@ -312,7 +356,8 @@ def _text(res) -> str:
             "" if is_none else f"{rec['p_gain']:.1%}",
             "" if rec["status"] == "worse than best" else rec["status"],
         ])
-    lines += _table(["", "option", "EV", "95% CI", "Δ vs none", "95% CI", "P(Δ>0)", ""], rows,
+    ci = f"{level_label(res.level)} CI"
+    lines += _table(["", "option", "EV", ci, "Δ vs none", ci, "P(Δ>0)", ""], rows,
                     {2, 4, 6})
     if s["same_as"]:
         same = sorted(set(s["same_as"].values()))
@@ -336,4 +381,5 @@ def _text(res) -> str:
     best = t.iloc[0]
     what = "expose nothing" if best["option"] == "none" else "expose " + best["option"]
     lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
+    lines += res.warnings()
     return "\n".join(lines)

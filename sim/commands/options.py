@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from sim.commands.choices import MEASURE_CHOICE  # noqa: F401 - re-exported
 from sim.game.rules import Rules, rule_option_specs
 
 #: Extra spellings users expect for some rule flags.
@@ -99,10 +100,26 @@ def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool):
     try:
         return run_job(spec, resume=resume, force=force, quiet=quiet)
     except JobInterrupted as exc:
+        if command == "study" and exc.done:
+            _echo_study_so_far(exc.out)
         click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
                    f"{exc.out}\nFinish with: gongzhu-sim {command} --resume --out {exc.out}",
                    err=True)
         sys.exit(130)
+
+
+def _echo_study_so_far(out) -> None:
+    """Print the summary of an interrupted study's finished chunks (marked interrupted)."""
+    import contextlib
+
+    with contextlib.suppress(Exception):  # the saved chunks and the hint matter more
+        from sim.jobs.study import format_study_summary, study_summary
+
+        table = study_summary(out)
+        n = int(table["n"].max()) if len(table) else 0
+        click.echo(f"interrupted: the estimate so far, from the finished chunks ({n:,} "
+                   "deals per card)")
+        click.echo(format_study_summary(table))
 
 
 def echo_results(out, report: bool) -> None:
@@ -110,6 +127,8 @@ def echo_results(out, report: bool) -> None:
     path; a report that cannot be written is only a note (the results are complete)."""
     click.echo(f"results: {out}")
     if report:
+        import sys
+
         from sim.commands.report import safe_write_report
         from sim.errors import InputError
 
@@ -117,14 +136,29 @@ def echo_results(out, report: bool) -> None:
             click.echo(f"report: {safe_write_report(out)[0]}")
         except InputError as exc:
             click.echo(f"report skipped: {exc}", err=True)
+        except KeyboardInterrupt:
+            click.echo(f"Interrupted while writing the report; the results in {out} are "
+                       f"complete.\nWrite the report with: gongzhu-sim report {out}", err=True)
+            sys.exit(130)
+
+
+#: ``--backend`` of every command that runs batches (sim/jobs/executor.py).
+BACKEND_OPTION = click.option(
+    "--backend", type=click.Choice(["threading", "loky", "dask"]), default=None,
+    help="threading (threads of this process), loky (worker processes) or dask (with "
+    "--scheduler) [default: threading]")
+#: ``--level`` of every estimating command (sim/analysis/stats.py).
+LEVEL_OPTION = click.option(
+    "--level", type=float, default=0.95, show_default=True,
+    help="confidence level of the intervals; the SE does not depend on it, the "
+    "half-width scales with the normal quantile")
 
 
 #: Where and how a batch job runs (``run`` and ``study``): workers, backend, folder.
 _EXECUTION_OPTIONS = [
     click.option("--jobs", "-j", type=int, default=None,
                  help="parallel workers, 0 = all cores [default: 0]"),
-    click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-                 help="loky (processes), threading, or dask (with --scheduler) [default: loky]"),
+    BACKEND_OPTION,
     click.option("--scheduler", default=None,
                  help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)"),
     click.option("--scheduler-timeout", type=float, default=None,

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
+from sim.commands.choices import MEASURE_CHOICE
+
 
 @click.command()
 @click.argument("results", type=click.Path(file_okay=False))
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="the HTML file to write; the Markdown twin goes next to it (same name, "
               ".md) [default: RESULTS/report.html]")
-@click.option("--measure", type=click.Choice(["zero-sum", "raw", "points", "team", "yuanbao",
-                                               "zero_sum", "team_points"]), default="zero-sum",
-              show_default=True, help="studies: the Δ the heatmaps and decision table use "
+@click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
+              help="studies: the Δ the heatmaps and decision table use "
               "(same names as expose/compare --measure)")
 @click.option("--min-cell", type=int, default=None,
               help="studies: heatmap cells with fewer deals are greyed out "
@@ -31,9 +32,10 @@ def report(results, out, measure, min_cell):
     """
     from pathlib import Path
 
+    from sim.analysis.measures import get
     from sim.jobs.paths import check_file
 
-    measure = {"zero-sum": "zero_sum", "team": "team_points"}.get(measure, measure)
+    measure = get(measure).column
     if out is not None:  # before the (long) report is built
         check_file(out, "report --out", parents=True)
         check_file(Path(out).with_suffix(".md"), "report --out (its Markdown twin)",

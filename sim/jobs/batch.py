@@ -3,10 +3,12 @@
 :func:`run_job` plays ``spec.deals`` deals in chunks of ``spec.chunk_size`` (the unit of
 work).  Deal ``i`` depends only on ``(seed, i)`` (and the earlier deals of its match, and
 chunks start on match boundaries), so the results are identical for any ``jobs``,
-``chunk_size`` and backend:
+``chunk_size`` and backend (sim/jobs/executor.py :func:`~sim.jobs.executor.run_batches`,
+the one executor every command uses):
 
-* ``loky`` (default): worker processes on this machine;
-* ``threading``: threads of this process (the kernels release the GIL);
+* ``threading`` (default): threads of this process (the kernels and the Parquet writer
+  release the GIL);
+* ``loky``: worker processes on this machine;
 * ``dask``: joblib's dask backend on a ``distributed`` cluster at ``spec.scheduler``
   (the workers need gongzhu-sim installed).
 
@@ -38,7 +40,6 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,6 +50,7 @@ import numpy as np
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
+from sim.jobs.executor import connect, run_batches
 from sim.jobs.paths import check_folder
 from sim.jobs.results import (
     MANIFEST,
@@ -142,6 +144,11 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, columns=cols)
 
 
+def _play_item(item: tuple) -> ChunkOutput:
+    """:func:`play_chunk` of one ``(spec, chunk, hands, tmp)`` task (the executor's task)."""
+    return play_chunk(*item)
+
+
 # ---------------------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------------------
@@ -219,13 +226,16 @@ def versions() -> dict[str, str]:
 
 
 class _DeferInterrupt:
-    """Hold Ctrl-C while a chunk and the manifest are written (main thread only)."""
+    """Hold Ctrl-C and SIGTERM while a chunk and the manifest are written (main thread
+    only); either is raised as KeyboardInterrupt when the block ends."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __enter__(self):
         self.hit = False
         self.old = None
         if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
+            self.old = [signal.signal(s, self._handler) for s in self.SIGNALS]
         return self
 
     def _handler(self, signum, frame):
@@ -233,7 +243,8 @@ class _DeferInterrupt:
 
     def __exit__(self, *exc):
         if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+            for sig, old in zip(self.SIGNALS, self.old, strict=True):
+                signal.signal(sig, old)
         if self.hit:
             raise KeyboardInterrupt
         return False
@@ -245,22 +256,7 @@ class _DeferInterrupt:
 
 
 def _connect(spec: JobSpec):
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - depends on the extra
-        raise InputError("backend dask needs dask and distributed: "
-                         "pip install 'gongzhu-sim[cluster]'") from None
-    import logging
-
-    # the client logs connection retries; the InputError below is the one message
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    try:
-        return Client(spec.scheduler, timeout=f"{spec.scheduler_timeout}s",
-                      set_as_default=False)
-    except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, …
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"cannot reach the dask scheduler at {spec.scheduler} within "
-                         f"{spec.scheduler_timeout:g} s: {msg}") from None
+    return connect(spec.scheduler, spec.scheduler_timeout)
 
 
 def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
@@ -320,28 +316,15 @@ class Job:
         hands = None if self.hands is None else self.hands[:n]
         play_chunk(self.spec, Chunk(-1, 0, n), hands)
 
-    def _tasks(self, todo: list[dict[str, Any]]) -> Iterator:
-        from joblib import delayed
-
+    def _tasks(self, todo: list[dict[str, Any]]):
+        """The executor's items: ``(spec, chunk, hands, tmp)`` per chunk to play."""
         for c in todo:
             ch = Chunk(c["index"], c["first_deal"], c["n_deals"])
             hands = None if self.hands is None else self.hands[ch.first:ch.first + ch.n]
             tmp = None
             if self.spec.backend != "dask":  # same file system: the worker writes
                 tmp = str(self.out / (c["file"] + ".tmp"))
-            yield delayed(play_chunk)(self.spec, ch, hands, tmp)
-
-    def _parallel(self, n_tasks: int):
-        from joblib import Parallel, parallel_config
-
-        spec = self.spec
-        kw = dict(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-        if spec.backend == "dask":
-            cfg = parallel_config(backend="dask", client=self.client,
-                                  wait_for_workers_timeout=spec.scheduler_timeout)
-            return cfg, Parallel(n_jobs=spec.jobs or -1, **kw)
-        n_jobs = max(1, min(spec.n_jobs(), n_tasks))
-        return contextlib.nullcontext(), Parallel(n_jobs=n_jobs, backend=spec.backend, **kw)
+            yield (self.spec, ch, hands, tmp)
 
     def _write_manifest(self) -> None:
         write_json_atomic(self.out / MANIFEST, self.manifest)
@@ -358,13 +341,17 @@ class Job:
         n_left = sum(c["status"] != "done" for c in self.chunks)
         primer = None
         if spec.backend == "loky" and min(spec.n_jobs(), n_left) > 1:
+            from sim.jobs.executor import prime_loky
+
             # start the worker processes (and their imports) while the parent warms up
-            primer = threading.Thread(target=_prime_loky, args=(min(spec.n_jobs(), n_left),),
+            primer = threading.Thread(target=prime_loky, args=(min(spec.n_jobs(), n_left),),
                                       daemon=True)
             primer.start()
-        self._warm()
-        if primer is not None:
-            primer.join()
+        try:
+            self._warm()
+        finally:
+            if primer is not None:
+                primer.join()
         self.out.mkdir(parents=True, exist_ok=True)
         # --force: the old run's files (its manifest is replaced atomically below, so the
         # folder always holds one); leftover tmp files of our own names.  Nothing else.
@@ -417,25 +404,27 @@ class Job:
         gen = None
         try:
             if todo:
-                cfg, par = self._parallel(len(todo))
-                with cfg:
-                    gen = par(self._tasks(todo))
-                    for out in gen:
-                        with _DeferInterrupt():
-                            c = by_index[out.index]
-                            if out.tmp is not None:
-                                os.replace(out.tmp, self.out / c["file"])
-                            else:
-                                write_chunk(self.out, c["file"], out.columns)
-                            c.update(status="done", seconds=round(out.seconds, 4),
-                                     finished=_now())
-                            totals.merge(out.totals)
-                            ran += 1
-                            if time.monotonic() - last_write >= MANIFEST_INTERVAL:
-                                self._write_manifest()
-                                last_write = time.monotonic()
-                        bar.update(c["n_deals"])
-                        del out
+                jobs = spec.jobs if spec.backend == "dask" else spec.n_jobs()
+                gen = run_batches(_play_item, self._tasks(todo), jobs=jobs,
+                                  backend=spec.backend, client=self.client,
+                                  scheduler_timeout=spec.scheduler_timeout, ordered=False,
+                                  n_items=len(todo))
+                for out in gen:
+                    with _DeferInterrupt():
+                        c = by_index[out.index]
+                        if out.tmp is not None:
+                            os.replace(out.tmp, self.out / c["file"])
+                        else:
+                            write_chunk(self.out, c["file"], out.columns)
+                        c.update(status="done", seconds=round(out.seconds, 4),
+                                 finished=_now())
+                        totals.merge(out.totals)
+                        ran += 1
+                        if time.monotonic() - last_write >= MANIFEST_INTERVAL:
+                            self._write_manifest()
+                            last_write = time.monotonic()
+                    bar.update(c["n_deals"])
+                    del out
         except KeyboardInterrupt:
             interrupted = True
         except BaseException as exc:  # a worker failed: keep what is finished, then raise
@@ -482,23 +471,6 @@ def _columns(spec: JobSpec) -> list[str]:
 
         return study_columns(spec.rules)
     return column_names(spec.rules)
-
-
-def _import_worker_modules() -> int:
-    import pyarrow.parquet  # noqa: F401
-
-    import sim.engine.one_deck  # noqa: F401
-
-    return os.getpid()
-
-
-def _prime_loky(n_jobs: int) -> None:
-    """Spawn the reusable loky workers and import the heavy modules there (no kernels)."""
-    from joblib import Parallel, delayed
-
-    with contextlib.suppress(Exception):  # the real fan-out reports any problem
-        Parallel(n_jobs=n_jobs, backend="loky")(
-            delayed(_import_worker_modules)() for _ in range(n_jobs))
 
 
 def _totals_of_file(path: Path, rules) -> Totals:

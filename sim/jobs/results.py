@@ -47,6 +47,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
+from sim.analysis.stats import (
+    DEFAULT_LEVEL,
+    ci_names,
+    fmt_pm,
+    small_n_warning,
+    sums_ci,
+    undefined_warning,
+)
 from sim.errors import InputError
 from sim.game.cards import CT as _CT
 from sim.game.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
@@ -275,26 +283,27 @@ class Totals:
         return self
 
 
-def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1) -> dict:
-    """One summary row from exact sums of ``scale·x`` (mean ± 1.96·sd/√n)."""
-    if n == 0:
-        nan = float("nan")
-        return {"metric": metric, "seat": seat, "n": 0, "mean": nan, "sd": nan, "se": nan,
-                "ci95_low": nan, "ci95_high": nan}
-    mean = s1 / (n * scale)
-    # sample variance from exact integers: (n·Σx² − (Σx)²) / (n(n−1)), then unscale
-    var = (n * s2 - s1 * s1) / (n * (n - 1)) / (scale * scale) if n > 1 else 0.0
-    sd = math.sqrt(max(var, 0.0))
-    se = sd / math.sqrt(n)
+def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1,
+         level: float = DEFAULT_LEVEL) -> dict:
+    """One summary row from exact sums of ``scale·x`` (sim/analysis/stats.py :func:`sums_ci`:
+    mean ± z·sd/√n, sd with ddof = 1; undefined interval — nan — for n < 2 or equal values)."""
+    lo_name, hi_name = ci_names(level)
+    mean, sd, se, lo, hi = sums_ci(n, s1, s2, scale, level)
     return {"metric": metric, "seat": seat, "n": n, "mean": mean, "sd": sd, "se": se,
-            "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}
+            lo_name: lo, hi_name: hi}
 
 
-#: Columns of ``summary.csv`` / :func:`summary_table`.
+#: Columns of ``summary.csv`` / :func:`summary_table` (at level 0.95; the interval columns
+#: are named after the level: ``ci90_low`` … at 0.9, see :func:`sim.analysis.stats.ci_names`).
 SUMMARY_COLUMNS = ("metric", "seat", "n", "mean", "sd", "se", "ci95_low", "ci95_high")
 
 
-def summary_rows(totals: Totals) -> list[dict]:
+def summary_columns(level: float = DEFAULT_LEVEL) -> tuple[str, ...]:
+    """The summary columns at ``level``."""
+    return (*SUMMARY_COLUMNS[:6], *ci_names(level))
+
+
+def summary_rows(totals: Totals, level: float = DEFAULT_LEVEL) -> list[dict]:
     """The summary rows (see :func:`summary_table`) as plain dicts — no pandas needed."""
     rows = []
     for name in SCORE_METRICS:
@@ -303,28 +312,30 @@ def summary_rows(totals: Totals) -> list[dict]:
         scale = 3 if name == "zero_sum" else 1
         for s in SEATS:
             s1, s2 = totals.sums[name][s]
-            rows.append(_row(name, str(s), totals.n, s1, s2, scale))
+            rows.append(_row(name, str(s), totals.n, s1, s2, scale, level))
     for name in RATE_METRICS:
         c = totals.counts.get(name, [0] * 5)
         for s in SEATS:
-            rows.append(_row(name, str(s), totals.n, c[s], c[s]))
+            rows.append(_row(name, str(s), totals.n, c[s], c[s], 1, level))
         if name in _ANY_RATES:
-            rows.append(_row(name, "any", totals.n, c[4], c[4]))
+            rows.append(_row(name, "any", totals.n, c[4], c[4], 1, level))
     return rows
 
 
-def summary_table(totals: Totals) -> pd.DataFrame:
+def summary_table(totals: Totals, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
     """The summary as a tidy table: one row per (metric, seat).
 
     Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
-    ``se`` (= sd/√n), ``ci95_low``/``ci95_high`` (mean ± 1.96·se).  Score metrics
+    ``se`` (= sd/√n, sd with ddof = 1), ``ci95_low``/``ci95_high`` (mean ± z·se, z the
+    normal quantile of ``level``; the names follow the level; empty/nan when undefined:
+    n < 2 or every deal equal, see sim/analysis/stats.py).  Score metrics
     (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
     (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
     with sd = √(p(1−p)·n/(n−1)).
     """
     import pandas as pd
 
-    return pd.DataFrame(summary_rows(totals), columns=list(SUMMARY_COLUMNS))
+    return pd.DataFrame(summary_rows(totals, level), columns=list(summary_columns(level)))
 
 
 def _records(table) -> list[dict]:
@@ -367,22 +378,30 @@ def _plain(v):
 
 
 def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] = ()) -> str:
-    """The summary (rows or DataFrame) as text: scores per seat (mean ± 95% CI) and rates."""
-    index = {(r["metric"], str(r["seat"])): r for r in _records(table)}
+    """The summary (rows or DataFrame) as text: scores per seat (mean ± CI half-width, ``n/a``
+    when undefined, with a warning line) and rates."""
+    records = _records(table)
+    index = {(r["metric"], str(r["seat"])): r for r in records}
+    lo_key = next((k for k in (records[0] if records else {}) if str(k).startswith("ci")
+                   and str(k).endswith("_low")), "ci95_low")
+    label = lo_key[2:-4] + "%"
+    undefined = []
 
     def cell(metric: str, seat: str, pct: bool = False) -> str:
         r = index.get((metric, seat))
         if r is None:
             return "-"
-        mean, half = float(r["mean"]), float(r["mean"] - r["ci95_low"])
+        mean, half = float(r["mean"]), float(r["mean"]) - float(r[lo_key])
         if pct:
             return f"{100 * mean:.2f}%"
-        return f"{mean:.2f} ± {half:.2f}"
+        if not math.isfinite(half):
+            undefined.append(metric)
+        return fmt_pm(mean, half)
 
     n = int(next(iter(index.values()))["n"]) if index else 0
     scores = [m for m in SCORE_METRICS if (m, "0") in index]
     head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
-    lines = [f"{n:,} deals; mean per deal ± 95% CI half-width"]
+    lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
     rows = [head]
     for s in SEATS:
         rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
@@ -398,6 +417,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
         rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in _ANY_RATES) else ""
                            for c in rate_cols])
     lines += _align(rows)
+    lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
     return "\n".join(lines)
 
 

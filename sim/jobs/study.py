@@ -64,6 +64,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
+from sim.analysis.measures import COLUMN_ORDER
+from sim.analysis.measures import UNITS as MEASURE_UNITS
+from sim.analysis.stats import DEFAULT_LEVEL, ci_names
+from sim.analysis.stats import mean_ci as _mean_ci
 from sim.core.bits import ONE, bit, keep_alive, unmanaged
 from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
@@ -84,11 +88,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The two arms, in row order: x = the holder exposes the card, n = it does not.
 ARMS = ("x", "n")
-#: Δ measures stored per row (``d_<measure>``), in column order.
-DELTA_MEASURES = ("raw", "zero_sum", "points", "team_points", "yuanbao")
+#: Δ measures stored per row (``d_<measure>``), in column order (sim/analysis/measures.py).
+DELTA_MEASURES = COLUMN_ORDER
 #: Units of the measures, for reports.
-UNITS = {"raw": "raw points", "zero_sum": "zero-sum points", "points": "points (得分)",
-         "team_points": "team points", "yuanbao": "元宝"}
+UNITS = MEASURE_UNITS
 
 assert EXPOSE_NAMES == STUDY_CARDS
 
@@ -316,25 +319,14 @@ def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = Non
 # Summary
 # ---------------------------------------------------------------------------------------
 
-Z95 = 1.96
+def mean_ci(x: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, float]:
+    """n, mean, sd (ddof = 1), se = sd/√n and the normal CI of ``x`` at ``level``
+    (:func:`sim.analysis.stats.mean_ci`; keys ``ci95_low``/``ci95_high`` at 0.95)."""
+    return _mean_ci(x, level)
 
 
-def mean_ci(x: np.ndarray) -> dict[str, float]:
-    """n, mean, sd, se = sd/√n and the normal 95% CI (mean ± 1.96·se) of ``x``."""
-    x = np.asarray(x, dtype=np.float64)
-    n = int(x.size)
-    if n == 0:
-        nan = float("nan")
-        return {"n": 0, "mean": nan, "sd": nan, "se": nan, "ci95_low": nan, "ci95_high": nan}
-    mean = float(x.mean())
-    sd = float(x.std(ddof=1)) if n > 1 else 0.0
-    se = sd / np.sqrt(n)
-    return {"n": n, "mean": mean, "sd": sd, "se": se, "ci95_low": mean - Z95 * se,
-            "ci95_high": mean + Z95 * se}
-
-
-def summary_from_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """Per card and Δ measure: n, mean, sd, se, 95% CI (the study's ``summary.csv``)."""
+def summary_from_frame(df: pd.DataFrame, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """Per card and Δ measure: n, mean, sd, se, CI (the study's ``summary.csv``)."""
     import pandas as pd
 
     rows = []
@@ -343,9 +335,10 @@ def summary_from_frame(df: pd.DataFrame) -> pd.DataFrame:
         sub = df[df["card"] == card]
         for m in DELTA_MEASURES:
             if f"d_{m}" in sub.columns:
-                rows.append({"card": card, "metric": f"d_{m}", **mean_ci(sub[f"d_{m}"])})
+                rows.append({"card": card, "metric": f"d_{m}",
+                             **mean_ci(sub[f"d_{m}"], level)})
     return pd.DataFrame(rows, columns=["card", "metric", "n", "mean", "sd", "se",
-                                       "ci95_low", "ci95_high"])
+                                       *ci_names(level)])
 
 
 def study_summary(folder: str | Path) -> pd.DataFrame:
@@ -366,8 +359,13 @@ def _team_col(folder) -> list[str]:
 
 
 def format_study_summary(table: pd.DataFrame) -> str:
-    """The study summary for the terminal: per card, mean Δ ± 95% CI of each measure."""
-    lines = ["exposing vs not, the holder's mean Δ per deal ± 95% CI half-width"]
+    """The study summary for the terminal: per card, mean Δ ± CI of each measure (``n/a``
+    when undefined, with a warning line)."""
+    from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
+
+    lo_key = next((c for c in table.columns if str(c).startswith("ci")
+                   and str(c).endswith("_low")), "ci95_low")
+    lines = [f"exposing vs not, the holder's mean Δ per deal ± {lo_key[2:-4]}% CI half-width"]
     metrics = [m for m in table["metric"].unique()]
     head = ["card", "n"] + [m[2:].replace("_", "-") for m in metrics]
     rows = [head]
@@ -375,11 +373,14 @@ def format_study_summary(table: pd.DataFrame) -> str:
         sub = table[table["card"] == card].set_index("metric")
         n = int(sub["n"].iloc[0])
         rows.append([card, f"{n:,}"] + [
-            f"{sub.loc[m, 'mean']:+.2f} ± {sub.loc[m, 'mean'] - sub.loc[m, 'ci95_low']:.2f}"
+            fmt_pm(sub.loc[m, "mean"], sub.loc[m, "mean"] - sub.loc[m, lo_key], sign=True)
             for m in metrics])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
               for r in rows]
+    n_undef = int(table[lo_key].isna().sum())
+    n_min = int(table["n"].min()) if len(table) else 0
+    lines += [w for w in (undefined_warning(n_undef), small_n_warning(n_min)) if w]
     return "\n".join(lines)
 
 

@@ -1,0 +1,27 @@
+"""Click parameter types shared by the commands (no command imports: no cycles)."""
+
+from __future__ import annotations
+
+import click
+
+
+class _MeasureChoice(click.Choice):
+    """``--measure``: the names of sim/analysis/measures.py, any accepted spelling
+    (``zero_sum``, ``team_points`` …) normalised to the command-line name."""
+
+    def __init__(self):
+        from sim.analysis.measures import NAMES
+
+        super().__init__(list(NAMES))
+
+    def convert(self, value, param, ctx):
+        from sim.analysis.measures import ALIASES
+
+        key = ALIASES.get(str(value).strip().lower())
+        if key is not None:
+            return key
+        return super().convert(value, param, ctx)
+
+
+#: ``--measure`` type (accepts every alias, gives the command-line name).
+MEASURE_CHOICE = _MeasureChoice()
