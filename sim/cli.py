@@ -65,8 +65,12 @@ def main() -> None:
     """
 
 
-for _cmd in COMMANDS():
-    main.add_command(_cmd)
+try:
+    for _cmd in COMMANDS():
+        main.add_command(_cmd)
+except KeyboardInterrupt:  # Ctrl-C while the commands are imported: no traceback
+    sys.stderr.write("Interrupted.\n")
+    raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

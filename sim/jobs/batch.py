@@ -349,9 +349,14 @@ class Job:
             primer.start()
         try:
             self._warm()
-        finally:
+        except BaseException:  # Ctrl-C while the workers start: do not wait for them
             if primer is not None:
-                primer.join()
+                from sim.jobs.executor import stop_loky
+
+                stop_loky()
+            raise
+        if primer is not None:
+            primer.join()
         self.out.mkdir(parents=True, exist_ok=True)
         # --force: the old run's files (its manifest is replaced atomically below, so the
         # folder always holds one); leftover tmp files of our own names.  Nothing else.

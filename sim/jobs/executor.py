@@ -23,7 +23,8 @@ loky workers are stopped, joblib's "cancelled" warnings are silenced and the
 (:class:`Interrupted` carries a partial result).  Loky workers never see the terminal's
 SIGINT (it is blocked while they start and ignored in them), so no worker prints a
 traceback at any moment; and each worker exits by itself within about a second when its
-parent process dies (even by SIGKILL), so nothing is left behind.
+parent process dies (even by SIGKILL), so nothing is left behind.  (Loky workers start in
+a process group of their own, so the terminal's Ctrl-C reaches only the parent.)
 """
 
 from __future__ import annotations
@@ -152,7 +153,51 @@ def _worker_init(ppid: int) -> None:
                      name="gongzhu-parent-watch").start()
 
 
+def _fork_exec_own_group(cmd, keep_fds, env=None):  # pragma: no cover - runs per spawn
+    """loky's ``fork_exec`` (joblib/externals/loky/backend/fork_exec.py), but the worker
+    starts in a process group of its own: the terminal's Ctrl-C goes to the foreground
+    group only, so it reaches the parent (which stops the workers) and never a worker
+    that is still importing (whose traceback would reach the terminal)."""
+    import _posixsubprocess
+    import subprocess
+    import sys
+
+    cmd = [os.fsencode(arg) for arg in cmd]
+    env = {**os.environ, **(env or {})}
+    encoded_env = [os.fsencode(f"{k}={v}") for k, v in env.items()]
+    keep_fds = tuple(sorted(map(int, keep_fds)))
+    errpipe_read, errpipe_write = os.pipe()
+    extra = [] if sys.version_info >= (3, 14) else [subprocess._USE_VFORK]
+    try:
+        return _posixsubprocess.fork_exec(
+            cmd, cmd[0:1], True, keep_fds, None, encoded_env, -1, -1, -1, -1, -1, -1,
+            errpipe_read, errpipe_write, False, False, 0, None, None, None, -1, None, *extra)
+    finally:
+        os.close(errpipe_read)
+        os.close(errpipe_write)
+
+
+def _own_group_for_loky_workers() -> None:
+    """Start loky workers in their own process group (see :func:`_fork_exec_own_group`).
+
+    Only for the Python versions whose ``_posixsubprocess.fork_exec`` signature it knows
+    (3.11–3.14); elsewhere loky's own start-up is kept (workers then ignore SIGINT only
+    from their initializer on).
+    """
+    import sys
+
+    if not (3, 11) <= sys.version_info[:2] <= (3, 14) or os.name != "posix":
+        return
+    try:
+        from joblib.externals.loky.backend import fork_exec as fe
+    except ImportError:  # pragma: no cover - another joblib layout
+        return
+    if getattr(fe.fork_exec, "__name__", "") == "fork_exec":
+        fe.fork_exec = _fork_exec_own_group
+
+
 def _loky_kwargs() -> dict[str, Any]:
+    _own_group_for_loky_workers()
     # no memmapping folder (the tasks' arrays are small): nothing in /dev/shm to clean up
     return dict(initializer=_worker_init, initargs=(os.getpid(),), max_nbytes=None)
 
@@ -177,6 +222,17 @@ def prime_loky(workers: int) -> None:
     with _sigint_blocked(), contextlib.suppress(Exception):  # the real run reports problems
         Parallel(n_jobs=workers, backend="loky", **_loky_kwargs())(
             delayed(_import_worker_modules)() for _ in range(workers))
+
+
+def stop_loky() -> None:
+    """Stop the reusable loky executor now (kill its workers, do not wait): on Ctrl-C
+    while the workers are still starting.  A no-op when there is none."""
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import reusable_executor
+
+        ex = reusable_executor._executor
+        if ex is not None:
+            ex.shutdown(wait=False, kill_workers=True)
 
 
 # --------------------------------------------------------------------------- mapping
@@ -254,9 +310,12 @@ def _parallel(task, items, workers, backend, client, ordered, warm, progress, jo
     try:
         if warm is not None:
             warm()
-    finally:
+    except BaseException:  # Ctrl-C while the workers start: do not wait for them
         if primer is not None:
-            primer.join()
+            stop_loky()
+        raise
+    if primer is not None:
+        primer.join()
     kw: dict[str, Any] = dict(return_as="generator" if ordered else "generator_unordered",
                               batch_size=1)
     if backend == "dask":
@@ -287,4 +346,4 @@ def _parallel(task, items, workers, backend, client, ordered, warm, progress, jo
 
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "Interrupted", "check_backend", "connect",
-           "n_workers", "prime_loky", "run_batches", "sigterm_as_interrupt"]
+           "n_workers", "prime_loky", "run_batches", "sigterm_as_interrupt", "stop_loky"]
