@@ -241,3 +241,32 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
         assert lean(st, legal, w) == pytest.approx(slow, abs=1e-9)
     assert adv._lean_rollout(pos, ("random",) * 4) is None
     assert adv._lean_rollout(pos, ("heuristic:push_pig=0",) * 4) is None
+
+
+@pytest.mark.parametrize("decks,n", [(1, 60), (2, 15)])
+def test_every_position_reached_by_legal_play_is_accepted(decks, n):
+    """Positions cut out of legal deals (random exposure, mixed players) validate and find a
+    world in which their history replays — the sampler never rules out the truth."""
+    from sim.analysis.advise import check_history, play_str
+    from sim.engine.gameloop import deal_game, play_game
+
+    rng = np.random.default_rng(decks)
+    rules = Rules(decks=decks)
+    for deal in range(n):
+        st = deal_game(rules, seed=9, deal=deal, exposures="random")
+        stop = int(rng.integers(1, 13 * decks * 4 - 8))
+        done = []
+
+        def until(s, stop=stop, done=done):
+            done.append(1)
+            return len(done) > stop
+
+        play_game(st, ["random", "heuristic", "lowest", "random"], until=until)
+        seat = st.to_play
+        plays = [pl for _, tr, _ in st.tricks for _, pl in tr] + [pl for _, pl in st.trick]
+        hand = " ".join(card_str(c) for c in st.hand(seat))
+        exp = {p: ",".join(card_str(c) for c in e) for p, e in enumerate(st.exposed) if e}
+        pos = parse_position(hand, " ".join(play_str(p) for p in plays), seat=seat,
+                             exposed=exp, rules=rules)
+        world = check_history(pos)
+        assert world.to_play == seat and world.legal_plays() == st.legal_plays()

@@ -442,8 +442,10 @@ def check_history(pos: Position, seed: int = 0,
     """A world in which the whole history replays legally (the state at the advised seat's
     turn), or AdviseError naming the first rule broken, at which trick, by which seat.
 
-    A break by the advised seat is certain (its cards are known); for another seat it is
-    reported when no sampled world replays (the most frequent reason is given).
+    A break by the advised seat is certain (its cards are known); one by another seat is
+    reported as a break when it happens in every sampled world (it then follows from the
+    public cards alone), otherwise as no consistent world found, with the most frequent
+    reason.
     """
     rng = np.random.default_rng([seed, 15])
     sampler = sampler or WorldSampler(pos)
@@ -456,8 +458,11 @@ def check_history(pos: Position, seed: int = 0,
             if exc.seat == pos.seat:
                 raise AdviseError(f"--plays break a rule: {exc}") from None
             reasons[str(exc)] += 1
-    msg = reasons.most_common(1)[0][0]
-    raise AdviseError(f"--plays break a rule: {msg}")
+    msg, n = reasons.most_common(1)[0]
+    if n == MAX_ATTEMPTS:  # the same break in every world: it does not hang on hidden cards
+        raise AdviseError(f"--plays break a rule: {msg}")
+    raise AdviseError(f"no world in {MAX_ATTEMPTS} sampled deals replays the plays legally "
+                      f"(most often: {msg}); check the plays and exposures")
 
 
 # ---------------------------------------------------------------- evaluation
