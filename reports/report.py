@@ -32,23 +32,10 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.decision import decision_table
 from sim.analysis.stats import NA, z_value
+from sim.analysis.study_analysis import Progress, analyse_study
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study_stats import (
-    MEASURE_UNITS,
-    SUMMARY_SCORES,
-    default_min_cell,
-    feature_curve,
-    grouped_ci,
-    holder_values,
-    run_summary,
-    study_arm_summary,
-    study_cards,
-    study_delta_summary,
-    study_frame,
-    telling_features,
-)
+from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
 from sim.errors import InputError
 
 # ---------------------------------------------------------------------------------------
@@ -133,13 +120,18 @@ def _score_display(summary: pd.DataFrame, label_cols: list[str]) -> pd.DataFrame
 # ---------------------------------------------------------------------------------------
 
 
-def _run_sections(folder: Path, manifest: dict) -> tuple[list[Section], dict[str, pd.DataFrame]]:
+def _run_sections(folder: Path, manifest: dict, progress: Progress = None
+                  ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
     from sim.jobs.results import load_results
 
     spec = manifest["spec"]
     cols = [c for c in manifest.get("columns", []) if c.split("_")[0] in
             ("raw", "zero", "points", "team", "exposed", "collected", "collected2")]
+    if progress:
+        progress("reading the results")
     df = load_results(folder, cols or None)
+    if progress:
+        progress(f"summary per seat ({len(df):,} deals)")
     summ = run_summary(df, spec.get("players"), spec.get("exposures"))
     n = int(summ["n"].iloc[0]) if len(summ) else 0
     sec = Section("Summary per seat", text=[
@@ -149,6 +141,8 @@ def _run_sections(folder: Path, manifest: dict) -> tuple[list[Section], dict[str
         "zero-sum = raw − (others' raw)/3, points = 得分 (rounded zero-sum × points factor)."],
         tables=[("summary per seat", _score_display(summ, ["seat", "player", "exposure"]))])
     labels = {s: f"seat {s}: {spec['players'][s]} / {spec['exposures'][s]}" for s in range(4)}
+    if progress:
+        progress("histograms")
     png = figures.histograms({
         "raw points per deal": {labels[s]: df[f"raw_{s}"].to_numpy() for s in range(4)},
         "zero-sum points per deal": {labels[s]: df[f"zero_sum_{s}"].to_numpy()
@@ -166,59 +160,40 @@ def _run_sections(folder: Path, manifest: dict) -> tuple[list[Section], dict[str
 # ---------------------------------------------------------------------------------------
 
 
-def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None
-                    ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
-    from sim.game.features import CANDIDATES, FEATURES, feature_label
-    from sim.game.rules import Rules
+def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None,
+                    progress: Progress = None) -> tuple[list[Section], dict[str, pd.DataFrame]]:
+    from sim.game.features import FEATURES, feature_label
 
-    rules = Rules.from_dict(manifest["rules"])
-    col = f"d_{measure}"
-    df = study_frame(folder)
-    if len(df) and col not in df.columns:
-        raise InputError(f"measure {measure} is not in this study (team points need the "
-                         "partners variant)")
-    unit = MEASURE_UNITS[measure]
-    data: dict[str, pd.DataFrame] = {}
-    cards = study_cards(df)
-    data["delta_summary"] = delta = study_delta_summary(df)
-    data["summary"] = arms = study_arm_summary(df, rules)
+    an = analyse_study(folder, measure, min_cell, manifest=manifest, progress=progress)
+    unit = an.unit
+    data = an.tables()
+    delta, arms = an.delta_summary, an.arm_summary
 
     dec_tables, heat_secs = [], []
     bullets = []
-    for card in cards:
-        sub = df[df["card"] == card]
-        feats = CANDIDATES[card]
-        mc = min_cell if min_cell is not None else default_min_cell(len(sub))
-        singles, pairs = telling_features(sub, col, feats)
-        data[f"features_{card}"] = singles
-        data[f"pairs_{card}"] = pairs
-        dt = decision_table(sub, card, col, feats, mc)
-        data[f"decisions_{card}"] = dt
+    for ca in an.cards:
+        card, mc, singles, dt = ca.card, ca.min_cell, ca.features, ca.decisions
+        if progress:
+            progress(f"{card}: figures")
         dec_tables.append(dt)
         bullets += [decision_sentence(r, unit) for _, r in dt.iterrows()]
         sec = Section(f"Exposing {_CARD_SHORT[card]}", level=3)
-        if len(pairs):
-            x, y = pairs["x"].iloc[0], pairs["y"].iloc[0]
-            cells = grouped_ci(sub, [x, y], col)
-            data[f"heatmap_{card}"] = cells
+        if ca.heatmap is not None:
+            x, y = ca.heatmap_axes
             sec.text.append(
                 f"The two most telling features for {_CARD_SHORT[card]} are "
                 f"{feature_label(x, card)} and {feature_label(y, card)}. Each cell: mean Δ "
                 f"({unit} per deal, exposing − not) ± 95% CI half-width and n; grey cells "
                 f"have fewer than {mc:,} deals.")
             sec.figures.append((f"heatmap-{card}", f"ΔEV of exposing {card} by {x} and {y}",
-                                figures.heatmap(cells, x, y, feature_label(x, card),
+                                figures.heatmap(ca.heatmap, x, y, feature_label(x, card),
                                                 feature_label(y, card),
                                                 f"exposing {_CARD_SHORT[card]}: mean Δ "
                                                 f"({unit})", unit, mc)))
-        if len(singles):
-            f1 = singles["feature"].iloc[0]
-            f2 = singles["feature"].iloc[1] if len(singles) > 1 else None
-            panels = []
-            for f in [f1, f2] if f2 else [f1]:
-                cur = feature_curve(sub, f, col)
-                data[f"curve_{card}_{f}"] = cur
-                panels.append((f"exposing {_CARD_SHORT[card]}", feature_label(f, card), cur))
+        if ca.curves:
+            f1 = ca.curves[0][0]
+            panels = [(f"exposing {_CARD_SHORT[card]}", feature_label(f, card), cur)
+                      for f, cur in ca.curves]
             sec.text.append(
                 "ΔEV against the most telling single features, with 95% CI bands (values "
                 f"with fewer than {mc:,} deals left out).")
@@ -231,7 +206,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         sec.tables.append(("most telling features", top))
         heat_secs.append(sec)
 
-    n_deals = int(df["deal"].nunique()) if len(df) else 0
+    n_deals = an.n_deals
     decision = Section("Decision table", text=[
         f"When does exposing pay? Rules of simple hand-feature thresholds (the smallest set "
         f"found greedily, see below), with the mean Δ of the holder's {unit} per deal "
@@ -239,8 +214,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         "even-numbered deals; the numbers are from the odd-numbered deals (held out)."],
         bullets=bullets)
     if dec_tables:
-        dt_all = pd.concat(dec_tables, ignore_index=True)
-        data["decisions"] = dt_all
+        dt_all = data["decisions"]
         show = dt_all[["card", "rule", "query", "n", "mean", "ci95_low", "ci95_high", "share",
                        "confirmed"]].copy()
         show["n"] = show["n"].map(lambda v: f"{int(v):,}")
@@ -268,16 +242,17 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         "hearts (满红) or all scoring cards (满贯)."],
         tables=[("holder summary", arm_show)])
     hists = {}
-    for card in cards:
-        sub = df[df["card"] == card]
-        vx, vn = holder_values(sub, "x", rules), holder_values(sub, "n", rules)
-        hists[card] = figures.histograms({
+    for ca in an.cards:
+        if progress:
+            progress(f"{ca.card}: histograms")
+        vx, vn = ca.holder["x"], ca.holder["n"]
+        hists[ca.card] = figures.histograms({
             "holder's raw points": {"exposes": vx["raw"].to_numpy(),
                                     "keeps it": vn["raw"].to_numpy()},
             "holder's zero-sum points": {"exposes": vx["zero_sum"].to_numpy(),
                                          "keeps it": vn["zero_sum"].to_numpy()},
-            f"Δ {unit} (exposes − keeps)": {"Δ": sub[col].to_numpy()}},
-            title=f"{_CARD_SHORT[card]}: score distributions")
+            f"Δ {unit} (exposes − keeps)": {"Δ": ca.delta}},
+            title=f"{_CARD_SHORT[ca.card]}: score distributions")
     hist = Section("Score distributions", text=[
         "Histograms of the holder's raw and zero-sum scores per arm (strategy) and of the "
         "per-deal Δ; y axis logarithmic, x axis the 0.1%–99.9% quantiles."],
@@ -299,6 +274,35 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
 # ---------------------------------------------------------------------------------------
 
 
+def _seconds_between(a, b) -> float | None:
+    from datetime import datetime
+
+    try:
+        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+def _run_time(manifest: dict) -> str:
+    """The run time as the started/finished stamps show it (summed over resumed runs),
+    and the last run's wall time with its start-up (manifest ``seconds``: kernel compile
+    or cache load and workers start before the first chunk, so before ``started``)."""
+    spans = [_seconds_between(r.get("started"), r.get("finished"))
+             for r in manifest.get("runs", [])]
+    if not spans or any(t is None for t in spans):
+        spans = [_seconds_between(manifest.get("started"), manifest.get("finished"))]
+    secs = manifest.get("seconds")
+    if spans[0] is None:
+        return f"{secs:.1f} s with start-up" if secs else "–"
+    total = sum(spans)  # the stamps have a resolution of one second
+    text = ("under 1 s" if total < 1 else f"{total:.0f} s") + " playing (started → finished" + (
+        f", {len(spans)} runs)" if len(spans) > 1 else ")")
+    if secs:
+        text += f"; {secs:.1f} s for the last run with its start-up (kernel compile or " \
+                "cache load, workers)"
+    return text
+
+
 def _provenance(folder: Path, manifest: dict) -> Section:
     from sim.jobs.batch import versions
 
@@ -309,7 +313,7 @@ def _provenance(folder: Path, manifest: dict) -> Section:
             ("chunks", f"{sum(c['status'] == 'done' for c in manifest.get('chunks', []))} "
                        f"of {len(manifest.get('chunks', []))} finished"),
             ("started", manifest.get("started", "")), ("finished", manifest.get("finished", "")),
-            ("run time", f"{manifest['seconds']:.1f} s" if manifest.get("seconds") else "–"),
+            ("run time", _run_time(manifest)),
             ("workers", ", ".join(f"{r.get('jobs')} × {r.get('backend')}"
                                   for r in manifest.get("runs", [])))]
     for k in ("players", "exposures", "study", "match_length", "chunk_size", "deals_file"):
@@ -329,24 +333,33 @@ def _provenance(folder: Path, manifest: dict) -> Section:
 
 
 def build_report(results: str | Path, measure: str = "zero_sum",
-                 min_cell: int | None = None) -> Report:
-    """Read a results folder and compute every section (no files written)."""
-    from sim.jobs.results import read_manifest
+                 min_cell: int | None = None, progress: Progress = None) -> Report:
+    """Read a results folder and compute every section (no files written).
+
+    ``progress``, when given, is called with a short text at the start of each step
+    (reading, each card's analysis and figures, …).  Raises InputError when ``results``
+    is not a results folder, has no finished chunk, or lacks ``measure``.
+    """
+    from sim.jobs.results import chunk_files, read_manifest
 
     folder = Path(results)
     manifest = read_manifest(folder)
     kind = manifest.get("kind", "run")
     if measure not in MEASURE_UNITS:
         raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURE_UNITS)}")
+    if not chunk_files(folder, manifest):
+        cmd = "study" if kind == "study" else "run"
+        raise InputError(f"{folder} has no finished chunk yet: nothing to report (finish it "
+                         f"with `gongzhu-sim {cmd} --resume --out {folder}`)")
     spec = manifest.get("spec", {})
     rules = manifest.get("rules", {})
     deck = "one deck" if rules.get("decks", 1) == 1 else "two decks"
     if kind == "study":
-        secs, data = _study_sections(folder, manifest, measure, min_cell)
+        secs, data = _study_sections(folder, manifest, measure, min_cell, progress)
         cards = ", ".join(spec.get("study", {}).get("cards", []))
         title = f"gongzhu-sim exposure study: {cards}"
     else:
-        secs, data = _run_sections(folder, manifest)
+        secs, data = _run_sections(folder, manifest, progress)
         title = "gongzhu-sim run report"
     players = ", ".join(f"{p}/{e}" for p, e in zip(spec.get("players", []),
                                                    spec.get("exposures", []), strict=False))
@@ -401,14 +414,17 @@ def render_markdown(rep: Report, figure_dir: str) -> tuple[str, dict[str, bytes]
 
 
 def write_report(results: str | Path, out: str | Path | None = None,
-                 measure: str = "zero_sum", min_cell: int | None = None) -> tuple[Path, Path]:
+                 measure: str = "zero_sum", min_cell: int | None = None,
+                 progress: Progress = None) -> tuple[Path, Path]:
     """Write the HTML report (default ``RESULTS/report.html``) and its Markdown twin.
 
     The twin has the same name with ``.md`` and its figures in ``<name>_files/``.
-    Returns (html path, markdown path).  Raises InputError when ``results`` is not a
-    results folder.
+    Returns (html path, markdown path).  Raises InputError as :func:`build_report`;
+    ``progress`` as there.
     """
-    rep = build_report(results, measure, min_cell)
+    rep = build_report(results, measure, min_cell, progress)
+    if progress:
+        progress("writing the HTML page and its Markdown twin")
     html_path = Path(out) if out is not None else Path(results) / "report.html"
     html_path.parent.mkdir(parents=True, exist_ok=True)
     md_path = html_path.with_suffix(".md")

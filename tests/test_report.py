@@ -186,3 +186,73 @@ def test_report_renders_in_headless_chromium(study_dir, tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_of_a_run_with_no_finished_chunk_is_one_error(run_dir, tmp_path):
+    """Issue 17 item 11: no finished chunk → one Error: line, exit 2 (no ValueError)."""
+    import json
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    m = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    for c in m["chunks"]:
+        c["status"] = "pending"
+    m["status"] = "interrupted"
+    (folder / "manifest.json").write_text(json.dumps(m), encoding="utf-8")
+    r = CliRunner().invoke(main, ["report", str(folder)])
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert lines == [f"Error: {folder} has no finished chunk yet: nothing to report (finish it "
+                     f"with `gongzhu-sim run --resume --out {folder}`)"]
+    assert not (folder / "report.html").exists()
+
+
+def test_report_progress_and_provenance_times(study_dir, tmp_path):
+    """Issue 17 item 10: a line per section on stderr; run time agrees with the stamps."""
+    import json
+    from datetime import datetime
+
+    out = tmp_path / "p" / "r.html"
+    r = CliRunner().invoke(main, ["report", str(study_dir), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    steps = re.findall(r"^report \[ *[0-9.]+ s\] (.*)$", r.output, flags=re.M)
+    assert steps[0] == "reading 1 chunk files"
+    for card in ("pig", "sheep"):
+        for step in ("most telling features (6,000 deals)", "decision table", "figures",
+                     "histograms"):
+            assert f"{card}: {step}" in steps
+    assert steps[-1] == "writing the HTML page and its Markdown twin"
+    m = json.loads((study_dir / "manifest.json").read_text(encoding="utf-8"))
+    span = sum((datetime.fromisoformat(x["finished"]) - datetime.fromisoformat(x["started"])
+                ).total_seconds() for x in m["runs"])
+    md = out.with_suffix(".md").read_text(encoding="utf-8")
+    shown = re.search(r"\| run time +\| (under 1 s|\d+ s) playing \(started → finished\); "
+                      r"([0-9.]+) s for the last run with its start-up", md)
+    assert shown, md
+    assert shown.group(1) == ("under 1 s" if span < 1 else f"{span:.0f} s")
+    assert float(shown.group(2)) == pytest.approx(m["seconds"], abs=0.05)
+
+
+def test_group_sums_equal_bincount_bit_for_bit():
+    """The one-pass group sums of the study analysis are the np.bincount sums, exactly."""
+    from sim.analysis.group_sums import group_sums
+
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, [14, 3, 5, 2], size=(5000, 4)).astype(np.int8)
+    d = rng.normal(0, 40, 5000) ** 3 / 100  # heavy-tailed, like the per-deal Δ
+    rows = np.flatnonzero(rng.random(5000) < 0.6)
+    pairs = [(0, 1), (0, 3), (2, 3)]
+    gs = group_sums(x, d, ["a", "b", "c", "e"], pairs, rows)
+    xs, ds = x[rows].astype(np.int64), d[rows]
+    size = gs.size
+    for f in range(4):
+        assert np.array_equal(gs.count[f], np.bincount(xs[:, f], minlength=size))
+        assert np.array_equal(gs.sum[f], np.bincount(xs[:, f], weights=ds, minlength=size))
+        assert np.array_equal(gs.sumsq[f], np.bincount(xs[:, f], weights=ds * ds,
+                                                       minlength=size))
+    for p, (i, j) in enumerate(pairs):
+        key = xs[:, i] * size + xs[:, j]
+        want = np.bincount(key, weights=ds, minlength=size * size).reshape(size, size)
+        assert np.array_equal(gs.pair_sum[p], want)
+        assert np.array_equal(gs.pair_count[p],
+                              np.bincount(key, minlength=size * size).reshape(size, size))

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.analysis.group_sums import GroupSums, code_matrix, group_sums
 from sim.analysis.stats import z_value
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study_stats import feature_codes, mean_ci
+from sim.analysis.study_stats import mean_ci
 
 #: Rules with more conditions must gain this much more than the simpler best rule.
 SIMPLER_MARGIN = 1.05
@@ -61,15 +62,14 @@ def _stats(n, s, q):
     return mean, lo
 
 
-def _best_rule(codes: dict[str, np.ndarray], d: np.ndarray, feats: list[str], min_n: int
+def _best_rule(gs: GroupSums, d: np.ndarray, feats: list[str], min_n: int
                ) -> tuple[tuple[Condition, ...], float] | None:
     """The rule (0, 1 or 2 conditions) with the largest Σ Δ among the significant ones.
 
-    A rule needs ≥ ``min_n`` deals, a positive mean and a 95% CI lower bound > 0; more
-    conditions must gain ≥ SIMPLER_MARGIN × the best simpler rule.
+    ``gs``: the group sums of the deals not yet covered (their Δ is ``d``).  A rule needs
+    ≥ ``min_n`` deals, a positive mean and a 95% CI lower bound > 0; more conditions must
+    gain ≥ SIMPLER_MARGIN × the best simpler rule.
     """
-    from sim.game.features import REDUNDANT
-
     best: dict[int, tuple[tuple[Condition, ...], float]] = {}
     n0, s0, q0 = d.size, d.sum(), (d * d).sum()
     if n0 >= min_n:
@@ -77,13 +77,11 @@ def _best_rule(codes: dict[str, np.ndarray], d: np.ndarray, feats: list[str], mi
         if lo > 0:
             best[0] = ((), float(s0))
     tabs = {}
-    for f in feats:
-        v = codes[f]
-        size = int(v.max()) + 1 if v.size else 1
+    for i, f in enumerate(feats):
+        seen = np.flatnonzero(gs.count[i])
+        size = int(seen[-1]) + 1 if seen.size else 1  # 1 + the largest value present
         tabs[f] = size
-        cnt = np.bincount(v, minlength=size).astype(np.float64)
-        s = np.bincount(v, weights=d, minlength=size)
-        q = np.bincount(v, weights=d * d, minlength=size)
+        cnt, s, q = (np.ascontiguousarray(t[i, :size]) for t in (gs.count, gs.sum, gs.sumsq))
         for op, (cn, cs, cq) in ((">=", _rev_cum(cnt, s, q)), ("<=", _cum(cnt, s, q))):
             mean, lo = _stats(cn, cs, cq)
             ok = (cn >= min_n) & (lo > 0) & _nontrivial(op, size, cnt)
@@ -91,33 +89,28 @@ def _best_rule(codes: dict[str, np.ndarray], d: np.ndarray, feats: list[str], mi
                 g = float(cs[t])
                 if 1 not in best or g > best[1][1]:
                     best[1] = ((Condition(f, op, int(t)),), g)
-    for i, f in enumerate(feats):
-        for g_name in feats[i + 1:]:
-            if frozenset((f, g_name)) in REDUNDANT:
-                continue
-            a, b = codes[f], codes[g_name]
-            sa, sb = tabs[f], tabs[g_name]
-            if sa < 2 or sb < 2:
-                continue
-            key = a * sb + b
-            cnt = np.bincount(key, minlength=sa * sb).reshape(sa, sb).astype(np.float64)
-            s = np.bincount(key, weights=d, minlength=sa * sb).reshape(sa, sb)
-            q = np.bincount(key, weights=d * d, minlength=sa * sb).reshape(sa, sb)
-            ma, mb = cnt.sum(axis=1), cnt.sum(axis=0)
-            for op_a in (">=", "<="):
-                for op_b in (">=", "<="):
-                    cn, cs, cq = (_cum2(x, op_a, op_b) for x in (cnt, s, q))
-                    mean, lo = _stats(cn, cs, cq)
-                    ok = (cn >= min_n) & (lo > 0)
-                    ok &= _nontrivial(op_a, sa, ma)[:, None] & _nontrivial(op_b, sb, mb)[None, :]
-                    if not ok.any():
-                        continue
-                    gains = np.where(ok, cs, -np.inf)
-                    ta, tb = np.unravel_index(int(np.argmax(gains)), gains.shape)
-                    g = float(gains[ta, tb])
-                    if 2 not in best or g > best[2][1]:
-                        best[2] = ((Condition(f, op_a, int(ta)), Condition(g_name, op_b, int(tb))),
-                                   g)
+    for p, (i, j) in enumerate(gs.pairs):
+        f, g_name = feats[i], feats[j]
+        sa, sb = tabs[f], tabs[g_name]
+        if sa < 2 or sb < 2:
+            continue
+        cnt, s, q = (np.ascontiguousarray(t[p, :sa, :sb])
+                     for t in (gs.pair_count, gs.pair_sum, gs.pair_sumsq))
+        ma, mb = cnt.sum(axis=1), cnt.sum(axis=0)
+        for op_a in (">=", "<="):
+            for op_b in (">=", "<="):
+                cn, cs, cq = (_cum2(x, op_a, op_b) for x in (cnt, s, q))
+                mean, lo = _stats(cn, cs, cq)
+                ok = (cn >= min_n) & (lo > 0)
+                ok &= _nontrivial(op_a, sa, ma)[:, None] & _nontrivial(op_b, sb, mb)[None, :]
+                if not ok.any():
+                    continue
+                gains = np.where(ok, cs, -np.inf)
+                ta, tb = np.unravel_index(int(np.argmax(gains)), gains.shape)
+                g = float(gains[ta, tb])
+                if 2 not in best or g > best[2][1]:
+                    best[2] = ((Condition(f, op_a, int(ta)), Condition(g_name, op_b, int(tb))),
+                               g)
     chosen = None
     for k in (0, 1, 2):
         if k in best and (chosen is None or best[k][1] >= SIMPLER_MARGIN * chosen[1]):
@@ -159,9 +152,14 @@ def _nontrivial(op: str, size: int, cnt: np.ndarray) -> np.ndarray:
 def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int
                    ) -> list[tuple[Condition, ...]]:
     """The greedy rule set (see the module docstring), chosen on even-numbered deals."""
-    sel = sub[sub["deal"].to_numpy() % 2 == 0]
-    codes = feature_codes(sel, feats)
-    d = sel[col].to_numpy(np.float64)
+    from sim.game.features import REDUNDANT
+
+    even = sub["deal"].to_numpy() % 2 == 0
+    sel = sub.loc[even, feats]
+    x = code_matrix(sel, feats)
+    d = sub[col].to_numpy(np.float64)[even]
+    pairs = [(i, j) for i, f in enumerate(feats) for j in range(i + 1, len(feats))
+             if frozenset((f, feats[j])) not in REDUNDANT]
     covered = np.zeros(len(sel), dtype=bool)
     rules: list[tuple[Condition, ...]] = []
     first_gain = None
@@ -169,7 +167,8 @@ def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int
         left = ~covered
         if left.sum() < min_n:
             break
-        best = _best_rule({f: c[left] for f, c in codes.items()}, d[left], feats, min_n)
+        rows = np.flatnonzero(left)
+        best = _best_rule(group_sums(x, d, feats, pairs, rows), d[rows], feats, min_n)
         if best is None:
             break
         conds, gain = best
@@ -209,7 +208,7 @@ def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min
     held-out deals), ``confirmed`` (held-out CI > 0), ``kind`` (rule / otherwise).
     """
     rules = decision_rules(sub, col, feats, min_n)
-    hold = sub[sub["deal"].to_numpy() % 2 == 1]
+    hold = sub.loc[sub["deal"].to_numpy() % 2 == 1, [*feats, col]]
     d = hold[col].to_numpy(np.float64)
     rows = []
     any_rule = np.zeros(len(hold), dtype=bool)

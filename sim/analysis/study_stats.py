@@ -89,14 +89,14 @@ def took_rates(collected: np.ndarray, collected2: np.ndarray | None = None
 
 def holder_values(df: pd.DataFrame, arm: str, rules) -> pd.DataFrame:
     """The holder's raw, zero-sum and points in ``arm`` (``x`` or ``n``) of study rows."""
-    from sim.game.scoring import points
+    from sim.game.scoring import points_from_zero_sum
 
     raw = df[[f"raw_{arm}_{s}" for s in range(4)]].to_numpy(np.int64)
     h = df["holder"].to_numpy(np.int64)
     rows = np.arange(len(df))
     rh = raw[rows, h]
-    z = (4 * rh - raw.sum(axis=1)) / 3.0
-    pts = points(raw, rules)[rows, h] if len(df) else np.zeros(0, np.int32)
+    z = (4 * rh - raw.sum(axis=1)) / 3.0  # = scoring.zero_sum(raw)[rows, h], exactly
+    pts = points_from_zero_sum(z, rules)
     return pd.DataFrame({"raw": rh, "zero_sum": z, "points": pts}, index=df.index)
 
 
@@ -157,15 +157,38 @@ def study_frame(folder: str | Path) -> pd.DataFrame:
     return df
 
 
+def delta_summary_rows(card: str, sub: pd.DataFrame) -> list[dict[str, Any]]:
+    """One card's rows of :func:`study_delta_summary` (``sub``: that card's study rows)."""
+    return [{"card": card, "measure": m, **mean_ci(sub[f"d_{m}"])}
+            for m in MEASURE_UNITS if f"d_{m}" in sub.columns]
+
+
 def study_delta_summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per card and Δ measure: n, mean, sd, se, 95% CI (as the study's summary.csv)."""
     rows = []
     for card in study_cards(df):
-        sub = df[df["card"] == card]
-        for m in MEASURE_UNITS:
-            if f"d_{m}" in sub.columns:
-                rows.append({"card": card, "measure": m, **mean_ci(sub[f"d_{m}"])})
+        rows += delta_summary_rows(card, df[df["card"] == card])
     return pd.DataFrame(rows)
+
+
+def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFrame]
+                     ) -> list[dict[str, Any]]:
+    """One card's rows of :func:`study_arm_summary`; ``holder``: arm → :func:`holder_values`."""
+    rows = []
+    for arm, word in (("x", "exposes"), ("n", "keeps it")):
+        v = holder[arm]
+        r: dict[str, Any] = {"card": card, "holder": word}
+        for m in ("raw", "zero_sum", "points"):
+            st = mean_ci(v[m])
+            r["n"] = st["n"]
+            r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
+                st["mean"], st["ci95_low"], st["ci95_high"])
+        ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
+        r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
+        for name, t in took_rates(sub[f"collected_{arm}"].to_numpy()).items():
+            r[name] = float(t.mean())
+        rows.append(r)
+    return rows
 
 
 def study_arm_summary(df: pd.DataFrame, rules) -> pd.DataFrame:
@@ -173,31 +196,16 @@ def study_arm_summary(df: pd.DataFrame, rules) -> pd.DataFrame:
     rows = []
     for card in study_cards(df):
         sub = df[df["card"] == card]
-        for arm, word in (("x", "exposes"), ("n", "keeps it")):
-            v = holder_values(sub, arm, rules)
-            r: dict[str, Any] = {"card": card, "holder": word}
-            for m in ("raw", "zero_sum", "points"):
-                st = mean_ci(v[m])
-                r["n"] = st["n"]
-                r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
-                    st["mean"], st["ci95_low"], st["ci95_high"])
-            ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
-            r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
-            for name, t in took_rates(sub[f"collected_{arm}"].to_numpy()).items():
-                r[name] = float(t.mean())
-            rows.append(r)
+        rows += arm_summary_rows(card, sub, {a: holder_values(sub, a, rules) for a in "xn"})
     return pd.DataFrame(rows)
 
 
 def study_cards(df: pd.DataFrame) -> list[str]:
+    """The studied cards present in study rows ``df``, in flag order."""
     from sim.jobs.config import STUDY_CARDS
 
     present = set(df["card"].unique()) if len(df) else set()
     return [c for c in STUDY_CARDS if c in present]
-
-
-def feature_codes(sub: pd.DataFrame, feats: list[str]) -> dict[str, np.ndarray]:
-    return {f: sub[f].to_numpy(np.int64) for f in feats}
 
 
 def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
@@ -209,38 +217,40 @@ def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
     squares (an adjusted η²).  Returns (singles, pairs), best first, with columns
     ``feature`` (or ``x``, ``y``), ``groups``, ``score`` and ``explained``.
     """
+    from sim.analysis.group_sums import code_matrix, group_sums
     from sim.game.features import REDUNDANT
 
     d = sub[col].to_numpy(np.float64)
     n = d.size
     mean = d.mean() if n else 0.0
     total_ss = float(((d - mean) ** 2).sum())
-    codes = feature_codes(sub, feats)
+    pair_idx = [(i, j) for i, f in enumerate(feats) for j in range(i + 1, len(feats))
+                if frozenset((f, feats[j])) not in REDUNDANT]
+    gs = group_sums(code_matrix(sub, feats), d, feats, pair_idx)
 
-    def score(key: np.ndarray) -> tuple[float, int]:
-        _, inv = np.unique(key, return_inverse=True)
-        cnt = np.bincount(inv)
-        s = np.bincount(inv, weights=d)
+    def score(cnt: np.ndarray, s: np.ndarray) -> tuple[float, int]:
+        # the non-empty groups in increasing value order (row-major for pairs), as
+        # np.unique + np.bincount would give them
+        seen = cnt > 0
+        cnt, s = cnt[seen], s[seen]
         between = float((s * s / cnt).sum() - n * mean * mean)
         g = cnt.size
         within_var = (total_ss - between) / max(1, n - g)
         return between - (g - 1) * within_var, g
 
+    varies = [np.count_nonzero(gs.count[i]) >= 2 for i in range(len(feats))]
     singles = []
-    for f in feats:
-        if np.unique(codes[f]).size < 2:
+    for i, f in enumerate(feats):
+        if not varies[i]:
             continue
-        sc, g = score(codes[f])
+        sc, g = score(gs.count[i], gs.sum[i])
         singles.append({"feature": f, "groups": g, "score": sc})
     pairs = []
-    for i, f in enumerate(feats):
-        for g_name in feats[i + 1:]:
-            if frozenset((f, g_name)) in REDUNDANT:
-                continue
-            if np.unique(codes[f]).size < 2 or np.unique(codes[g_name]).size < 2:
-                continue
-            sc, g = score(codes[f] * 64 + codes[g_name])
-            pairs.append({"x": f, "y": g_name, "groups": g, "score": sc})
+    for p, (i, j) in enumerate(pair_idx):
+        if not (varies[i] and varies[j]):
+            continue
+        sc, g = score(gs.pair_count[p].ravel(), gs.pair_sum[p].ravel())
+        pairs.append({"x": feats[i], "y": feats[j], "groups": g, "score": sc})
     s = pd.DataFrame(singles, columns=["feature", "groups", "score"])
     p = pd.DataFrame(pairs, columns=["x", "y", "groups", "score"])
     for t in (s, p):

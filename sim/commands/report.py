@@ -42,13 +42,30 @@ def report(results, out, measure, min_cell):
                    parents=True)
     elif Path(results).is_dir():
         check_file(Path(results) / "report.html", "report", parents=True)
-    html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell)
+    html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell,
+                                 progress=progress_printer())
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")
 
 
+def progress_printer():
+    """A ``progress(text)`` callback printing ``report [  2.1 s] text`` lines on stderr."""
+    import time
+
+    t0 = time.perf_counter()
+
+    def progress(text: str) -> None:
+        click.echo(f"report [{time.perf_counter() - t0:6.1f} s] {text}", err=True)
+
+    return progress
+
+
 def safe_write_report(results, out=None, **kwargs):
-    """write_report, with unreadable results or unwritable outputs as one InputError."""
+    """write_report, with unreadable results or unwritable outputs as one InputError.
+
+    Ctrl-C while the report is built: one line saying nothing was written and how to
+    rerun it, exit code 130.
+    """
     from reports.report import write_report
     from sim.errors import InputError
 
@@ -56,6 +73,10 @@ def safe_write_report(results, out=None, **kwargs):
         return write_report(results, out, **kwargs)
     except InputError:
         raise
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted: the report of {results} was not written; rerun "
+                   f"`gongzhu-sim report {results}` to write it.", err=True)
+        raise SystemExit(130) from None
     except Exception as exc:  # damaged Parquet/manifest, read-only disk, too few deals, ...
         raise InputError(f"cannot write the report of {results}: "
                          f"{type(exc).__name__}: {exc}") from None

@@ -89,10 +89,15 @@ REDUNDANT = {frozenset(p) for c in ("pig", "sheep", "transformer")
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
-    """Bits set in each uint64 of ``x`` (int8)."""
+    """Bits set in each uint64 of ``x`` (int8; numpy's ``bitwise_count``, else SWAR)."""
     x = np.asarray(x, dtype=np.uint64)
-    b = x.view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(b, axis=1).sum(axis=1).astype(np.int8)
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        return np.bitwise_count(x).astype(np.int8)
+    u = np.uint64
+    x = x - ((x >> u(1)) & u(0x5555555555555555))
+    x = (x & u(0x3333333333333333)) + ((x >> u(2)) & u(0x3333333333333333))
+    x = (x + (x >> u(4))) & u(0x0F0F0F0F0F0F0F0F)
+    return ((x * u(0x0101010101010101)) >> u(56)).astype(np.int8)
 
 
 def _count(hand: np.ndarray, cards) -> np.ndarray:

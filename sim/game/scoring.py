@@ -341,7 +341,12 @@ def points(raw, rules: Rules) -> np.ndarray:
     away from zero (z is a multiple of 1/3, so halves never occur). Raises InputError for a
     bad shape.
     """
-    z = zero_sum(raw)
+    return points_from_zero_sum(zero_sum(raw), rules)
+
+
+def points_from_zero_sum(z, rules: Rules) -> np.ndarray:
+    """Points (得分, RULES.md §6) from zero-sum scores ``z`` of any shape (see :func:`points`):
+    ``round(z)`` × the points factor, rounded; int32 of the same shape."""
     return round_half_away(round_half_away(z) * _factor(rules)).astype(np.int32)
 
 
