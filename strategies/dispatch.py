@@ -1,7 +1,16 @@
 """Jitted dispatch from small integer ids to play strategies and exposure policies.
 
-Ids are resolved from names by strategies/registry.py.  Adding a strategy means
-one kernel, one branch here and one registry entry.
+Ids are resolved from names by strategies/registry.py, which registers every strategy
+(name, keys, defaults, kernels per deck count) and refuses, at the Python boundary, any id
+that is not registered for the game's deck count.  Each dispatcher below is a short explicit
+table, one branch per registered id, and **no default branch**: an id it does not know
+returns the error code :data:`BAD_PLAY` / :data:`BAD_EXPOSURE` (a negative card or flag
+value), which the engines turn into a clear error (sim/engine/request.py
+``raise_kernel_error``) instead of silently playing another strategy.
+
+To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
+the next free id ``PLAY_NAME`` here, add one branch ``if sid == PLAY_NAME: return …`` to
+:func:`choose_play` (one deck) and/or :func:`choose_play2` (two decks), and register it.
 """
 
 from __future__ import annotations
@@ -9,35 +18,78 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.game.observation2 import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
+from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
+from strategies.pairs import (
+    expose_fixed2,
+    expose_random2,
+    expose_rule2,
+    held_exposable2,
+    play_heuristic2,
+    play_lowest2,
+    play_random2,
+)
 from strategies.search import ROLLOUTS, play_search
 
+#: Play-strategy ids (``Choice.id`` of strategies/registry.py).
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH = 0, 1, 2, 3
 assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
+#: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
+PLAY_ILLEGAL = 63
+#: Exposure-policy ids.
 EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2, 3, 4
+#: Length of a seat's parameter row (float64[N_PARAMS]).
 N_PARAMS = 16
+#: Error codes returned for an id the dispatcher does not know (never a card / flags).
+BAD_PLAY = -1
+BAD_EXPOSURE = -1
+
+_BAD_PLAY = np.int64(BAD_PLAY)
+_NONE = np.int64(NONE)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def choose_play(sid, params, obs, rng):
-    """Card chosen by play strategy ``sid``; returns ``(card, rng)``.
+    """Card chosen by play strategy ``sid`` (one deck); returns ``(card, rng)``.
 
     ``params`` is the float64 (4, N_PARAMS) table of every seat's strategy
     parameters; a strategy reads its own row ``obs[O_SEAT]`` (passing the whole
     table avoids creating an array view per decision in the hot loop).
 
-    ``obs`` is the uint64 observation array (sim/game/observation.py); the
-    result is always one of the bits of ``obs[O_LEGAL]``.
+    ``obs`` is the uint64 observation array (sim/game/observation.py); a registered
+    strategy returns one of the bits of ``obs[O_LEGAL]`` (``check_legal`` verifies it).
+    An unknown ``sid`` returns ``(BAD_PLAY, rng)``.
     """
     if sid == PLAY_RANDOM:
         return play_random(obs, rng)
     if sid == PLAY_LOWEST:
         return play_lowest(obs, rng)
+    if sid == PLAY_HEURISTIC:
+        return play_heuristic(obs, params, rng)
     if sid == PLAY_SEARCH:
         return play_search(obs, params, rng)
-    return play_heuristic(obs, params, rng)
+    if sid == PLAY_ILLEGAL:
+        return play_illegal(obs, rng)
+    return _BAD_PLAY, rng
+
+
+@njit(cache=True, nogil=True, inline="always")
+def choose_play2(sid, params, obs, rng):
+    """Play chosen by strategy ``sid`` with two decks: ``(c1, c2, rng)`` (c2 = NONE for a
+    single card; sim/game/observation2.py).  An unknown ``sid`` returns
+    ``(BAD_PLAY, NONE, rng)``."""
+    if sid == PLAY_RANDOM:
+        return play_random2(obs, rng)
+    if sid == PLAY_LOWEST:
+        return play_lowest2(obs, rng)
+    if sid == PLAY_HEURISTIC:
+        return play_heuristic2(obs, params, rng)
+    if sid == PLAY_ILLEGAL:
+        return play_illegal2(obs, rng)
+    return _BAD_PLAY, _NONE, rng
 
 
 @njit(cache=True, nogil=True)
@@ -47,7 +99,8 @@ def choose_exposure(pid, params, hand, seat, announced, rng):
     ``params`` is the float64 (4, N_PARAMS) table of every seat's policy parameters
     (row = ``seat``).
     ``announced`` holds the flags exposed so far (sequential order; 0 when
-    simultaneous).  Only cards in ``hand`` are ever returned.  Returns ``(flags, rng)``.
+    simultaneous).  Only cards in ``hand`` are ever returned.  Returns ``(flags, rng)``;
+    an unknown ``pid`` returns ``(BAD_EXPOSURE, rng)``.
     """
     held = held_exposable(hand)
     if pid == EXPOSE_NEVER:
@@ -58,4 +111,28 @@ def choose_exposure(pid, params, hand, seat, announced, rng):
         return expose_random(hand, rng)
     if pid == EXPOSE_FIXED:
         return held & np.int64(params[seat, 0]), rng
-    return held & expose_rule(hand, seat, announced, params), rng
+    if pid == EXPOSE_RULE:
+        return held & expose_rule(hand, seat, announced, params), rng
+    return BAD_EXPOSURE, rng
+
+
+@njit(cache=True, nogil=True)
+def choose_exposure2(pid, params, h1, h2, seat, announced, rng):
+    """8-bit exposure flags chosen by policy ``pid`` for the two-deck hand ``(h1, h2)``.
+
+    ``announced``: the copies exposed so far (sequential order; same 8-bit encoding,
+    summed over the seats), 0 when simultaneous.  ``fixed`` reads the requested flags
+    from ``params[seat, 0]`` and exposes ``min(requested, held)`` copies of each card.
+    Returns ``(flags, rng)``; an unknown ``pid`` returns ``(BAD_EXPOSURE, rng)``.
+    """
+    if pid == EXPOSE_NEVER:
+        return 0, rng
+    if pid == EXPOSE_ALWAYS:
+        return held_exposable2(h1, h2), rng
+    if pid == EXPOSE_RANDOM:
+        return expose_random2(h1, h2, rng)
+    if pid == EXPOSE_FIXED:
+        return expose_fixed2(params, seat, h1, h2), rng
+    if pid == EXPOSE_RULE:
+        return expose_rule2(params, seat, h1, announced), rng
+    return BAD_EXPOSURE, rng

@@ -52,16 +52,8 @@ from sim.game.observation2 import (
     play_key,
     remove_card,
 )
-from strategies.dispatch import (
-    EXPOSE_ALWAYS,
-    EXPOSE_FIXED,
-    EXPOSE_NEVER,
-    EXPOSE_RANDOM,
-    EXPOSE_RULE,
-    PLAY_LOWEST,
-    PLAY_RANDOM,
-    choose_exposure,
-)
+from strategies.baseline import held_exposable
+from strategies.exposure_rules import expose_rule
 
 _NONE = np.int64(NONE)
 _RANKS13 = np.uint64(0x1FFF)
@@ -493,19 +485,6 @@ def play_heuristic2(obs, params, rng):
     return np.int64(c1), np.int64(c2), rng
 
 
-# ---------------------------------------------------------------- dispatch
-
-
-@njit(cache=True, nogil=True, inline="always")
-def choose_play2(sid, params, obs, rng):
-    """Play chosen by strategy ``sid`` (ids of strategies/dispatch.py): ``(c1, c2, rng)``."""
-    if sid == PLAY_RANDOM:
-        return play_random2(obs, rng)
-    if sid == PLAY_LOWEST:
-        return play_lowest2(obs, rng)
-    return play_heuristic2(obs, params, rng)
-
-
 # ---------------------------------------------------------------- exposure
 
 EXPOSABLE_CARDS = np.array([10, 35, 47, 25], dtype=np.int64)  # SQ DJ CT HA, flag order
@@ -546,30 +525,19 @@ def expose_random2(h1, h2, rng):
 
 
 @njit(cache=True, nogil=True)
-def choose_exposure2(pid, params, h1, h2, seat, announced, rng):
-    """8-bit exposure flags chosen by policy ``pid`` for the hand ``(h1, h2)``.
+def expose_fixed2(params, seat, h1, h2):
+    """``fixed``: the flags requested in ``params[seat, 0]`` (8-bit encoding), at most the
+    copies held of each card (``min(requested, held)``)."""
+    req = np.int64(params[seat, 0])
+    f = 0
+    for i in range(4):
+        want = ((req >> i) & 1) + ((req >> (i + 4)) & 1)
+        have = _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
+        f = _encode(f, i, min(want, have))
+    return f
 
-    ``announced``: the copies exposed so far (sequential order; same 8-bit encoding,
-    summed over the seats), 0 when simultaneous.  ``fixed`` reads the requested flags
-    from ``params[seat, 0]`` and exposes ``min(requested, held)`` copies of each card.
-    Returns ``(flags, rng)``.
-    """
-    if pid == EXPOSE_NEVER:
-        return 0, rng
-    if pid == EXPOSE_ALWAYS:
-        return held_exposable2(h1, h2), rng
-    if pid == EXPOSE_RANDOM:
-        return expose_random2(h1, h2, rng)
-    if pid == EXPOSE_FIXED:
-        req = np.int64(params[seat, 0])
-        f = 0
-        for i in range(4):
-            want = ((req >> i) & 1) + ((req >> (i + 4)) & 1)
-            have = _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
-            f = _encode(f, i, min(want, have))
-        return f, rng
-    if pid == EXPOSE_RULE:
-        f, rng = choose_exposure(pid, params, h1, seat, announced & 15, rng)
-        return f & 15, rng
-    return 0, rng
 
+@njit(cache=True, nogil=True)
+def expose_rule2(params, seat, h1, announced):
+    """``rule``: the one-deck rule on the cards held (one copy each; the 4 low flag bits)."""
+    return held_exposable(h1) & expose_rule(h1, seat, announced & 15, params) & 15

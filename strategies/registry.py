@@ -1,4 +1,12 @@
-"""Names → (integer id, parameter array) for play strategies and exposure policies.
+"""The strategy registry: every play strategy and exposure policy, registered once.
+
+A :class:`Strategy` entry holds a strategy's name, kind (``player`` or ``exposure``),
+kernel id (strategies/dispatch.py), one-line help, the kernels it provides per deck count
+and, per deck count, the ``key=value`` parameters its kernel reads (defaults and one-line
+help).  Everything else is derived from the entries: name parsing (:func:`parse_player`,
+:func:`parse_exposure`), the check of a request at the engine boundary
+(:func:`resolve`), ``gongzhu-sim strategies`` and the legacy tables :data:`PLAYERS` /
+:data:`EXPOSURES`.
 
 Grammar shared by every command:
 
@@ -6,16 +14,54 @@ Grammar shared by every command:
 * exposure policies: ``never``, ``always``, ``random``, ``fixed:SQ,HA``, ``rule``,
   ``rule:key=value,...``.
 
-Unknown names or keys raise :class:`StrategyError` listing the valid ones.
+Parsing knows the deck count (``parse_player(name, decks=2)``) and refuses, with a
+:class:`StrategyError` listing the valid choices: an unknown name or key, a deck count the
+strategy has no kernel for, and a parameter its kernel for that deck count would ignore
+(``heuristic:push_pig=0`` with two decks).  ``decks=None`` checks the name for *some* deck
+count (used while a job's rules are not known yet; the engine checks again).
+
+How to add a play strategy ``NAME`` (e.g. ``search``)
+-----------------------------------------------------
+1. Write its kernel(s), ``@njit(cache=True, nogil=True)``, with the dispatch signatures:
+   one deck ``play_NAME(obs, params, rng) -> (card, rng)`` over the observation of
+   sim/game/observation.py; two decks ``play_NAME2(obs, params, rng) -> (c1, c2, rng)``
+   over sim/game/observation2.py.  A kernel returns a legal play (a bit of ``O_LEGAL``;
+   two decks: one of the plays of ``Q_LS/Q_LP/Q_L2/Q_FORCED``) and reads its parameters
+   from ``params[seat, i]`` (``seat = obs[O_SEAT]``), ``i`` = the key's position below.
+2. strategies/dispatch.py: a new id ``PLAY_NAME = <next free integer>`` and one branch
+   ``if sid == PLAY_NAME: return play_NAME(obs, params, rng)`` in :func:`choose_play`
+   (and ``choose_play2`` for two decks), before the final ``return BAD_PLAY…`` line.
+3. Here: one :func:`register` call in ``_register_builtins``-style, e.g.::
+
+       register(Strategy(
+           kind=PLAYER, name="search", id=PLAY_SEARCH,
+           help="determinized Monte Carlo search over sampled deals",
+           kernels={1: play_search, 2: play_search2},      # deck counts supported
+           params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS},    # {key: default}, in params order
+           param_help=SEARCH_HELP,                          # {key: one line}
+       ))
+
+   ``params`` maps each deck count to the keys its kernel reads (an empty dict or a missing
+   deck count: no keys; at most N_PARAMS keys).  That is all: ``run``, ``compare``,
+   ``expose``, ``study``, ``trace`` and job files accept the name, ``gongzhu-sim
+   strategies`` lists it with its keys and deck counts, and ``check_legal``
+   (``--check-legal``) verifies its plays.  tests/test_registry.py checks that every
+   registered id has its dispatch branch.
+
+Exposure policies are added the same way (``EXPOSE_NAME``, a branch in
+``choose_exposure`` / ``choose_exposure2``, ``kind=EXPOSURE``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from sim.errors import InputError
+from strategies.baseline import expose_random, play_lowest, play_random
+from strategies.broken import play_illegal, play_illegal2
 from strategies.dispatch import (
     EXPOSE_ALWAYS,
     EXPOSE_FIXED,
@@ -24,62 +70,195 @@ from strategies.dispatch import (
     EXPOSE_RULE,
     N_PARAMS,
     PLAY_HEURISTIC,
+    PLAY_ILLEGAL,
     PLAY_LOWEST,
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
-from strategies.exposure_rules import RULE_PARAMS
-from strategies.heuristic import HEURISTIC_PARAMS
-from strategies.search import MEASURES, ROLLOUTS, SEARCH_PARAMS
+from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
+from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
+from strategies.pairs import (
+    expose_fixed2,
+    expose_random2,
+    expose_rule2,
+    play_heuristic2,
+    play_lowest2,
+    play_random2,
+)
+from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS, play_search
 
-PLAYERS = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC,
-           "search": PLAY_SEARCH}
-EXPOSURES = {
-    "never": EXPOSE_NEVER,
-    "always": EXPOSE_ALWAYS,
-    "random": EXPOSE_RANDOM,
-    "fixed": EXPOSE_FIXED,
-    "rule": EXPOSE_RULE,
-}
-_PARAM_KEYS = {"heuristic": HEURISTIC_PARAMS, "rule": RULE_PARAMS, "search": SEARCH_PARAMS}
-#: parameters that take a name (mapped to its number) instead of a number
-_NAMED_VALUES = {"search": {"rollout": ROLLOUTS, "measure": MEASURES}}
-#: allowed ranges of numeric parameters (inclusive)
-_RANGES = {"search": {"worlds": (1, 1024)}}
+PLAYER = "player"
+EXPOSURE = "exposure"
+DECK_COUNTS = (1, 2)
 
 
 class StrategyError(InputError):
-    """An unknown strategy/policy name or parameter; the message lists the valid ones."""
+    """An unknown strategy/policy name or parameter, or one the deck count does not
+    support; the message lists the valid ones."""
+
+
+class IllegalPlayError(InputError):
+    """The engine's ``check_legal`` found an illegal play, or an unknown id reached a kernel.
+
+    The message names the strategy, the seed, the deal and the seat (the CLI prints it as
+    one ``Error:`` line, exit code 2).
+    """
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One registered play strategy or exposure policy.
+
+    Attributes:
+        kind: :data:`PLAYER` or :data:`EXPOSURE`.
+        name: the base name (before ``:``).
+        id: the kernel id of strategies/dispatch.py (unique per kind).
+        help: one line for ``gongzhu-sim strategies``.
+        kernels: deck count → the kernel that plays it (None: computed inside the
+            dispatcher, e.g. ``never``); the keys are the deck counts supported.
+        params: deck count → ``{key: default}`` of the parameters the kernel reads, in
+            parameter-array order (missing: no parameters with that deck count).
+        param_help: key → one line.
+        syntax: the written form when it takes an argument, e.g. ``fixed:CARDS``.
+        named_values: key → ``{name: number}`` for a key that takes a name
+            (``search:rollout=lowest``); the parameter array holds the number.
+        ranges: key → ``(lo, hi)``: the key takes a whole number in ``lo..hi``.
+        parse_arg: a custom argument parser ``(arg, name, decks) -> params tuple`` for a
+            grammar other than ``key=value`` (``fixed:SQ,HA``).
+        hidden: test-only, not for results (listed apart, never in the README tables).
+    """
+
+    kind: str
+    name: str
+    id: int
+    help: str
+    kernels: Mapping[int, Callable | None]
+    params: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
+    param_help: Mapping[str, str] = field(default_factory=dict)
+    syntax: str = ""
+    named_values: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    parse_arg: Callable[[str, str, int | None], tuple[float, ...]] | None = None
+    hidden: bool = False
+
+    @property
+    def decks(self) -> tuple[int, ...]:
+        """The deck counts this strategy supports."""
+        return tuple(sorted(self.kernels))
+
+    def default_text(self, key: str, value: float) -> str:
+        """A parameter value as written: the name for a named key, else the number."""
+        for name, number in self.named_values.get(key, {}).items():
+            if number == value:
+                return name
+        return f"{value:g}"
+
+    def keys(self, decks: int | None) -> dict[str, float]:
+        """``{key: default}`` its kernel reads with ``decks`` decks (None: any deck count)."""
+        if decks is not None:
+            return dict(self.params.get(decks, {}))
+        out: dict[str, float] = {}
+        for d in self.decks:
+            out.update(self.params.get(d, {}))
+        return out
+
+
+_REGISTRY: dict[str, dict[str, Strategy]] = {PLAYER: {}, EXPOSURE: {}}
+
+
+def register(strategy: Strategy) -> Strategy:
+    """Add ``strategy`` to the registry (module-import time); returns it.
+
+    Raises ValueError for a name or id already taken in its kind, an unknown kind or deck
+    count, or more than N_PARAMS keys.
+    """
+    table = _REGISTRY.get(strategy.kind)
+    if table is None:
+        raise ValueError(f"unknown strategy kind {strategy.kind!r}")
+    if strategy.name in table:
+        raise ValueError(f"{strategy.kind} {strategy.name!r} is already registered")
+    if any(s.id == strategy.id for s in table.values()):
+        raise ValueError(f"{strategy.kind} id {strategy.id} is already taken")
+    if not strategy.kernels or set(strategy.kernels) - set(DECK_COUNTS):
+        raise ValueError(f"{strategy.name}: kernels must be given for deck counts "
+                         f"among {DECK_COUNTS}")
+    for d, keys in strategy.params.items():
+        if d not in strategy.kernels:
+            raise ValueError(f"{strategy.name}: parameters for unsupported deck count {d}")
+        if len(keys) > N_PARAMS:
+            raise ValueError(f"{strategy.name}: more than {N_PARAMS} parameters")
+    table[strategy.name] = strategy
+    return strategy
+
+
+def strategies(kind: str, hidden: bool = False) -> list[Strategy]:
+    """Registered strategies of ``kind`` in registration order (``hidden`` ones too if asked)."""
+    return [s for s in _REGISTRY[kind].values() if hidden or not s.hidden]
+
+
+def lookup(kind: str, name: str) -> Strategy | None:
+    """The strategy of ``kind`` with base name ``name``, or None."""
+    return _REGISTRY[kind].get(name)
+
+
+def by_id(kind: str, sid: int) -> Strategy | None:
+    """The strategy of ``kind`` with kernel id ``sid``, or None."""
+    return next((s for s in _REGISTRY[kind].values() if s.id == sid), None)
 
 
 @dataclass(frozen=True)
 class Choice:
-    """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS])."""
+    """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS]).
+
+    ``decks``: the deck count it was resolved for (None: checked for some deck count
+    only); the engine re-resolves a Choice made for another deck count (:func:`resolve`).
+    """
 
     name: str
     id: int
     params: tuple[float, ...]
+    decks: int | None = None
 
     def params_array(self) -> np.ndarray:
         """Parameters as a float64 array of shape (N_PARAMS,)."""
         return np.array(self.params, dtype=np.float64)
 
 
-def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
-    keys = _PARAM_KEYS.get(base, {})
+def _decks_text(decks: tuple[int, ...]) -> str:
+    return " and ".join(f"{d} deck{'s' if d > 1 else ''}" for d in decks)
+
+
+def _check_decks(strategy: Strategy, decks: int | None, name: str) -> None:
+    if decks is not None and decks not in strategy.kernels:
+        raise StrategyError(
+            f"{strategy.kind} {name!r} does not support {_decks_text((decks,))} "
+            f"(supported: {_decks_text(strategy.decks)})"
+        )
+
+
+def _kv_params(strategy: Strategy, arg: str, name: str, decks: int | None) -> tuple[float, ...]:
+    keys = strategy.keys(decks)
     values = dict(keys)
+    what = "player" if strategy.kind == PLAYER else "exposure policy"
     if arg:
         if not keys:
-            raise StrategyError(f"{kind} {base!r} takes no parameters (got {name!r})")
+            if strategy.keys(None):  # keys exist, but not for this deck count
+                tuned = tuple(d for d in strategy.decks if strategy.params.get(d))
+                raise StrategyError(
+                    f"{what} {strategy.name!r} takes no parameters with "
+                    f"{_decks_text((decks,))} (got {name!r}: they would be ignored; "
+                    f"its keys tune the game with {_decks_text(tuned)})"
+                )
+            raise StrategyError(f"{what} {strategy.name!r} takes no parameters (got {name!r})")
         for item in arg.split(","):
             k, sep, v = item.partition("=")
             k = k.strip()
             if not sep or k not in keys:
                 raise StrategyError(
-                    f"unknown parameter {k!r} in {kind} {name!r}; valid keys: "
+                    f"unknown parameter {k!r} in {what} {name!r}; valid keys: "
                     + ", ".join(f"{key} (default {d:g})" for key, d in keys.items())
                 )
-            named = _NAMED_VALUES.get(base, {}).get(k)
+            named = strategy.named_values.get(k)
             if named is not None:
                 if v.strip() not in named:
                     raise StrategyError(
@@ -94,7 +273,7 @@ def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
                 raise StrategyError(
                     f"parameter {k} in {name!r} needs a number, got {v!r}"
                 ) from None
-            lo_hi = _RANGES.get(base, {}).get(k)
+            lo_hi = strategy.ranges.get(k)
             if lo_hi is not None and not (lo_hi[0] <= values[k] <= lo_hi[1]
                                           and values[k] == int(values[k])):
                 raise StrategyError(
@@ -105,44 +284,135 @@ def _kv_params(kind: str, base: str, arg: str, name: str) -> tuple[float, ...]:
     return tuple(out)
 
 
-def parse_player(name: str) -> Choice:
-    """Resolve a play-strategy name (``heuristic:key=value,...``). Raises StrategyError."""
-    base, _, arg = name.strip().partition(":")
-    if base not in PLAYERS:
-        raise StrategyError(
-            f"unknown player {name!r}; valid players: {', '.join(PLAYERS)} "
-            "(heuristic and search take NAME:key=value,...)"
-        )
-    return Choice(name.strip(), PLAYERS[base], _kv_params("player", base, arg, name))
-
-
-def parse_exposure(name: str) -> Choice:
-    """Resolve an exposure-policy name (``fixed:SQ,HA``, ``rule:k=v``). Raises StrategyError.
-
-    ``fixed`` with a card twice (``fixed:SQ,SQ``) asks for both copies (two decks): flag bit
-    ``b + 4`` beside bit ``b``; the one-deck policy reads only the low four bits.
-    """
-    from sim.game.cards import CardError, check_copies, exposure_flags, parse_cards
-
-    base, _, arg = name.strip().partition(":")
-    if base not in EXPOSURES:
+def _parse(kind: str, name: str, decks: int | None) -> Choice:
+    text = name.strip()
+    base, _, arg = text.partition(":")
+    strategy = _REGISTRY[kind].get(base)
+    if strategy is None:
+        if kind == PLAYER:
+            valid = ", ".join(s.name for s in strategies(PLAYER))
+            raise StrategyError(
+                f"unknown player {name!r}; valid players: {valid} "
+                "(heuristic and search take NAME:key=value,...)"
+            )
         raise StrategyError(
             f"unknown exposure policy {name!r}; valid policies: never, always, random, "
             "fixed:CARDS (e.g. fixed:SQ,HA), rule or rule:key=value,..."
         )
-    if base == "fixed":
-        try:
-            cards = parse_cards(arg)
-            check_copies(cards, decks=2)
-            flags = exposure_flags(cards)
-            for c in set(cards):  # a card twice: both copies (two decks; flag bit b + 4)
-                if cards.count(c) == 2:
-                    flags |= exposure_flags([c]) << 4
-        except CardError as exc:
-            raise StrategyError(f"in exposure policy {name!r}: {exc}") from None
-        params = (float(flags),) + (0.0,) * (N_PARAMS - 1)
-        return Choice(name.strip(), EXPOSE_FIXED, params)
-    return Choice(name.strip(), EXPOSURES[base], _kv_params("exposure policy", base, arg, name))
+    _check_decks(strategy, decks, text)
+    if strategy.parse_arg is not None:
+        params = strategy.parse_arg(arg, name, decks)
+    else:
+        params = _kv_params(strategy, arg, name, decks)
+    return Choice(text, strategy.id, params, decks)
+
+
+def parse_player(name: str, decks: int | None = 1) -> Choice:
+    """Resolve a play-strategy name (``heuristic:key=value,...``) for ``decks`` decks.
+
+    Raises StrategyError for an unknown name or key, a deck count the strategy does not
+    support, or a key its kernel would ignore with that deck count.
+    """
+    return _parse(PLAYER, name, decks)
+
+
+def parse_exposure(name: str, decks: int | None = 1) -> Choice:
+    """Resolve an exposure-policy name (``fixed:SQ,HA``, ``rule:k=v``) for ``decks`` decks.
+
+    ``fixed`` with a card twice (``fixed:SQ,SQ``) asks for both copies (two decks): flag bit
+    ``b + 4`` beside bit ``b``; the one-deck policy reads only the low four bits.
+    Raises StrategyError as :func:`parse_player`.
+    """
+    return _parse(EXPOSURE, name, decks)
+
+
+def resolve(choices, kind: str, decks: int) -> list[Choice]:
+    """The engine-boundary check: every Choice is registered for ``kind`` and ``decks``.
+
+    A Choice resolved for another deck count (or for none) is re-parsed from its name, so
+    a parameter the ``decks``-deck kernel would ignore is refused here too.  This is what
+    makes an unknown id unreachable for the kernels.  Raises StrategyError.
+    """
+    out = []
+    what = "player" if kind == PLAYER else "exposure policy"
+    for c in choices:
+        strategy = by_id(kind, c.id)
+        if strategy is None:
+            raise StrategyError(f"{what} {c.name!r} has unknown kernel id {c.id}")
+        if c.decks != decks:
+            base = c.name.strip().partition(":")[0]
+            if base != strategy.name:
+                raise StrategyError(f"{what} {c.name!r} has the kernel id {c.id} of "
+                                    f"{strategy.name!r}: use the registry's parse functions")
+            c = _parse(kind, c.name, decks)
+        out.append(c)
+    return out
+
+
+def _fixed_params(arg: str, name: str, decks: int | None) -> tuple[float, ...]:
+    from sim.game.cards import CardError, check_copies, exposure_flags, parse_cards
+
+    try:
+        cards = parse_cards(arg)
+        check_copies(cards, decks=2 if decks is None else decks)
+        flags = exposure_flags(cards)
+        for c in set(cards):  # a card twice: both copies (two decks; flag bit b + 4)
+            if cards.count(c) == 2:
+                flags |= exposure_flags([c]) << 4
+    except CardError as exc:
+        raise StrategyError(f"in exposure policy {name!r}: {exc}") from None
+    return (float(flags),) + (0.0,) * (N_PARAMS - 1)
+
+
+# --------------------------------------------------------------------- the built-ins
+
+register(Strategy(PLAYER, "random", PLAY_RANDOM,
+                  "uniform choice among the legal plays (single cards or pairs)",
+                  kernels={1: play_random, 2: play_random2}))
+register(Strategy(PLAYER, "lowest", PLAY_LOWEST,
+                  "lowest legal card; when void, the lowest card of the shortest suit",
+                  kernels={1: play_lowest, 2: play_lowest2}))
+register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
+                  "card counting, ducking, pig dumping and 拱猪 spade leads, sheep hunting; "
+                  "exposure- and team-aware (heuristic:key=value,... below; the keys tune "
+                  "the one-deck player)",
+                  kernels={1: play_heuristic, 2: play_heuristic2},
+                  params={1: HEURISTIC_PARAMS}, param_help=HEURISTIC_HELP,
+                  syntax="heuristic:key=value,..."))
+register(Strategy(PLAYER, "search", PLAY_SEARCH,
+                  "determinized Monte Carlo: samples hidden deals consistent with what the seat "
+                  "has seen, rolls each legal card out to the end with a fast policy in all "
+                  "seats and plays the best mean (search:key=value,... below; ~1,000× slower "
+                  "than heuristic)",
+                  kernels={1: play_search}, params={1: SEARCH_PARAMS}, param_help=SEARCH_HELP,
+                  named_values={"rollout": ROLLOUTS, "measure": MEASURES},
+                  ranges={"worlds": (1, 1024)}, syntax="search:key=value,..."))
+register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
+                  "plays a card it does not hold, to test --check-legal (never for results)",
+                  kernels={1: play_illegal, 2: play_illegal2}, hidden=True))
+
+register(Strategy(EXPOSURE, "never", EXPOSE_NEVER, "expose nothing",
+                  kernels={1: None, 2: None}))
+register(Strategy(EXPOSURE, "always", EXPOSE_ALWAYS, "expose every exposable card held",
+                  kernels={1: None, 2: None}))
+register(Strategy(EXPOSURE, "random", EXPOSE_RANDOM,
+                  "each exposable card held with probability ½",
+                  kernels={1: expose_random, 2: expose_random2}))
+register(Strategy(EXPOSURE, "fixed", EXPOSE_FIXED,
+                  "expose these cards when held, e.g. fixed:SQ,HA (two decks: fixed:SQ,SQ = "
+                  "both copies)",
+                  kernels={1: None, 2: expose_fixed2}, syntax="fixed:CARDS",
+                  parse_arg=_fixed_params))
+register(Strategy(EXPOSURE, "rule", EXPOSE_RULE,
+                  "expose a card when a simple hand feature passes a threshold "
+                  "(rule:key=value,... below)",
+                  kernels={1: expose_rule, 2: expose_rule2},
+                  params={1: RULE_PARAMS, 2: RULE_PARAMS}, param_help=RULE_HELP,
+                  syntax="rule:key=value,..."))
+
+#: name → id of the registered (non-hidden) players and exposure policies.
+PLAYERS = {s.name: s.id for s in strategies(PLAYER)}
+EXPOSURES = {s.name: s.id for s in strategies(EXPOSURE)}
 
 
 def parse_seats(text: str | list[str], what: str) -> list[str]:

@@ -116,8 +116,10 @@ class Candidate:
     exposure: Choice
 
 
-def parse_candidate(name: str | Candidate, what: str = "candidate") -> Candidate:
-    """Resolve ``PLAYER+EXPOSURE`` (bare ``PLAYER`` = exposure ``never``).
+def parse_candidate(name: str | Candidate, what: str = "candidate",
+                    decks: int | None = 1) -> Candidate:
+    """Resolve ``PLAYER+EXPOSURE`` (bare ``PLAYER`` = exposure ``never``) for ``decks`` decks
+    (None: for some deck count).
 
     Raises StrategyError naming the bad part and listing the valid names.
     """
@@ -134,8 +136,8 @@ def parse_candidate(name: str | Candidate, what: str = "candidate") -> Candidate
         raise StrategyError(f"{what} {text!r}: nothing usable after '+'; write "
                             "PLAYER+EXPOSURE, e.g. heuristic+rule")
     try:
-        player = parse_player(player_name)
-        exposure = parse_exposure(exposure_name)
+        player = parse_player(player_name, decks)
+        exposure = parse_exposure(exposure_name, decks)
     except StrategyError as exc:
         raise StrategyError(f"{what} {text!r}: {exc}") from None
     return Candidate(f"{player.name}+{exposure.name}", player, exposure)
@@ -235,6 +237,7 @@ def candidate_scores(
     start: int = 0,
     n: int = 1,
     seats: Sequence[int] = (0, 1, 2, 3),
+    check_legal: bool = False,
 ) -> np.ndarray:
     """(n, k) per-deal scores of deals ``start … start+n−1`` (single-threaded kernel).
 
@@ -254,7 +257,7 @@ def candidate_scores(
             players[r] = cand.player
             exposures[r] = cand.exposure
             res = play_deals(rules, players, exposures, seed=seed, start=start, n=n,
-                             hands=hands, threads=1)
+                             hands=hands, threads=1, check_legal=check_legal)
             if hands is None:  # the engine's own deal of (seed, i): reuse it
                 hands = (res.hands if rules.decks == 1
                          else np.stack([res.hands, res.hands2], axis=-1))
@@ -275,6 +278,7 @@ class _Job:
     batch: int
     deals: int
     keep_scores: bool
+    check_legal: bool = False
 
     def n_batches(self) -> int:
         return -(-self.deals // self.batch)
@@ -285,7 +289,7 @@ def _run_batch(job: _Job, b: int) -> tuple[_Moments, np.ndarray | None]:
     start = b * job.batch
     n = min(job.batch, job.deals - start)
     scores = candidate_scores(job.rules, job.candidates, job.field, job.measure, job.seed,
-                              start, n)
+                              start, n, check_legal=job.check_legal)
     ia, ib = np.triu_indices(len(job.candidates), k=1)
     return _Moments.of(scores, ia, ib), (scores if job.keep_scores else None)
 
@@ -407,6 +411,7 @@ def compare_candidates(
     scheduler_timeout: float = 10.0,
     progress: Callable[[int, int, float], None] | None = None,
     level: float = DEFAULT_LEVEL,
+    check_legal: bool = False,
 ) -> CompareResult:
     """Compare candidates head to head on the same deals with seat rotation.
 
@@ -429,6 +434,8 @@ def compare_candidates(
         keep_scores: keep the (n, k) per-deal scores in ``result.scores``.
         progress: called after every merged batch as ``progress(n, deals, max hw)``.
         level: confidence level of every interval (default 0.95).
+        check_legal: verify every play against the legal plays (IllegalPlayError naming
+            the strategy, deal and seat at the first illegal one).
 
     Raises InputError (StrategyError for names) with one clear message, and
     :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C / SIGTERM with
@@ -455,13 +462,13 @@ def compare_candidates(
         raise InputError(f"precision must be a number > 0, got {precision!r}")
     if not (isinstance(delta, int | float) and math.isfinite(delta) and delta >= 0):
         raise InputError(f"delta must be a number ≥ 0, got {delta!r}")
-    cands = [parse_candidate(c) for c in candidates]
+    cands = [parse_candidate(c, decks=rules.decks) for c in candidates]
     if not 2 <= len(cands) <= len(_LETTERS):
         raise InputError(f"compare needs 2 to {len(_LETTERS)} candidates, got {len(cands)}")
-    fld = parse_candidate(field, "field")
+    fld = parse_candidate(field, "field", decks=rules.decks)
 
     job = _Job(rules, tuple(cands), fld, measure, int(seed), int(batch), int(deals),
-               keep_scores)
+               keep_scores, bool(check_legal))
     st: _Moments | None = None
     kept: list[np.ndarray] = []
     stop = "cap"

@@ -226,8 +226,9 @@ def _is_card(tok: str) -> bool:
     return True
 
 
-def _resolve(names: list[str | Choice], parse: Callable[[str], Choice]) -> list[Choice]:
-    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+def _resolve(names: list[str | Choice], parse: Callable[..., Choice],
+             decks: int) -> list[Choice]:
+    out = [n if isinstance(n, Choice) else parse(n, decks) for n in names]
     return out * 3 if len(out) == 1 else out
 
 
@@ -317,6 +318,7 @@ class _Job:
     batch: int
     max_deals: int
     keep_values: bool
+    check_legal: bool = False
 
     def run(self, b: int) -> tuple[_Stats, np.ndarray | None]:
         """Play batch ``b`` (deals b·batch …) under every option; return its statistics.
@@ -353,7 +355,7 @@ class _Job:
         hv = _HEART_VALUE_INDEX[self.rules.heart_values]
         for j, exposures in enumerate(self.exposures):
             res = play_deals(self.rules, self.players, exposures, seed=self.seed, start=start,
-                             n=n, hands=hands, threads=1)
+                             n=n, hands=hands, threads=1, check_legal=self.check_legal)
             values[:, j] = _measure(res, self.measure, self.rules, seat)
             comp[:, j, :] = _components(res.collected[:, seat], res.exposed, hv)
         values = values[:, self.column]
@@ -541,6 +543,7 @@ def analyse_exposure(
     scheduler: str | None = None,
     scheduler_timeout: float = 10.0,
     level: float = DEFAULT_LEVEL,
+    check_legal: bool = False,
 ) -> ExposureResult:
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
@@ -552,6 +555,8 @@ def analyse_exposure(
     Raises :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C /
     SIGTERM with the estimate so far in ``.result`` (``stop == "interrupted"``) once a
     batch was merged (a plain KeyboardInterrupt before).
+
+    ``check_legal``: verify every play (IllegalPlayError naming strategy, deal and seat).
     """
     t0 = time.perf_counter()
     rules = rules or Rules()
@@ -577,12 +582,13 @@ def analyse_exposure(
     spec = make_deal_spec(hand, seat, known, rules.decks)
     flags = default_options(spec.hand) if options is None else parse_options(options, spec.hand)
 
-    me = player if isinstance(player, Choice) else parse_player(player)
-    opp = _resolve(_split_names(opponents, "opponents"), parse_player)
-    opp_exp = _resolve(_split_names(opponents_exposure, "opponents' exposure"), parse_exposure)
+    me = player if isinstance(player, Choice) else parse_player(player, rules.decks)
+    opp = _resolve(_split_names(opponents, "opponents"), parse_player, rules.decks)
+    opp_exp = _resolve(_split_names(opponents_exposure, "opponents' exposure"), parse_exposure,
+                       rules.decks)
     others = [p for p in range(4) if p != spec.seat]
     players: list[Choice] = [me] * 4
-    base_exp: list[Choice] = [parse_exposure("never")] * 4
+    base_exp: list[Choice] = [parse_exposure("never", rules.decks)] * 4
     for p, c, e in zip(others, opp, opp_exp, strict=True):
         players[p] = c
         base_exp[p] = e
@@ -603,12 +609,13 @@ def analyse_exposure(
     for f in play_flags:
         e = list(base_exp)
         e[spec.seat] = parse_exposure(
-            "never" if f == 0 else "fixed:" + ",".join(card_str(c) for c in flags_to_cards(f))
+            "never" if f == 0 else "fixed:" + ",".join(card_str(c) for c in flags_to_cards(f)),
+            rules.decks,
         )
         exposures.append(e)
 
     job = _Job(spec, rules, players, exposures, np.array(column), measure, int(seed),
-               int(batch), int(max_deals), keep_values)
+               int(batch), int(max_deals), keep_values, bool(check_legal))
     n_batches = -(-max_deals // batch)
     st: _Stats | None = None
     kept: list[np.ndarray] = []

@@ -14,6 +14,7 @@ from sim.commands.options import (
     MAX_DEALS,
     MEASURE_CHOICE,
     SEED,
+    check_legal_option,
     check_plot_path,
     note_unused_exposure,
     pop_rules,
@@ -60,9 +61,11 @@ from sim.commands.options import (
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="also write a PNG of the means and pairwise differences to this file")
 @LEVEL_OPTION
+@check_legal_option
 @rules_options
 def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed, jobs,
-            backend, scheduler, scheduler_timeout, batch, fmt, plot, level, **kwargs):
+            backend, scheduler, scheduler_timeout, batch, fmt, plot, level, check_legal,
+            **kwargs):
     """Compare players head to head on the same deals, with seat rotation.
 
     Every candidate plays every deal four times, once in each seat with the deal's
@@ -108,8 +111,9 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
         to_json,
     )
 
-    note_unused_exposure(rules, [*(parse_candidate(c).exposure for c in candidates),
-                                 parse_candidate(field_name, "field").exposure])
+    note_unused_exposure(rules, [
+        *(parse_candidate(c, decks=rules.decks).exposure for c in candidates),
+        parse_candidate(field_name, "field", decks=rules.decks).exposure])
 
     bar = None
     progress = None
@@ -129,7 +133,8 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
             list(candidates), field_name, rules=rules, deals=deals, precision=precision,
             seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, measure=measure,
             sequential=sequential, delta=delta, batch=batch,
-            scheduler_timeout=scheduler_timeout, progress=progress, level=level)
+            scheduler_timeout=scheduler_timeout, progress=progress, level=level,
+            check_legal=check_legal)
     except Interrupted as exc:
         res, interrupted = exc.result, True
     finally:

@@ -18,6 +18,7 @@ from sim.commands.options import (
     MAX_DEALS,
     MEASURE_CHOICE,
     SEED,
+    check_legal_option,
     check_plot_path,
     pop_rules,
     rules_options,
@@ -76,10 +77,11 @@ from sim.commands.options import (
               "(hand, option)")
 @click.option("--quiet", is_flag=True, help="no progress indication on stderr")
 @LEVEL_OPTION
+@check_legal_option
 @rules_options
 def expose(hand, seat, known, player, opponents, opponents_exposure, options, measure, precision,
            max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, fmt, plot,
-           hands_file, quiet, level, **kwargs):
+           hands_file, quiet, level, check_legal, **kwargs):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -146,6 +148,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                 jobs=jobs, batch=batch, keep_values=bool(plot), progress=prog,
                 backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                 level=level,
+                check_legal=check_legal,
             )
         except InputError as exc:
             if where:

@@ -50,6 +50,13 @@ def pop_rules(kwargs: dict[str, Any], base: Rules | None = None) -> Rules:
     return base.replace(**given) if given else base
 
 
+#: ``--check-legal`` (run, trace, compare, expose): the engine's check_legal option.
+check_legal_option = click.option(
+    "--check-legal", is_flag=True,
+    help="verify every card a strategy plays against the legal plays; stop with an error "
+    "naming the strategy, deal and seat at the first illegal one")
+
+
 #: Bounds for user-given counts (memory and int64 deal indices stay safe).
 MAX_DEALS = 10**10
 MAX_BATCH = 10**7
@@ -82,7 +89,7 @@ def note_unused_exposure(rules, exposures) -> None:
     from strategies.dispatch import EXPOSE_NEVER
     from strategies.registry import parse_exposure
 
-    ids = {(e if hasattr(e, "id") else parse_exposure(e)).id for e in exposures}
+    ids = {(e if hasattr(e, "id") else parse_exposure(e, None)).id for e in exposures}
     if ids - {EXPOSE_NEVER}:
         click.echo("note: --variant pig_sheep (猪羊一家) forbids exposure: the exposure "
                    "policies are not used", err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from sim.commands.options import (
+    check_legal_option,
     echo_results,
     execution_options,
     note_unused_exposure,
@@ -43,12 +44,13 @@ from sim.commands.options import (
 @click.option("--report/--no-report", default=True,
               help="write report.html and report.md (figures, tables) into the results folder "
               "at the end and print its path [default: on]")
+@check_legal_option
 @click.option("--example-config", is_flag=True,
               help="print the default config (TOML) to start from, and exit")
 @rules_options
 def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, backend,
         scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
-        example_config, **rule_flags):
+        check_legal, example_config, **rule_flags):
     """Play many deals between configured players and keep every result.
 
     With no arguments, runs the embedded default study: four `heuristic` players
@@ -72,7 +74,7 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
                  match_length=match_length, chunk_size=chunk_size, jobs=jobs,
                  backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
-                 out=out, deals_file=deals_file)
+                 out=out, deals_file=deals_file, check_legal=check_legal or None)
     spec = build_spec(config, flags, rule_flags)
     if not quiet:
         note_unused_exposure(spec.rules, spec.exposures)

@@ -1,28 +1,9 @@
-"""``gongzhu-sim strategies``: every play strategy, exposure policy and parameter key."""
+"""``gongzhu-sim strategies``: every play strategy, exposure policy and parameter key, from
+the registry (strategies/registry.py)."""
 
 from __future__ import annotations
 
 import click
-
-_PLAYERS = {
-    "random": "uniform choice among the legal plays (single cards or pairs)",
-    "lowest": "lowest legal card; when void, the lowest card of the shortest suit",
-    "heuristic": "card counting, ducking, pig dumping and 拱猪 spade leads, sheep hunting; "
-    "exposure- and team-aware (heuristic:key=value,... below)",
-    "search": "determinized Monte Carlo: samples hidden deals consistent with what the seat "
-    "has seen, rolls each legal card out to the end with a fast policy in all seats and "
-    "plays the best mean (search:key=value,... below; one deck; ~1,000× slower than "
-    "heuristic)",
-}
-_EXPOSURES = {
-    "never": "expose nothing",
-    "always": "expose every exposable card held",
-    "random": "each exposable card held with probability ½",
-    "fixed:CARDS": "expose these cards when held, e.g. fixed:SQ,HA (two decks: fixed:SQ,SQ = "
-    "both copies)",
-    "rule": "expose a card when a simple hand feature passes a threshold (rule:key=value,... "
-    "below)",
-}
 
 
 @click.command()
@@ -30,11 +11,15 @@ def strategies() -> None:
     """List the players, exposure policies and every `key=value` parameter with its default.
 
     The same names work in every command (--players, --exposure, --player,
-    --opponents, --candidate, [[seats]] in a job file).
+    --opponents, --candidate, [[seats]] in a job file).  Each name says which deck
+    counts (--decks 1 / 2) it supports; a key given where its kernel would ignore it
+    (e.g. a heuristic key with two decks) is an error.
     """
-    from strategies.exposure_rules import RULE_HELP, RULE_PARAMS
-    from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS
-    from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS
+    from strategies.registry import EXPOSURE, PLAYER
+    from strategies.registry import strategies as registered
+
+    def decks(s) -> str:
+        return "[decks " + ",".join(map(str, s.decks)) + "]"
 
     def table(title: str, rows: dict[str, str]) -> None:
         click.echo(title)
@@ -43,14 +28,23 @@ def strategies() -> None:
             click.echo(f"  {name:<{width}}  {text}")
         click.echo()
 
-    table("players:", _PLAYERS)
-    table("exposure policies:", _EXPOSURES)
-    table("heuristic:key=value (default in brackets):",
-          {k: f"[{v:g}] {HEURISTIC_HELP.get(k, '')}" for k, v in HEURISTIC_PARAMS.items()})
-    names = {"rollout": {v: k for k, v in ROLLOUTS.items()},
-             "measure": {v: k for k, v in MEASURES.items()}}
-    table("search:key=value (default in brackets):",
-          {k: f"[{names[k][int(v)] if k in names else f'{v:g}'}] {SEARCH_HELP[k]}"
-           for k, v in SEARCH_PARAMS.items()})
-    table("rule:key=value (default in brackets; every condition for a card must hold):",
-          {k: f"[{v:g}] {RULE_HELP.get(k, '')}" for k, v in RULE_PARAMS.items()})
+    for kind, title in ((PLAYER, "players:"), (EXPOSURE, "exposure policies:")):
+        table(title, {(s.syntax if s.parse_arg else s.name): f"{decks(s)} {s.help}"
+                      for s in registered(kind)})
+    for kind in (PLAYER, EXPOSURE):
+        for s in registered(kind):
+            keys = s.keys(None)
+            if not keys:
+                continue
+            with_decks = [d for d in s.decks if s.params.get(d)]
+            note = "" if with_decks == list(s.decks) else \
+                f"; decks {','.join(map(str, with_decks))} only"
+            extra = "; every condition for a card must hold" if s.name == "rule" else ""
+            table(f"{s.name}:key=value (default in brackets{note}{extra}):",
+                  {k: f"[{s.default_text(k, v)}] {s.param_help.get(k, '')}"
+                   for k, v in keys.items()})
+    hidden = registered(PLAYER, hidden=True) + registered(EXPOSURE, hidden=True)
+    hidden = [s for s in hidden if s.hidden]
+    if hidden:
+        table("for tests only (never for results):",
+              {s.name: f"{decks(s)} {s.help}" for s in hidden})

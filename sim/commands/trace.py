@@ -6,7 +6,13 @@ import json
 
 import click
 
-from sim.commands.options import SEED, note_unused_exposure, pop_rules, rules_options
+from sim.commands.options import (
+    SEED,
+    check_legal_option,
+    note_unused_exposure,
+    pop_rules,
+    rules_options,
+)
 
 
 @click.command()
@@ -27,8 +33,9 @@ from sim.commands.options import SEED, note_unused_exposure, pop_rules, rules_op
 @click.option("--threads", type=int, default=None, help="numba threads (default: all cores)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json = one object per deal per line")
+@check_legal_option
 @rules_options
-def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwargs):
+def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_legal, **kwargs):
     """Play deals with the numba engine and print every trick.
 
     Deal I of seed S is the same deal in every command (run, compare, trace), so
@@ -52,7 +59,8 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, **kwarg
     note_unused_exposure(rules, parse_seats(exposure, "exposure"))
 
     res = play_deals(rules, players, exposure, seed=seed, start=first, n=n,
-                     match_length=match_length, record=True, threads=threads)
+                     match_length=match_length, record=True, threads=threads,
+                     check_legal=check_legal)
     for rec in deal_records(res, match_length):
         if fmt == "json":
             click.echo(json.dumps(rec, ensure_ascii=False))

@@ -33,7 +33,14 @@ from sim.core.rng import (
     shuffle,
     sub_stream,
 )
-from sim.engine.request import DealResults, _plan
+from sim.engine.request import (
+    ERR_EXPOSE_ID,
+    ERR_ILLEGAL,
+    ERR_PLAY_ID,
+    DealResults,
+    _plan,
+    check_kernel_errors,
+)
 from sim.engine.threads import run_blocks
 from sim.engine.two_decks import play_deals2
 from sim.game.observation import (
@@ -87,15 +94,30 @@ def _deal(key, deck, hands):
         hands[p] = m
 
 
+@njit(cache=True, nogil=True)
+def _kernel_error(row, kind, seat, c, legal, leader_out, raw_out, collected_out):
+    """Record a kernel error in row ``row`` (sim/engine/request.py ``ERR_*``); returns -2."""
+    leader_out[row] = -1
+    raw_out[row, 0] = kind
+    raw_out[row, 1] = seat
+    raw_out[row, 2] = c
+    raw_out[row, 3] = -1
+    collected_out[row, 0] = legal
+    return -2
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
               hands, obs, deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-              collected_out, raw_out, plays_out, winners_out, record, given, random_only):
+              collected_out, raw_out, plays_out, winners_out, record, given, random_only,
+              check):
     """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader).
 
     ``random_only`` (a compile-time constant in each caller) says every seat plays
     ``random``: the strategy is then called directly and the observation entries
-    only other strategies read are not kept up to date.
+    only other strategies read are not kept up to date.  ``check`` (check_legal) verifies
+    every card a strategy returns against the legal mask.  A kernel error (an unknown id,
+    an illegal card) ends the deal: :func:`_kernel_error` records it and -2 is returned.
     """
     key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
@@ -124,6 +146,9 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             else:
                 f, _ = choose_exposure(pids[p], pparams, hands[p], p,
                                        flags_all if sequential else 0, ZERO)
+                if f < 0:
+                    return _kernel_error(row, ERR_EXPOSE_ID, p, f, ZERO, leader_out,
+                                         raw_out, collected_out)
             obs[O_EXPOSERS + p] = np.uint64(f)
             flags_all |= f
         if rules[R_AUTO_EXPOSE] and popcount(np.uint64(flags_all)) == 3:
@@ -187,6 +212,12 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 else:
                     obs[O_PARTNER] = _NO_PARTNER
                 c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
+                if c < 0:
+                    return _kernel_error(row, ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
+                                         collected_out)
+                if check and (c >= 52 or (legal & bit(c)) == ZERO):
+                    return _kernel_error(row, ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
+                                         collected_out)
             cb = bit(c)
             hands[p] = hand & ~cb
             trick_mask |= cb
@@ -233,11 +264,12 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
 @njit(cache=True, nogil=True)
 def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
                 hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given, random_only):
+                plays_out, winners_out, record, given, random_only, check):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start).
 
     ``random_only``: all four seats play ``random``; the deals are then played by a copy
     of the per-deal code specialised for it (same results, see :func:`_play_one`).
+    ``check``: check_legal.  Stops at the first deal that ends with a kernel error.
     """
     owner_u64 = np.zeros(O_SIZE + 8, dtype=np.uint64)  # obs, hands, rngs
     deck_owner = np.zeros(52, dtype=np.int64)
@@ -275,14 +307,18 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
             leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
                                sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
                                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                               plays_out, winners_out, record, given, True)
+                               plays_out, winners_out, record, given, True, check)
+            if leader == -2:
+                break
     else:
         for d in range(n):
             i = start + d
             leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
                                sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
                                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                               plays_out, winners_out, record, given, False)
+                               plays_out, winners_out, record, given, False, check)
+            if leader == -2:
+                break
     # the owners of the unmanaged views must live until here
     keep_alive(owner_u64, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
                pids_owner)
@@ -291,7 +327,7 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
 @njit(cache=True, nogil=True, parallel=True)
 def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
                    hands_out, exposed_out, leader_out, collected_out, raw_out,
-                   plays_out, winners_out, record, given, random_only):
+                   plays_out, winners_out, record, given, random_only, check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
     nblocks = (n + block - 1) // block
     for b in prange(nblocks):
@@ -299,7 +335,7 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
         hi = min(n, lo + block)
         _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
                     pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
-                    plays_out, winners_out, record, given, random_only)
+                    plays_out, winners_out, record, given, random_only, check)
 
 
 def play_deals(
@@ -314,6 +350,7 @@ def play_deals(
     threads: int | None = None,
     hands: np.ndarray | None = None,
     block: int = 4096,
+    check_legal: bool = False,
 ) -> DealResults:
     """Play deals ``start … start+n−1`` of the job with root ``seed`` (RULES.md §3–§5, §8).
 
@@ -325,12 +362,18 @@ def play_deals(
     (default: all cores).  Raises StrategyError for bad names and ValueError for
     ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``) are played by
     :func:`sim.engine.two_decks.play_deals2` (``hands`` then (n, 4, 2): has_one, has_two masks).
+
+    ``check_legal`` verifies every card a strategy returns against the legal mask and
+    raises :class:`strategies.registry.IllegalPlayError` naming the strategy, the deal and
+    the seat at the first illegal one (off: one never-taken branch per decision).  An
+    unknown kernel id is refused before play (StrategyError) and, should one reach a kernel,
+    raises IllegalPlayError too.
     """
     if rules.decks == 2:
         return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
                            match_length=match_length, record=record, threads=threads,
-                           hands=hands, block=block)
-    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)
+                           hands=hands, block=block, check_legal=check_legal)
+    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands, decks=1)
     out_hands = np.zeros((total, 4), np.uint64)
     given = hands is not None
     if given:
@@ -351,8 +394,9 @@ def play_deals(
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)
     random_only = all(c.id == PLAY_RANDOM for c in p)
-    run_blocks(_play_range, _play_parallel, args, (*tail, random_only), total=total,
-               block=block, threads=threads)
+    run_blocks(_play_range, _play_parallel, args, (*tail, random_only, bool(check_legal)),
+               total=total, block=block, threads=threads)
+    check_kernel_errors(leader, raw, collected, seed_u, s0, p, e, decks=1)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],

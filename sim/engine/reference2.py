@@ -49,7 +49,7 @@ from sim.game.play2 import (  # the two-deck rules of play live in the game laye
 )
 from sim.game.rules import EXPOSURE_ORDERS, Rules
 from sim.game.scoring import raw_score_py
-from strategies.pairs import choose_exposure2, choose_play2
+from strategies.dispatch import choose_exposure2, choose_play2
 from strategies.registry import Choice
 
 __all__ = ["CARDS_PER_SEAT", "DIAMONDS", "DealRecord2", "Play", "SeatPlay", "Trick",

@@ -13,7 +13,23 @@ import numpy as np
 
 from sim.game.rules import Rules
 from sim.game.scoring import points, team_points, zero_sum
-from strategies.registry import Choice, StrategyError, parse_exposure, parse_player, parse_seats
+from strategies.registry import (
+    EXPOSURE,
+    PLAYER,
+    Choice,
+    IllegalPlayError,
+    StrategyError,
+    by_id,
+    parse_exposure,
+    parse_player,
+    parse_seats,
+    resolve,
+)
+
+#: Kinds of kernel error a deal can end with (sim/engine/one_deck.py, two_decks.py): the
+#: deal's ``leader`` is set to -1 and its ``raw`` row holds (kind, seat, c1, c2) and its
+#: ``collected`` row the legal masks (one deck: legal; two decks: ls, lp, l2, forced).
+ERR_PLAY_ID, ERR_EXPOSE_ID, ERR_ILLEGAL = 1, 2, 3
 
 
 @dataclass
@@ -76,22 +92,24 @@ class DealResults:
         return team_points(self.raw, self.rules, self.pig_sheep_team())
 
 
-def _choices(names, parse, what) -> list[Choice]:
+def _choices(names, parse, what, kind, decks) -> list[Choice]:
     if isinstance(names, Choice):
-        return [names] * 4
-    if isinstance(names, str):
+        names = [names]
+    elif isinstance(names, str):
         names = parse_seats(names, what)
-    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+    out = [n if isinstance(n, Choice) else parse(n, decks) for n in names]
     if len(out) == 1:
         out *= 4
     if len(out) != 4:
         raise StrategyError(f"{what} needs one name or four (one per seat), got {len(out)}")
-    return out
+    return resolve(out, kind, decks)
 
 
-def _plan(players, exposures, start: int, n: int, match_length: int, hands):
+def _plan(players, exposures, start: int, n: int, match_length: int, hands, decks: int = 1):
     """Validate a play_deals request; return the seats' choices and the deal range.
 
+    Every seat's strategy and exposure policy must be registered for ``decks`` decks
+    (strategies/registry.py :func:`resolve`), so no unknown id reaches a kernel.
     Returns ``(players, exposures, pre, s0, total)``: a deal inside a match needs the
     earlier deals of its match, so kernels play ``total = n + pre`` deals from the
     match start ``s0 = start − pre``.  Raises ValueError / StrategyError.
@@ -102,9 +120,56 @@ def _plan(players, exposures, start: int, n: int, match_length: int, hands):
         raise ValueError(f"first deal index must be ≥ 0, got {start}")
     if match_length < 1:
         raise ValueError(f"match_length must be ≥ 1, got {match_length}")
-    p = _choices(players, parse_player, "players")
-    e = _choices(exposures, parse_exposure, "exposure")
+    p = _choices(players, parse_player, "players", PLAYER, decks)
+    e = _choices(exposures, parse_exposure, "exposure", EXPOSURE, decks)
     pre = start % match_length
     if hands is not None and pre:
         raise ValueError("given hands must start at a match boundary")
     return p, e, pre, start - pre, n + pre
+
+
+def check_kernel_errors(leader: np.ndarray, raw: np.ndarray, collected: np.ndarray, seed: int,
+                        s0: int, players: list[Choice], exposures: list[Choice],
+                        decks: int) -> None:
+    """Raise :class:`IllegalPlayError` for the first deal a kernel stopped with an error.
+
+    ``leader`` (total,) int8 is -1 on such a deal's row (``ERR_*`` above); row ``r`` is deal
+    ``s0 + r``.  The message names the strategy, the seed, the deal and the seat, and the
+    card(s) played with the legal plays when ``check_legal`` found an illegal play.
+    """
+    if leader.size == 0 or leader.min() >= 0:
+        return
+    from sim.game.cards import card_str, mask_to_cards
+    from sim.game.observation2 import NONE
+
+    r = int(np.flatnonzero(leader < 0)[0])
+    kind, seat, c1, c2 = (int(x) for x in raw[r])
+    where = f"in deal {s0 + r} of seed {seed}, seat {seat}"
+    if kind == ERR_EXPOSE_ID:
+        raise IllegalPlayError(f"exposure policy {exposures[seat].name!r} has kernel id "
+                               f"{exposures[seat].id}, which the two-deck/one-deck dispatch "
+                               f"does not know ({where})")
+    name = players[seat].name
+    if kind == ERR_PLAY_ID or by_id(PLAYER, players[seat].id) is None:
+        raise IllegalPlayError(f"player {name!r} has kernel id {players[seat].id}, which "
+                               f"the dispatch does not know ({where})")
+
+    def cards(c: int) -> str:
+        return card_str(c) if 0 <= c < 52 else f"card index {c}"
+
+    if decks == 1:
+        legal = " ".join(card_str(c) for c in mask_to_cards(int(collected[r, 0])))
+        played = cards(c1)
+    else:
+        ls, lp, l2, forced = (int(x) for x in collected[r])
+        parts = [card_str(c) for c in mask_to_cards(ls)]
+        parts += [f"{card_str(c)}{card_str(c)}" for c in mask_to_cards(lp)]
+        if forced:
+            f = mask_to_cards(forced)[0]
+            parts += [f"{card_str(f)}+{card_str(c)}" for c in mask_to_cards(l2)]
+        elif l2:
+            parts.append("two of " + " ".join(card_str(c) for c in mask_to_cards(l2)))
+        legal = ", ".join(parts)
+        played = cards(c1) if c2 == NONE else f"{cards(c1)}+{cards(c2)}"
+    raise IllegalPlayError(f"check_legal: player {name!r} played {played}, which is not a "
+                           f"legal play ({where}; legal: {legal})")

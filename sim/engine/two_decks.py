@@ -40,7 +40,14 @@ from sim.core.rng import (
     shuffle,
     sub_stream,
 )
-from sim.engine.request import DealResults, _plan
+from sim.engine.request import (
+    ERR_EXPOSE_ID,
+    ERR_ILLEGAL,
+    ERR_PLAY_ID,
+    DealResults,
+    _plan,
+    check_kernel_errors,
+)
 from sim.engine.threads import run_blocks
 from sim.game.observation2 import (
     NONE,
@@ -71,15 +78,15 @@ from sim.game.observation2 import (
     Q_VARIANT,
     Q_VOIDS,
     Q_WINNER,
+    is_legal_play,
     n_legal,
     nth_play,
     play_key,
 )
 from sim.game.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.game.scoring import raw_score
-from strategies.dispatch import PLAY_RANDOM, PLAY_SEARCH
-from strategies.pairs import choose_exposure2, choose_play2, random_play
-from strategies.registry import StrategyError
+from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2
+from strategies.pairs import random_play
 
 _C2 = np.int64(39)
 _SQ = np.int64(10)
@@ -298,11 +305,32 @@ def _merge(one, two, m1, m2):
 
 
 @njit(cache=True, nogil=True)
+def _kernel_error2(row, kind, seat, c1, c2, ls, lp, l2, forced, leader_out, raw_out,
+                   collected_out):
+    """Record a kernel error in row ``row`` (sim/engine/request.py ``ERR_*``); returns -2."""
+    leader_out[row] = -1
+    raw_out[row, 0] = kind
+    raw_out[row, 1] = seat
+    raw_out[row, 2] = c1
+    raw_out[row, 3] = c2
+    collected_out[row, 0] = ls
+    collected_out[row, 1] = lp
+    collected_out[row, 2] = l2
+    collected_out[row, 3] = forced
+    return -2
+
+
+@njit(cache=True, nogil=True)
 def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row,
                hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
-               raw_out, plays_out, plays2_out, winners_out, record, given):
-    """Play deal ``i`` into output row ``row``; returns the seat that took the first pig."""
+               raw_out, plays_out, plays2_out, winners_out, record, given, check):
+    """Play deal ``i`` into output row ``row``; returns the seat that took the first pig.
+
+    ``check`` (check_legal) verifies every play a strategy returns against the legal
+    masks.  A kernel error (an unknown id, an illegal play) ends the deal:
+    :func:`_kernel_error2` records it and -2 is returned.
+    """
     key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
         for p in range(4):
@@ -334,6 +362,9 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     announced |= 1 << (b + 4)
         rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
         f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
+        if f < 0:
+            return _kernel_error2(row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
+                                  leader_out, raw_out, collected_out)
         obs[Q_EXPOSERS + p] = np.uint64(f)
         exposed_out[row, p] = np.uint8(f)
         m1 = ZERO
@@ -418,6 +449,12 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 else:
                     obs[Q_PARTNER] = _NO_PARTNER
                 c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
+                if c1 < 0:
+                    return _kernel_error2(row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
+                                          leader_out, raw_out, collected_out)
+            if check and not is_legal_play(ls, lp, l2, forced, c1, c2):
+                return _kernel_error2(row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
+                                      leader_out, raw_out, collected_out)
             if k == 0:
                 led = c1 // 13
                 pair_trick = c2 != _NONE
@@ -500,8 +537,11 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
 @njit(cache=True, nogil=True)
 def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
                  hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
-                 raw_out, plays_out, plays2_out, winners_out, record, given):
-    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start: a match start)."""
+                 raw_out, plays_out, plays2_out, winners_out, record, given, check):
+    """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start: a match start).
+
+    ``check``: check_legal.  Stops at the first deal that ends with a kernel error.
+    """
     st = np.zeros(32, dtype=np.uint64)  # per-seat state: h1 h2 x1 x2 t1 t2 rngs
     obs_owner = np.zeros(Q_SIZE, dtype=np.uint64)
     deck_owner = np.zeros(104, dtype=np.int64)
@@ -547,7 +587,9 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
                             h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row0 + d,
                             hands_out, hands2_out, exposed_out, leader_out, collected_out,
                             collected2_out, raw_out, plays_out, plays2_out, winners_out,
-                            record, given)
+                            record, given, check)
+        if leader == -2:
+            break
     # the owners of the unmanaged views must live until here
     keep_alive(st, obs_owner, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
                pids_owner)
@@ -556,7 +598,8 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
 @njit(cache=True, nogil=True, parallel=True)
 def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
                     hands_out, hands2_out, exposed_out, leader_out, collected_out,
-                    collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given):
+                    collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given,
+                    check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
     nblocks = (n + block - 1) // block
     for b in prange(nblocks):
@@ -564,7 +607,8 @@ def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, p
         hi = min(n, lo + block)
         _play_range2(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
                      pparams, hands_out, hands2_out, exposed_out, leader_out, collected_out,
-                     collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given)
+                     collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given,
+                     check)
 
 
 def play_deals2(
@@ -579,6 +623,7 @@ def play_deals2(
     threads: int | None = None,
     hands: np.ndarray | None = None,
     block: int = 4096,
+    check_legal: bool = False,
 ):
     """Two-deck :func:`sim.engine.one_deck.play_deals` (same arguments and guarantees).
 
@@ -588,14 +633,13 @@ def play_deals2(
     holds 8-bit flags (bit b one copy, bit b+4 the second copy, b = 0 pig 1 sheep
     2 transformer 3 ♥A); ``plays``/``plays2`` are (n, 104) int8, the first and second
     card of play ``4t + k`` (-1: a single card, or no such trick), ``winners`` (n, 26)
-    (-1 after the last trick: a deal has 13 to 26 tricks).
+    (-1 after the last trick: a deal has 13 to 26 tricks).  ``check_legal``: every play a
+    strategy returns is verified against the legal plays (IllegalPlayError naming the
+    strategy, deal and seat).
     """
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
-    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands)
-    if any(c.id == PLAY_SEARCH for c in p):
-        raise StrategyError("player 'search' plays one deck only so far (two decks: "
-                            "use heuristic, lowest or random)")
+    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands, decks=2)
     out_hands = np.zeros((total, 4), np.uint64)
     out_hands2 = np.zeros((total, 4), np.uint64)
     given = hands is not None
@@ -620,9 +664,10 @@ def play_deals2(
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
             out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
-            record, given)
+            record, given, bool(check_legal))
     run_blocks(_play_range2, _play_parallel2, args, tail, total=total, block=block,
                threads=threads)
+    check_kernel_errors(leader, raw, collected, seed_u, s0, p, e, decks=2)
     sl = slice(pre, None)
     return DealResults(
         seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],

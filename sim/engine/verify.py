@@ -26,12 +26,12 @@ def compare_engines(
     order, every trick winner, the collected scoring cards and the raw scores.
     An empty list means the engines agree exactly.
     """
-    p = [parse_player(x) for x in parse_seats(players, "players")]
-    e = [parse_exposure(x) for x in parse_seats(exposures, "exposure")]
+    p = [parse_player(x, rules.decks) for x in parse_seats(players, "players")]
+    e = [parse_exposure(x, rules.decks) for x in parse_seats(exposures, "exposure")]
     if rules.decks == 2:
         return _compare_two_decks(rules, p, e, seed, start, n, match_length)
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
-                     record=True, threads=1)
+                     record=True, threads=1, check_legal=True)
     recs = play_match(seed, start, n, rules, p, e, match_length)
     if not len(recs) == len(res) == n:
         raise AssertionError(f"expected {n} deals, engine {len(res)}, reference {len(recs)}")
@@ -67,7 +67,7 @@ def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
     from sim.game.cards import masks2_to_cards
 
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
-                     record=True, threads=1)
+                     record=True, threads=1, check_legal=True)
     recs = play_match2(seed, start, n, rules, p, e, match_length)
     if not len(recs) == len(res) == n:
         raise AssertionError(f"expected {n} deals, engine {len(res)}, reference {len(recs)}")

@@ -131,6 +131,29 @@ def nth_play(ls, lp, l2, forced, k):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def is_legal_play(ls, lp, l2, forced, c1, c2):
+    """Whether ``(c1, c2)`` is one of the legal plays the masks describe (module doc).
+
+    A single ``(c, NONE)``: ``c`` in ``ls``; a pair ``(c, c)``: ``c`` in ``lp``; two
+    different cards: both in ``l2`` (or, when ``forced``, one the forced card and the other
+    in ``l2``), in either order.  Indices outside 0..51 are never legal.
+    """
+    if c1 < 0 or c1 >= 52:
+        return False
+    b1 = bit(c1)
+    if c2 == NONE:
+        return (ls & b1) != ZERO
+    if c2 < 0 or c2 >= 52:
+        return False
+    b2 = bit(c2)
+    if c1 == c2:
+        return (lp & b1) != ZERO
+    if forced != ZERO:
+        return (b1 == forced and (l2 & b2) != ZERO) or (b2 == forced and (l2 & b1) != ZERO)
+    return (l2 & b1) != ZERO and (l2 & b2) != ZERO
+
+
+@njit(cache=True, nogil=True, inline="always")
 def add_card(one, two, c):
     """``(one, two)`` with one more copy of card ``c``."""
     b = bit(c)

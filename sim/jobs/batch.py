@@ -135,7 +135,7 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     t0 = time.perf_counter()
     res = play_deals(spec.rules, list(spec.players), list(spec.exposures), seed=spec.seed,
                      start=chunk.first, n=chunk.n, match_length=spec.match_length,
-                     threads=1, hands=hands)
+                     threads=1, hands=hands, check_legal=spec.check_legal)
     cols = deal_columns(res, spec.match_length)
     totals = chunk_totals(cols, res)
     if tmp is not None:
@@ -557,9 +557,9 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
     if resume and force:
         raise InputError("--resume and --force exclude each other")
     for p in spec.players:
-        parse_player(p)
+        parse_player(p, spec.rules.decks)
     for e in spec.exposures:
-        parse_exposure(e)
+        parse_exposure(e, spec.rules.decks)
 
     if spec.out is None:
         if resume:

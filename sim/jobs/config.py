@@ -47,7 +47,7 @@ MAX_DEALS = 10**10
 
 RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
                "chunk_size", "deals_file", "study")
-EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout")
+EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout", "check_legal")
 
 _TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "jobs", "backend", "scheduler",
              "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
@@ -138,6 +138,7 @@ class JobSpec:
     out: str | None = None
     deals_file: str | None = None
     study: StudySpec | None = None
+    check_legal: bool = False
     explicit: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
@@ -152,6 +153,8 @@ class JobSpec:
         d["rules"] = self.rules.to_dict()
         d["players"] = list(self.players)
         d["exposures"] = list(self.exposures)
+        if not self.check_legal:
+            del d["check_legal"]  # (--check-legal) the manifest stays as it was without it
         if self.study is None:
             del d["study"]  # a plain run's manifest stays as it was
         else:
@@ -212,7 +215,8 @@ def _names(values: Any, what: str, parse) -> tuple[str, str, str, str]:
     from strategies.registry import parse_seats
 
     names = parse_seats(values, what)
-    return tuple(parse(n).name for n in names)  # type: ignore[return-value]
+    # the deck count is known once the spec is complete: build_spec checks the names again
+    return tuple(parse(n, None).name for n in names)  # type: ignore[return-value]
 
 
 def _seats(seats: Any, where: str) -> dict[str, Any]:
@@ -288,6 +292,10 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = _int(key, v, 1, where, MAX_DEALS)
         elif key == "jobs":
             out[key] = _int("jobs", v, 0, where)
+        elif key == "check_legal":
+            if not isinstance(v, bool):
+                raise InputError(f"check_legal must be true or false{where}, got {v!r}")
+            out[key] = v
         elif key == "study":
             out[key] = _study(v, where)
         elif key == "backend":
@@ -382,9 +390,21 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
         raise InputError(f"a scheduler address needs backend dask, not {spec.backend}")
     if spec.study is not None:
         _check_study(spec)
+    _check_names(spec)
     ml = spec.match_length
     chunk = max(ml, -(-spec.chunk_size // ml) * ml)  # round up to a multiple of match_length
     return spec.replace(chunk_size=chunk)
+
+
+def _check_names(spec: JobSpec) -> None:
+    """Every seat's player and exposure policy supports the spec's deck count (and takes
+    only keys its kernel reads with it).  Raises StrategyError."""
+    from strategies.registry import parse_exposure, parse_player
+
+    for p in spec.players:
+        parse_player(p, spec.rules.decks)
+    for e in spec.exposures:
+        parse_exposure(e, spec.rules.decks)
 
 
 def _check_study(spec: JobSpec) -> None:

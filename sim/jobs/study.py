@@ -174,7 +174,8 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
                     hands_out[row, p] = dealt[p]
                 _play_one(useed, i, True, 0, rules_v, sids_v, sp, pid_arm, pp, hands, obs,
                           deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-                          collected_out, raw_out, plays, winners, False, True, False)
+                          collected_out, raw_out, plays, winners, False, True, False,
+                          False)
             pid_arm[h] = pids[h]
             pp[h, 0] = pparams[h, 0]
     # the owners of the unmanaged views must live until here
@@ -204,7 +205,7 @@ def _choices(names: str | Sequence[str | Choice], parse) -> list[Choice]:
 
     if isinstance(names, str):
         names = parse_seats(names, "seats")
-    out = [n if isinstance(n, Choice) else parse(n) for n in names]
+    out = [n if isinstance(n, Choice) else parse(n, 1) for n in names]  # studies: one deck
     return out * 4 if len(out) == 1 else out
 
 
