@@ -544,7 +544,7 @@ def advise(
     from strategies.registry import parse_seats
 
     names = tuple(parse_seats(players, "players"))
-    seats = seat_players(list(names))
+    seats = seat_players(list(names), pos.rules.decks)
     sampler = WorldSampler(pos)
     base = check_history(pos, seed, sampler)
     legal = base.legal_plays()

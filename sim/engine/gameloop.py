@@ -36,21 +36,35 @@ from sim.game.cards import cards_to_mask, cards_to_masks2
 from sim.game.observation2 import NONE
 from sim.game.rules import Rules
 from sim.game.state import GameState, GameStateError
-from strategies.dispatch import N_PARAMS, choose_exposure, choose_play
-from strategies.pairs import choose_exposure2, choose_play2
-from strategies.registry import Choice, parse_exposure, parse_player, parse_seats
+from strategies.dispatch import (
+    N_PARAMS,
+    choose_exposure,
+    choose_exposure2,
+    choose_play,
+    choose_play2,
+)
+from strategies.registry import (
+    EXPOSURE,
+    PLAYER,
+    Choice,
+    parse_exposure,
+    parse_player,
+    parse_seats,
+    resolve,
+)
 
 #: A Python bot: ``bot(obs, legal) -> play`` (see the module doc).
 Bot = Callable[[np.ndarray, list], Any]
 Seat = str | Choice | Bot
 
 
-def _choice(x, parse) -> Choice:
-    return x if isinstance(x, Choice) else parse(x)
+def _choice(x, parse, decks: int | None) -> Choice:
+    return x if isinstance(x, Choice) else parse(x, decks)
 
 
-def seat_players(seats: Seat | Sequence[Seat]) -> list[Choice | Bot]:
-    """One seat or four (names, Choices, bots) as four resolved seats; raises
+def seat_players(seats: Seat | Sequence[Seat], decks: int | None = None) -> list[Choice | Bot]:
+    """One seat or four (names, Choices, bots) as four resolved seats; ``decks``: the deck
+    count the names must support (None: any; :func:`play_game` checks the state's).  Raises
     StrategyError for a bad name, GameStateError for a count other than 1 or 4."""
     if isinstance(seats, str):
         seats = parse_seats(seats, "players")
@@ -61,8 +75,9 @@ def seat_players(seats: Seat | Sequence[Seat]) -> list[Choice | Bot]:
         seats *= 4
     if len(seats) != 4:
         raise GameStateError(f"play_game needs one seat or four, got {len(seats)}")
-    return [s if isinstance(s, Choice) or (callable(s) and not isinstance(s, str))
-            else parse_player(s) for s in seats]
+    out = [s if callable(s) and not isinstance(s, str | Choice)
+           else resolve([_choice(s, parse_player, decks)], PLAYER, decks)[0] for s in seats]
+    return out
 
 
 def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: Rules,
@@ -74,7 +89,8 @@ def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: R
         exposures = parse_seats(exposures, "exposure")
     elif isinstance(exposures, Choice):
         exposures = [exposures]
-    chs = [_choice(e, parse_exposure) for e in exposures]
+    chs = resolve([_choice(e, parse_exposure, rules.decks) for e in exposures], EXPOSURE,
+                  rules.decks)
     if len(chs) == 1:
         chs *= 4
     table = np.array([c.params for c in chs], dtype=np.float64)
@@ -118,7 +134,8 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
     bot returns an illegal play (the message names the seat and the rule), AssertionError
     when a strategy does.
     """
-    players = seat_players(seats)
+    players = [resolve([p], PLAYER, state.rules.decks)[0] if isinstance(p, Choice) else p
+               for p in seat_players(seats, state.rules.decks)]
     two = state.rules.decks == 2
     rows = [p.params if isinstance(p, Choice) else (0.0,) * N_PARAMS for p in players]
     table = np.array(rows, dtype=np.float64)

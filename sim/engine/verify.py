@@ -115,10 +115,10 @@ def compare_gamestate(
     from sim.engine.gameloop import deal_game, play_game
     from sim.game.cards import mask_to_cards, masks2_to_cards
 
-    p = [parse_player(x) for x in parse_seats(players, "players")]
-    e = [parse_exposure(x) for x in parse_seats(exposures, "exposure")]
+    p = [parse_player(x, rules.decks) for x in parse_seats(players, "players")]
+    e = [parse_exposure(x, rules.decks) for x in parse_seats(exposures, "exposure")]
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
-                     record=True, threads=1)
+                     record=True, threads=1, check_legal=True)
     z, pts, tp = res.zero_sum(), res.points(), res.team_points()
     out: list[str] = []
     pig_taker = None
