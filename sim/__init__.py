@@ -91,6 +91,8 @@ _API = {
     "parse_hand": "sim.game.cards",
     "parse_player": "strategies.registry",
     "parse_exposure": "strategies.registry",
+    "StrategyError": "strategies.registry",
+    "IllegalPlayError": "strategies.registry",
     "GameState": "sim.game.state",
     "IllegalPlay": "sim.game.state",
     "deal_game": "sim.engine.gameloop",

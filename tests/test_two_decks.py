@@ -364,7 +364,7 @@ def test_exposure_policies_count_copies():
             assert always.exposed[r, s] == want
             f = int(rnd.exposed[r, s])
             assert f & ~want == 0 and (f >> 4) & ~f & 0xF == 0  # 2nd copy only with the 1st
-    assert parse_exposure("fixed:SQ,SQ,HA").params[0] == 1 + 16 + 8
+    assert parse_exposure("fixed:SQ,SQ,HA", decks=2).params[0] == 1 + 16 + 8
 
 
 def test_given_hands_replay_the_same_deals():

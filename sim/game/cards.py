@@ -46,7 +46,13 @@ SQ = card(SPADES, 10)  # 猪 pig
 DJ = card(DIAMONDS, 9)  # 羊 sheep
 CT = card(CLUBS, 8)  # 变压器 transformer
 HA = card(HEARTS, 12)  # 红桃A
-C2 = card(CLUBS, 0)
+C2 = card(CLUBS, 0)  # opens the first deal of a match
+# other cards the strategies name (♠K ♠A guard the pig, ♦Q ♦K ♦A the sheep, …)
+SK, SA = card(SPADES, 11), card(SPADES, 12)
+H2, H3, H4, H5 = (card(HEARTS, r) for r in range(4))
+HJ, HQ, HK = card(HEARTS, 9), card(HEARTS, 10), card(HEARTS, 11)
+DQ, DK, DA = card(DIAMONDS, 10), card(DIAMONDS, 11), card(DIAMONDS, 12)
+CJ, CA = card(CLUBS, 9), card(CLUBS, 12)
 
 #: Exposable cards in exposure-flag order: bit 0 pig, 1 sheep, 2 transformer, 3 ♥A.
 EXPOSABLE = (SQ, DJ, CT, HA)
@@ -54,10 +60,35 @@ EXPOSE_PIG, EXPOSE_SHEEP, EXPOSE_TRANSFORMER, EXPOSE_HEART_A = 1, 2, 4, 8
 EXPOSE_NAMES = ("pig", "sheep", "transformer", "heartA")
 
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-HEARTS_MASK = SUIT_MASKS[HEARTS]
+SPADES_MASK, HEARTS_MASK, DIAMONDS_MASK, CLUBS_MASK = SUIT_MASKS
+#: The exposable card of each suit, in suit order S H D C (♠Q ♥A ♦J ♣10).
+EXPOSABLE_OF_SUIT = (SQ, HA, DJ, CT)
 #: The 16 scoring cards (分牌): ♠Q, ♦J, ♣10 and the 13 hearts.
 SCORING_MASK = HEARTS_MASK | (1 << SQ) | (1 << DJ) | (1 << CT)
 FULL_DECK = (1 << N_CARDS) - 1
+
+
+def mask_of(*cards: int) -> int:
+    """One-deck bitmask (Python int) of the given card indices: ``mask_of(SK, SA)``."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def below_in_suit(c: int) -> int:
+    """Mask of the cards of ``c``'s suit ranked below ``c`` (``below_in_suit(SQ)``: ♠2–♠J)."""
+    return ((1 << c) - 1) & SUIT_MASKS[c // 13]
+
+
+def above_in_suit(c: int) -> int:
+    """Mask of the cards of ``c``'s suit ranked above ``c`` (``above_in_suit(DJ)``: ♦Q ♦K ♦A)."""
+    return SUIT_MASKS[c // 13] & ~((2 << c) - 1)
+
+
+def from_in_suit(c: int) -> int:
+    """Mask of ``c`` and the cards of its suit ranked above it (``from_in_suit(HJ)``: ♥J–♥A)."""
+    return above_in_suit(c) | (1 << c)
 
 _SUIT_OF_CHAR = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
