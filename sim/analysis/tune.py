@@ -778,11 +778,11 @@ def check_settings(s: Settings) -> Family:
     for k in s.grid:
         if k not in family.keys:
             raise InputError(f"unknown key {k!r} of the {family.name} family")
-    fld = parse_candidate(s.field, "field")
+    fld = parse_candidate(s.field, "field", decks=s.rules.decks)
     if family.kind == "exposure":
-        parse_player(s.other)
+        parse_player(s.other, s.rules.decks)
     else:
-        parse_exposure(s.other)
+        parse_exposure(s.other, s.rules.decks)
     if s.start is not None:
         family.values_of(s.start)
     if s.equilibrium:
