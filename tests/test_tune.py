@@ -209,6 +209,9 @@ def test_cli_tune_end_to_end_json_and_report(tmp_path):
     (["--start", "heuristic"], "not of the rule family"),
     (["--equilibrium", "--field", "heuristic+never"], "needs a field that plays the rule"),
     (["--resume"], "--resume needs --out"),
+    # two decks: the heuristic's keys tune one deck only (refused before tune.json is written)
+    (["--family", "heuristic", "--decks", "2", "--param", "push_pig=0..1", "--deals", "2000"],
+     "player 'heuristic' takes no parameters with 2 decks"),
 ])
 def test_bad_input_is_one_error_line(args, needle, tmp_path):
     r = CliRunner().invoke(main, ["tune", *args, "--out", str(tmp_path / "o")]
@@ -217,6 +220,17 @@ def test_bad_input_is_one_error_line(args, needle, tmp_path):
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], r.output
     assert not (tmp_path / "o").exists()  # nothing half-written
+
+
+def test_family_keys_are_the_registry_one_deck_keys():
+    from strategies.exposure_rules import RULE_PARAMS
+    from strategies.heuristic import HEURISTIC_PARAMS
+
+    assert dict(Family.of("rule").defaults) == dict(RULE_PARAMS)
+    assert dict(Family.of("heuristic").defaults) == dict(HEURISTIC_PARAMS)
+    assert Family.of("heuristic").kind == "player" and RULE.kind == "exposure"
+    with pytest.raises(InputError, match="unknown family 'x'"):
+        Family.of("x")
 
 
 def test_parse_param_grid():

@@ -153,7 +153,9 @@ def family_keys(name: str) -> dict[str, float]:
     """Keys and defaults of a parameterised family, from the registry (strategies/registry.py)."""
     from strategies import registry
 
-    keys = registry._PARAM_KEYS.get(name)
+    kind = registry.EXPOSURE if name == "rule" else registry.PLAYER
+    strategy = registry.lookup(kind, name) if name in RANGES else None
+    keys = strategy.keys(1) if strategy is not None else None  # the one-deck keys
     if not keys:
         raise InputError(f"unknown family {name!r}; valid families: "
                          f"{', '.join(sorted(RANGES))}")
@@ -779,6 +781,10 @@ def check_settings(s: Settings) -> Family:
         if k not in family.keys:
             raise InputError(f"unknown key {k!r} of the {family.name} family")
     fld = parse_candidate(s.field, "field", decks=s.rules.decks)
+    # the family's candidates must be playable with the run's deck count (the heuristic's
+    # keys tune one deck only): refused here, before the --out folder is written
+    (parse_exposure if family.kind == "exposure" else parse_player)(
+        family.policy(dict(family.defaults)), s.rules.decks)
     if family.kind == "exposure":
         parse_player(s.other, s.rules.decks)
     else:
