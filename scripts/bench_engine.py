@@ -112,7 +112,7 @@ def main() -> None:
     os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
     print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
           f"{'vs OpenSpiel':>14}")
-    for name in a.players.split(","):
+    for name in [x for x in a.players.split(",") if x]:  # --players '' : no one-deck rows
         one = rate(name, a.deals, 1, a.runs)
         allc = rate(name, a.deals, cores, a.runs)
         ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
@@ -124,7 +124,7 @@ def main() -> None:
         print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
     if a.players2:
         print(f"\n{'two decks':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}")
-        for name in a.players2.split(","):
+        for name in [x for x in a.players2.split(",") if x]:
             one = rate(name, a.deals, 1, a.runs, Rules(decks=2))
             allc = rate(name, a.deals, cores, a.runs, Rules(decks=2))
             print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x")
