@@ -95,7 +95,8 @@ def note_unused_exposure(rules, exposures) -> None:
                    "policies are not used", err=True)
 
 
-def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool):
+def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool,
+              level: float = 0.95):
     """:func:`sim.jobs.batch.run_job` for ``gongzhu-sim COMMAND``; returns its JobResult.
 
     On Ctrl-C (the finished chunks are saved) says how to resume and exits with 130.
@@ -105,24 +106,24 @@ def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool):
     from sim.jobs.batch import JobInterrupted, run_job
 
     try:
-        return run_job(spec, resume=resume, force=force, quiet=quiet)
+        return run_job(spec, resume=resume, force=force, quiet=quiet, level=level)
     except JobInterrupted as exc:
         if command == "study" and exc.done:
-            _echo_study_so_far(exc.out)
+            _echo_study_so_far(exc.out, level)
         click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
                    f"{exc.out}\nFinish with: gongzhu-sim {command} --resume --out {exc.out}",
                    err=True)
         sys.exit(130)
 
 
-def _echo_study_so_far(out) -> None:
+def _echo_study_so_far(out, level: float = 0.95) -> None:
     """Print the summary of an interrupted study's finished chunks (marked interrupted)."""
     import contextlib
 
     with contextlib.suppress(Exception):  # the saved chunks and the hint matter more
         from sim.jobs.study import format_study_summary, study_summary
 
-        table = study_summary(out)
+        table = study_summary(out, level)
         n = int(table["n"].max()) if len(table) else 0
         click.echo(f"interrupted: the estimate so far, from the finished chunks ({n:,} "
                    "deals per card)")

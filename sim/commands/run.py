@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from sim.commands.options import (
+    LEVEL_OPTION,
     check_legal_option,
     echo_results,
     execution_options,
@@ -47,10 +48,11 @@ from sim.commands.options import (
 @check_legal_option
 @click.option("--example-config", is_flag=True,
               help="print the default config (TOML) to start from, and exit")
+@LEVEL_OPTION
 @rules_options
 def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, backend,
         scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
-        check_legal, example_config, **rule_flags):
+        check_legal, example_config, level, **rule_flags):
     """Play many deals between configured players and keep every result.
 
     With no arguments, runs the embedded default study: four `heuristic` players
@@ -76,12 +78,15 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
                  backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                  out=out, deals_file=deals_file, check_legal=check_legal or None)
     spec = build_spec(config, flags, rule_flags)
+    from sim.analysis.stats import check_level
+
+    level = check_level(level)
     if not quiet:
         note_unused_exposure(spec.rules, spec.exposures)
 
     from sim.jobs.results import format_summary
 
-    res = run_batch(spec, "run", resume=resume, force=force, quiet=quiet)
+    res = run_batch(spec, "run", resume=resume, force=force, quiet=quiet, level=level)
     s = res.spec
     if not quiet:
         click.echo(f"{s.deals:,} deals, seed {s.seed}, {s.rules.variant}, "

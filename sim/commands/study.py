@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from sim.commands.options import echo_results, execution_options, rules_options, run_batch
+from sim.commands.options import (
+    LEVEL_OPTION,
+    echo_results,
+    execution_options,
+    rules_options,
+    run_batch,
+)
 
 
 @click.command()
@@ -37,10 +43,11 @@ from sim.commands.options import echo_results, execution_options, rules_options,
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
 @click.option("--report/--no-report", default=True,
               help="write report.html and report.md into the results folder [default: on]")
+@LEVEL_OPTION
 @rules_options
 def study(config, cards, holder_others, deals, seed, players, exposure, chunk_size, jobs,
           backend, scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
-          **rule_flags):
+          level, **rule_flags):
     """When does exposing (亮) a card pay?  A randomized, paired experiment.
 
     For every deal and every studied card, the seat dealt the card plays the deal
@@ -53,6 +60,8 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
     CONFIG is a job spec (see `gongzhu-sim run --example-config`) with an optional
     [study] table (cards = ["pig", "sheep"], holder_others = "never"); flags
     override it.  Chunks, seeds, --resume and the backends work as for `run`.
+    Ctrl-C prints the summary of the finished chunks (marked interrupted) and exits
+    with 130; --resume finishes the study.
     """
     from sim.jobs.config import build_spec
 
@@ -64,9 +73,11 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                  study=study_flags)
     spec = build_spec(config, flags, rule_flags)
 
+    from sim.analysis.stats import check_level
     from sim.jobs.study import format_study_summary
 
-    res = run_batch(spec, "study", resume=resume, force=force, quiet=quiet)
+    res = run_batch(spec, "study", resume=resume, force=force, quiet=quiet,
+                    level=check_level(level))
     s = res.spec
     if not quiet:
         click.echo(f"{s.deals:,} deals × {len(s.study.cards)} card(s) "

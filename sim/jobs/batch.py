@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from sim.analysis.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec, default_out_dir
@@ -329,7 +330,7 @@ class Job:
     def _write_manifest(self) -> None:
         write_json_atomic(self.out / MANIFEST, self.manifest)
 
-    def run(self, quiet: bool = False) -> JobResult:
+    def run(self, quiet: bool = False, level: float = DEFAULT_LEVEL) -> JobResult:
         """Play the missing chunks, streaming them to disk; returns the finished job.
 
         Raises JobInterrupted on Ctrl-C (after saving the finished chunks).
@@ -455,12 +456,16 @@ class Job:
             from sim.jobs.study import study_summary
 
             self._write_manifest()  # every finished chunk marked done on disk
-            table = study_summary(self.out)
+            table = study_summary(self.out, level)
         else:
             # chunks finished by an earlier run: their totals from the Parquet files
             for c in done_before:
                 totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
-            table = summary_rows(totals)
+            table = summary_rows(totals, level)
+        if level != DEFAULT_LEVEL:  # the summary's confidence level (default 0.95)
+            m["summary_level"] = level
+        else:
+            m.pop("summary_level", None)
         write_summary(self.out, table)
         m["status"] = "finished"
         m["finished"] = _now()
@@ -640,14 +645,17 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
 
 
 def run_job(spec: JobSpec, *, resume: bool = False, force: bool = False,
-            quiet: bool = False) -> JobResult:
+            quiet: bool = False, level: float = DEFAULT_LEVEL) -> JobResult:
     """Run a batch job end to end (see the module docstring); returns :class:`JobResult`.
+
+    ``level``: confidence level of the summary's intervals (summary.csv columns
+    ``ci95_low`` … at 0.95, ``ci90_low`` … at 0.9); it does not change the results.
 
     Raises InputError for bad input before anything is written, and JobInterrupted on
     Ctrl-C after saving the finished chunks (resume with ``resume=True``).
     """
     job = prepare_job(spec, resume=resume, force=force)
     try:
-        return job.run(quiet=quiet)
+        return job.run(quiet=quiet, level=level)
     finally:
         job.close()

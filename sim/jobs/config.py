@@ -38,8 +38,7 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.game.rules import Rules, RulesError
-
-BACKENDS = ("loky", "threading", "dask")
+from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backends
 
 #: Keys that change the results; the rest only change how a job is executed.
 #: Largest deal count (and match length / chunk size) a job accepts.
@@ -68,7 +67,7 @@ match_length = 1        # deals per match: the pig taker leads the next deal (RU
 chunk_size = 20000      # deals per chunk (unit of work, one Parquet file each);
                         #   rounded up to a multiple of match_length
 jobs = 0                # parallel workers; 0 = all cores
-backend = "loky"        # loky (processes), threading, or dask (needs scheduler)
+backend = "threading"   # threading (default), loky (processes), or dask (needs scheduler)
 # scheduler = "tcp://127.0.0.1:8786"   # dask scheduler address (backend = "dask")
 scheduler_timeout = 10  # seconds to wait for the dask scheduler
 # out = "my-results"    # results folder; default: a new gongzhu-results-YYYYmmdd-HHMMSS
@@ -132,7 +131,7 @@ class JobSpec:
     match_length: int = 1
     chunk_size: int = 20_000
     jobs: int = 0
-    backend: str = "loky"
+    backend: str = DEFAULT_BACKEND
     scheduler: str | None = None
     scheduler_timeout: float = 10.0
     out: str | None = None

@@ -342,14 +342,15 @@ def summary_from_frame(df: pd.DataFrame, level: float = DEFAULT_LEVEL) -> pd.Dat
                                        *ci_names(level)])
 
 
-def study_summary(folder: str | Path) -> pd.DataFrame:
-    """The summary of a study folder, read back from its finished chunk files."""
+def study_summary(folder: str | Path, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+    """The summary of a study folder, read back from its finished chunk files (intervals at
+    ``level``)."""
     from sim.jobs.results import load_results
 
     df = load_results(folder, ["card", *[f"d_{m}" for m in DELTA_MEASURES
                                          if m != "team_points"]]
                       + _team_col(folder))
-    return summary_from_frame(df)
+    return summary_from_frame(df, level)
 
 
 def _team_col(folder) -> list[str]:
