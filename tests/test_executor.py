@@ -272,3 +272,22 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
         with __import__("contextlib").suppress(Exception):
             os.kill(pid, signal.SIGKILL)
     assert left == [], f"still alive {time.monotonic() - t0:.1f} s after SIGKILL: {left}"
+
+
+def test_run_level_names_and_scales_the_summary_interval(tmp_path):
+    import pandas as pd
+
+    for lv, name in (("0.95", "a"), ("0.9", "b")):
+        r = CliRunner().invoke(main, ["run", "--deals", "300", "--level", lv, "--out",
+                                      str(tmp_path / name), "--no-report"])
+        assert r.exit_code == 0, r.output
+    a = pd.read_csv(tmp_path / "a" / "summary.csv")
+    b = pd.read_csv(tmp_path / "b" / "summary.csv")
+    assert "ci95_low" in a.columns and "ci90_low" in b.columns
+    assert "90% CI half-width" in r.output
+    assert np.array_equal(a["se"], b["se"])
+    ratio = stats.z_value(0.9) / stats.z_value(0.95)
+    ok = a["se"] > 0
+    assert np.allclose((b["mean"] - b["ci90_low"])[ok], (a["mean"] - a["ci95_low"])[ok] * ratio)
+    bad = CliRunner().invoke(main, ["run", "--deals", "10", "--level", "95"])
+    assert bad.exit_code == 2 and "write 0.95 for 95%" in bad.output

@@ -21,8 +21,8 @@ Interruption, in one place: while :func:`run_batches` runs, SIGTERM is turned in
 loky workers are stopped, joblib's "cancelled" warnings are silenced and the
 ``KeyboardInterrupt`` reaches the caller, which keeps or prints what it has
 (:class:`Interrupted` carries a partial result).  Loky workers never see the terminal's
-SIGINT (it is blocked while they start and ignored in them), so no worker prints a
-traceback at any moment; and each worker exits by itself within about a second when its
+SIGINT (they start in a process group of their own and ignore SIGINT once running), so no
+worker prints a traceback at any moment; and each worker exits by itself within about a second when its
 parent process dies (even by SIGKILL), so nothing is left behind.  (Loky workers start in
 a process group of their own, so the terminal's Ctrl-C reaches only the parent.)
 """
@@ -331,7 +331,7 @@ def _parallel(task, items, workers, backend, client, ordered, warm, progress, jo
         par = Parallel(n_jobs=workers, backend="threading", pre_dispatch=f"{2 * workers}",
                        **kw)
     with cfg:
-        with _sigint_blocked():  # the pool's threads/processes never take the signal
+        with _sigint_blocked():  # threads started here leave SIGINT to the main thread
             gen = par(delayed(task)(item) for item in items)
         try:
             for out in gen:
