@@ -22,9 +22,8 @@ loky workers are stopped, joblib's "cancelled" warnings are silenced and the
 ``KeyboardInterrupt`` reaches the caller, which keeps or prints what it has
 (:class:`Interrupted` carries a partial result).  Loky workers never see the terminal's
 SIGINT (they start in a process group of their own and ignore SIGINT once running), so no
-worker prints a traceback at any moment; and each worker exits by itself within about a second when its
-parent process dies (even by SIGKILL), so nothing is left behind.  (Loky workers start in
-a process group of their own, so the terminal's Ctrl-C reaches only the parent.)
+worker prints a traceback at any moment; and each worker exits by itself within about a
+second when its parent process dies (even by SIGKILL), so nothing is left behind.
 """
 
 from __future__ import annotations
