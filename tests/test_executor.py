@@ -233,11 +233,15 @@ def test_interrupted_expose_prints_the_estimate_so_far():
 
 @pytest.mark.parametrize("delay", [2.0, 5.0])
 def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay):
+    # a warm numba cache first (a Ctrl-C during the very first compile waits for numba)
+    w = _spawn(["run", "--deals", "8", "--jobs", "2", "--backend", "loky", "--out",
+                str(tmp_path / "warm"), "--quiet", "--no-report"])
+    w.communicate(timeout=600)
     p = _spawn(["run", "--deals", "2000000", "--chunk-size", "20000", "--jobs", "2",
                 "--backend", "loky", "--out", str(tmp_path / "r"), "--quiet"])
     time.sleep(delay)
     os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    out, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     assert "Traceback" not in err and "KeyError" not in err and "Aborted" not in err
 
