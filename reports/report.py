@@ -160,6 +160,14 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None
 # ---------------------------------------------------------------------------------------
 
 
+def _players_text(manifest: dict) -> str:
+    """The seats' play strategies of a run or study, e.g. ``heuristic ×4``."""
+    players = list(manifest.get("spec", {}).get("players", []))
+    if players and all(p == players[0] for p in players):
+        return f"{players[0]} ×4"
+    return ", ".join(players) or "unknown"
+
+
 def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None,
                     progress: Progress = None) -> tuple[list[Section], dict[str, pd.DataFrame]]:
     from sim.game.features import FEATURES, feature_label
@@ -211,7 +219,8 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         f"When does exposing pay? Rules of simple hand-feature thresholds (the smallest set "
         f"found greedily, see below), with the mean Δ of the holder's {unit} per deal "
         "(exposing − not) ± the 95% CI half-width and n. The rules were chosen on the "
-        "even-numbered deals; the numbers are from the odd-numbered deals (held out)."],
+        "even-numbered deals; the numbers are from the odd-numbered deals (held out). "
+        f"Computed with these players (play strategy by seat): {_players_text(manifest)}."],
         bullets=bullets)
     if dec_tables:
         dt_all = data["decisions"]

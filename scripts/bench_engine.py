@@ -2,6 +2,8 @@
 
 Usage: python scripts/bench_engine.py [--deals N] [--runs 5] [--players random,lowest,heuristic]
                                       [--players2 random,lowest,heuristic]
+                                      [--players-search 'SEATS;SEATS' --search-deals N]
+                                      [--only-search]
 
 For each play strategy (random exposure), the median of ``--runs`` timed runs after
 a warm-up, on one thread and on all cores; in the same run, OpenSpiel's
@@ -10,6 +12,10 @@ C++ (``pyspiel.evaluate_bots``), games/s, and the ratio; then the two-deck rows
 (``Rules(decks=2)``, sim/engine/two_decks.py) for ``--players2``.  Also prints the cold
 compile time (empty numba cache, in a subprocess) and the cached start-up time.
 OpenSpiel is optional: ``pip install open-spiel``.
+
+The ``search`` rows (``--players-search``, e.g. ``'search,heuristic,heuristic,heuristic;
+search'``; ``--only-search`` skips everything else) also print deals per second of CPU
+time on one thread, the figure to read on a shared machine.
 """
 
 from __future__ import annotations
@@ -96,6 +102,34 @@ def startup_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def cpu_rate(players: str, n: int, runs: int) -> tuple[float, float]:
+    """Median (wall, CPU-time) deals/s of ``runs`` 1-thread runs after a warm-up.
+
+    The CPU-time figure is what one core delivers when the machine is shared (the wall
+    figure then also counts the time other processes held the core)."""
+    rules = Rules()
+    play_deals(rules, players, "random", seed=1, n=max(4, n // 10), threads=1)
+    wall, cpu = [], []
+    for r in range(runs):
+        t, c = time.perf_counter(), time.thread_time()
+        play_deals(rules, players, "random", seed=100 + r, n=n, threads=1)
+        wall.append(n / (time.perf_counter() - t))
+        cpu.append(n / (time.thread_time() - c))
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def search_rows(seatings: list[str], n: int, runs: int, cores: int) -> None:
+    """The ``search`` rows: 1-thread wall and CPU-time deals/s, all cores, scaling."""
+    print(f"search rows ({n:,} deals per run, median of {runs}; one deck, random exposure)")
+    print(f"{'players':<44}{'1 thread':>10}{'1 thr CPU':>11}{f'{cores} threads':>12}"
+          f"{'scaling':>9}")
+    for name in seatings:
+        one, one_cpu = cpu_rate(name, n, runs)
+        allc = rate(name, n, cores, runs)
+        print(f"{name:<44}{one:>10,.0f}{one_cpu:>11,.0f}{allc:>12,.0f}{allc / one:>8.2f}x")
+    print("units: deals/s ('1 thr CPU' = deals per second of this thread's CPU time)\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=400_000, help="deals per timed run")
@@ -104,11 +138,24 @@ def main() -> None:
     ap.add_argument("--players2", default="random,lowest,heuristic",
                     help="two-deck rows ('' for none)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile-time check")
+    ap.add_argument("--players-search", default="",
+                    help="search rows: ';'-separated seatings, e.g. "
+                    "'search,heuristic,heuristic,heuristic;search' ('' = none; slow)")
+    ap.add_argument("--search-deals", type=int, default=600,
+                    help="deals per timed run of the search rows")
+    ap.add_argument("--only-search", action="store_true",
+                    help="only the search rows (skip the other rows and OpenSpiel)")
     a = ap.parse_args()
+    if a.only_search:
+        a.players, a.players2, a.no_startup = "", "", True
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"machine: {machine()}")
     print(f"deals per run: {a.deals:,}; median of {a.runs} runs after a warm-up; "
           "one deck, random exposure\n")
+    if a.players_search:
+        search_rows(a.players_search.split(";"), a.search_deals, a.runs, cores)
+    if not a.players:
+        return
     os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
     print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
           f"{'vs OpenSpiel':>14}")

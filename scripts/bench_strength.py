@@ -2,6 +2,7 @@
 
 Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
                                          [--only NAME,...] [--speed-deals N]
+                                         [--search-deals N]
 
 Every pairing between different strategies plays the same ``--deals`` deals
 (root ``--seed``) four times with the four hands rotated through the seats
@@ -29,6 +30,15 @@ Pairings (one deck, no exposure unless said):
 * ``expose_rule`` — four heuristic players, every seat using the ``rule`` policy vs
   ``never`` on the same deals: the paired zero-sum gain of each seat that chose to
   expose a card (by card; auto-exposed cards do not count as chosen).
+
+Search section (``--search-deals N``, or name them in ``--only``; one deck, no exposure):
+
+* ``search_2v2`` — two ``search`` (seats 0+2) vs two ``heuristic`` (1+3) and swapped, the
+  same deals: per deal, a search seat's mean raw minus a heuristic seat's, averaged over the
+  two seatings (raw points per seat per deal);
+* ``search_1v3`` — one ``search`` vs three ``heuristic`` in each seat in turn, paired
+  against the all-heuristic deal (the design of ``gongzhu-sim compare``);
+* ``search_worlds`` — ``search_1v3`` and the 1-thread speed for worlds = 4, 8, 16, 32, 64.
 
 Finally the single-thread speed of four heuristic players (median of 3 runs).
 """
@@ -193,6 +203,76 @@ def speed(n, runs=3):
     return statistics.median(rates)
 
 
+def _rel(one_search, base, seat):
+    """Paired per-deal difference of ``seat``'s raw points: search there − heuristic there."""
+    return one_search.raw[:, seat].astype(np.float64) - base.raw[:, seat].astype(np.float64)
+
+
+def search_2v2(seed, n, threads, search="search"):
+    """Two ``search`` (seats 0+2) against two ``heuristic`` (1+3), and swapped, same deals.
+
+    Per deal: the mean raw of a search seat minus the mean raw of a heuristic seat,
+    averaged over the two seatings (raw points per seat per deal; no exposure).
+    """
+    rules = Rules()
+    t = time.perf_counter()
+    a = play_deals(rules, [search, "heuristic", search, "heuristic"], "never", seed=seed, n=n,
+                   threads=threads)
+    b = play_deals(rules, ["heuristic", search, "heuristic", search], "never", seed=seed, n=n,
+                   threads=threads)
+    rate = 2 * n / (time.perf_counter() - t)
+    ra, rb = a.raw.astype(np.float64), b.raw.astype(np.float64)
+    d_a = (ra[:, 0] + ra[:, 2] - ra[:, 1] - ra[:, 3]) / 2
+    d_b = (rb[:, 1] + rb[:, 3] - rb[:, 0] - rb[:, 2]) / 2
+    za, zb = zero_sum(a.raw), zero_sum(b.raw)
+    return [fmt(f"{search} − heuristic, raw / seat / deal", (d_a + d_b) / 2),
+            fmt("  seating 0+2 search", d_a), fmt("  seating 1+3 search", d_b),
+            fmt(f"{search} seat zero-sum / deal", ((za[:, 0] + za[:, 2]) / 2
+                                                  + (zb[:, 1] + zb[:, 3]) / 2) / 2)], rate
+
+
+def search_1v3(seed, n, threads, search="search"):
+    """One ``search`` against three ``heuristic``, in each seat in turn (as ``compare``):
+    per deal, the mean over the 4 seats of search's raw minus heuristic's raw in that seat
+    (the same deal played by four heuristic players)."""
+    rules = Rules()
+    t = time.perf_counter()
+    base = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
+    diffs, zs = [], []
+    for r in range(4):
+        players = ["heuristic"] * 4
+        players[r] = search
+        res = play_deals(rules, players, "never", seed=seed, n=n, threads=threads)
+        diffs.append(_rel(res, base, r))
+        zs.append(zero_sum(res.raw)[:, r] - zero_sum(base.raw)[:, r])
+    rate = 4 * n / (time.perf_counter() - t)
+    return [fmt(f"{search} − heuristic (1 vs 3), raw / deal", np.mean(diffs, axis=0)),
+            fmt(f"{search} − heuristic (1 vs 3), zero-sum", np.mean(zs, axis=0))], rate
+
+
+def search_speed(players, n, threads=1, runs=3):
+    """Median deals/s of ``runs`` runs (after a warm-up) of ``players`` (random exposure)."""
+    rules = Rules()
+    play_deals(rules, players, "random", seed=1, n=max(4, n // 10), threads=threads)
+    rates = []
+    for r in range(runs):
+        t = time.perf_counter()
+        play_deals(rules, players, "random", seed=100 + r, n=n, threads=threads)
+        rates.append(n / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def search_worlds(seed, n, threads, worlds=(4, 8, 16, 32, 64)):
+    """Strength (1 vs 3, as :func:`search_1v3`) and 1-thread speed against ``worlds``."""
+    lines = []
+    for w in worlds:
+        name = f"search:worlds={w}"
+        got, _ = search_1v3(seed, n, threads, name)
+        sp = search_speed([name, "heuristic", "heuristic", "heuristic"], max(50, 4000 // w))
+        lines.append(got[0] + f"  {sp:,.0f} deals/s (1 search + 3 heuristic, 1 thread)")
+    return lines, float("nan")
+
+
 PAIRINGS = {
     "h_vs_random": lambda s, n, t: one_vs_three("heuristic", "random", Rules(), s, n, t),
     "h_vs_lowest": lambda s, n, t: one_vs_three("heuristic", "lowest", Rules(), s, n, t),
@@ -205,6 +285,12 @@ PAIRINGS = {
     "expose_pig": expose_pig,
     "expose_rule": expose_rule,
 }
+#: the search section (slow: run with --search-deals, or --only search_2v2,...)
+SEARCH_PAIRINGS = {
+    "search_2v2": search_2v2,
+    "search_1v3": search_1v3,
+    "search_worlds": search_worlds,
+}
 
 
 def main() -> None:
@@ -215,17 +301,23 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated pairings: " + ", ".join(PAIRINGS))
     ap.add_argument("--speed-deals", type=int, default=200_000,
                     help="deals per timed single-thread run (0 = skip)")
+    ap.add_argument("--search-deals", type=int, default=0,
+                    help="deals for the search section (search_2v2, search_1v3, search_worlds;"
+                    " 0 = skip unless named in --only, then 2,000)")
     a = ap.parse_args()
-    names = [x for x in a.only.split(",") if x] or list(PAIRINGS)
-    bad = [x for x in names if x not in PAIRINGS]
+    every = {**PAIRINGS, **SEARCH_PAIRINGS}
+    names = [x for x in a.only.split(",") if x] or (
+        list(PAIRINGS) + (list(SEARCH_PAIRINGS) if a.search_deals else []))
+    bad = [x for x in names if x not in every]
     if bad:
-        ap.error(f"unknown pairing(s) {bad}; valid: {', '.join(PAIRINGS)}")
+        ap.error(f"unknown pairing(s) {bad}; valid: {', '.join(every)}")
     threads = a.threads or None
     print(f"seed {a.seed}; {a.deals:,} deals per pairing, each played in 4 seat rotations; "
           "units: raw points per deal (before x12); mean [95% CI]")
     for name in names:
-        lines, rate = PAIRINGS[name](a.seed, a.deals, threads)
-        print(f"{name}  ({rate:,.0f} deals/s)")
+        n = (a.search_deals or 2000) if name in SEARCH_PAIRINGS else a.deals
+        lines, rate = every[name](a.seed, n, threads)
+        print(f"{name}  ({rate:,.0f} deals/s, n={n:,} deals)", flush=True)
         for line in lines:
             print(line)
     if a.speed_deals:

@@ -30,6 +30,7 @@ advisor) with an observation array of sim/game/observation.py:
 
 * ``sample_worlds(obs, n_worlds, rng, out) -> rng``
 * ``rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch) -> (value, rng)``
+* ``representatives(obs) -> mask`` — the legal cards that are not equivalent;
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
@@ -412,6 +413,29 @@ def _between(a, b):
 
 
 @njit(cache=True, nogil=True)
+def representatives(obs):
+    """The legal cards worth rolling out: one per class of equivalent cards (the lowest).
+
+    Two legal cards are equivalent when no other seat can tell them apart: the same suit,
+    neither a scoring card, and every card between them in the own hand or in a completed
+    trick (RULES §4: only the rank order among the cards still in play matters).
+    """
+    legal = obs[O_LEGAL]
+    done = obs[O_HAND] | obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
+    reps = ZERO
+    prev = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        if not (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
+                and (bit(c) & _SCORING) == ZERO and (_between(prev, c) & ~done) == ZERO):
+            reps |= bit(c)
+        prev = c
+    return reps
+
+
+@njit(cache=True, nogil=True)
 def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
     """The legal card with the best total rollout value over the sampled ``worlds``.
 
@@ -433,17 +457,13 @@ def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
         totals[i] = 0
     best_c = lowest_bit(legal)
     best_v = np.int64(-(1 << 62))
-    # cards no other seat can tell apart: the same suit, neither a scoring card, and every
-    # card between them in the own hand or in a completed trick — only the lowest is rolled out
-    done = obs[O_HAND] | obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
+    reps = representatives(obs)
     prev = -1
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - ONE
-        if (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
-                and (bit(c) & _SCORING) == ZERO
-                and (_between(prev, c) & ~done) == ZERO):
+        if (reps & bit(c)) == ZERO:  # equivalent to the card before it
             totals[c] = totals[prev]
             prev = c
             continue
@@ -463,11 +483,15 @@ def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
 @njit(cache=True, nogil=True)
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
-    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``).  One card is played at once."""
+    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``).  A single legal card, or legal
+    cards that are all equivalent (:func:`representatives`), are played without searching
+    (and without drawing)."""
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1:
         return lowest_bit(legal), rng
+    if popcount(representatives(obs)) == 1:
+        return lowest_bit(legal), rng  # every legal card plays the same: nothing to search
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
     policy = np.int64(params[seat, _P_ROLLOUT])
     measure = np.int64(params[seat, _P_MEASURE])

@@ -21,6 +21,7 @@ from strategies.search import (
     ROLLOUTS,
     choose_card,
     exposure_counts,
+    representatives,
     rollout_value,
     sample_worlds,
 )
@@ -240,6 +241,24 @@ def test_chooser_picks_the_best_legal_card_and_ties_go_low():
         assert int(totals[c]) == best and c == min(x for x in cards if totals[x] == best)
 
 
+def test_equivalent_cards_have_nothing_in_play_between_them():
+    """A legal card that is not a representative is a non-scoring card whose next lower legal
+    card of the same suit is non-scoring with only own or completed-trick cards between."""
+    n_skipped = 0
+    for obs, _truth in _states(29, 200):
+        legal, reps = int(obs[3]), int(representatives(obs))
+        assert reps & ~legal == 0 and reps & legal & -legal  # the lowest is always kept
+        done = int(obs[2]) | int(obs[6]) | int(obs[7]) | int(obs[8]) | int(obs[9])
+        for c in range(52):
+            if legal >> c & 1 and not reps >> c & 1:
+                n_skipped += 1
+                lower = [x for x in range(c - c % 13, c) if legal >> x & 1]
+                p = max(lower)
+                assert not (SCORING >> c & 1 or SCORING >> p & 1)
+                assert all(done >> x & 1 for x in range(p + 1, c))
+    assert n_skipped > 20
+
+
 def test_chooser_rolls_out_each_card_against_the_same_worlds():
     """The total of a card equals the sum of its rollouts over the worlds."""
     scratch = np.zeros(O_SIZE + 4, np.uint64)
@@ -324,3 +343,8 @@ def test_search_keys_parse_and_bad_keys_are_refused():
                         ("search:measure=points", "zero_sum")]:
         with pytest.raises(StrategyError, match=needle):
             parse_player(bad)
+
+
+def test_two_decks_are_refused_with_a_clear_error():
+    with pytest.raises(StrategyError, match="one deck"):
+        play_deals(Rules(decks=2), "search,heuristic,heuristic,heuristic", "never", n=1)

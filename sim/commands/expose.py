@@ -24,6 +24,10 @@ from sim.commands.options import (
     rules_options,
 )
 
+#: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
+SEARCH_MAX_DEALS = 4_000
+SEARCH_BATCH = 250
+
 
 @click.command()
 @click.argument("hand", nargs=-1)
@@ -34,7 +38,8 @@ from sim.commands.options import (
               help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable; "
               "CARDS in any hand/card-list form)")
 @click.option("--player", default="heuristic", show_default=True,
-              help="the hand's own play strategy (random, lowest, heuristic[:key=value,...])")
+              help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
+              "search[:key=value,...])")
 @click.option("--opponents", default="heuristic", show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
@@ -52,9 +57,9 @@ from sim.commands.options import (
 @click.option("--precision", type=float, default=2.0, show_default=True,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals")
-@click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=1_000_000,
-              show_default=True,
-              help="deal cap (every option is played on each deal)")
+@click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=None,
+              help="deal cap (every option is played on each deal)  [default: 1000000; "
+              f"{SEARCH_MAX_DEALS:,} when a seat plays search]")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
@@ -64,9 +69,10 @@ from sim.commands.options import (
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
 @click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
               help="seconds to wait for the dask scheduler")
-@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=10_000, show_default=True,
+@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
-              "does not grow with it: batches are played in slices of 10,000 deals)")
+              "does not grow with it: batches are played in slices of 10,000 deals)  "
+              f"[default: 10000; {SEARCH_BATCH} when a seat plays search]")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="output format")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -101,6 +107,11 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
 
     rules = pop_rules(kwargs)
     check_plot_path(plot)
+    slow = _plays_search(player, opponents)
+    if max_deals is None:
+        max_deals = SEARCH_MAX_DEALS if slow else 1_000_000
+    if batch is None:
+        batch = SEARCH_BATCH if slow else 10_000
     if rules.decks != 1:
         raise InputError("two decks are not supported yet (use --decks 1)")
     hands = _hands(hand, hands_file)
@@ -187,6 +198,12 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             click.echo(f"plot written to {plot}")
     if interrupted:
         sys.exit(130)
+
+
+def _plays_search(player: str, opponents: str) -> bool:
+    """True when the hero or an opponent plays ``search`` (≈1,000× slower than heuristic)."""
+    names = f"{player},{opponents}".split(",")
+    return any(n.strip().split(":", 1)[0] == "search" for n in names)
 
 
 def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:
