@@ -346,5 +346,5 @@ def test_search_keys_parse_and_bad_keys_are_refused():
 
 
 def test_two_decks_are_refused_with_a_clear_error():
-    with pytest.raises(StrategyError, match="one deck"):
+    with pytest.raises(StrategyError, match="2 decks"):
         play_deals(Rules(decks=2), "search,heuristic,heuristic,heuristic", "never", n=1)
