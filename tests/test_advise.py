@@ -270,3 +270,51 @@ def test_every_position_reached_by_legal_play_is_accepted(decks, n):
                              exposed=exp, rules=rules)
         world = check_history(pos)
         assert world.to_play == seat and world.legal_plays() == st.legal_plays()
+
+
+README_POSITION = ["KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--plays",
+                   "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"]
+
+
+def test_help_example_is_a_valid_position():
+    """The example in `advise --help` runs (it used to be a position that cannot be)."""
+    import shlex
+
+    r = CliRunner().invoke(main, ["advise", "--help"])
+    text = " ".join(r.output.split())
+    ex = text.split("Example: gongzhu-sim ")[1].split(" Options:")[0]
+    assert shlex.split(ex)[1:] == README_POSITION
+    code, out = _run(*README_POSITION, "--max-worlds", "2", "--precision", "0",
+                     "--players", "lowest")
+    assert code == 0 and "recommended:" in out, out
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_precision_must_be_finite(value):
+    code, out = _run(*README_POSITION, "--precision", value)
+    assert code == 2 and out.strip() == (f"Error: --precision must be a finite number ≥ 0, "
+                                         f"got {float(value)}"), out
+
+
+def test_ctrl_c_prints_the_worlds_so_far_and_exits_130(monkeypatch):
+    """Ctrl-C after some worlds: the estimate from the whole worlds played, exit 130."""
+    import sim.analysis.advise as adv
+
+    draw = adv._draw
+
+    def interrupted(pos, sampler, rng, w, seed):
+        if w == 5:
+            raise KeyboardInterrupt
+        return draw(pos, sampler, rng, w, seed)
+
+    monkeypatch.setattr(adv, "_draw", interrupted)
+    res = adv.advise(adv.parse_position(README_POSITION[0], README_POSITION[-1], seat=3,
+                                        exposed={1: "HA,DJ"}),
+                     players="lowest", precision=0, max_worlds=100, seed=1)
+    assert res.stopped == "interrupted" and res.worlds == 5
+    assert all(c.n == 5 for c in res.cards)
+    r = CliRunner().invoke(main, ["advise", *README_POSITION, "--players", "lowest",
+                                  "--precision", "0", "--max-worlds", "100"])
+    assert r.exit_code == 130, r.output
+    assert "5 sampled worlds (interrupted by Ctrl-C)" in r.output
+    assert "recommended:" in r.output and "Interrupted (Ctrl-C) after 5 worlds" in r.output

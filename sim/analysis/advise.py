@@ -505,7 +505,7 @@ class Advice:
     """The result of :func:`advise`: ``cards`` sorted best first, the ``recommended`` play,
     ``p_best`` (bootstrap probability over worlds that it is the best), ``worlds`` sampled,
     ``simulated`` (False when there was one legal play), ``measure`` and ``stopped``
-    (``precision`` or ``max-worlds``)."""
+    (``precision``, ``max-worlds`` or ``interrupted``: Ctrl-C after at least two worlds)."""
 
     position: Position
     cards: tuple[CardAdvice, ...]
@@ -558,23 +558,29 @@ def advise(
     stopped = "max-worlds"
     fast = _lean_rollout(pos, names)
     w = 0
-    while w < max_worlds:
-        for _ in range(min(BATCH, max_worlds - w)):
-            st = _draw(pos, sampler, rng, w, seed)
-            if fast is not None:
-                rows.append(fast(st, legal, w))
-            else:
-                row = []
-                for play in legal:
-                    s = st.clone()
-                    s.play(play)
-                    play_game(s, seats)
-                    row.append(_outcome(s, pos.seat))
-                rows.append(row)
-            w += 1
-        if precision > 0 and w >= MIN_WORLDS and _half_widths(np.array(rows)).max() <= precision:
-            stopped = "precision"
-            break
+    try:
+        while w < max_worlds:
+            for _ in range(min(BATCH, max_worlds - w)):
+                st = _draw(pos, sampler, rng, w, seed)
+                if fast is not None:
+                    row = fast(st, legal, w)
+                else:
+                    row = []
+                    for play in legal:
+                        s = st.clone()
+                        s.play(play)
+                        play_game(s, seats)
+                        row.append(_outcome(s, pos.seat))
+                rows.append(row)  # only whole worlds count
+                w += 1
+            if (precision > 0 and w >= MIN_WORLDS
+                    and _half_widths(np.array(rows)).max() <= precision):
+                stopped = "precision"
+                break
+    except KeyboardInterrupt:  # Ctrl-C: the worlds played so far (stopped "interrupted")
+        if len(rows) < 2:
+            raise
+        stopped = "interrupted"
     x = np.array(rows)
     return _summarise(pos, legal, x, measure, names, stopped, precision, seed)
 

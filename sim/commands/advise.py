@@ -7,6 +7,8 @@ Thin: parse the flags, call :mod:`sim.analysis.advise`, print text or JSON.  The
 from __future__ import annotations
 
 import json
+import math
+import sys
 
 import click
 
@@ -55,15 +57,16 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
     in raw points (partners, pig_sheep) — with its 95% CI and n, the recommended card and
     P(best), the bootstrap probability over worlds that it is the best.
 
-    Example: gongzhu-sim advise "S:A5 H:K93 D:T C:87" --seat 3 --plays "C2 C5 CK CA D4 DJ D3"
+    Example: gongzhu-sim advise KQ2.QJ.76.95 --seat 3 --exposed 1=HA,DJ --plays "C2 CA C8
+    CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"
     """
     from sim.analysis.advise import AdviseError, describe, parse_position
     from sim.analysis.advise import advise as run_advise
     from sim.errors import InputError
 
     rules = pop_rules(kwargs)
-    if precision < 0:
-        raise InputError(f"--precision must be ≥ 0, got {precision}")
+    if not (math.isfinite(precision) and precision >= 0):
+        raise InputError(f"--precision must be a finite number ≥ 0, got {precision}")
     exp: dict[int, str] = {}
     for item in exposed:
         s, sep, cards = item.partition("=")
@@ -75,6 +78,14 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
                          exposed=exp, rules=rules, later_deal=later_deal)
     result = run_advise(pos, players=players, precision=precision, max_worlds=max_worlds,
                         seed=seed)
+    _print(result, pos, fmt, describe)
+    if result.stopped == "interrupted":
+        click.echo(f"Interrupted (Ctrl-C) after {result.worlds} worlds: the estimate above "
+                   "uses those", err=True)
+        sys.exit(130)
+
+
+def _print(result, pos, fmt, describe) -> None:
     if fmt == "json":
         click.echo(json.dumps(to_json(result), ensure_ascii=False, indent=1))
         return
@@ -83,8 +94,9 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
         click.echo(f"only one legal card: {result.cards[0].card} (no simulation)")
         return
     unit = "zero-sum" if result.measure == "zero-sum" else "team share"
-    how = ("precision reached" if result.stopped == "precision"
-           else f"--max-worlds {result.worlds}")
+    how = {"precision": "precision reached",
+           "interrupted": "interrupted by Ctrl-C"}.get(result.stopped,
+                                                      f"--max-worlds {result.worlds}")
     click.echo(f"{result.worlds} sampled worlds ({how}); outcome: {unit} points per deal")
     click.echo(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'n':>6}")
     for c in result.cards:
