@@ -88,6 +88,7 @@ _API = {
     "build_spec": "sim.jobs.config",
     "run_job": "sim.jobs.batch",
     "load_results": "sim.jobs.results",
+    "decode_hands": "sim.jobs.results",
     "parse_hand": "sim.game.cards",
     "parse_player": "strategies.registry",
     "parse_exposure": "strategies.registry",

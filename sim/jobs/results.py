@@ -36,6 +36,7 @@ byte-identical for any ``jobs``, ``chunk_size`` and backend.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -459,7 +460,85 @@ def iter_results(path: str | Path, columns: Sequence[str] | None = None
         yield pq.read_table(f, columns=list(columns) if columns else None).to_pandas()
 
 
-def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
+@functools.lru_cache(maxsize=1)
+def _suit_tables() -> tuple[list[str], list[tuple[str, ...]]]:
+    """Per suit s and 13-bit rank set m: PBN text (high to low) and card names (low to high)."""
+    from sim.game.cards import RANKS, SUITS
+
+    pbn = ["".join(RANKS[r] for r in range(12, -1, -1) if m >> r & 1) for m in range(1 << 13)]
+    names = [tuple(SUITS[s] + RANKS[r] for r in range(13) if m >> r & 1)
+             for s in range(4) for m in range(1 << 13)]
+    return pbn, names
+
+
+def _decode_masks(one: np.ndarray, two: np.ndarray | None) -> tuple[list[str], list[list[str]]]:
+    """PBN texts and card-name lists of one-deck masks ``one`` (and two-deck ``two``)."""
+    pbn_t, names_t = _suit_tables()
+    one = np.asarray(one, dtype=np.uint64)
+    parts = [((one >> np.uint64(13 * s)) & np.uint64(0x1FFF)).astype(np.int64)
+             for s in range(4)]
+    if two is None:
+        pbn = [f"{pbn_t[a]}.{pbn_t[b]}.{pbn_t[c]}.{pbn_t[d]}"
+               for a, b, c, d in zip(*parts, strict=True)]
+        cards = [[*names_t[a], *names_t[8192 + b], *names_t[16384 + c], *names_t[24576 + d]]
+                 for a, b, c, d in zip(*parts, strict=True)]
+        return pbn, cards
+    two = np.asarray(two, dtype=np.uint64)
+    parts2 = [((two >> np.uint64(13 * s)) & np.uint64(0x1FFF)).astype(np.int64)
+              for s in range(4)]
+    pbn, cards = [], []
+    for row in zip(*parts, *parts2, strict=True):
+        suits, names = [], []
+        for s in range(4):
+            m1, m2 = row[s], row[4 + s]
+            suits.append("".join(sorted(pbn_t[m1] + pbn_t[m2],
+                                        key=lambda ch: -"23456789TJQKA".index(ch))))
+            names += sorted(names_t[8192 * s + m1] + names_t[8192 * s + m2],
+                            key=lambda n: "23456789TJQKA".index(n[1]))
+        pbn.append(".".join(suits))
+        cards.append(names)
+    return pbn, cards
+
+
+def _exposed_names(flags: np.ndarray, two: bool) -> list[list[str]]:
+    """Card names exposed per row of exposure ``flags`` (two decks: bits 4-7 second copies)."""
+    from sim.game.cards import EXPOSABLE, card_str
+
+    table = []
+    for f in range(256 if two else 16):
+        table.append([card_str(c) for i, c in enumerate(EXPOSABLE) if f >> i & 1]
+                     + [card_str(c) for i, c in enumerate(EXPOSABLE) if f >> (i + 4) & 1])
+    return [list(table[int(f)]) for f in np.asarray(flags, dtype=np.int64)]
+
+
+def decode_hands(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the dealt hands and exposures of a results table decoded, as new columns.
+
+    For every ``hand_s`` column (runs; ``hand`` in studies) it adds ``pbn_s`` (PBN text,
+    spades.hearts.diamonds.clubs, high to low, e.g. ``AQ72.K43.J5.T986``) and ``cards_s``
+    (a list of card names ``SA``, ``HT`` … in suit order, low to high); with two decks
+    (``hand2_s``) a card held twice appears twice in both.  For every ``exposed_s``
+    (``exposed_x``/``exposed_n`` in studies) it adds ``exposed_cards_s``: the exposed card
+    names (two decks: a card exposed twice appears twice).  Returns a new DataFrame; the
+    stored columns are unchanged.
+    """
+    out = df.copy()
+    for col in list(df.columns):
+        if col == "hand" or (col.startswith("hand_") and col[5:].isdigit()):
+            tail = col[4:]
+            two = df[f"hand2{tail}"].to_numpy() if f"hand2{tail}" in df.columns else None
+            pbn, cards = _decode_masks(df[col].to_numpy(), two)
+            out[f"pbn{tail}"] = pbn
+            out[f"cards{tail}"] = cards
+    two_decks = any(c.startswith("hand2") for c in df.columns)
+    for col in list(df.columns):
+        if col.startswith("exposed_"):
+            out[f"exposed_cards_{col[8:]}"] = _exposed_names(df[col].to_numpy(), two_decks)
+    return out
+
+
+def load_results(path: str | Path, columns: Sequence[str] | None = None,
+                 decode: bool = False) -> pd.DataFrame:
     """All per-deal rows of a results folder as one DataFrame, sorted by ``deal``.
 
     ``path`` is a folder written by ``gongzhu-sim run`` (or :func:`sim.jobs.batch.run_job`);
@@ -468,7 +547,9 @@ def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.D
     docstring for the schema: ``deal``, ``match``, ``first_leader`` and per seat s
     ``hand_s``, ``exposed_s``, ``collected_s``, ``raw_s``, ``zero_sum_s``, ``points_s``,
     ``team_points_s``).  For very large runs read a few columns or use
-    :func:`iter_results`.  Raises InputError when ``path`` is not a results folder.
+    :func:`iter_results`.  ``decode=True`` adds the hands and exposures as text
+    (:func:`decode_hands`: ``pbn_s``, ``cards_s``, ``exposed_cards_s``).  Raises
+    InputError when ``path`` is not a results folder.
     """
     import pandas as pd
 
@@ -478,8 +559,9 @@ def load_results(path: str | Path, columns: Sequence[str] | None = None) -> pd.D
         from sim.game.rules import Rules
 
         names = list(columns) if columns else column_names(Rules.from_dict(manifest["rules"]))
-        return pd.DataFrame({c: pd.Series(dtype="float64") for c in names})
+        empty = pd.DataFrame({c: pd.Series(dtype="float64") for c in names})
+        return decode_hands(empty) if decode else empty
     df = pd.concat(frames, ignore_index=True)
-    if "deal" in df.columns:
+    if "deal" in df.columns and not df["deal"].is_monotonic_increasing:
         df = df.sort_values("deal", kind="stable", ignore_index=True)
-    return df
+    return decode_hands(df) if decode else df
