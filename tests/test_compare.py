@@ -12,10 +12,9 @@ from sim.analysis.compare import (
     MIN_DEALS,
     compare_candidates,
     cs_margin,
-    format_text,
     parse_candidate,
-    to_csv,
 )
+from sim.analysis.compare_format import format_text, to_csv
 from sim.analysis.stats import cs_x as _cs_x
 from sim.analysis.stats import z_value
 from sim.cli import main

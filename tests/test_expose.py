@@ -253,7 +253,7 @@ def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_
     # a plot path that cannot be written is refused before playing (issue 17 item 5)
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "File name too long" in r.output and "none" not in r.output
-    import sim.analysis.exposure as ex
+    import reports.analysis_plots as ex
 
     def disk_full(*a, **k):
         raise OSError(28, "No space left on device")

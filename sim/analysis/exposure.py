@@ -679,54 +679,6 @@ def analyse_exposure(
     return res
 
 
-def plot_exposure(result: ExposureResult, path: str) -> str:
-    """Write a PNG: EV ± 95% CI per option (left) and the per-deal Δ of the best option (right).
-
-    The right panel shows the best option other than ``none`` when ``none`` is best.
-    Needs ``keep_values=True``. Uses matplotlib's Agg backend; returns ``path``.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    t = result.table
-    unit = MEASURES[result.measure].unit
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, max(3.5, 0.35 * len(t) + 1.5)))
-    y = np.arange(len(t))[::-1]
-    colors = ["tab:green" if s == "recommended" else
-              "tab:blue" if s.startswith("not") else "tab:gray" for s in t["status"]]
-    for yi, ev, lo, hi, col in zip(y, t["ev"], t["ev_lo"], t["ev_hi"], colors, strict=True):
-        ax1.errorbar([ev], [yi], xerr=[[ev - lo], [hi - ev]], fmt="o", color=col, capsize=3)
-    ax1.set_yticks(y, t["option"])
-    ax1.set_xlabel(f"EV per deal ({unit}), {stats.level_label(result.level)} CI")
-    ax1.set_title(f"{result.hand}, seat {result.seat}: n = {result.n:,}")
-    ax1.grid(axis="x", alpha=0.3)
-    others = [o for o in t["option"] if o != "none"]
-    if others and result.values is not None:
-        best = others[0]
-        d = result.deltas(best)
-        lo, hi = float(d.min()), float(d.max())
-        bins = np.linspace(lo, hi, 61) if hi > lo else np.array([lo - 0.5, lo + 0.5])
-        ax2.hist(d, bins=bins, color="tab:green")
-        ax2.set_yscale("log")
-        row = t[t["option"] == best].iloc[0]
-        ax2.axvline(0, color="gray", lw=1, ls="--")
-        ax2.axvline(row["delta"], color="k", lw=1)
-        ax2.set_title(f"Δ per deal, {best} − none: mean {row['delta']:+.2f} "
-                      f"[{row['delta_lo']:+.2f}, {row['delta_hi']:+.2f}], "
-                      f"P(Δ>0) {row['p_gain']:.1%}", fontsize=9)
-        ax2.set_xlabel(f"Δ ({unit})")
-        ax2.set_ylabel("deals (log scale)")
-    else:
-        ax2.text(0.5, 0.5, "no exposure option to compare", ha="center", va="center")
-        ax2.set_axis_off()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
-
-
 def exposure_ev(
     hand: str | Iterable[int],
     seat: int = 0,
@@ -803,5 +755,4 @@ __all__ = [
     "exposure_ev",
     "option_label",
     "parse_options",
-    "plot_exposure",
 ]

@@ -102,14 +102,9 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     if jobs < 0:
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
-    from sim.analysis.compare import (
-        compare_candidates,
-        format_text,
-        parse_candidate,
-        plot_compare,
-        to_csv,
-        to_json,
-    )
+    from reports.analysis_plots import plot_compare
+    from sim.analysis.compare import compare_candidates, parse_candidate
+    from sim.analysis.compare_format import format_text, to_csv, to_json
 
     note_unused_exposure(rules, [
         *(parse_candidate(c, decks=rules.decks).exposure for c in candidates),

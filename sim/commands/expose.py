@@ -133,7 +133,8 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                          "tcp://HOST:8786)")
     level = check_level(level)
 
-    from sim.analysis.exposure import analyse_exposure, parse_options, plot_exposure
+    from reports.analysis_plots import plot_exposure
+    from sim.analysis.exposure import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)

@@ -1,0 +1,117 @@
+"""The outputs of ``gongzhu-sim compare``: text, JSON and CSV of a :class:`CompareResult`.
+
+Formatting only (sim/analysis/compare.py computes the result; reports/analysis_plots.py
+draws it): :func:`format_text` (the human-readable report), :func:`to_json` (a JSON-ready
+dict, undefined values as null) and :func:`to_csv` (one tidy table, :data:`CSV_COLUMNS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.analysis import stats
+from sim.analysis.compare import CompareResult
+from sim.analysis.stats import json_number
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def format_text(res: CompareResult) -> str:
+    """The human-readable report: candidates, Δ matrix, better-fraction matrix, verdicts."""
+    r = res.rules
+    lines = [
+        f"{len(res.candidates)} candidates vs field {res.field} (3 seats); "
+        f"{'one deck' if r.decks == 1 else 'two decks'}, {r.variant}, seed {res.seed}",
+        f"unit: {res.unit} per deal, each deal played by every candidate in all 4 seats "
+        f"(score = mean over the seats)",
+        f"intervals: {res.interval}",
+        res.stop_text(),
+        "",
+        "Candidates",
+    ]
+    c = res.candidates
+    lv = stats.level_label(res.level)
+    tab = pd.DataFrame({
+        "candidate": c["candidate"],
+        "mean": c["mean"].map(_fmt),
+        f"{lv} interval": [stats.fmt_interval(a, b) for a, b in zip(c["ci_low"], c["ci_high"],
+                                                                   strict=True)],
+        "n": c["n"].map(lambda v: f"{v:,}"),
+    }, index=c.index)
+    lines.append(tab.to_string(index_names=False))
+    lines += ["", f"Paired differences Δ = row − column, mean [{lv} interval]"]
+    idx = list(c.index)
+    cell = {(i, i): "—" for i in idx}
+    for _, p in res.pairs.iterrows():
+        cell[(p["a"], p["b"])] = (f"{p['delta']:+.2f} "
+                                  f"{stats.fmt_interval(p['ci_low'], p['ci_high'])}")
+        cell[(p["b"], p["a"])] = (f"{-p['delta']:+.2f} "
+                                  f"{stats.fmt_interval(-p['ci_high'], -p['ci_low'])}")
+    lines.append(pd.DataFrame([[cell[(i, j)] for j in idx] for i in idx], index=idx,
+                              columns=idx).to_string())
+    lines += ["", "Share of deals on which row scored more than column"]
+    bm = res.better_matrix()
+    lines.append(bm.map(lambda v: "—" if np.isnan(v) else f"{100 * v:.1f}%").to_string())
+    lines += ["", f"Verdicts (δ = ±{res.delta:g} {res.unit})"]
+    for _, p in res.pairs.iterrows():
+        lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
+                     f"(Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)})")
+    lines += res.warnings()
+    return "\n".join(lines)
+
+
+_clean = json_number
+
+
+def to_json(res: CompareResult) -> dict[str, Any]:
+    """A JSON-ready dict: settings, n, stop, candidates and pairs (records)."""
+
+    def records(df: pd.DataFrame, label: bool) -> list[dict[str, Any]]:
+        out = []
+        for lab, row in df.iterrows():
+            d = {"label": lab} if label else {}
+            d.update({k: _clean(v) for k, v in row.items()})
+            out.append(d)
+        return out
+
+    return {
+        "settings": res.settings, "n": res.n, "stop": res.stop,
+        "stop_text": res.stop_text(), "interval": res.interval,
+        "max_half_width": _clean(res.max_half_width), "level": res.level,
+        "warnings": res.warnings(),
+        "candidates": records(res.candidates, True),
+        "pairs": records(res.pairs, False),
+        "elapsed_seconds": round(res.elapsed, 3),
+    }
+
+
+#: Columns of the CSV output (one row per candidate, then one per pair).
+CSV_COLUMNS = ("kind", "a", "b", "a_name", "b_name", "mean", "se", "ci_low", "ci_high",
+               "half_width", "n", "a_better", "b_better", "tie", "verdict", "stop")
+
+
+def to_csv(res: CompareResult) -> str:
+    """One tidy CSV table: ``kind=candidate`` rows (mean = the candidate's mean) and
+    ``kind=pair`` rows (mean = Δ = a − b)."""
+    rows = []
+    for lab, c in res.candidates.iterrows():
+        rows.append({"kind": "candidate", "a": lab, "a_name": c["candidate"],
+                     "mean": c["mean"], "se": c["se"], "ci_low": c["ci_low"],
+                     "ci_high": c["ci_high"], "half_width": c["half_width"], "n": res.n,
+                     "stop": res.stop})
+    for _, p in res.pairs.iterrows():
+        rows.append({"kind": "pair", "a": p["a"], "b": p["b"], "a_name": p["a_name"],
+                     "b_name": p["b_name"], "mean": p["delta"], "se": p["se"],
+                     "ci_low": p["ci_low"], "ci_high": p["ci_high"],
+                     "half_width": p["half_width"], "n": res.n, "a_better": p["a_better"],
+                     "b_better": p["b_better"], "tie": p["tie"], "verdict": p["verdict"],
+                     "stop": res.stop})
+    return pd.DataFrame(rows, columns=list(CSV_COLUMNS)).to_csv(index=False)
+
+
+__all__ = ["CSV_COLUMNS", "format_text", "to_csv", "to_json"]
