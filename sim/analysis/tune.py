@@ -149,16 +149,20 @@ RANGES: dict[str, dict[str, tuple[float, float, float]]] = {
 # --------------------------------------------------------------------------- families
 
 
-def family_keys(name: str) -> dict[str, float]:
-    """Keys and defaults of a parameterised family, from the registry (strategies/registry.py)."""
+def family_keys(name: str, decks: int | None = None) -> dict[str, float]:
+    """Keys and defaults (registry order) of a parameterised family, from the registry
+    (strategies/registry.py); ``decks``: only the keys its kernel reads with that many
+    decks (None: any)."""
     from strategies import registry
 
     kind = registry.EXPOSURE if name == "rule" else registry.PLAYER
     strategy = registry.lookup(kind, name) if name in RANGES else None
-    keys = strategy.keys(1) if strategy is not None else None  # the one-deck keys
-    if not keys:
+    if strategy is None:
         raise InputError(f"unknown family {name!r}; valid families: "
                          f"{', '.join(sorted(RANGES))}")
+    keys = strategy.keys(decks)
+    if not keys:
+        raise InputError(f"the {name} family has no keys to tune with {decks} decks")
     return dict(keys)
 
 
@@ -176,12 +180,10 @@ class Family:
     defaults: tuple[tuple[str, float], ...]
 
     @classmethod
-    def of(cls, name: str) -> Family:
-        if name not in RANGES:
-            raise InputError(f"unknown family {name!r}; valid families: "
-                             f"{', '.join(sorted(RANGES))}")
+    def of(cls, name: str, decks: int | None = None) -> Family:
+        """The family ``name`` with the keys its kernel reads with ``decks`` decks."""
         kind = "exposure" if name == "rule" else "player"
-        return cls(name, kind, tuple(family_keys(name).items()))
+        return cls(name, kind, tuple(family_keys(name, decks).items()))
 
     @property
     def keys(self) -> list[str]:
@@ -241,6 +243,8 @@ def default_grid(family: Family) -> dict[str, tuple[float, ...]]:
     """Every key of ``family`` over its documented range :data:`RANGES`."""
     out = {}
     for k in family.keys:
+        if k not in RANGES[family.name]:
+            continue  # a key without a documented range is not tuned by default
         lo, hi, step = RANGES[family.name][k]
         out[k] = parse_param(f"{k}={lo:g}..{hi:g}:{step:g}", family)[1]
     return out
@@ -759,7 +763,7 @@ def confirm(evaluator, winner: str, start: str, deals: int, seed: int, batch: in
 
 def check_settings(s: Settings) -> Family:
     """Validate ``s`` before anything is played; returns its Family.  Raises InputError."""
-    family = Family.of(s.family)
+    family = Family.of(s.family, s.rules.decks)
     if s.measure not in MEASURES:
         raise InputError(f"unknown measure {s.measure!r}; valid: {', '.join(MEASURES)}")
     if s.measure == "team" and not s.rules.has_teams:

@@ -120,7 +120,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         entries = state.get("history", [])
     else:
         rules = pop_rules(kwargs)
-        fam = Family.of(family)
+        fam = Family.of(family, rules.decks)
         grid = {}
         for text in params:
             k, values = parse_param(text, fam)
