@@ -27,12 +27,14 @@ so the best survives with probability ≥ 95%).  A candidate that scored exactly
 as the best on every deal so far is dropped as a duplicate.  A race ends when one
 candidate is left, when every survivor's half-width to the best is ≤ ``precision``, or
 when its budget is spent (what eliminated candidates did not spend goes to the
-survivors); its winner is the survivor with the highest mean (ties: the incumbent, then grid order).
+survivors); its winner is the survivor with the highest mean (ties: the incumbent, then
+grid order).
 
-**Search** (:func:`tune_round`): the *full grid* in one race when it has at most
-:data:`FULL_GRID_MAX` points and the budget gives each at least :data:`FULL_GRID_MIN_DEALS`
-deals; otherwise *coordinate search*: for each key in turn, race the line of points that
-differ from the incumbent in that key only; the winner becomes the incumbent; a line is
+**Search** (:func:`tune_round`): the *full grid* in one race when there is one key, or it
+has at most :data:`FULL_GRID_MAX` points and either no more than coordinate search would
+race or the budget gives each at least :data:`FULL_GRID_MIN_DEALS` deals; otherwise
+*coordinate search*: for each key in turn, race the line of points that differ from the
+incumbent in that key only; the winner becomes the incumbent; a line is
 raced again only after another key moved; stop after a sweep with no move, after
 ``sweeps`` sweeps, or when the budget is spent; what is left of the budget then goes to
 a *final* race of the incumbent and every survivor of each key's last race (candidates
@@ -728,7 +730,7 @@ def seat_name(family: Family, other: str, policy: str) -> str:
 
 
 def _too_large(slots: int, deals: int, coordinate: bool = False) -> None:
-    how = (f"coordinate search plans {slots:,} candidate races ({PLAN_SWEEPS} sweeps)"
+    how = (f"coordinate search plans {slots:,} race members ({PLAN_SWEEPS} sweeps)"
            if coordinate else f"the full grid has {slots:,} candidates")
     raise InputError(f"the grid is too large for the budget: {how} and each needs at least "
                      f"{MIN_RACE_DEALS:,} deals, i.e. --deals ≥ {slots * MIN_RACE_DEALS:,} "
@@ -812,21 +814,20 @@ def plan_check(s: Settings, family: Family, start_policy: str) -> str:
     start_pt = tuple(sv[k] for k in keys)
     n_grid = math.prod(len(v) for v in s.grid.values())
     n_full = n_grid + (not all(start_pt[i] in s.grid[k] for i, k in enumerate(keys)))
+    slots = PLAN_SWEEPS * sum(_plan_size(s.grid, k) for k in keys)
     mode = s.search
     if mode == "auto":
-        mode = ("full" if len(keys) == 1 or (n_full <= FULL_GRID_MAX
-                                              and s.deals // n_full >= FULL_GRID_MIN_DEALS)
-                else "coordinate")
+        small = n_full <= FULL_GRID_MAX and (n_full <= slots
+                                             or s.deals // n_full >= FULL_GRID_MIN_DEALS)
+        mode = "full" if len(keys) == 1 or small else "coordinate"
     if mode == "full":
         if n_full > 100 * FULL_GRID_MAX:
             raise InputError(f"the full grid has {n_full:,} points; at most "
                              f"{100 * FULL_GRID_MAX:,} (use --search coordinate)")
         if s.deals // n_full < MIN_RACE_DEALS:
             _too_large(n_full, s.deals)
-    else:
-        slots = PLAN_SWEEPS * sum(_plan_size(s.grid, k) for k in keys)
-        if s.deals // slots < MIN_RACE_DEALS:
-            _too_large(slots, s.deals, coordinate=True)
+    elif s.deals // slots < MIN_RACE_DEALS:
+        _too_large(slots, s.deals, coordinate=True)
     return mode
 
 
@@ -981,8 +982,11 @@ def format_text(res: dict[str, Any]) -> str:
     if s["equilibrium"]:
         lines += ["", "Equilibrium (the field becomes the last winner)"]
         for rnd in res["rounds"]:
+            c = rnd["confirmation"]
             lines.append(f"  round {rnd['round']}: field {rnd['field']} → best response "
-                         f"{rnd['winner']}: gain {_ci(rnd['confirmation'])}")
+                         + (f"{short(rnd['winner'], rnd['start'])} (vs the field's policy): "
+                            f"gain {_ci(c)}" if c is not None else
+                            "the field's own policy (no candidate beat it)"))
         lines.append(f"stop: {res['stop']}")
     lines += ["", f"policy: {res['final']}", f"as a player: {res['final_candidate']}",
               f"time: {res['elapsed_seconds']:.1f} s"]
