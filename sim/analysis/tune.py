@@ -420,7 +420,7 @@ def race(
     batch: int = DEFAULT_BATCH,
     precision: float | None = None,
     jobs: int = 1,
-    backend: str = "loky",
+    backend: str = "threading",
     n_candidates: int | None = None,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> dict[str, Any]:
@@ -587,7 +587,7 @@ def _plan_size(grid: dict[str, tuple[float, ...]], key: str) -> int:
 
 
 def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
-               seed: int, history: History, jobs: int = 1, backend: str = "loky",
+               seed: int, history: History, jobs: int = 1, backend: str = "threading",
                evaluator=None, log: Callable[[dict[str, Any]], None] | None = None,
                progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
     """One best response: search the grid against ``field_name`` from ``start_policy``.
@@ -841,7 +841,8 @@ def _start_of(family: Family, s: Settings, field_name: str, first: bool) -> str:
     return family.policy(dict(family.defaults))
 
 
-def tune(s: Settings, history: History | None = None, jobs: int = 1, backend: str = "loky",
+def tune(s: Settings, history: History | None = None, jobs: int = 1,
+         backend: str = "threading",
          evaluator_factory: Callable[[str], Any] | None = None,
          log: Callable[[dict[str, Any]], None] | None = None,
          progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:

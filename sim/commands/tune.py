@@ -59,8 +59,9 @@ TUNE_FORMAT = 1
               help="racing seed (round r: seed + 2(r−1)); the confirmation uses the next seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers, 0 = all cores (the answer does not depend on it)")
-@click.option("--backend", type=click.Choice(["loky", "threading"]), default="loky",
-              show_default=True, help="joblib backend of the workers")
+@click.option("--backend", type=click.Choice(["threading", "loky"]), default="threading",
+              show_default=True, help="joblib backend of the workers (threads: the kernels "
+              "release the GIL)")
 @click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
