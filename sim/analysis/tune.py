@@ -70,6 +70,7 @@ same answer as an uninterrupted run.  An interrupted race is played again.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import time
@@ -79,14 +80,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.compare import (
-    Candidate,
-    _values,
-    compare_candidates,
-    parse_candidate,
-)
+from sim.analysis.compare import Candidate, compare_candidates, parse_candidate
 from sim.analysis.measures import MEASURES
-from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, z_value
+from sim.analysis.measures import get as get_measure
+from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z_value
 from sim.errors import InputError
 from sim.game.rules import Rules
 from sim.jobs.executor import n_workers
@@ -342,7 +339,7 @@ class EngineEvaluator:
                     h1 = np.ascontiguousarray(res.hands, dtype=np.uint64)
                     hands = (res.hands if self.rules.decks == 1
                              else np.stack([res.hands, res.hands2], axis=-1))
-                vals[r, s] = _values(res, self.measure, self.rules)[:, r]
+                vals[r, s] = get_measure(self.measure).values(res, self.rules)[:, r]
         rows = np.arange(n)
         pc = np.ascontiguousarray(P[covered])
         for r in range(4):
@@ -361,12 +358,12 @@ def _eval_task(task: tuple) -> tuple[tuple[int, ...], np.ndarray]:
     return _eval_batch(*task)
 
 
-def _ordered(tasks, jobs: int, backend: str, warm: Callable[[], None] | None):
+def _ordered(tasks, jobs: int, backend: str, warm: Callable[[], None] | None, client=None):
     """Yield ``_eval_batch(*task)`` in task order; tasks (a lazy generator) run in parallel
     (sim/jobs/executor.py :func:`~sim.jobs.executor.run_batches`)."""
     from sim.jobs.executor import run_batches
 
-    gen = run_batches(_eval_task, tasks, jobs=jobs, backend=backend,
+    gen = run_batches(_eval_task, tasks, jobs=jobs, backend=backend, client=client,
                       warm=None if n_workers(jobs) == 1 else warm)
     try:
         yield from gen
@@ -386,18 +383,14 @@ class _Co:
     cm: np.ndarray | None = None
 
     def add(self, x: np.ndarray) -> None:
-        nb = x.shape[0]
+        """Merge the (nb, k) scores of the next batch (stats.merge_moments, deal order)."""
         mb = x.mean(axis=0)
         xc = x - mb
-        cb = xc.T @ xc
         if self.n == 0:
-            self.n, self.mean, self.cm = nb, mb, cb
+            self.n, self.mean, self.cm = x.shape[0], mb, xc.T @ xc
             return
-        tot = self.n + nb
-        d = mb - self.mean
-        self.mean = self.mean + d * (nb / tot)
-        self.cm = self.cm + cb + np.outer(d, d) * (self.n * nb / tot)
-        self.n = tot
+        self.n, self.mean, self.cm = merge_moments(self.n, self.mean, self.cm, x.shape[0],
+                                                   mb, xc.T @ xc)
 
     def drop(self, j: int) -> None:
         keep = np.arange(self.mean.shape[0]) != j
@@ -405,9 +398,11 @@ class _Co:
         self.cm = self.cm[np.ix_(keep, keep)]
 
     def diff(self, a: int, b: int) -> tuple[float, float]:
-        """(mean, sd) of the per-deal difference a − b."""
-        v = (self.cm[a, a] + self.cm[b, b] - 2 * self.cm[a, b]) / max(self.n - 1, 1)
-        return float(self.mean[a] - self.mean[b]), math.sqrt(max(v, 0.0))
+        """(mean, sd) of the per-deal difference a − b (stats.paired_se)."""
+        if self.n < 2:
+            return float(self.mean[a] - self.mean[b]), math.inf
+        sd = paired_se(self.cm, self.n, a, b) * math.sqrt(self.n)
+        return float(self.mean[a] - self.mean[b]), sd
 
 
 def race(
@@ -421,6 +416,7 @@ def race(
     precision: float | None = None,
     jobs: int = 1,
     backend: str = "threading",
+    client=None,
     n_candidates: int | None = None,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> dict[str, Any]:
@@ -475,7 +471,7 @@ def race(
         return alive[int(np.argmax(means))]
 
     warm = (lambda: evaluator.scores(policies[:1], seed, first_deal, 1)) if jobs != 1 else None
-    for snap, x in _ordered(tasks(), jobs, backend, warm):
+    for snap, x in _ordered(tasks(), jobs, backend, warm, client):
         room = (budget - cost - co.n * len(played)) // len(played)
         if room < 1:
             break
@@ -588,6 +584,7 @@ def _plan_size(grid: dict[str, tuple[float, ...]], key: str) -> int:
 
 def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
                seed: int, history: History, jobs: int = 1, backend: str = "threading",
+               client=None, scheduler: str | None = None,
                evaluator=None, log: Callable[[dict[str, Any]], None] | None = None,
                progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
     """One best response: search the grid against ``field_name`` from ``start_policy``.
@@ -637,7 +634,8 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
         if res is None:
             res = race(evaluator, policies, ref, cap * len(pts), seed,
                        first_deal=race_no * RACE_STRIDE, batch=s.batch,
-                       precision=s.precision, jobs=jobs, backend=backend, n_candidates=kc,
+                       precision=s.precision, jobs=jobs, backend=backend, client=client,
+                       n_candidates=kc,
                        progress=progress)
             history.add(hkey, res)
         spent += res["cost"]
@@ -711,7 +709,7 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
         confirmation = history.get(ckey)
         if confirmation is None:
             confirmation = confirm(evaluator, winner, start_policy, s.n_confirm(), seed + 1,
-                                   s.batch, jobs, backend)
+                                   s.batch, jobs, backend, scheduler)
             history.add(ckey, confirmation)
         if log is not None:
             log({"event": "confirm", "confirmation": confirmation})
@@ -738,14 +736,14 @@ def _too_large(slots: int, deals: int, coordinate: bool = False) -> None:
 
 
 def confirm(evaluator, winner: str, start: str, deals: int, seed: int, batch: int,
-            jobs: int, backend: str) -> dict[str, Any]:
+            jobs: int, backend: str, scheduler: str | None = None) -> dict[str, Any]:
     """Gain of ``winner`` over ``start`` on ``deals`` fresh deals of ``seed``: the
     ``compare`` of the two (fixed n, 95% CI) — or, for a synthetic evaluator, its
     paired difference with the same statistics."""
     if isinstance(evaluator, EngineEvaluator):
         res = compare_candidates([evaluator.candidate(winner), evaluator.candidate(start)],
                                  evaluator.field, rules=evaluator.rules, deals=deals,
-                                 seed=seed, jobs=jobs, backend=backend,
+                                 seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
                                  measure=evaluator.measure, batch=batch)
         p = res.pairs.iloc[0]
         return {"gain": float(p["delta"]), "low": float(p["ci_low"]),
@@ -842,13 +840,14 @@ def _start_of(family: Family, s: Settings, field_name: str, first: bool) -> str:
 
 
 def tune(s: Settings, history: History | None = None, jobs: int = 1,
-         backend: str = "threading",
+         backend: str = "threading", scheduler: str | None = None,
          evaluator_factory: Callable[[str], Any] | None = None,
          log: Callable[[dict[str, Any]], None] | None = None,
          progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
     """Tune the family of ``s``: a best response, or with ``s.equilibrium`` iterated best
     responses (module docstring).  ``jobs`` workers (0 = all cores) on ``backend``
-    (``loky`` or ``threading``); the answer does not depend on them.
+    (``threading``, ``loky``, or ``dask`` with ``scheduler``; sim/jobs/executor.py); the
+    answer does not depend on them.
     ``evaluator_factory(field_name)`` replaces the engine (tests: a synthetic family).
 
     Returns the JSON-ready result: ``settings``, ``rounds`` (see :func:`tune_round`),
@@ -859,8 +858,21 @@ def tune(s: Settings, history: History | None = None, jobs: int = 1,
     """
     t0 = time.perf_counter()
     family = check_settings(s)
-    if backend not in ("loky", "threading"):
-        raise InputError(f"tune runs on backend loky or threading, got {backend!r}")
+    from sim.jobs.executor import check_backend, connect
+
+    backend = check_backend(backend, scheduler)
+    client = connect(scheduler) if backend == "dask" else None
+    try:
+        return _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factory,
+                     log, progress, t0)
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+
+
+def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factory, log,
+          progress, t0):
     history = history if history is not None else History()
     fld = parse_candidate(s.field, "field").name
     rounds: list[dict[str, Any]] = []
@@ -871,8 +883,8 @@ def tune(s: Settings, history: History | None = None, jobs: int = 1,
         ev = evaluator_factory(fld) if evaluator_factory is not None else None
         if log is not None:
             log({"event": "round", "round": r + 1, "field": fld, "start": start})
-        res = tune_round(s, family, fld, start, s.seed + 2 * r, history, jobs, backend, ev,
-                         log, progress)
+        res = tune_round(s, family, fld, start, s.seed + 2 * r, history, jobs, backend,
+                         client, scheduler, ev, log, progress)
         res["round"] = r + 1
         rounds.append(res)
         if not s.equilibrium:

@@ -59,9 +59,11 @@ TUNE_FORMAT = 1
               help="racing seed (round r: seed + 2(r−1)); the confirmation uses the next seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers, 0 = all cores (the answer does not depend on it)")
-@click.option("--backend", type=click.Choice(["threading", "loky"]), default="threading",
-              show_default=True, help="joblib backend of the workers (threads: the kernels "
-              "release the GIL)")
+@click.option("--backend", type=click.Choice(["threading", "loky", "dask"]), default=None,
+              help="threading (the kernels release the GIL), loky (processes) or dask "
+              "(with --scheduler) [default: threading]")
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
 @click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -77,8 +79,8 @@ TUNE_FORMAT = 1
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
 def tune(family, params, field_name, players, exposure, start, deals, confirm_deals,
-         precision, search, sweeps, equilibrium, rounds, measure, seed, jobs, backend, batch,
-         fmt, out, resume, force, report, quiet, **kwargs):
+         precision, search, sweeps, equilibrium, rounds, measure, seed, jobs, backend,
+         scheduler, batch, fmt, out, resume, force, report, quiet, **kwargs):
     """Find the policy of a family that nothing in the family beats.
 
     Candidates (points of the --param grid) sit in one seat against the --field in
@@ -105,9 +107,13 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     )
     from sim.errors import InputError
     from sim.game.rules import Rules
+    from sim.jobs.executor import check_backend
 
     if jobs < 0:
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
+    if scheduler and backend not in (None, "dask"):
+        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
+    backend = check_backend(backend, scheduler)
     if resume:
         if out is None:
             raise InputError("--resume needs --out FOLDER (the interrupted tune)")
@@ -153,7 +159,8 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     from sim.analysis.tune import tune as run_tune
 
     try:
-        res = run_tune(settings, history, jobs=jobs, backend=backend, log=log)
+        res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
+                       log=log)
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         _write_state(folder, state)
