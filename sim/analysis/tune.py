@@ -161,7 +161,8 @@ def family_keys(name: str, decks: int | None = None) -> dict[str, float]:
                          f"{', '.join(sorted(RANGES))}")
     keys = strategy.keys(decks)
     if not keys:
-        raise InputError(f"the {name} family has no keys to tune with {decks} decks")
+        raise InputError(f"{kind} {name!r} takes no parameters with {decks} decks: "
+                         "nothing to tune")
     return dict(keys)
 
 
@@ -289,7 +290,6 @@ class EngineEvaluator:
         from sim.analysis.compare import candidate_scores
         from sim.engine import play_deals
         from strategies.exposure_rules import RULE_CARD, RULE_FORCE, rule_flags_many
-        from strategies.registry import Choice
 
         k = len(cands)
         keys = self.family.keys
@@ -327,7 +327,8 @@ class EngineEvaluator:
                 if card & mask:
                     for key, v in RULE_FORCE[card]["on" if s & card else "off"].items():
                         pv[keys.index(key)] = v
-            arm = Choice(f"rule-arm-{s}", cands[0].exposure.id, tuple(pv))
+            arm = parse_exposure(self.family.policy(dict(zip(keys, pv, strict=False))),
+                                 self.rules.decks)
             for r in range(4):
                 players = [self.field.player] * 4
                 exposures = [self.field.exposure] * 4
