@@ -11,6 +11,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit, suit_mask
 from sim.core.rng import bounded, next_u64
+from sim.game.cards import EXPOSABLE
 from sim.game.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
 
 
@@ -67,7 +68,7 @@ def play_lowest(obs, rng):
     return lowest_rank_card(legal), rng
 
 
-EXPOSABLE_CARDS = np.array([10, 35, 47, 25], dtype=np.int64)  # SQ DJ CT HA, flag order
+EXPOSABLE_CARDS = np.array(EXPOSABLE, dtype=np.int64)  # SQ DJ CT HA, flag order
 
 
 @njit(cache=True, nogil=True)

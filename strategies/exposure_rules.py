@@ -32,6 +32,23 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import popcount
+from sim.game.cards import (
+    CT,
+    DA,
+    DIAMONDS_MASK,
+    DK,
+    DQ,
+    H2,
+    H3,
+    H4,
+    HEARTS_MASK,
+    SA,
+    SK,
+    SQ,
+    above_in_suit,
+    below_in_suit,
+    mask_of,
+)
 from strategies.baseline import held_exposable
 
 #: Keys of ``rule:key=value`` and their defaults (index = position in params).
@@ -78,14 +95,14 @@ RULE_FORCE: dict[int, dict[str, dict[str, float]]] = {
         "off": {"heartA_hearts": 99.0}},
 }
 
-_SPADES_BELOW_Q = np.uint64((1 << 10) - 1)
-_SK_SA = np.uint64((1 << 11) | (1 << 12))
-_DIAMONDS = np.uint64(0x1FFF << 26)
-_DQ_DK_DA = np.uint64(0b111 << 36)
-_CLUBS_BELOW_10 = np.uint64(((1 << 8) - 1) << 39)
-_CJ_TO_CA = np.uint64(0b1111 << 48)
-_HEARTS = np.uint64(0x1FFF << 13)
-_H2_H3_H4 = np.uint64(0b111 << 13)
+_SPADES_BELOW_Q = np.uint64(below_in_suit(SQ))
+_SK_SA = np.uint64(mask_of(SK, SA))
+_DIAMONDS = np.uint64(DIAMONDS_MASK)
+_DQ_DK_DA = np.uint64(mask_of(DQ, DK, DA))
+_CLUBS_BELOW_10 = np.uint64(below_in_suit(CT))
+_CJ_TO_CA = np.uint64(above_in_suit(CT))
+_HEARTS = np.uint64(HEARTS_MASK)
+_H2_H3_H4 = np.uint64(mask_of(H2, H3, H4))
 
 
 @njit(cache=True, nogil=True)

@@ -57,6 +57,24 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
+from sim.game.cards import (
+    CT,
+    DIAMONDS_MASK,
+    DJ,
+    FULL_DECK,
+    H5,
+    HA,
+    HEARTS_MASK,
+    HJ,
+    HK,
+    HQ,
+    SA,
+    SK,
+    SQ,
+    above_in_suit,
+    from_in_suit,
+    mask_of,
+)
 from sim.game.observation import (
     O_EXPOSED,
     O_HAND,
@@ -116,24 +134,24 @@ _P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
 _P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9
 _P_GRAB_SHEEP, _P_HEART_FIRST = 10, 11
 
-_FULL = np.uint64((1 << 52) - 1)
-_HEARTS = np.uint64(0x1FFF << 13)
-_DIAMONDS = np.uint64(0x1FFF << 26)
-_PIG = np.uint64(1 << 10)
-_SKA = np.uint64((1 << 11) | (1 << 12))
-_SHEEP = np.uint64(1 << 35)
-_DIAMONDS_OVER_J = np.uint64(0b111 << 36)  # ♦Q ♦K ♦A
-_TRANS = np.uint64(1 << 47)
-_HA = np.uint64(1 << 25)
+_FULL = np.uint64(FULL_DECK)
+_HEARTS = np.uint64(HEARTS_MASK)
+_DIAMONDS = np.uint64(DIAMONDS_MASK)
+_PIG = np.uint64(mask_of(SQ))
+_SKA = np.uint64(mask_of(SK, SA))
+_SHEEP = np.uint64(mask_of(DJ))
+_DIAMONDS_OVER_J = np.uint64(above_in_suit(DJ))  # ♦Q ♦K ♦A
+_TRANS = np.uint64(mask_of(CT))
+_HA = np.uint64(mask_of(HA))
 _NO_PARTNER = 4
-_PIG_C = 10
-_SHEEP_C = 35
-_TRANS_C = 47
+_PIG_C = SQ
+_SHEEP_C = DJ
+_TRANS_C = CT
 #: hearts by value band: ♥5..♥A (≥10), ♥J..♥A (≥20), ♥Q..♥A, ♥K..♥A, ♥A
-_H5A = np.uint64(0b1111111111 << 16)
-_HJA = np.uint64(0b1111 << 22)
-_HQA = np.uint64(0b111 << 23)
-_HKA = np.uint64(0b11 << 24)
+_H5A = np.uint64(from_in_suit(H5))
+_HJA = np.uint64(from_in_suit(HJ))
+_HQA = np.uint64(from_in_suit(HQ))
+_HKA = np.uint64(from_in_suit(HK))
 _SCORING_NO_T = _HEARTS | _PIG | _SHEEP
 _SCORING = _SCORING_NO_T | _TRANS
 

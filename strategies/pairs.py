@@ -25,6 +25,24 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64
+from sim.game.cards import (
+    CT,
+    DJ,
+    EXPOSABLE,
+    FULL_DECK,
+    H5,
+    HA,
+    HEARTS_MASK,
+    HJ,
+    HK,
+    HQ,
+    SA,
+    SK,
+    SPADES_MASK,
+    SQ,
+    from_in_suit,
+    mask_of,
+)
 from sim.game.observation2 import (
     NONE,
     Q_BEST,
@@ -153,24 +171,24 @@ def play_lowest2(obs, rng):
 
 # ---------------------------------------------------------------- heuristic
 
-_FULL = np.uint64((1 << 52) - 1)
-_SPADES = np.uint64(0x1FFF)
-_HEARTS = np.uint64(0x1FFF << 13)
-_PIG = np.uint64(1 << 10)
-_SKA = np.uint64((1 << 11) | (1 << 12))
-_SQKA = np.uint64(0b111 << 10)
-_SHEEP = np.uint64(1 << 35)
-_TRANS = np.uint64(1 << 47)
-_HA = np.uint64(1 << 25)
-_PIG_C = 10
-_SHEEP_C = 35
-_TRANS_C = 47
+_FULL = np.uint64(FULL_DECK)
+_SPADES = np.uint64(SPADES_MASK)
+_HEARTS = np.uint64(HEARTS_MASK)
+_PIG = np.uint64(mask_of(SQ))
+_SKA = np.uint64(mask_of(SK, SA))
+_SQKA = np.uint64(mask_of(SQ, SK, SA))
+_SHEEP = np.uint64(mask_of(DJ))
+_TRANS = np.uint64(mask_of(CT))
+_HA = np.uint64(mask_of(HA))
+_PIG_C = SQ
+_SHEEP_C = DJ
+_TRANS_C = CT
 _NO_PARTNER = 4
 #: hearts by value band (standard values): ♥5..♥A ≥ 10, ♥J..♥A ≥ 20, ♥Q.., ♥K.., ♥A
-_H5A = np.uint64(0b1111111111 << 16)
-_HJA = np.uint64(0b1111 << 22)
-_HQA = np.uint64(0b111 << 23)
-_HKA = np.uint64(0b11 << 24)
+_H5A = np.uint64(from_in_suit(H5))
+_HJA = np.uint64(from_in_suit(HJ))
+_HQA = np.uint64(from_in_suit(HQ))
+_HKA = np.uint64(from_in_suit(HK))
 _SCORING_NO_T = _HEARTS | _PIG | _SHEEP
 #: transformer multiplier m(k, e) (RULES §5.4), row k, column e
 _TMULT = np.array([[1, 1, 1], [2, 4, 4], [4, 8, 16]], dtype=np.int64)
@@ -487,7 +505,7 @@ def play_heuristic2(obs, params, rng):
 
 # ---------------------------------------------------------------- exposure
 
-EXPOSABLE_CARDS = np.array([10, 35, 47, 25], dtype=np.int64)  # SQ DJ CT HA, flag order
+EXPOSABLE_CARDS = np.array(EXPOSABLE, dtype=np.int64)  # SQ DJ CT HA, flag order
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -44,6 +44,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64, splitmix64
+from sim.game.cards import DJ, EXPOSABLE, FULL_DECK, SCORING_MASK, SQ, mask_of
 from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
@@ -93,11 +94,11 @@ SEARCH_HELP: dict[str, str] = {
 _P_WORLDS, _P_ROLLOUT, _P_MEASURE = 0, 1, 2
 MAX_WORLDS = 1024
 
-_FULL = np.uint64((1 << 52) - 1)
-_SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
-_PIG = np.uint64(1 << 10)
-_SHEEP = np.uint64(1 << 35)
-_EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)  # flag order: pig sheep tr ♥A
+_FULL = np.uint64(FULL_DECK)
+_SCORING = np.uint64(SCORING_MASK)
+_PIG = np.uint64(mask_of(SQ))
+_SHEEP = np.uint64(mask_of(DJ))
+_EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _NO_PARTNER = np.uint64(4)
 _R_RANDOM, _R_LOWEST = 0, 1
 #: every seat's heuristic parameters in the rollouts: the defaults (4, 16)

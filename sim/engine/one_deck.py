@@ -43,6 +43,7 @@ from sim.engine.request import (
 )
 from sim.engine.threads import run_blocks
 from sim.engine.two_decks import play_deals2
+from sim.game.cards import C2, DJ, EXPOSABLE, SCORING_MASK, SQ
 from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
@@ -73,11 +74,11 @@ from strategies.baseline import expose_random, random_card
 from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
 from strategies.registry import Choice
 
-_C2 = np.int64(39)
-_SQ = np.int64(10)
-_DJ = np.int64(35)
-_EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)  # flag order: pig sheep tr ♥A
-_SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
+_C2 = np.int64(C2)
+_SQ = np.int64(SQ)
+_DJ = np.int64(DJ)
+_EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
+_SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.game.cards import DJ, SQ, mask_of
 from sim.game.rules import Rules
 from sim.game.scoring import points, team_points, zero_sum
 from strategies.registry import (
@@ -82,7 +83,7 @@ class DealResults:
 
     def pig_sheep_team(self) -> np.ndarray:
         """(n, 4) bool: the seats that were dealt the pig or the sheep (猪羊一家 teams)."""
-        pig_sheep = np.uint64((1 << 10) | (1 << 35))
+        pig_sheep = np.uint64(mask_of(SQ, DJ))
         return (self.hands & pig_sheep) != 0
 
     def team_points(self) -> np.ndarray | None:

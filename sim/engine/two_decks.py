@@ -49,6 +49,7 @@ from sim.engine.request import (
     check_kernel_errors,
 )
 from sim.engine.threads import run_blocks
+from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
 from sim.game.observation2 import (
     NONE,
     Q_BEST,
@@ -88,13 +89,13 @@ from sim.game.scoring import raw_score
 from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2
 from strategies.pairs import random_play
 
-_C2 = np.int64(39)
-_SQ = np.int64(10)
+_C2 = np.int64(C2)
+_SQ = np.int64(SQ)
 #: exposable cards in flag order (bit b / b+4): pig ♠Q, sheep ♦J, transformer ♣10, ♥A
-_EXPOSABLE = np.array([10, 35, 47, 25], dtype=np.int64)
+_EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)
 #: the one exposable card of each suit S H D C
-_EXPOSABLE_OF_SUIT = np.array([10, 25, 35, 47], dtype=np.int64)
-_SCORING = np.uint64((0x1FFF << 13) | (1 << 10) | (1 << 35) | (1 << 47))
+_EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
+_SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
 _NONE = np.int64(NONE)
 MAX_TRICKS = 26

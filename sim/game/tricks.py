@@ -18,8 +18,9 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, suit_mask
+from sim.game.cards import C2
 
-_C2 = np.int64(39)
+_C2 = np.int64(C2)
 _U4 = np.uint64(4)
 _NIBBLE = np.uint64(0xF)
 

@@ -73,7 +73,7 @@ from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
 from sim.engine.one_deck import _deal, _play_one
 from sim.errors import InputError
-from sim.game.cards import EXPOSE_NAMES
+from sim.game.cards import EXPOSABLE, EXPOSE_NAMES
 from sim.game.observation import O_SIZE
 from sim.game.rules import Rules
 from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
@@ -95,6 +95,8 @@ UNITS = MEASURE_UNITS
 
 assert EXPOSE_NAMES == STUDY_CARDS
 
+
+_EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)
 
 @njit(cache=True, nogil=True)
 def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pids, pparams,
@@ -141,7 +143,7 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
     leader_out = unmanaged(leader_out)
     collected_out = unmanaged(collected_out)
     raw_out = unmanaged(raw_out)
-    exposable = np.array([10, 35, 47, 25], dtype=np.int64)  # sim/game/cards.py EXPOSABLE
+    exposable = _EXPOSABLE  # flag order
     useed = np.uint64(seed)
     for d in range(n):
         i = start + d
