@@ -1,0 +1,94 @@
+"""Text of a ``tune`` result (sim/analysis/tune.py :func:`~sim.analysis.tune.tune`): the
+answer sentence and the human-readable report of every round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.analysis.measures import MEASURES
+
+
+def _ci(d: dict[str, Any] | None, gain="gain", low="low", high="high") -> str:
+    if d is None:
+        return "–"
+    return f"{d[gain]:+.3f} [{d[low]:+.3f}, {d[high]:+.3f}] (n = {d['n']:,})"
+
+
+def answer_text(rnd: dict[str, Any], measure: str) -> str:
+    """One sentence: does the winner beat the start (confirmation interval excludes 0)?"""
+    unit = MEASURES[measure].unit
+    c = rnd["confirmation"]
+    if c is None:
+        return "No candidate beats the starting policy: it won the search itself."
+    w = f"the winner ({short(rnd['winner'], rnd['start'])}; other keys as the start)"
+    if c["low"] > 0:
+        return (f"Yes: {w} beats the starting policy by {c['gain']:+.3f} {unit} per deal, "
+                f"95% CI [{c['low']:+.3f}, {c['high']:+.3f}], n = {c['n']:,} fresh deals "
+                f"(seed {c['seed']}): the interval excludes 0.")
+    return (f"No candidate beats the starting policy with an interval excluding 0: {w} "
+            f"gains {c['gain']:+.3f} {unit} per deal on {c['n']:,} fresh deals (seed "
+            f"{c['seed']}), 95% CI [{c['low']:+.3f}, {c['high']:+.3f}].")
+
+
+def short(policy: str, start: str) -> str:
+    """The keys in which ``policy`` differs from ``start`` (``=start`` when none)."""
+    a = dict(kv.split("=") for kv in policy.partition(":")[2].split(",") if kv)
+    b = dict(kv.split("=") for kv in start.partition(":")[2].split(",") if kv)
+    d = [f"{k}={v}" for k, v in a.items() if b.get(k) != v]
+    return ",".join(d) if d else "= start"
+
+
+def format_text(res: dict[str, Any]) -> str:
+    """The human-readable answer: per round the search path, the winner's racing and
+    confirmation gains, the answer; for ``--equilibrium`` the rounds and the stop reason."""
+    s = res["settings"]
+    unit = res["unit"]
+    rules = s["rules"]
+    lines = [
+        f"tune {s['family']} vs field {s['field']} (3 seats); tuned seat "
+        f"{'player ' + s['other'] if s['family'] == 'rule' else 'exposure ' + s['other']}; "
+        f"{'one deck' if rules.get('decks', 1) == 1 else 'two decks'}, "
+        f"{rules.get('variant', 'solo')}, seed {s['seed']}",
+        "grid: " + "; ".join(f"{k} {v[0]:g}..{v[-1]:g} ({len(v)} values)"
+                              for k, v in s["grid"].items()),
+        f"unit: {unit} per deal (mean over the 4 seats); gains are paired differences to the "
+        f"starting policy; racing intervals are 95% confidence sequences, confirmation "
+        f"intervals 95% CIs on fresh deals",
+    ]
+    for rnd in res["rounds"]:
+        lines += ["", f"Round {rnd['round']}: best response to {rnd['field']}, from "
+                      f"{rnd['start']}",
+                  f"search: {rnd['mode']}, {len(rnd['races'])} races, "
+                  f"{rnd['spent']:,} of {rnd['budget']:,} candidate-deals; stop: {rnd['stop']}"]
+        lines.append(f"  {'race':>4}  {'key':<18} {'cands':>5} {'budget':>11} {'n':>9}  "
+                     f"{'stop':<9}  winner (vs start)       gain vs start [95% CS]")
+        for r in rnd["races"]:
+            w = r["members"][r["winner"]]
+            ncand = sum(m["status"] != "reference" for m in r["members"])
+            lines.append(f"  {r['race']:>4}  {r['key'] or 'full grid':<18} {ncand:>5} "
+                         f"{r['budget']:>11,} {r['n']:>9,}  {r['stop']:<9}  "
+                         f"{short(w['policy'], rnd['start']):<22}  "
+                         f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]")
+        lines.append(f"winner: {rnd['winner']}")
+        lines.append(f"  racing gain:       {_ci(rnd['racing'])}  — race "
+                     f"{rnd['racing']['race'] if rnd['racing'] else '–'}, 95% confidence "
+                     "sequence (overstates the best of many)")
+        c = rnd["confirmation"]
+        if c is not None:
+            lines.append(f"  confirmation gain: {_ci(c)}  — fresh deals, seed {c['seed']}, "
+                         "95% CI")
+        else:
+            lines.append("  confirmation gain: – (the winner is the start)")
+        lines.append("answer: " + answer_text(rnd, s["measure"]))
+    if s["equilibrium"]:
+        lines += ["", "Equilibrium (the field becomes the last winner)"]
+        for rnd in res["rounds"]:
+            c = rnd["confirmation"]
+            lines.append(f"  round {rnd['round']}: field {rnd['field']} → best response "
+                         + (f"{short(rnd['winner'], rnd['start'])} (vs the field's policy): "
+                            f"gain {_ci(c)}" if c is not None else
+                            "the field's own policy (no candidate beat it)"))
+        lines.append(f"stop: {res['stop']}")
+    lines += ["", f"policy: {res['final']}", f"as a player: {res['final_candidate']}",
+              f"time: {res['elapsed_seconds']:.1f} s"]
+    return "\n".join(lines)
