@@ -86,46 +86,10 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
 
 
 def _print(result, pos, fmt, describe) -> None:
+    from sim.analysis.advise_format import format_text, to_json
+
     if fmt == "json":
         click.echo(json.dumps(to_json(result), ensure_ascii=False, indent=1))
         return
-    click.echo(f"{describe(pos)}; players {', '.join(dict.fromkeys(result.players))}")
-    if not result.simulated:
-        click.echo(f"only one legal card: {result.cards[0].card} (no simulation)")
-        return
-    unit = "zero-sum" if result.measure == "zero-sum" else "team share"
-    how = {"precision": "precision reached",
-           "interrupted": "interrupted by Ctrl-C"}.get(result.stopped,
-                                                      f"--max-worlds {result.worlds}")
-    click.echo(f"{result.worlds} sampled worlds ({how}); outcome: {unit} points per deal")
-    click.echo(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'n':>6}")
-    for c in result.cards:
-        mark = "▶" if c.play == result.recommended else " "
-        ci = f"[{c.ci_low:+.1f}, {c.ci_high:+.1f}]"
-        click.echo(f"{mark} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f} {c.n:6d}")
-    best = next(c for c in result.cards if c.play == result.recommended)
-    click.echo(f"recommended: {best.card}  (P(best) {result.p_best:.2f})")
+    click.echo(format_text(result, pos, describe))
 
-
-def to_json(result) -> dict:
-    """The ``--format json`` object: ``recommended``, ``p_best``, ``cards`` (best first:
-    ``card``, ``ev``, ``ci_low``, ``ci_high``, ``n``, ``delta``, ``delta_ci_low``,
-    ``delta_ci_high``), ``worlds``, ``simulated``, ``measure``, ``stopped``, ``seat``,
-    ``trick``, ``players``, ``precision``."""
-    from sim.analysis.advise import play_str
-
-    return {
-        "recommended": play_str(result.recommended),
-        "p_best": result.p_best,
-        "cards": [{"card": c.card, "ev": c.ev, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                   "n": c.n, "delta": c.delta, "delta_ci_low": c.delta_ci_low,
-                   "delta_ci_high": c.delta_ci_high} for c in result.cards],
-        "worlds": result.worlds,
-        "simulated": result.simulated,
-        "measure": result.measure,
-        "stopped": result.stopped,
-        "seat": result.position.seat,
-        "trick": result.position.trick_no + 1,
-        "players": list(result.players),
-        "precision": result.precision,
-    }
