@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.stats import NA, z_value
+from sim.analysis.stats import NA, ci_names, z_value
 from sim.analysis.study_analysis import Progress, analyse_study
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
@@ -99,20 +99,47 @@ def decision_sentence(row, unit: str) -> str:
     return f"{row['rule']}: {tail}"
 
 
-def _score_display(summary: pd.DataFrame, label_cols: list[str]) -> pd.DataFrame:
-    """The summary's scores as ``mean [lo, hi]`` strings, rates as percentages."""
-    out = summary[label_cols].copy()
-    out["n"] = summary["n"].map(lambda v: f"{int(v):,}")
+def fmt_pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+    """``mean ± half`` (half = the CI's half-width) with ``digits`` decimals; ``mean ± n/a``
+    when the interval is undefined (one deal, or equal values); ``–`` without a mean."""
+    if not np.isfinite(mean):
+        return "–"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{mean:.{digits}f} ± {NA}"
+    return f"{mean:.{digits}f} ± {(hi - lo) / 2:.{digits}f}"
+
+
+#: Short headers of the rate columns of a summary (the legend is :data:`RATES_LEGEND`).
+_RATE_HEADERS = {"exposed card": "exp.", "exposed pig": "exp. pig", "exposed sheep": "exp. sheep",
+                 "exposed transformer": "exp. ♣10", "exposed heartA": "exp. ♥A",
+                 "took pig": "took pig", "took sheep": "took sheep",
+                 "took transformer": "took ♣10", "满红 rate": "满红", "满贯 rate": "满贯"}
+
+#: What the short rate headers mean (printed under the rates table).
+RATES_LEGEND = ("Rates are shares of deals. exp. X: X was exposed (auto-exposure included); "
+                "took X: took X (pig = ♠Q, sheep = ♦J, ♣10 = the transformer); 满红: took all "
+                "hearts; 满贯: took all scoring cards.")
+
+
+def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = 0.95
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A summary as two narrow tables (they fit a 1280 px window): the scores as
+    ``mean ± half-width`` (n once), and the rates as percentages under short headers
+    (:data:`RATES_LEGEND`); both keep the label columns."""
+    lo_name, hi_name = ci_names(level)
+    scores = summary[label_cols].copy()
+    scores["n"] = summary["n"].map(lambda v: f"{int(v):,}")
     for m in SUMMARY_SCORES:
         if f"{m} mean" in summary.columns:
-            out[f"{m.replace('_', '-')} (95% CI)"] = [
-                fmt_ci(a, b, c) for a, b, c in zip(summary[f"{m} mean"],
-                                                  summary[f"{m} ci95_low"],
-                                                  summary[f"{m} ci95_high"], strict=True)]
+            scores[m.replace("_", "-")] = [
+                fmt_pm(a, b, c) for a, b, c in zip(summary[f"{m} mean"],
+                                                  summary[f"{m} {lo_name}"],
+                                                  summary[f"{m} {hi_name}"], strict=True)]
+    rates = summary[label_cols[:1] if "seat" in label_cols else label_cols].copy()
     for col in summary.columns:
         if col.startswith(("exposed ", "took ")) or col.endswith(" rate"):
-            out[col] = summary[col].map(fmt_pct)
-    return out
+            rates[_RATE_HEADERS.get(col, col)] = summary[col].map(fmt_pct)
+    return scores, rates
 
 
 # ---------------------------------------------------------------------------------------
@@ -134,12 +161,14 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None
         progress(f"summary per seat ({len(df):,} deals)")
     summ = run_summary(df, spec.get("players"), spec.get("exposures"))
     n = int(summ["n"].iloc[0]) if len(summ) else 0
+    scores, rates = _score_display(summ, ["seat", "player", "exposure"])
     sec = Section("Summary per seat", text=[
-        f"{n:,} deals. Scores are means per deal with their 95% confidence interval "
-        f"(mean ± {z_value():.2f}·sd/√n); rates are shares of deals. "
+        f"{n:,} deals. Scores are means per deal ± the half-width of their 95% confidence "
+        f"interval (mean ± {z_value():.2f}·sd/√n). "
         "raw = raw points (RULES.md §5), "
-        "zero-sum = raw − (others' raw)/3, points = 得分 (rounded zero-sum × points factor)."],
-        tables=[("summary per seat", _score_display(summ, ["seat", "player", "exposure"]))])
+        "zero-sum = raw − (others' raw)/3, points = 得分 (rounded zero-sum × points factor). "
+        + RATES_LEGEND],
+        tables=[("scores per seat", scores), ("rates per seat", rates)])
     labels = {s: f"seat {s}: {spec['players'][s]} / {spec['exposures'][s]}" for s in range(4)}
     if progress:
         progress("histograms")
@@ -243,13 +272,13 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         "exposing it (arm x) and not (arm n), with the same hands and random streams. "
         "Δ = the holder's score exposing − not, per deal; mean with 95% CI."],
         tables=[("mean Δ per card and measure", dshow)])
-    arm_show = _score_display(arms, ["card", "holder"])
+    arm_scores, arm_rates = _score_display(arms, ["card", "holder"])
     summary = Section("Summary per card holder and arm", text=[
-        "The holder's mean raw, zero-sum and points per deal (95% CI) when it exposes the "
-        "card and when it keeps it, and the shares of deals in which the card was exposed "
-        "(auto-exposure included), the holder took the pig / sheep / transformer, all "
-        "hearts (满红) or all scoring cards (满贯)."],
-        tables=[("holder summary", arm_show)])
+        "The holder's mean raw, zero-sum and points per deal ± the 95% CI half-width when it "
+        "exposes the card and when it keeps it, and the shares of deals in which the card "
+        "was exposed (exp., auto-exposure included), the holder took the pig / sheep / "
+        "transformer (♣10), all hearts (满红) or all scoring cards (满贯)."],
+        tables=[("holder summary", arm_scores), ("holder rates", arm_rates)])
     hists = {}
     for ca in an.cards:
         if progress:

@@ -1,13 +1,15 @@
 """Open a report in headless Chromium, save a PNG screenshot, fail on broken images or errors.
 
     python scripts/render_check.py REPORT.html [--png OUT.png] [--width 1280] [--height 2400]
+                                   [--max-table-width PX]
 
 Three Chromium runs (fresh ``--user-data-dir`` each, no network features):
 
 1. ``--dump-dom`` after JavaScript ran, with a tiny script injected into a temporary
    copy of the page that, once the page has loaded, writes one ``<meta>`` per image with
    its ``complete``/``naturalWidth`` (an image that failed to decode has width 0) and
-   counts ``window.onerror`` errors;
+   counts ``window.onerror`` errors, and the ``scrollWidth`` of every ``<table>`` and of the
+   page at the window width (``--width``; with ``--max-table-width`` a wider table fails);
 2. ``--screenshot`` of the page itself (the unmodified file) at the given window size;
 3. console messages are read from Chromium's ``--enable-logging=stderr --v=0`` output
    (``CONSOLE`` lines with level ERROR, and uncaught errors).
@@ -44,6 +46,13 @@ window.addEventListener('load', function () {
     m.setAttribute('content', i + ' ' + (imgs[i].complete ? 1 : 0) + ' ' + imgs[i].naturalWidth);
     document.head.appendChild(m);
   }
+  var tables = document.getElementsByTagName('table'), widths = [];
+  for (var j = 0; j < tables.length; j++) { widths.push(tables[j].scrollWidth); }
+  var w = document.createElement('meta');
+  w.setAttribute('name', 'render-check-widths');
+  w.setAttribute('content', window.innerWidth + ' ' + document.documentElement.scrollWidth +
+                 ' ' + widths.join(','));
+  document.head.appendChild(w);
   var e = document.createElement('meta');
   e.setAttribute('name', 'render-check-errors');
   e.setAttribute('content', String(window.__errors));
@@ -82,8 +91,14 @@ def console_errors(stderr: str) -> list[str]:
 
 
 def check(html: Path, png: Path, width: int = 1280, height: int = 2400,
-          timeout: float = 120.0) -> list[str]:
-    """Render ``html``, write ``png``; returns the problems found (empty = fine)."""
+          timeout: float = 120.0, max_table_width: int | None = None,
+          widths: dict | None = None) -> list[str]:
+    """Render ``html``, write ``png``; returns the problems found (empty = fine).
+
+    ``widths``, when given, receives ``window`` (the viewport's innerWidth, px), ``page``
+    (the document's scrollWidth) and ``tables`` (each table's scrollWidth, page order);
+    with ``max_table_width`` a table wider than that many px is a problem.
+    """
     chrome = find_chromium()
     if chrome is None:
         raise FileNotFoundError("chromium not found (apt-get install chromium)")
@@ -99,6 +114,7 @@ def check(html: Path, png: Path, width: int = 1280, height: int = 2400,
             if p.name != html.name and not (Path(tmp) / p.name).exists():
                 (Path(tmp) / p.name).symlink_to(p)
         r = _run(chrome, ["--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
+                          f"--window-size={width},{height}",
                           "--run-all-compositor-stages-before-draw", "--dump-dom",
                           probe.as_uri()], timeout)
     if r.returncode != 0:
@@ -110,6 +126,17 @@ def check(html: Path, png: Path, width: int = 1280, height: int = 2400,
     for i, complete, w in imgs:
         if complete != "1" or int(w) == 0:
             problems.append(f"image {i} did not load (complete={complete}, width={w})")
+    mw = re.search(r'name="render-check-widths" content="(\d+) (\d+) ([\d,]*)"', dom)
+    if mw is None:
+        problems.append("the table widths were not reported")
+    else:
+        got = {"window": int(mw.group(1)), "page": int(mw.group(2)),
+               "tables": [int(x) for x in mw.group(3).split(",") if x]}
+        if widths is not None:
+            widths.update(got)
+        if max_table_width is not None:
+            problems += [f"table {i} is {w} px wide (more than {max_table_width} px)"
+                         for i, w in enumerate(got["tables"]) if w > max_table_width]
     m = re.search(r'name="render-check-errors" content="(\d+)"', dom)
     if m is None:
         problems.append("the load handler did not run (JavaScript error?)")
@@ -136,16 +163,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="screenshot file [default: next to the HTML, .png]")
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=2400)
+    ap.add_argument("--max-table-width", type=int, default=None,
+                    help="fail when a table's scrollWidth is more than this many px")
     a = ap.parse_args(argv)
     if not a.html.is_file():
         print(f"render_check: {a.html} not found", file=sys.stderr)
         return 2
     png = a.png or a.html.with_suffix(".png")
+    widths: dict = {}
     try:
-        problems = check(a.html, png, a.width, a.height)
+        problems = check(a.html, png, a.width, a.height, max_table_width=a.max_table_width,
+                         widths=widths)
     except FileNotFoundError as exc:
         print(f"render_check: {exc}", file=sys.stderr)
         return 2
+    if widths:
+        print(f"render_check: window {widths['window']} px, page scrollWidth {widths['page']} "
+              f"px, table scrollWidths {widths['tables']} px")
     if problems:
         print("render_check: FAILED", *problems, sep="\n  ", file=sys.stderr)
         return 1

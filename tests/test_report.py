@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from reports.report import build_report, fmt_ci
+from reports.report import build_report, fmt_ci, fmt_pm
 from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.jobs.results import SUMMARY, load_results
@@ -74,7 +74,7 @@ def test_run_report_files_and_summary_recomputed(run_dir):
             assert row[f"{m} mean"] == pytest.approx(mean)
             assert row[f"{m} ci95_low"] == pytest.approx(lo)
             assert row[f"{m} ci95_high"] == pytest.approx(hi)
-            assert fmt_ci(mean, lo, hi) in md
+            assert fmt_pm(mean, lo, hi) in md  # mean ± half-width
             c = csv[(csv.metric == m) & (csv.seat == str(s))].iloc[0]
             assert c["mean"] == pytest.approx(mean) and c["ci95_low"] == pytest.approx(lo)
         col = df[f"collected_{s}"].to_numpy(np.uint64)
@@ -186,6 +186,31 @@ def test_report_renders_in_headless_chromium(study_dir, tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_run_report_tables_fit_a_1280_px_window(run_dir, tmp_path):
+    """Issue 17: the run report's summary fits a 1280 px window (headless Chromium's
+    scrollWidth of every table at a 1280 px viewport ≤ 1280; it was 1284 px, 16 columns)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from render_check import check, find_chromium
+    finally:
+        sys.path.pop(0)
+    if find_chromium() is None:
+        pytest.skip("chromium is not installed")
+    widths: dict = {}
+    problems = check(run_dir / "report.html", tmp_path / "shot.png", width=1280, height=1200,
+                     max_table_width=1280, widths=widths, timeout=300)
+    assert problems == []
+    assert widths["window"] == 1280 and widths["page"] <= 1280
+    assert len(widths["tables"]) == 3  # scores, rates, provenance
+    assert all(0 < w <= 1280 for w in widths["tables"]), widths
+
+
+def test_fmt_pm():
+    assert fmt_pm(1.234, 0.0, 2.468) == "1.23 ± 1.23"
+    assert fmt_pm(2000.0, np.nan, np.nan) == "2000.00 ± n/a"
+    assert fmt_pm(np.nan, 0.0, 1.0) == "–"
 
 
 def test_report_of_a_run_with_no_finished_chunk_is_one_error(run_dir, tmp_path):
