@@ -63,14 +63,14 @@ one batch was merged.
 
 Entry points: :func:`compare_candidates` (full :class:`CompareResult` with pandas
 tables), :func:`candidate_scores` (per-deal scores of one batch, used by
-scripts/variance_check.py), and the formatters :func:`format_text`, :func:`to_json`,
-:func:`to_csv`, :func:`plot_compare`.
+scripts/variance_check.py); the candidate grammar is sim/analysis/candidates.py, the
+formatters :func:`format_text`, :func:`to_json`, :func:`to_csv` are
+sim/analysis/compare_format.py and :func:`plot_compare` is reports/analysis_plots.py.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -81,13 +81,14 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis import stats
+from sim.analysis.candidates import Candidate, parse_candidate  # noqa: F401
+from sim.analysis.compare_stats import _half_width, _Moments, _stop_width, _verdicts
 from sim.analysis.measures import MEASURES
 from sim.analysis.measures import get as get_measure
-from sim.analysis.stats import DEFAULT_LEVEL, cs_margin
+from sim.analysis.stats import DEFAULT_LEVEL, cs_margin  # noqa: F401 (re-exported)
 from sim.errors import InputError
 from sim.game.rules import Rules
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Interrupted, run_batches
-from strategies.registry import Choice, StrategyError, parse_exposure, parse_player
 
 #: Default deal cap.
 DEFAULT_DEALS = 100_000
@@ -101,123 +102,6 @@ DEFAULT_DELTA = 1.0
 OUTCOMES = ("a", "b", "equivalent", "undecided")
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_PLUS = re.compile(r"\+(?=\s*[A-Za-z])")
-
-
-# --------------------------------------------------------------------------- names
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A resolved ``PLAYER+EXPOSURE`` name (``name`` as normalised: always with ``+``)."""
-
-    name: str
-    player: Choice
-    exposure: Choice
-
-
-def parse_candidate(name: str | Candidate, what: str = "candidate",
-                    decks: int | None = 1) -> Candidate:
-    """Resolve ``PLAYER+EXPOSURE`` (bare ``PLAYER`` = exposure ``never``) for ``decks`` decks
-    (None: for some deck count).
-
-    Raises StrategyError naming the bad part and listing the valid names.
-    """
-    if isinstance(name, Candidate):
-        return name
-    text = str(name).strip()
-    if not text:
-        raise StrategyError(f"empty {what} name; write PLAYER or PLAYER+EXPOSURE, "
-                            "e.g. heuristic+rule or lowest")
-    parts = _PLUS.split(text, maxsplit=1)
-    player_name = parts[0].strip()
-    exposure_name = parts[1].strip() if len(parts) == 2 else "never"
-    if len(parts) == 1 and "+" in text:
-        raise StrategyError(f"{what} {text!r}: nothing usable after '+'; write "
-                            "PLAYER+EXPOSURE, e.g. heuristic+rule")
-    try:
-        player = parse_player(player_name, decks)
-        exposure = parse_exposure(exposure_name, decks)
-    except StrategyError as exc:
-        raise StrategyError(f"{what} {text!r}: {exc}") from None
-    return Candidate(f"{player.name}+{exposure.name}", player, exposure)
-
-
-# --------------------------------------------------------------------------- statistics
-
-
-@dataclass
-class _Moments:
-    """Running statistics of the per-deal scores (k candidates, p = k(k−1)/2 pairs)."""
-
-    n: int
-    mean: np.ndarray  # (k,)
-    m2: np.ndarray  # (k,) sum of squared deviations
-    dmean: np.ndarray  # (p,) mean paired difference
-    dm2: np.ndarray  # (p,)
-    gt: np.ndarray  # (p,) deals with Δ > 0 (A did better)
-    lt: np.ndarray  # (p,) deals with Δ < 0
-
-    @classmethod
-    def of(cls, scores: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> _Moments:
-        d = scores[:, ia] - scores[:, ib]
-        mean = scores.mean(axis=0)
-        dmean = d.mean(axis=0)
-        return cls(
-            n=int(scores.shape[0]), mean=mean, m2=((scores - mean) ** 2).sum(axis=0),
-            dmean=dmean, dm2=((d - dmean) ** 2).sum(axis=0),
-            gt=(d > 0).sum(axis=0).astype(np.int64), lt=(d < 0).sum(axis=0).astype(np.int64),
-        )
-
-    def merge(self, o: _Moments) -> _Moments:
-        """Chan et al.'s pairwise update (self first, then ``o``: deal order)."""
-        n = self.n + o.n
-        f = o.n / n
-        g = self.n * o.n / n
-
-        def upd(ma, m2a, mb, m2b):
-            d = mb - ma
-            return ma + d * f, m2a + m2b + d * d * g
-
-        mean, m2 = upd(self.mean, self.m2, o.mean, o.m2)
-        dmean, dm2 = upd(self.dmean, self.dm2, o.dmean, o.dm2)
-        return _Moments(n, mean, m2, dmean, dm2, self.gt + o.gt, self.lt + o.lt)
-
-
-def _half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int,
-                level: float = DEFAULT_LEVEL) -> np.ndarray:
-    """Half-widths from the sums of squared deviations ``m2`` (nan where undefined)."""
-    sd = np.atleast_1d(stats.sd_from_m2(m2, n))
-    if sequential:
-        return np.where(sd > 0, sd * float(cs_margin(n, t_opt, 1.0 - level)), np.nan)
-    return np.atleast_1d(stats.half_width(sd / math.sqrt(n), level))
-
-
-def _stop_width(hw: np.ndarray, n: int) -> float:
-    """The largest half-width for the stopping rule: an undefined interval from n ≥ 2
-    deals that all gave the same value (zero spread) counts as 0; with n < 2, inf."""
-    if n < 2:
-        return math.inf
-    return float(np.nan_to_num(hw, nan=0.0).max())
-
-
-def _verdicts(lo: np.ndarray, hi: np.ndarray, delta: float,
-              ties: np.ndarray | None = None) -> list[str]:
-    """Verdict codes; an undefined interval gives ``undecided`` unless every deal was a
-    tie (``ties[p]``: Δ = 0 on every deal), which is ``equivalent``."""
-    out = []
-    for p, (a, b) in enumerate(zip(lo, hi, strict=True)):
-        if not (math.isfinite(a) and math.isfinite(b)):
-            out.append("equivalent" if ties is not None and ties[p] else "undecided")
-        elif a > 0:
-            out.append("a")
-        elif b < 0:
-            out.append("b")
-        elif a >= -delta and b <= delta:
-            out.append("equivalent")
-        else:
-            out.append("undecided")
-    return out
 
 
 # --------------------------------------------------------------------------- playing
@@ -305,7 +189,7 @@ def _warm(job: _Job) -> None:
 # --------------------------------------------------------------------------- result
 
 
-@dataclass
+@dataclass(frozen=True)
 class CompareResult:
     """A finished comparison.
 

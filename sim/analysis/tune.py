@@ -80,7 +80,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.compare import parse_candidate
+from sim.analysis.candidates import parse_candidate
 from sim.analysis.measures import MEASURES
 from sim.analysis.tune_format import answer_text, format_text, short  # noqa: F401
 from sim.analysis.tune_grid import (  # noqa: F401

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.compare import Candidate, compare_candidates, parse_candidate
+from sim.analysis.candidates import Candidate, parse_candidate
+from sim.analysis.compare import compare_candidates
 from sim.analysis.measures import get as get_measure
 from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z_value
 from sim.analysis.tune_grid import Family
