@@ -1,0 +1,223 @@
+"""The folder of a batch job and its ``manifest.json`` (sim/jobs/batch.py).
+
+Writing JSON atomically, the chunk file names and the chunk plan, which files of a folder a
+gongzhu-sim manifest accounts for (``--force`` removes only those), the versions recorded,
+holding Ctrl-C while a chunk and the manifest are written, and resuming: an interrupted
+run's spec and chunk list checked against this invocation, and the totals of the chunks it
+finished re-read from their Parquet files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import signal
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec
+from sim.jobs.results import MANIFEST, SUMMARY, Totals, column_names
+
+#: Version of the manifest layout and of the deal streams behind it: 2 = the SplitMix64
+#: shuffle (sim.core.rng.shuffle); 3 = two decks dealt one card at a time round the table from
+#: a drawn seat (docs/engine2.md step 1).  A run started by a version that dealt differently
+#: cannot be resumed (its finished chunks hold other deals): format 1, and format 2 with two
+#: decks; one-deck dealing is the same in formats 2 and 3, so a format-2 one-deck run resumes.
+MANIFEST_FORMAT = 3
+
+
+def _now() -> str:
+    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON to ``path`` via a tmp file and ``os.replace`` (never half-written)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def _chunk_name(index: int, n_chunks: int) -> str:
+    width = max(6, len(str(n_chunks - 1)))
+    return f"chunk-{index:0{width}d}.parquet"
+
+
+#: Files of a results folder besides its chunks: a gongzhu-sim manifest accounts for these
+#: names (its format defines them) and for the chunk files its ``chunks`` list names.
+_FOLDER_FILES = (MANIFEST, SUMMARY, "report.html", "report.md")
+
+
+def gongzhu_manifest(out: Path) -> dict[str, Any] | None:
+    """``out/manifest.json`` parsed, if it is a gongzhu-sim manifest (else None).
+
+    A gongzhu-sim manifest is a JSON object with an integer ``format``, a ``spec``
+    object and a ``chunks`` list; anything else (missing, unreadable, someone else's
+    manifest.json) is None, and the folder is then not ours to clean (``--force``).
+    """
+    try:
+        m = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (isinstance(m, dict) and type(m.get("format")) is int
+            and isinstance(m.get("spec"), dict) and isinstance(m.get("chunks"), list)):
+        return m
+    return None
+
+
+def _owned_files(out: Path, manifest: dict[str, Any]) -> list[Path]:
+    """The files of ``out`` that ``manifest`` accounts for (and their ``.tmp`` twins).
+
+    Only plain ``chunk-*.parquet`` names from the chunk list count (a manifest cannot
+    make us delete ``../x`` or a user's file); see :data:`_FOLDER_FILES`.
+    """
+    names = list(_FOLDER_FILES)
+    for c in manifest.get("chunks", []):
+        f = c.get("file") if isinstance(c, dict) else None
+        if (isinstance(f, str) and f == Path(f).name and f.startswith("chunk-")
+                and f.endswith(".parquet")):
+            names.append(f)
+    names += [n + ".tmp" for n in names]
+    return [out / n for n in names if (out / n).is_file()]
+
+
+def versions() -> dict[str, str]:
+    """Versions recorded in the manifest (package, numba, numpy, pyarrow, python)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import numba
+    import pyarrow
+
+    try:
+        pkg = version("gongzhu-sim")
+    except PackageNotFoundError:  # pragma: no cover - source tree
+        pkg = "0.0.0+src"
+    return {"gongzhu_sim": pkg, "numba": numba.__version__, "numpy": np.__version__,
+            "pyarrow": pyarrow.__version__, "python": platform.python_version()}
+
+
+class _DeferInterrupt:
+    """Hold Ctrl-C and SIGTERM while a chunk and the manifest are written (main thread
+    only); either is raised as KeyboardInterrupt when the block ends."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __enter__(self):
+        self.hit = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = [signal.signal(s, self._handler) for s in self.SIGNALS]
+        return self
+
+    def _handler(self, signum, frame):
+        self.hit = True
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            for sig, old in zip(self.SIGNALS, self.old, strict=True):
+                signal.signal(sig, old)
+        if self.hit:
+            raise KeyboardInterrupt
+        return False
+
+
+def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
+    """The interrupted run's spec, with this invocation's execution options on top."""
+    old_spec = JobSpec.from_manifest(old["spec"])
+    if spec.kind == "study" and old_spec.kind != "study":
+        raise InputError("--resume: this folder holds a run, not a study; finish it with "
+                         "gongzhu-sim run --resume")
+    for key in RESULT_KEYS:
+        if key not in spec.explicit or key == "deals_file":
+            continue
+        new, was = getattr(spec, key), getattr(old_spec, key)
+        if key == "rules":
+            new, was = new.to_dict(), was.to_dict()
+        if new != was:
+            raise InputError(f"--resume: {key} differs from the interrupted run "
+                             f"(was {was!r}, now {new!r}); use --force to start over")
+    if "deals_file" in spec.explicit and digest != old.get("deals_file_sha256"):
+        raise InputError("--resume: the deals file differs from the interrupted run's; "
+                         "use --force to start over")
+    execs: dict[str, Any] = {k: getattr(spec, k) for k in EXEC_KEYS if k in spec.explicit}
+    if "deals_file" in spec.explicit:  # same content, maybe a new path
+        execs["deals_file"] = spec.deals_file
+    if "backend" in execs and execs["backend"] != "dask" and "scheduler" not in execs:
+        execs["scheduler"] = None
+    return old_spec.replace(**execs, explicit=spec.explicit)
+
+
+def _columns(spec: JobSpec) -> list[str]:
+    if spec.study is not None:
+        from sim.jobs.study import study_columns
+
+        return study_columns(spec.rules)
+    return column_names(spec.rules)
+
+
+def _totals_of_file(path: Path, rules) -> Totals:
+    """Totals of a chunk written by an earlier run, re-read from its Parquet file."""
+    import pyarrow.parquet as pq
+
+    names = ["exposed", "collected", "raw", "points"]
+    names += ["team_points"] if rules.has_teams else []
+    names += ["collected2"] if rules.decks == 2 else []
+    cols = ["deal"] + [f"{n}_{s}" for n in names for s in range(4)]
+    t = pq.read_table(path, columns=cols)
+    return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
+
+
+def _resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
+    """The chunk list of an interrupted run's manifest, checked against the spec.
+
+    The chunks must be exactly those the spec plans (index, deals, file name), else the
+    manifest is damaged (InputError).  A chunk marked done whose file is missing or is
+    not a readable Parquet file of the right length is marked pending: it is played
+    again, with the same result.
+    """
+    import pyarrow.parquet as pq
+
+    def damaged(why: str) -> InputError:
+        return InputError(f"{out / MANIFEST} is damaged ({why}); use --force to start again")
+
+    chunks = manifest.get("chunks")
+    if not isinstance(manifest.get("runs"), list):
+        raise damaged("no list of runs")
+    if not isinstance(chunks, list):
+        raise damaged("no list of chunks")
+    if not (isinstance(spec.deals, int) and spec.deals >= 1
+            and isinstance(spec.chunk_size, int) and spec.chunk_size >= 1):
+        raise damaged(f"deals {spec.deals!r}, chunk size {spec.chunk_size!r}")
+    expected = plan_chunks(spec.deals, spec.chunk_size)
+    rows_per_deal = len(spec.study.cards) if spec.study is not None else 1
+    if len(chunks) != len(expected):
+        raise damaged(f"{len(chunks)} chunks where the spec plans {len(expected)}")
+    for c, e in zip(chunks, expected, strict=True):
+        if (not isinstance(c, dict) or not isinstance(c.get("status"), str)
+                or any(c.get(k) != e[k] for k in ("index", "first_deal", "n_deals", "file"))):
+            raise damaged(f"chunk {e['index']} is not the one the spec plans")
+        if c["status"] == "done":
+            try:
+                ok = pq.read_metadata(out / c["file"]).num_rows == c["n_deals"] * rows_per_deal
+            except (OSError, ValueError):  # missing, or not Parquet (ArrowInvalid)
+                ok = False
+            if not ok:
+                c["status"] = "pending"
+    return chunks
+
+
+def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
+                ) -> list[dict[str, Any]]:
+    """Manifest chunk entries covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
+    n = -(-deals // chunk_size)
+    return [{"index": k, "first_deal": k * chunk_size,
+             "n_deals": min(chunk_size, deals - k * chunk_size), "status": "pending",
+             "seconds": None, "file": _chunk_name(k, n_chunks_width or n)}
+            for k in range(n)]
