@@ -99,9 +99,61 @@ def test_too_many_known_cards_message():
         make_deal_spec(HAND, 0, {2: "SJ ST S9 S8 S7 S6 S4 S3 S2 HK HQ HJ HT H8"})
 
 
-def test_two_decks_not_supported():
-    with pytest.raises(InputError, match="two decks are not supported yet"):
-        make_deal_spec(HAND, 0, None, decks=2)
+HAND2 = "S:AKQQ753 H:KQ98 D:AKJ8654 C:AKTT9432"
+
+
+def test_two_deck_fixed_hand_known_copies_and_complete_deal():
+    """26 cards per seat, every card exactly twice over the four seats, the hand and the
+    known copies in place (a known card may be the other copy of a card in the hand)."""
+    from sim.game.cards import masks2_to_cards
+
+    known = {1: "SA HA HA", 3: "DJ C5 C5"}
+    spec = make_deal_spec(HAND2, 2, known, decks=2)
+    assert spec.decks == 2 and spec.need == (26, 23, 0, 23)
+    assert spec.pbn == "AKQQ753.KQ98.AKJ8654.AKTT9432" and len(spec.free_cards()) == 72
+    hands = deal_hands(spec, seed=7, start=0, n=300)
+    assert hands.shape == (300, 4, 2) and hands.dtype == np.uint64
+    want = parse_hand(HAND2, decks=2)
+    for r in range(300):
+        seats = [masks2_to_cards(int(hands[r, p, 0]), int(hands[r, p, 1])) for p in range(4)]
+        assert seats[2] == want
+        assert all(len(x) == 26 for x in seats)
+        for p, text in known.items():
+            for c in parse_hand(text, decks=2):
+                assert seats[p].count(c) >= parse_hand(text, decks=2).count(c)
+        allc = sorted(c for x in seats for c in x)
+        assert allc == sorted(list(range(52)) * 2)
+    a = deal_hands(spec, 7, 100, 50)
+    assert (a == hands[100:150]).all()  # deal i depends only on (seed, i)
+    # a free card's copies land in a seat with probability need/72 each
+    n = 6000
+    many = deal_hands(make_deal_spec(HAND2, 0, None, decks=2), seed=1, start=0, n=n)
+    b = np.uint64(1 << parse_card("H2"))
+    copies = ((many[:, 1:, 0] & b) != 0).astype(int) + ((many[:, 1:, 1] & b) != 0)
+    assert (copies.sum(axis=1) == 2).all()
+    share = copies.mean(axis=0) / 2
+    assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / (2 * n)) + 0.005), share
+
+
+@pytest.mark.parametrize(
+    "hand, known, fragment",
+    [
+        ("S:AKQQQ75 H:KQ98 D:AKJ8654 C:AKTT9432", None, "SQ appears 3 times"),
+        (HAND, None, "has 13 cards, expected 26"),
+        (HAND2, {1: "SQ"}, "SQ of seat 1: both copies are already placed, both in the "
+         "analysed hand (seat 0)"),
+        (HAND2, {1: "HA", 3: "HA HA"}, "known card HA of seat 3: both copies are already "
+         "placed, in seat 1 and seat 3"),
+        (HAND2, {1: "SA SA"}, "known card SA of seat 1: both copies are already placed, in "
+         "the analysed hand (seat 0) and seat 1"),
+        (HAND2, {1: "HA", 3: "HA", 2: "HA"}, "known card HA of seat 2: both copies"),
+        (HAND2, {1: "H2 " * 3}, "H2 appears 3 times"),
+    ],
+)
+def test_two_deck_bad_input_names_the_culprit(hand, known, fragment):
+    with pytest.raises(InputError) as err:
+        make_deal_spec(hand, 0, known, decks=2)
+    assert fragment in str(err.value)
 
 
 def test_parse_known():

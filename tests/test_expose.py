@@ -279,7 +279,7 @@ def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_
         ([FOUR, "--options", "none;SK"], "SK is not exposable"),
         ([SHEEP_SAFE, "--options", "HA"], "HA not in the hand"),
         ([FOUR, "--measure", "team"], "measure 'team' needs a team variant"),
-        ([FOUR, "--decks", "2"], "two decks are not supported yet"),
+        ([FOUR, "--decks", "2"], "has 13 cards, expected 26"),
         ([FOUR, "--variant", "pig_sheep"], "forbids exposure"),
         ([], "missing HAND"),
         ([FOUR, "--jobs", "-1"], "--jobs must be ≥ 0"),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import sys
@@ -36,7 +34,8 @@ SEARCH_BATCH = 250
               "(and, with partners, who the partner is)")
 @click.option("--known", multiple=True, metavar="SEAT=CARDS",
               help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable; "
-              "CARDS in any hand/card-list form)")
+              "CARDS in any hand/card-list form; two decks: a card twice = both copies, "
+              "--known 1=SA,SA)")
 @click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...])")
@@ -49,8 +48,10 @@ SEARCH_BATCH = 250
 @click.option("--options", "options", default=None, metavar="OPTS",
               help="exposure choices to compare, separated by ';': 'none' or cards joined by "
               "',' or '+', e.g. \"none;SQ;SQ,DJ\" ('all' = every exposable card held). "
+              "Two decks: a card twice = both copies, e.g. \"DJ;DJ,DJ;SQ,SQ+DJ\". "
               "'none' is always included (the Δ baseline). "
-              "[default: every subset of the exposable cards held, up to 16]")
+              "[default: every subset of the exposable cards held, up to 16; two decks: "
+              "every count 0/1/2 of each exposable card held, up to 3^4 = 81]")
 @click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
@@ -73,8 +74,8 @@ SEARCH_BATCH = 250
               help="deals per batch; the stopping rule is checked after each batch (memory "
               "does not grow with it: batches are played in slices of 10,000 deals)  "
               f"[default: 10000; {SEARCH_BATCH} when a seat plays search]")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
-              show_default=True, help="output format")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown"]),
+              default="text", show_default=True, help="output format")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE.png", help="also write EV ± CI per option and the Δ distribution "
               "of the best option to this PNG")
@@ -96,7 +97,14 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     opponent randomness, so each option's Δ against exposing nothing is a paired
     estimate.  The table is sorted by EV, best first: ▶ marks the recommended
     choice, ≈ an option not distinguishable from it (the paired 95% CI of
-    option − best contains 0).  One deck only for now.
+    option − best contains 0).
+
+    Two decks (--decks 2, 拱双猪): HAND is 26 cards, a rank twice for both copies
+    (S:AQQ5 … or 'SQ SQ …').  Exposure is per copy (RULES.md §3): an option exposes
+    one or both copies of each exposable card held (DJ = one sheep, DJ,DJ = both;
+    SQ,SQ+DJ = both pigs and one sheep); by default every count 0/1/2 per card held
+    is compared (up to 81 options, each played on every deal: give --options to
+    compare fewer).  Components then count copies taken (0–2).
 
     Ctrl-C (or SIGTERM) prints the estimate so far, marked as interrupted with its n,
     and exits with 130.
@@ -112,8 +120,6 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
         max_deals = SEARCH_MAX_DEALS if slow else 1_000_000
     if batch is None:
         batch = SEARCH_BATCH if slow else 10_000
-    if rules.decks != 1:
-        raise InputError("two decks are not supported yet (use --decks 1)")
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
@@ -135,6 +141,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
 
     from reports.analysis_plots import plot_exposure
     from sim.analysis.exposure import analyse_exposure, parse_options
+    from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -142,7 +149,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
         try:
             spec = make_deal_spec(text, seat, known_map, rules.decks)
             if options is not None:
-                parse_options(options, spec.hand)
+                parse_options(options, spec.hand, rules.decks, spec.hand2)
         except InputError as exc:
             if where:
                 raise type(exc)(f"{where}: {exc}") from None
@@ -185,11 +192,13 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                    f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
                    err=True)
     if fmt == "json":
-        click.echo(json.dumps(_json(results), ensure_ascii=False, indent=1))
+        click.echo(json.dumps(to_json(results), ensure_ascii=False, indent=1))
     elif fmt == "csv":
-        click.echo(_csv(results), nl=False)
+        click.echo(to_csv(results), nl=False)
+    elif fmt == "markdown":
+        click.echo(format_markdown(results), nl=False)
     else:
-        click.echo("\n\n".join(_text(r) for r in results))
+        click.echo("\n\n".join(format_text(r) for r in results))
     if plot:  # after the results are printed: a plot that cannot be written loses nothing
         try:
             plot_exposure(results[0], plot)
@@ -215,8 +224,8 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
         raise InputError("give either HAND or --hands-file, not both")
     if not hands_file:
         if not hand:
-            raise InputError("missing HAND (13 cards, e.g. 'S:543 H:32 D:AKQJT98 C:2') "
-                             "or --hands-file FILE")
+            raise InputError("missing HAND (13 cards, e.g. 'S:543 H:32 D:AKQJT98 C:2'; 26 "
+                             "with --decks 2) or --hands-file FILE")
         return [("", " ".join(hand))]
     out = []
     try:
@@ -261,146 +270,3 @@ class _Progress:
     def done(self) -> None:
         if self.shown and self.tty:
             click.echo("", err=True)
-
-
-# ---------------------------------------------------------------------------- output
-
-_ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
-             "delta_lo", "delta_hi", "p_gain", "p_loss", "vs_best", "vs_best_lo", "vs_best_hi",
-             "pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts",
-             "d_pig", "d_sheep", "d_transformer", "d_full_hearts", "d_grand_slam", "d_hearts"]
-
-
-def _clean(v):
-    from sim.analysis.stats import json_number
-
-    return json_number(v.item() if hasattr(v, "item") else v)
-
-
-def _rows(res) -> list[dict]:
-    out = []
-    for rank, rec in enumerate(res.table.to_dict("records"), 1):
-        row = {"hand": res.hand, "seat": res.seat, "rank": rank, "stop": res.stop}
-        row.update({k: _clean(rec[k]) for k in _ROW_KEYS})
-        row["measure"] = res.measure
-        out.append(row)
-    return out
-
-
-def _json(results) -> dict:
-    settings = {k: v for k, v in results[0].settings.items() if k not in ("hand",)}
-    return {
-        "settings": settings,
-        "runs": [{"hand": r.hand, "seat": r.seat, "n": r.n, "stop": r.stop,
-                  "max_half_width": _clean(r.max_half_width), "recommended": r.recommended,
-                  "stop_text": r.stop_text(), "level": r.level, "warnings": r.warnings()}
-                 for r in results],
-        "rows": [row for r in results for row in _rows(r)],
-    }
-
-
-def _csv(results) -> str:
-    buf = io.StringIO()
-    rows = [row for r in results for row in _rows(r)]
-    w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
-    w.writeheader()
-    for row in rows:
-        w.writerow({k: ("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v))
-                    for k, v in row.items()})
-    return buf.getvalue()
-
-
-def _num(x: float, nd: int = 2, signed: bool = False) -> str:
-    """``x`` with ``nd`` decimals, never printing a negative zero."""
-    r = round(float(x), nd) + 0.0
-    return f"{r:+.{nd}f}" if signed else f"{r:.{nd}f}"
-
-
-def _fmt_ci(lo: float, hi: float, signed: bool = False) -> str:
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        from sim.analysis.stats import NA
-
-        return NA
-    return f"[{_num(lo, 2, signed)}, {_num(hi, 2, signed)}]"
-
-
-def _width(text: str) -> int:
-    """Display width: CJK wide characters (满红) take two columns."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(_width(h), *(_width(r[i]) for r in rows)) for i, h in enumerate(header)]
-
-    def line(cells):
-        out = []
-        for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
-            pad = " " * (w - _width(c))
-            out.append(pad + c if i in right else c + pad)
-        return "  ".join(out).rstrip()
-
-    return [line(header)] + [line(r) for r in rows]
-
-
-def _text(res) -> str:
-    from sim.analysis.stats import level_label
-    from sim.game.cards import hand_rows, parse_hand
-
-    s = res.settings
-    t = res.table
-    r = res.rules
-    unit = s["unit"]
-    teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
-    opp = ", ".join(sorted(set(s["opponents"])))
-    oexp = ", ".join(sorted(set(s["opponents_exposure"])))
-    lines = [
-        f"Exposure EV — seat {res.seat} holds {res.hand}   "
-        + "  ".join(hand_rows(parse_hand(res.hand))),
-        f"one deck, {teams}; player {s['player']}; opponents {opp}; "
-        f"their exposure {oexp}; seed {res.seed}",
-    ]
-    if s["known"]:
-        lines.append("known: " + "; ".join(f"seat {p}: {c}" for p, c in s["known"].items()))
-    lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
-                 f"exposing nothing on the same deals; {level_label(res.level)} CIs")
-    lines.append("")
-    rows = []
-    for rec in t.to_dict("records"):
-        mark = {"recommended": "▶", "not distinguishable from best": "≈"}.get(rec["status"], "")
-        is_none = rec["option"] == "none"
-        rows.append([
-            mark, rec["option"], _num(rec["ev"]), _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
-            "0" if is_none else _num(rec["delta"], 2, True),
-            "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
-            "" if is_none else f"{rec['p_gain']:.1%}",
-            "" if rec["status"] == "worse than best" else rec["status"],
-        ])
-    ci = f"{level_label(res.level)} CI"
-    lines += _table(["", "option", "EV", ci, "Δ vs none", ci, "P(Δ>0)", ""], rows,
-                    {2, 4, 6})
-    if s["same_as"]:
-        same = sorted(set(s["same_as"].values()))
-        lines.append(f"{', '.join(s['same_as'])}: the fourth card is then exposed automatically "
-                     f"(RULES §3), so they play exactly as {' / '.join(same)}.")
-    lines.append("")
-    lines.append(f"components for seat {res.seat} (share of deals it took the card, 满红 = all "
-                 "13 hearts, 满贯 = all 16 scoring cards, hearts = mean heart points; "
-                 "change vs none in brackets)")
-    crow = []
-    for rec in t.to_dict("records"):
-        cells = [rec["option"]]
-        for name in ("pig", "sheep", "transformer", "full_hearts", "grand_slam"):
-            cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
-        cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
-        crow.append(cells)
-    lines += _table(["option", "♠Q pig", "♦J sheep", "♣10 transformer", "满红", "满贯", "hearts"],
-                    crow, set())
-    lines.append("")
-    lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
-    best = t.iloc[0]
-    what = "expose nothing" if best["option"] == "none" else "expose " + best["option"]
-    lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
-    lines += res.warnings()
-    return "\n".join(lines)

@@ -1,8 +1,9 @@
 """Constrained dealing: one seat's hand is fixed, some cards of other seats are known.
 
 Used by ``gongzhu-sim expose`` (sim/analysis/exposure.py): the analysed seat holds a given
-13-card hand, ``--known SEAT=CARDS`` pins cards to other seats, and every other
-card is dealt uniformly at random so that each seat ends with 13 cards.
+13-card hand (two decks: 26 cards, a card at most twice), ``--known SEAT=CARDS`` pins
+cards to other seats, and every other card (copy) is dealt uniformly at random so that
+each seat ends with 13 (26) cards.
 
 Deal ``i`` depends only on ``(seed, i)``: it draws from the counter-based stream
 ``STREAM_CONSTRAINED`` (9) of sim/core/rng.py, distinct from the engine's shuffle
@@ -29,11 +30,15 @@ from sim.core.rng import bounded, stream_state
 from sim.errors import InputError
 from sim.game.cards import (
     FULL_DECK,
+    N_CARDS,
     CardError,
     card_str,
     cards_to_mask,
+    cards_to_masks2,
+    hand_to_pbn,
     mask_to_cards,
     mask_to_pbn,
+    masks2_to_cards,
     parse_hand,
 )
 
@@ -41,59 +46,94 @@ from sim.game.cards import (
 STREAM_CONSTRAINED = 9
 #: Cards per seat with one deck.
 HAND_SIZE = 13
+#: Cards per seat with two decks.
+HAND_SIZE2 = 26
 
 
 @dataclass(frozen=True)
 class DealSpec:
-    """A validated deal constraint (one deck).
+    """A validated deal constraint (one or two decks).
 
     Attributes:
         seat: the analysed seat (0..3), holding ``hand``.
-        hand: its 13 cards as a one-deck bitmask (Python int).
+        hand: its cards as a one-deck bitmask (Python int); two decks: the has_one mask.
         fixed: per seat, the cards placed before the random fill (the hand for
-            ``seat``, the known cards for the others), bitmasks.
+            ``seat``, the known cards for the others), bitmasks (two decks: has_one).
         need: per seat, how many random cards it still receives.
+        decks: 1 or 2.
+        hand2, fixed2: two decks only, the has_two masks (both copies held) of ``hand``
+            and ``fixed`` (docs/engine2.md, *Data layout*); 0 with one deck.
     """
 
     seat: int
     hand: int
     fixed: tuple[int, int, int, int]
     need: tuple[int, int, int, int]
+    decks: int = 1
+    hand2: int = 0
+    fixed2: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     @property
     def free(self) -> int:
-        """Mask of the cards dealt at random."""
+        """Mask of the cards dealt at random (one deck)."""
         used = 0
         for m in self.fixed:
             used |= m
         return FULL_DECK & ~used
 
+    def free_cards(self) -> list[int]:
+        """The cards dealt at random, a card twice when both copies are (sorted)."""
+        if self.decks == 1:
+            return mask_to_cards(self.free)
+        out = []
+        for c in range(N_CARDS):
+            used = sum((m >> c & 1) + (m2 >> c & 1)
+                       for m, m2 in zip(self.fixed, self.fixed2, strict=True))
+            out += [c] * (2 - used)
+        return out
+
+    def cards(self, p: int) -> list[int]:
+        """Seat ``p``'s fixed cards as a sorted list (a card twice for both copies)."""
+        return masks2_to_cards(self.fixed[p], self.fixed2[p])
+
+    @property
+    def hand_cards(self) -> list[int]:
+        """The analysed hand as a sorted card list (with repeats with two decks)."""
+        return masks2_to_cards(self.hand, self.hand2)
+
+    @property
+    def pbn(self) -> str:
+        """The analysed hand in PBN (two decks repeat a rank for both copies)."""
+        return hand_to_pbn(self.hand_cards) if self.decks == 2 else mask_to_pbn(self.hand)
+
     def describe(self) -> str:
         """One line: the hand (PBN) and the known cards of the other seats."""
-        text = f"seat {self.seat}: {mask_to_pbn(self.hand)}"
+        text = f"seat {self.seat}: {self.pbn}"
         for p in range(4):
             if p != self.seat and self.fixed[p]:
-                cards = " ".join(card_str(c) for c in mask_to_cards(self.fixed[p]))
+                cards = " ".join(card_str(c) for c in self.cards(p))
                 text += f"; seat {p} known: {cards}"
         return text
 
 
-def _as_cards(value: str | Iterable[int], what: str) -> list[int]:
-    """Cards of ``value`` (any RULES §1 hand/card-list text, or card indices), checked once each."""
+def _as_cards(value: str | Iterable[int], what: str, decks: int = 1) -> list[int]:
+    """Cards of ``value`` (any RULES §1 hand/card-list text, or card indices), checked once
+    each (two decks: at most twice)."""
     if isinstance(value, str):
         try:
-            return parse_hand(value, decks=1)
+            return parse_hand(value, decks=decks)
         except CardError as exc:
             raise CardError(f"{what}: {exc}") from None
     cards = [int(c) for c in value]
     for c in cards:
         if not 0 <= c < 52:
             raise CardError(f"{what}: card index {c} out of range 0..51")
-    seen: set[int] = set()
+    seen: dict[int, int] = {}
     for c in cards:
-        if c in seen:
-            raise CardError(f"{what}: card {card_str(c)} appears twice")
-        seen.add(c)
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > decks:
+            many = "twice" if decks == 1 else f"{seen[c]} times (two decks hold 2)"
+            raise CardError(f"{what}: card {card_str(c)} appears {many}")
     return sorted(cards)
 
 
@@ -126,28 +166,31 @@ def make_deal_spec(
 ) -> DealSpec:
     """Validate the analysed hand and the known cards; return a :class:`DealSpec`.
 
-    ``hand``: 13 cards in any RULES.md §1 form (or card indices); ``known``:
-    ``{seat: cards}`` for other seats. Raises CardError/InputError with a message
-    naming the card or seat for: a malformed or duplicated card, a hand that is not
-    13 cards, a known card that is in the hand or given to two seats, known cards for
-    the analysed seat itself, more than 13 known cards for a seat, a seat outside
-    0..3, or two decks (not supported yet).
+    ``hand``: 13 cards (two decks: 26, a card at most twice, ``SQ SQ`` = both copies) in
+    any RULES.md §1 form (or card indices); ``known``: ``{seat: cards}`` for other seats.
+    Raises CardError/InputError with a message naming the card or seat for: a malformed
+    or duplicated card (two decks: a card three times), a hand of the wrong size, a known
+    card that is in the hand or given to two seats (two decks: more copies of it than the
+    two decks hold, counting the hand), known cards for the analysed seat itself, more
+    known cards for a seat than it holds, a seat outside 0..3, or ``decks`` not 1 or 2.
     """
-    if decks != 1:
-        raise InputError("two decks are not supported yet (only --decks 1)")
+    if decks not in (1, 2):
+        raise InputError(f"decks must be 1 or 2, got {decks!r}")
+    size = HAND_SIZE if decks == 1 else HAND_SIZE2
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
         raise InputError(f"seat must be 0..3, got {seat!r}")
     seat = int(seat)
     if isinstance(hand, str):
-        cards = parse_hand(hand, decks=1, size=HAND_SIZE)
+        cards = parse_hand(hand, decks=decks, size=size)
     else:
-        cards = _as_cards(hand, "hand")
-        if len(cards) != HAND_SIZE:
-            raise CardError(f"hand has {len(cards)} cards, expected {HAND_SIZE}")
-    hand_mask = cards_to_mask(cards)
-    fixed = [0, 0, 0, 0]
-    fixed[seat] = hand_mask
-    owner = {c: seat for c in cards}
+        cards = _as_cards(hand, "hand", decks)
+        if len(cards) != size:
+            raise CardError(f"hand has {len(cards)} cards, expected {size}")
+    seat_cards: list[list[int]] = [[], [], [], []]
+    seat_cards[seat] = list(cards)
+    owner: dict[int, list[int]] = {}
+    for c in cards:
+        owner.setdefault(c, []).append(seat)
     for p, value in (known or {}).items():
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or not 0 <= p <= 3:
             raise InputError(f"known cards: seat must be 0..3, got {p!r}")
@@ -156,21 +199,38 @@ def make_deal_spec(
             raise InputError(
                 f"known cards for seat {p}: that is the analysed seat, give its cards in the hand"
             )
-        kc = _as_cards(value, f"known cards of seat {p}")
-        if len(kc) > HAND_SIZE:
-            raise CardError(f"seat {p} has {len(kc)} known cards, at most {HAND_SIZE} fit")
+        kc = _as_cards(value, f"known cards of seat {p}", decks)
+        if len(kc) > size:
+            raise CardError(f"seat {p} has {len(kc)} known cards, at most {size} fit")
         for c in kc:
-            if c in owner:
-                if owner[c] == seat:
+            holders = owner.setdefault(c, [])
+            if len(holders) >= decks:
+                if decks == 1 and holders[0] == seat:
                     raise CardError(
                         f"known card {card_str(c)} of seat {p} is in the analysed hand "
                         f"(seat {seat})"
                     )
-                raise CardError(f"card {card_str(c)} is known in two seats ({owner[c]} and {p})")
-            owner[c] = p
-        fixed[p] |= cards_to_mask(kc)
-    need = [0 if p == seat else HAND_SIZE - bin(fixed[p]).count("1") for p in range(4)]
-    return DealSpec(seat=seat, hand=hand_mask, fixed=tuple(fixed), need=tuple(need))
+                if decks == 1:
+                    raise CardError(
+                        f"card {card_str(c)} is known in two seats ({holders[0]} and {p})")
+                names = [f"the analysed hand (seat {q})" if q == seat else f"seat {q}"
+                         for q in holders]
+                where = (f"both in {names[0]}" if names[0] == names[1]
+                         else f"in {names[0]} and {names[1]}")
+                raise CardError(f"known card {card_str(c)} of seat {p}: both copies are "
+                                f"already placed, {where}")
+            holders.append(p)
+        seat_cards[p] = kc
+    if decks == 1:
+        fixed = tuple(cards_to_mask(sc) for sc in seat_cards)
+        need = tuple(0 if p == seat else HAND_SIZE - len(seat_cards[p]) for p in range(4))
+        return DealSpec(seat=seat, hand=fixed[seat], fixed=fixed, need=need)
+    masks = [cards_to_masks2(sc) for sc in seat_cards]
+    fixed = tuple(m[0] for m in masks)
+    fixed2 = tuple(m[1] for m in masks)
+    need = tuple(0 if p == seat else size - len(seat_cards[p]) for p in range(4))
+    return DealSpec(seat=seat, hand=fixed[seat], fixed=fixed, need=need, decks=2,
+                    hand2=fixed2[seat], fixed2=fixed2)
 
 
 @njit(cache=True, nogil=True)
@@ -203,14 +263,60 @@ def _deal_constrained(seed, start, n, fixed, need, free_cards, out):
             out[d, p] = m
 
 
+@njit(cache=True, nogil=True)
+def _deal_constrained2(seed, start, n, fixed1, fixed2, need, free_cards, out):
+    """Two decks: fill ``out[d]`` (uint64[4, 2], ``(has_one, has_two)`` per seat) with deal
+    ``start + d``.
+
+    ``fixed1``/``fixed2`` uint64[4] the placed cards' masks, ``need`` int64[4],
+    ``free_cards`` int64[R] the free copies (a card twice when both are free).  The same
+    Fisher–Yates shuffle of the copies from stream (seed, i, 9) as one deck, then seats
+    take consecutive runs in seat order: every placement of the physical copies is equally
+    likely.
+    """
+    r = free_cards.shape[0]
+    buf = np.empty(r, dtype=np.int64)
+    for d in range(n):
+        i = start + d
+        rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_CONSTRAINED))
+        for j in range(r):
+            buf[j] = free_cards[j]
+        for j in range(r - 1, 0, -1):
+            rng, k = bounded(rng, np.uint64(j + 1))
+            t = buf[j]
+            buf[j] = buf[k]
+            buf[k] = t
+        pos = 0
+        for p in range(4):
+            m1 = fixed1[p]
+            m2 = fixed2[p]
+            for _ in range(need[p]):
+                b = ONE << np.uint64(buf[pos])
+                m2 |= m1 & b
+                m1 |= b
+                pos += 1
+            out[d, p, 0] = m1
+            out[d, p, 1] = m2
+
+
 def deal_hands(spec: DealSpec, seed: int, start: int, n: int) -> np.ndarray:
-    """Deals ``start … start+n−1`` under ``spec``: (n, 4) uint64 one-deck hands.
+    """Deals ``start … start+n−1`` under ``spec``: (n, 4) uint64 one-deck hands; two
+    decks (n, 4, 2) uint64 ``(has_one, has_two)`` masks (the ``hands`` of
+    :func:`sim.engine.play_deals2`).
 
     Deal ``i`` depends only on ``(seed, i)`` and ``spec``, so any split into
     batches gives the same deals. Raises ValueError for ``n < 0`` or ``start < 0``.
     """
     if n < 0 or start < 0:
         raise ValueError(f"deal range must be non-negative, got start={start}, n={n}")
+    if spec.decks == 2:
+        out2 = np.zeros((n, 4, 2), dtype=np.uint64)
+        _deal_constrained2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
+                           np.array(spec.fixed, dtype=np.uint64),
+                           np.array(spec.fixed2, dtype=np.uint64),
+                           np.array(spec.need, dtype=np.int64),
+                           np.array(spec.free_cards(), dtype=np.int64), out2)
+        return out2
     out = np.zeros((n, 4), dtype=np.uint64)
     fixed = np.array(spec.fixed, dtype=np.uint64)
     need = np.array(spec.need, dtype=np.int64)
