@@ -136,3 +136,21 @@ def test_cli_two_decks_json_lists_per_copy_options(tmp_path):
             "markdown")
     assert r.exit_code == 0, r.output
     assert r.stdout.count("### Exposure EV") == 2 and r.stdout.count("| ▶ |") == 2
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--player", "illegal", "--check-legal", "--options", "DJ"],
+         "check_legal: player 'illegal' played"),
+        (["--player", "search"], "player 'search' does not support 2 decks"),
+        (["--options", "SQ,SQ"], "both copies of SQ asked for, the hand holds one"),
+        (["--known", "1=DJ"], "known card DJ of seat 1: both copies are already placed"),
+    ],
+)
+def test_cli_two_decks_bad_input_one_clear_message(args, fragment):
+    r = run("expose", "--decks", "2", "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432", *args,
+            "--max-deals", "100", "--batch", "100", "--quiet")
+    assert r.exit_code == 2, r.output
+    assert fragment in r.output
+    assert r.output.count("Error") == 1 and "Traceback" not in r.output
