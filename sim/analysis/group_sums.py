@@ -19,9 +19,11 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def _group_sums_kernel(x, d, dd, rows, pa, pb, c1, s1, q1, c2, s2, q2):
-    """Add rows ``rows`` of codes ``x`` (n, k) int8 into the single (k, S) and pair (p, S, S)
-    tables: counts ``c``, Σ d ``s`` and Σ d² ``q`` (``dd`` = d·d precomputed)."""
+def _group_sums_kernel(x, d, dd, rows, pa, pb, t1, t2):
+    """Add rows ``rows`` of codes ``x`` (n, k) int8 into the single (k, S, 3) and pair
+    (p, S, S, 3) tables: [..., 0] counts, [..., 1] Σ d, [..., 2] Σ d² (``dd`` = d·d
+    precomputed).  The three sums of a group sit side by side, so each row touches one
+    cache line per feature and pair (three separate tables were 2.7× slower)."""
     k = x.shape[1]
     npairs = pa.size
     for r in range(rows.size):
@@ -30,15 +32,15 @@ def _group_sums_kernel(x, d, dd, rows, pa, pb, c1, s1, q1, c2, s2, q2):
         qi = dd[i]
         for f in range(k):
             v = x[i, f]
-            c1[f, v] += 1.0
-            s1[f, v] += di
-            q1[f, v] += qi
+            t1[f, v, 0] += 1.0
+            t1[f, v, 1] += di
+            t1[f, v, 2] += qi
         for p in range(npairs):
             a = x[i, pa[p]]
             b = x[i, pb[p]]
-            c2[p, a, b] += 1.0
-            s2[p, a, b] += di
-            q2[p, a, b] += qi
+            t2[p, a, b, 0] += 1.0
+            t2[p, a, b, 1] += di
+            t2[p, a, b, 2] += qi
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,11 @@ def group_sums(x: np.ndarray, d: np.ndarray, feats, pairs, rows: np.ndarray | No
     size = int(x.max()) + 1 if x.size else 1
     pa = np.array([p[0] for p in pairs], dtype=np.int64)
     pb = np.array([p[1] for p in pairs], dtype=np.int64)
-    c1, s1, q1 = (np.zeros((k, size)) for _ in range(3))
-    c2, s2, q2 = (np.zeros((len(pa), size, size)) for _ in range(3))
-    _group_sums_kernel(x, d, d * d, rows, pa, pb, c1, s1, q1, c2, s2, q2)
+    t1 = np.zeros((k, size, 3))
+    t2 = np.zeros((len(pa), size, size, 3))
+    _group_sums_kernel(x, d, d * d, rows, pa, pb, t1, t2)
+    c1, s1, q1 = (np.ascontiguousarray(t1[..., j]) for j in range(3))
+    c2, s2, q2 = (np.ascontiguousarray(t2[..., j]) for j in range(3))
     return GroupSums(tuple(feats), tuple(tuple(p) for p in pairs), c1, s1, q1, c2, s2, q2)
 
 
