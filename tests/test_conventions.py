@@ -34,6 +34,32 @@ def test_seed_default_is_one_everywhere(cmd):
         assert p.default == 1
 
 
+@pytest.mark.parametrize("name", ["play_deals", "exposure_ev", "analyse_exposure",
+                                  "compare_candidates", "deal_game", "GameState.from_hands"])
+def test_the_python_api_seed_defaults_to_one_too(name):
+    """``import sim``: every seeded function defaults to seed 1, as the CLI's --seed."""
+    import inspect
+
+    import sim
+    from sim.engine.two_decks import play_deals2
+
+    obj = sim
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    assert inspect.signature(obj).parameters["seed"].default == 1
+    assert inspect.signature(play_deals2).parameters["seed"].default == 1
+    assert sim.JobSpec.__dataclass_fields__["seed"].default == 1
+
+
+def test_the_python_api_default_seed_plays_the_cli_default_deal():
+    import sim
+
+    a = sim.play_deals(sim.Rules(), "heuristic", "rule", n=3, threads=1)
+    b = sim.play_deals(sim.Rules(), "heuristic", "rule", seed=1, n=3, threads=1)
+    assert (a.hands == b.hands).all() and (a.raw == b.raw).all()
+    assert sim.deal_game(sim.Rules()).hands == sim.deal_game(sim.Rules(), seed=1).hands
+
+
 @pytest.mark.parametrize("cmd", sorted(name for name, cmd in main.commands.items()
                                        if any(p.name == "jobs" for p in cmd.params)))
 def test_jobs_zero_means_all_cores_everywhere(cmd):

@@ -283,7 +283,7 @@ def compare_candidates(
     rules: Rules | None = None,
     deals: int = DEFAULT_DEALS,
     precision: float | None = None,
-    seed: int = 0,
+    seed: int = 1,
     jobs: int = 1,
     backend: str = DEFAULT_BACKEND,
     scheduler: str | None = None,

@@ -111,7 +111,7 @@ def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: R
     return [make(c) for c in chs]
 
 
-def deal_game(rules: Rules | None = None, seed: int = 0, deal: int = 0,
+def deal_game(rules: Rules | None = None, seed: int = 1, deal: int = 0,
               exposures: str | Sequence[str | Choice] = "never", leader: int | None = None,
               first_deal: bool = True) -> GameState:
     """Deal ``deal`` of root ``seed`` as the engine deals it and run its exposure phase with

@@ -616,7 +616,7 @@ def play_deals2(
     rules: Rules,
     players,
     exposures,
-    seed: int = 0,
+    seed: int = 1,
     start: int = 0,
     n: int = 1,
     match_length: int = 1,

@@ -134,7 +134,7 @@ class GameState:
         exposed: Sequence[Iterable[int | str] | str] | Mapping[int, Any] | None = None,
         exposure: ExposurePolicy | Sequence[ExposurePolicy] | None = None,
         first_deal: bool = True,
-        seed: int = 0,
+        seed: int = 1,
         deal: int = 0,
     ) -> GameState:
         """A new deal from four hands (RULES §1 text or card lists; 13 or 26 cards each).
