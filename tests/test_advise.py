@@ -153,6 +153,16 @@ def test_two_decks_position():
      "Error: the first deal of a match opens with ♣2, but play 1 is C5"),
     (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ X3"],
      "Error: --plays: play 7 'X3': unknown card 'X3'"),
+    # a seat's --exposed options are checked one by one: the message names the one at fault
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+      "--exposed", "1=HA", "--exposed", "1=SK"],
+     "Error: --exposed 1=SK: SK is not exposable (only SQ, DJ, CT, HA)"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+      "--exposed", "1=HA", "--exposed", "1=CT,XX"],
+     "Error: --exposed 1=CT,XX: unknown card 'XX' (cards are written SQ, QS, H10, 10H, ♠Q)"),
+    (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
+      "--exposed", "1=HA", "--exposed", "2=HA"],
+     "Error: --exposed: HA is exposed 2 times; a 1-deck deal has 1"),
 ])
 def test_bad_input(args, message):
     code, out = _run(*args)

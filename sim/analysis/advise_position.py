@@ -136,7 +136,7 @@ def parse_position(
     plays: str = "",
     seat: int = 0,
     first_leader: int | None = None,
-    exposed: dict[int, str] | None = None,
+    exposed: dict[int, str | list[str]] | None = None,
     rules: Rules | None = None,
     later_deal: bool = False,
 ) -> Position:
@@ -146,8 +146,9 @@ def parse_position(
     played this deal in order (``"C2 C5 CK C3 D4"``; two decks a pair as ``D8D8``);
     ``seat``: the seat to play now (the advised one); ``first_leader``: the seat that led
     the first trick (default: the one that puts ``seat`` to play); ``exposed``: ``{seat:
-    cards}``; ``later_deal``: the deal is not the first of its match (the first lead is then
-    free; otherwise it must be the ♣2).
+    cards}`` (or ``{seat: [cards, …]}``, one text per ``--exposed`` option, so that an
+    error names the option at fault); ``later_deal``: the deal is not the first of its
+    match (the first lead is then free; otherwise it must be the ♣2).
 
     Raises AdviseError naming the problem: a card played twice, a played card also in the
     hand, an unknown card, a play of the wrong size, a deal already over, a hand size that
@@ -220,23 +221,25 @@ def parse_position(
                     must_lack=tuple(must_lack))
 
 
-def _exposures(exposed: dict[int, str], rules: Rules, seat: int, hand: list[int],
+def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, hand: list[int],
                played_by: list[list[int]]) -> list[list[int]]:
     """Per seat exposed cards, validated against what is seen elsewhere (RULES §3)."""
     d = rules.decks
     out: list[list[int]] = [[], [], [], []]
-    for s, text in exposed.items():
+    for s, texts in exposed.items():
         if not 0 <= s <= 3:
             raise AdviseError(f"--exposed: seat must be 0..3, got {s}")
-        try:
-            cs = [parse_card(t) for t in text.replace(",", " ").replace("+", " ").split()]
-        except CardError as exc:
-            raise AdviseError(f"--exposed {s}={text}: {exc}") from None
-        for c in cs:
-            if c not in EXPOSABLE:
-                raise AdviseError(f"--exposed {s}={text}: {card_str(c)} is not exposable "
-                                  "(only SQ, DJ, CT, HA)")
-        out[s].extend(cs)
+        # one text per --exposed option of the seat: a message names the option at fault
+        for text in [texts] if isinstance(texts, str) else texts:
+            try:
+                cs = [parse_card(t) for t in text.replace(",", " ").replace("+", " ").split()]
+            except CardError as exc:
+                raise AdviseError(f"--exposed {s}={text}: {exc}") from None
+            for c in cs:
+                if c not in EXPOSABLE:
+                    raise AdviseError(f"--exposed {s}={text}: {card_str(c)} is not exposable "
+                                      "(only SQ, DJ, CT, HA)")
+            out[s].extend(cs)
     if any(out) and rules.variant == "pig_sheep":
         raise AdviseError("--exposed: variant pig_sheep (猪羊一家) forbids exposure")
     total = Counter(c for e in out for c in e)

@@ -67,13 +67,13 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
     rules = pop_rules(kwargs)
     if not (math.isfinite(precision) and precision >= 0):
         raise InputError(f"--precision must be a finite number ≥ 0, got {precision}")
-    exp: dict[int, str] = {}
+    exp: dict[int, list[str]] = {}  # seat → its --exposed options' cards, one text each
     for item in exposed:
         s, sep, cards = item.partition("=")
         if not sep or s.strip() not in ("0", "1", "2", "3"):
             raise AdviseError(f"--exposed {item!r}: expected SEAT=CARDS with SEAT 0..3, "
                               "e.g. --exposed 1=SQ")
-        exp[int(s)] = f"{exp.get(int(s), '')} {cards}"
+        exp.setdefault(int(s), []).append(cards.strip())
     pos = parse_position(" ".join(hand), plays, seat=seat, first_leader=first_leader,
                          exposed=exp, rules=rules, later_deal=later_deal)
     result = run_advise(pos, players=players, precision=precision, max_worlds=max_worlds,
