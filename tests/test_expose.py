@@ -110,6 +110,11 @@ def test_table_matches_direct_per_deal_statistics():
             assert r["delta_se"] == pytest.approx(d.std(ddof=1) / np.sqrt(2_500), rel=1e-9)
             assert r["delta_lo"] == pytest.approx(d.mean() - Z95 * r["delta_se"])
         assert r["p_gain"] == (d > 0).mean() and r["p_loss"] == (d < 0).mean()
+        # ties (Δ = 0) are neither wins nor losses: counted apart (issue 17)
+        assert r["p_tie"] == pytest.approx((d == 0).mean(), abs=1e-12)
+        assert r["p_gain"] + r["p_loss"] + r["p_tie"] == pytest.approx(1.0)
+        if j:
+            assert (d == 0).any()  # this hand has ties: the test can tell them apart
         vb = v[:, j] - v[:, res.options.index(best)]
         assert r["vs_best"] == pytest.approx(vb.mean(), abs=1e-9)
         distinct = r["vs_best_hi"] >= 0
@@ -204,6 +209,9 @@ def test_cli_text_table():
     assert "known: seat 1: SK SA" in out
     assert "Stopped by the deal cap (max deals 2,000) after 2,000 deals" in out
     assert "Recommendation: expose DJ" in out and "满红" in out
+    header = next(ln for ln in lines if "P(Δ>0)" in ln)
+    assert header.split()[-1] == "ties"  # ties are shown apart from P(Δ>0)
+    assert all(ln.count("%") == 2 for ln in table if "none" not in ln.split()[:2])
 
 
 def test_cli_json_same_seed_and_jobs_identical():

@@ -28,7 +28,8 @@ default 0.95, z = Φ⁻¹(½ + level/2)): for option j with per-deal values
 ``v_j``, EV = mean(v_j), SE = sd(v_j)/√n (ddof = 1); Δ_j and the difference to the best
 option use the paired per-deal differences, SE = sd(v_j − v_0)/√n.  An interval is
 undefined (nan, ``n/a``) with n < 2 or when every deal gave the same value.  ``p_gain`` is
-the share of deals with Δ > 0 (``p_loss``: Δ < 0).  Components are per-deal
+the share of deals with Δ > 0 strictly (``p_loss``: Δ < 0; ``p_tie``: Δ = 0, counted as
+neither: the three add up to 1).  Components are per-deal
 rates for the analysed seat: took ♠Q (``pig``), ♦J (``sheep``), ♣10
 (``transformer``), all 13 hearts (``full_hearts``, 满红), all 16 scoring cards
 (``grand_slam``, 满贯), and ``hearts`` = mean heart points (RULES §5 step 1:
@@ -445,7 +446,7 @@ def exposure_ev(
     distinguishable from best`` — the paired 95% CI of option − best contains 0 — or
     ``worse than best``), ``n``, ``ev`` ``ev_se`` ``ev_lo`` ``ev_hi`` (mean and 95% CI),
     ``delta`` ``delta_se`` ``delta_lo`` ``delta_hi`` (paired Δ vs none), ``p_gain``
-    ``p_loss`` (share of deals with Δ > 0 / < 0), ``vs_best`` ``vs_best_lo``
+    ``p_loss`` ``p_tie`` (share of deals with Δ > 0 / < 0 / = 0), ``vs_best`` ``vs_best_lo``
     ``vs_best_hi``, the components ``pig sheep transformer full_hearts grand_slam
     hearts`` and their changes vs none ``d_pig`` …; ``df.attrs`` holds ``n``, ``stop``
     (``precision`` or ``max_deals``), ``max_half_width`` and the settings.

@@ -20,7 +20,7 @@ from sim.analysis.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
-             "delta_lo", "delta_hi", "p_gain", "p_loss", "vs_best", "vs_best_lo", "vs_best_hi",
+             "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo", "vs_best_hi",
              "pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts",
              "d_pig", "d_sheep", "d_transformer", "d_full_hearts", "d_grand_slam", "d_hearts"]
 
@@ -128,11 +128,12 @@ def format_text(res: ExposureResult) -> str:
             "0" if is_none else _num(rec["delta"], 2, True),
             "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
             "" if is_none else f"{rec['p_gain']:.1%}",
+            "" if is_none else f"{rec['p_tie']:.1%}",
             "" if rec["status"] == "worse than best" else rec["status"],
         ])
     ci = f"{level_label(res.level)} CI"
-    lines += _grid(["", "option", "EV", ci, "Δ vs none", ci, "P(Δ>0)", ""], rows,
-                    {2, 4, 6})
+    lines += _grid(["", "option", "EV", ci, "Δ vs none", ci, "P(Δ>0)", "ties", ""], rows,
+                    {2, 4, 6, 7})
     if s["same_as"]:
         same = sorted(set(s["same_as"].values()))
         lines.append(f"{', '.join(s['same_as'])}: the fourth card is then exposed automatically "
@@ -181,8 +182,8 @@ def format_markdown(results: list[ExposureResult]) -> str:
                 f"{', '.join(sorted(set(s['opponents'])))}; their exposure "
                 f"{', '.join(sorted(set(s['opponents_exposure'])))}; seed {res.seed}; value: "
                 f"{s['unit']} per deal, Δ paired vs exposing nothing.", "",
-                f"| | option | EV | {ci} | Δ vs none | {ci} | P(Δ>0) | status |",
-                "|---|---|---:|---|---:|---|---:|---|"]
+                f"| | option | EV | {ci} | Δ vs none | {ci} | P(Δ>0) | ties | status |",
+                "|---|---|---:|---|---:|---|---:|---:|---|"]
         for rec in res.table.to_dict("records"):
             is_none = rec["option"] == "none"
             out.append("| " + " | ".join([
@@ -190,7 +191,8 @@ def format_markdown(results: list[ExposureResult]) -> str:
                 _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
                 "0" if is_none else _num(rec["delta"], 2, True),
                 "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
-                "" if is_none else f"{rec['p_gain']:.1%}", rec["status"]]) + " |")
+                "" if is_none else f"{rec['p_gain']:.1%}",
+                "" if is_none else f"{rec['p_tie']:.1%}", rec["status"]]) + " |")
         out += ["", "| option | ♠Q pig | ♦J sheep | ♣10 transformer | 满红 | 满贯 | hearts |",
                 "|---|---:|---:|---:|---:|---:|---:|"]
         for rec in res.table.to_dict("records"):

@@ -210,6 +210,7 @@ def build_table(st: ExposureStats, flags: list[int], level: float = DEFAULT_LEVE
             "delta_hi": d + hw(dse),
             "p_gain": st.gain[j] / n,
             "p_loss": st.loss[j] / n,
+            "p_tie": (n - st.gain[j] - st.loss[j]) / n,
             "vs_best": vb,
             "vs_best_lo": vb - hw(vbse),
             "vs_best_hi": vb + hw(vbse),

@@ -97,7 +97,9 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     opponent randomness, so each option's Δ against exposing nothing is a paired
     estimate.  The table is sorted by EV, best first: ▶ marks the recommended
     choice, ≈ an option not distinguishable from it (the paired 95% CI of
-    option − best contains 0).
+    option − best contains 0).  P(Δ>0) is the share of deals on which the option
+    scores strictly more than exposing nothing; ties (Δ = 0: the exposure changed
+    nothing, common) are not wins and are shown apart (ties; P(Δ<0) = 1 − both).
 
     Two decks (--decks 2, 拱双猪): HAND is 26 cards, a rank twice for both copies
     (S:AQQ5 … or 'SQ SQ …').  Exposure is per copy (RULES.md §3): an option exposes
