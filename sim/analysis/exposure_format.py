@@ -20,7 +20,8 @@ from sim.analysis.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
-             "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo", "vs_best_hi",
+             "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
+             "vs_best_hi",
              "pig", "sheep", "transformer", "full_hearts", "grand_slam", "hearts",
              "d_pig", "d_sheep", "d_transformer", "d_full_hearts", "d_grand_slam", "d_hearts"]
 
