@@ -70,7 +70,7 @@ def test_swapping_two_rules_constants_gives_a_new_cache_folder(tree):
     ("strategies/heuristic.py", "\n", "\n# edited\n"),
     ("sim/engine/one_deck.py", "\n", "\n# edited\n"),
     ("sim/jobs/study.py", "\n", "\n# edited\n"),  # kernels outside the kernel packages
-    ("sim/jobs/results.py", "\n", "\n# edited\n"),
+    ("sim/jobs/totals.py", "\n", "\n# edited\n"),
 ])
 def test_every_frozen_source_is_in_the_key(tree, rel, old, new):
     before = sim._kernel_cache_dir(tree)
@@ -142,7 +142,7 @@ def _origin(mod: str, name: str, seen: set) -> list[Path]:
 def test_names_used_in_kernels_come_from_hashed_files():
     hashed = set(sim._kernel_files(ROOT))
     kernel_files = [f for f in hashed if sim._DEFINES_KERNEL.search(f.read_bytes())]
-    assert {"results.py", "study.py", "one_deck.py", "bits.py"} <= {f.name for f in kernel_files}
+    assert {"totals.py", "study.py", "one_deck.py", "bits.py"} <= {f.name for f in kernel_files}
     checked = 0
     for f in kernel_files:
         imports = _imports(f)

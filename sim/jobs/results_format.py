@@ -1,0 +1,104 @@
+"""The summary of a batch job as files and text: ``summary.csv`` (:func:`write_summary`)
+and the terminal table of ``gongzhu-sim run`` (:func:`format_summary`).  The rows come from
+sim/jobs/totals.py :func:`~sim.jobs.totals.summary_rows`."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
+from sim.jobs.totals import _ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
+
+SUMMARY = "summary.csv"
+
+
+def _records(table) -> list[dict]:
+    """Rows of a summary given as a list of dicts or a DataFrame."""
+    if isinstance(table, list):
+        return table
+    return table.to_dict("records")
+
+
+def write_summary(folder: str | Path, table) -> Path:
+    """Write ``summary.csv`` atomically (tmp file + rename); returns its path.
+
+    ``table``: :func:`summary_rows` (or any list of dicts) or a DataFrame; floats are
+    written with Python's shortest round-trip repr, so equal totals give equal bytes.
+    """
+    import csv
+
+    rows = _records(table)
+    cols = list(rows[0]) if rows else list(SUMMARY_COLUMNS)
+    if not isinstance(table, list):
+        cols = [str(c) for c in table.columns]
+    path = Path(folder) / SUMMARY
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow(["" if _isnan(r[c]) else _plain(r[c]) for c in cols])
+    os.replace(tmp, path)
+    return path
+
+
+def _isnan(v) -> bool:
+    return isinstance(v, float) and math.isnan(v)
+
+
+def _plain(v):
+    """numpy scalars → Python scalars (their str() is then the plain repr)."""
+    return v.item() if hasattr(v, "item") else v
+
+
+def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] = ()) -> str:
+    """The summary (rows or DataFrame) as text: scores per seat (mean ± CI half-width, ``n/a``
+    when undefined, with a warning line) and rates."""
+    records = _records(table)
+    index = {(r["metric"], str(r["seat"])): r for r in records}
+    lo_key = next((k for k in (records[0] if records else {}) if str(k).startswith("ci")
+                   and str(k).endswith("_low")), "ci95_low")
+    label = lo_key[2:-4] + "%"
+    undefined = []
+
+    def cell(metric: str, seat: str, pct: bool = False) -> str:
+        r = index.get((metric, seat))
+        if r is None:
+            return "-"
+        mean, half = float(r["mean"]), float(r["mean"]) - float(r[lo_key])
+        if pct:
+            return f"{100 * mean:.2f}%"
+        if not math.isfinite(half):
+            undefined.append(metric)
+        return fmt_pm(mean, half)
+
+    n = int(next(iter(index.values()))["n"]) if index else 0
+    scores = [m for m in SCORE_METRICS if (m, "0") in index]
+    head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
+    lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
+    rows = [head]
+    for s in SEATS:
+        rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
+                    + [cell(m, str(s)) for m in scores])
+    lines += _align(rows)
+    lines.append("")
+    lines.append("rates (share of deals)")
+    rate_cols = list(RATE_METRICS)
+    rows = [["seat"] + [c.replace("exposed_", "exp ").replace("took_", "took ")
+                        .replace("full_hearts", "满红").replace("grand_slam", "满贯")
+                        for c in rate_cols]]
+    for s in [*map(str, SEATS), "any"]:
+        rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in _ANY_RATES) else ""
+                           for c in rate_cols])
+    lines += _align(rows)
+    lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
+    return "\n".join(lines)
+
+
+def _align(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
