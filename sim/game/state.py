@@ -19,12 +19,14 @@ bots, not for millions of deals (use :func:`sim.engine.play_deals` for those).
 Cards are indices (``suit * 13 + rank``, :mod:`sim.game.cards`); a one-deck play is a card, a
 two-deck play a sorted tuple ``(c,)``, ``(c, c)`` (a pair) or ``(a, b)`` (two cards following
 a pair lead).  :meth:`GameState.play` also takes text: ``"SQ"``, ``"D8D8"``, ``"S9 S7"``.
+
+Setting a deal up (the hands checked, the first leader, the exposures) is sim/game/deal_setup.py.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,7 +35,6 @@ from sim.errors import InputError
 from sim.game import play as p1
 from sim.game import play2 as p2
 from sim.game.cards import (
-    C2,
     DJ,
     EXPOSABLE,
     SCORING_MASK,
@@ -41,20 +42,20 @@ from sim.game.cards import (
     CardError,
     card_str,
     card_symbol,
-    check_copies,
     flags_to_cards,
     parse_card,
-    parse_hand,
     suit_of,
 )
-from sim.game.rules import EXPOSURE_ORDERS, Rules
+from sim.game.deal_setup import (  # noqa: F401 (re-exported)
+    ExposurePolicy,
+    GameStateError,
+    first_leader,
+    given_flags,
+    parse_hands,
+    run_exposure,
+)
+from sim.game.rules import Rules
 from sim.game.scoring import DealScore, raw_score_py, score_deal
-
-#: An exposure policy: ``policy(seat, hand, announced) -> flags``.  ``hand`` is the seat's
-#: sorted card list (repeats for both copies), ``announced`` the flags exposed so far in the
-#: sequential order (0 when simultaneous).  Flags: bit b (0 pig, 1 sheep, 2 transformer,
-#: 3 ♥A) one copy, bit b + 4 the second copy too (two decks).
-ExposurePolicy = Callable[[int, list[int], int], int]
 
 
 class IllegalPlay(InputError):
@@ -67,10 +68,6 @@ class IllegalPlay(InputError):
     def __init__(self, seat: int, trick_no: int, play: Any, rule: str) -> None:
         self.seat, self.trick_no, self.play, self.rule = seat, trick_no, play, rule
         super().__init__(f"trick {trick_no + 1}: seat {seat} may not play {_text(play)}: {rule}")
-
-
-class GameStateError(InputError):
-    """A deal that cannot be set up (hands, leader, exposures); the message names the problem."""
 
 
 def _text(play: Any) -> str:
@@ -152,60 +149,17 @@ class GameState:
         leader, an exposure of a card the seat does not hold, exposure under pig_sheep.
         """
         rules = rules or Rules()
-        size = rules.cards_per_seat
-        if isinstance(hands, str) or len(hands) != 4:
-            raise GameStateError("a deal needs four hands, one per seat 0..3")
-        parsed: list[list[int]] = []
-        for p, h in enumerate(hands):
-            try:
-                if isinstance(h, str):
-                    cards = parse_hand(h, decks=rules.decks, size=size)
-                else:
-                    cards = sorted(int(c) for c in h)
-                    for c in cards:
-                        card_str(c)
-                    check_copies(cards, rules.decks)
-                    if len(cards) != size:
-                        raise CardError(f"hand has {len(cards)} cards, expected {size}")
-            except CardError as exc:
-                raise CardError(f"seat {p}: {exc}") from None
-            parsed.append(cards)
-        total = Counter(c for h in parsed for c in h)
-        for c, n in sorted(total.items()):
-            if n > rules.decks:
-                who = [p for p in range(4) if c in parsed[p]]
-                raise CardError(f"card {card_str(c)} is dealt {n} times (seats "
-                                f"{', '.join(map(str, who))}); a {rules.decks}-deck deal has "
-                                f"{rules.decks}")
-        holders = [p for p in range(4) if C2 in parsed[p]]
-        if first_deal:
-            if rules.decks == 1 or len(holders) == 1:
-                if leader is not None and leader != holders[0]:
-                    raise GameStateError(
-                        f"the first deal of a match is led by the ♣2 holder, seat {holders[0]}, "
-                        f"not seat {leader}")
-                leader = holders[0] if rules.decks == 1 or leader is None else leader
-            elif leader is None:
-                raise GameStateError("two decks: seats " + " and ".join(map(str, holders))
-                                     + " hold a ♣2; give the leader (the seat dealt the first "
-                                     "♣2)")
-            elif leader not in holders:
-                raise GameStateError(f"seat {leader} holds no ♣2 and cannot open the match")
-        elif leader is None:
-            raise GameStateError("a deal that does not open its match needs its leader "
-                                 "(the previous deal's pig taker)")
-        if isinstance(leader, bool) or not isinstance(leader, int | np.integer) \
-                or not 0 <= leader <= 3:
-            raise GameStateError(f"leader must be a seat 0..3, got {leader!r}")
+        parsed = parse_hands(hands, rules)
+        leader = first_leader(parsed, rules, leader, first_deal)
         self = cls.__new__(cls)
         self.rules, self.hands, self.leader = rules, parsed, int(leader)
         self.first_deal, self.seed, self.deal = bool(first_deal), int(seed), int(deal)
         if exposed is not None and exposure is not None:
             raise GameStateError("give the exposures or an exposure policy, not both")
         if exposure is not None:
-            flags = self._run_exposure(exposure)
+            flags = run_exposure(parsed, rules, self.leader, exposure)
         else:
-            flags = self._flags_of(exposed)
+            flags = given_flags(parsed, rules, exposed)
         self._start(flags)
         return self
 
@@ -237,71 +191,6 @@ class GameState:
                 leader = c2_seat
         return cls.from_hands(hands, rules, leader=leader, exposed=exposed, exposure=exposure,
                               first_deal=first_deal, seed=seed, deal=deal)
-
-    def _flags_of(self, exposed) -> list[int]:
-        """Per seat flags of the given exposures (validated; auto-exposure applied)."""
-        flags = [0, 0, 0, 0]
-        if exposed is None:
-            return self._auto(flags)
-        items = exposed.items() if isinstance(exposed, Mapping) else enumerate(exposed)
-        for seat, cards in items:
-            if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
-                    or not 0 <= seat <= 3:
-                raise GameStateError(f"exposed cards: seat must be 0..3, got {seat!r}")
-            if isinstance(cards, str):
-                cards = cards.replace(",", " ").split()
-            cs = [parse_card(c) if isinstance(c, str) else int(c) for c in cards]
-            counts = Counter(cs)
-            f = 0
-            for c, n in counts.items():
-                if c not in EXPOSABLE:
-                    raise CardError(f"seat {seat}: card {card_str(c)} is not exposable "
-                                    "(only SQ, DJ, CT, HA can be exposed)")
-                if self.hands[seat].count(c) < n:
-                    raise GameStateError(f"seat {seat} exposes {card_str(c)}"
-                                         f"{' twice' if n == 2 else ''} but was not dealt "
-                                         f"{'both copies' if n == 2 else 'it'}")
-                b = EXPOSABLE.index(c)
-                f |= 1 << b
-                if n == 2:
-                    f |= 1 << (b + 4)
-            flags[int(seat)] |= f
-        if any(flags) and self.rules.variant == "pig_sheep":
-            raise GameStateError("variant pig_sheep (猪羊一家) forbids exposure")
-        return self._auto(flags)
-
-    def _auto(self, flags: list[int]) -> list[int]:
-        if self.rules.decks == 1 and self.rules.auto_expose_fourth:
-            return p1.auto_expose(self.hands, flags)
-        return flags
-
-    def _run_exposure(self, exposure) -> list[int]:
-        """The exposure phase (RULES §3; docs/engine.md / engine2.md step 3)."""
-        policies = [exposure] * 4 if callable(exposure) else list(exposure)
-        if len(policies) != 4:
-            raise GameStateError("exposure needs one policy or four (one per seat)")
-        flags = [0, 0, 0, 0]
-        if self.rules.variant == "pig_sheep":
-            return flags
-        sequential = self.rules.exposure_order == EXPOSURE_ORDERS[1]
-        for k in range(4):
-            p = (self.leader + k) % 4 if sequential else k
-            announced = 0
-            if sequential and self.rules.decks == 1:
-                announced = flags[0] | flags[1] | flags[2] | flags[3]
-            elif sequential:
-                total = [sum(x) for x in zip(*(p2._flags_counts(f) for f in flags), strict=True)]
-                announced = p2._counts_flags(total)
-            f = int(policies[p](p, list(self.hands[p]), announced))
-            held = Counter(self.hands[p])
-            bad = f >> (4 if self.rules.decks == 1 else 8) != 0
-            for b, n in enumerate(p2._flags_counts(f)):
-                bad |= n > held[EXPOSABLE[b]] or bool(f >> (b + 4) & 1 and not f >> b & 1)
-            if bad:
-                raise GameStateError(f"exposure policy of seat {p} returned flags {f}, which "
-                                     "expose cards it does not hold")
-            flags[p] = f
-        return self._auto(flags)
 
     def _start(self, flags: list[int]) -> None:
         self.flags = list(flags)
