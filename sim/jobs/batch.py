@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from sim.analysis.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import JobSpec, default_out_dir
-from sim.jobs.executor import connect, run_batches
+from sim.jobs.executor import connect, run_batches, warm_while_priming
 from sim.jobs.manifest import (  # noqa: F401 (re-exported)
     MANIFEST_FORMAT,
     _columns,
@@ -216,24 +215,10 @@ class Job:
         t0 = time.perf_counter()
         spec = self.spec
         n_left = sum(c["status"] != "done" for c in self.chunks)
-        primer = None
-        if spec.backend == "loky" and min(spec.n_jobs(), n_left) > 1:
-            from sim.jobs.executor import prime_loky
-
-            # start the worker processes (and their imports) while the parent warms up
-            primer = threading.Thread(target=prime_loky, args=(min(spec.n_jobs(), n_left),),
-                                      daemon=True)
-            primer.start()
-        try:
-            self._warm()
-        except BaseException:  # Ctrl-C while the workers start: do not wait for them
-            if primer is not None:
-                from sim.jobs.executor import stop_loky
-
-                stop_loky()
-            raise
-        if primer is not None:
-            primer.join()
+        workers = min(spec.n_jobs(), n_left)
+        # start the worker processes (and their imports) while the parent warms up
+        warm_while_priming(self._warm,
+                           workers if spec.backend == "loky" and workers > 1 else 0)
         self.out.mkdir(parents=True, exist_ok=True)
         # --force: the old run's files (its manifest is replaced atomically below, so the
         # folder always holds one); leftover tmp files of our own names.  Nothing else.

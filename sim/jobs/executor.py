@@ -234,6 +234,24 @@ def stop_loky() -> None:
             ex.shutdown(wait=False, kill_workers=True)
 
 
+def warm_while_priming(warm: Callable[[], Any], workers: int) -> None:
+    """Run ``warm()`` in the parent while ``workers`` loky workers start in a thread
+    (:func:`prime_loky`; 0: none are started).  Ctrl-C during ``warm`` stops the workers
+    without waiting for them (:func:`stop_loky`) and is raised."""
+    primer = None
+    if workers:
+        primer = threading.Thread(target=prime_loky, args=(workers,), daemon=True)
+        primer.start()
+    try:
+        warm()
+    except BaseException:  # Ctrl-C while the workers start: do not wait for them
+        if primer is not None:
+            stop_loky()
+        raise
+    if primer is not None:
+        primer.join()
+
+
 # --------------------------------------------------------------------------- mapping
 
 
@@ -302,19 +320,8 @@ def _parallel(task, items, workers, backend, client, ordered, warm, progress, jo
               scheduler_timeout):
     from joblib import Parallel, delayed, parallel_config
 
-    primer = None
-    if backend == "loky" and warm is not None:
-        primer = threading.Thread(target=prime_loky, args=(workers,), daemon=True)
-        primer.start()
-    try:
-        if warm is not None:
-            warm()
-    except BaseException:  # Ctrl-C while the workers start: do not wait for them
-        if primer is not None:
-            stop_loky()
-        raise
-    if primer is not None:
-        primer.join()
+    if warm is not None:
+        warm_while_priming(warm, workers if backend == "loky" else 0)
     kw: dict[str, Any] = dict(return_as="generator" if ordered else "generator_unordered",
                               batch_size=1)
     if backend == "dask":
