@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from sim.analysis.stats import DEFAULT_LEVEL, ci_names, level_label
+
 #: Figure resolution (dots per inch).
 DPI = 100
 
@@ -77,10 +79,11 @@ def histograms(panels: Mapping[str, Mapping[str, np.ndarray]], title: str = "") 
 
 
 def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title: str,
-            unit: str, min_cell: int) -> bytes:
+            unit: str, min_cell: int, level: float = DEFAULT_LEVEL) -> bytes:
     """ΔEV per cell of two features: colour = mean Δ, text = mean ± CI half-width and n.
 
-    ``cells``: one row per (x, y) value with ``n``, ``mean``, ``ci95_low``, ``ci95_high``.
+    ``cells``: one row per (x, y) value with ``n``, ``mean`` and the interval at ``level``
+    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.analysis.stats.ci_names`).
     Cells with fewer than ``min_cell`` deals are grey (no colour, value not shown).  The
     cell texts lie inside the axes, so the layout ignores them (``in_layout=False``: their
     extents are measured once, when drawn, not again by ``tight_layout``).
@@ -88,6 +91,7 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title
     from matplotlib.colors import TwoSlopeNorm
 
     plt = _plt()
+    lo_col, hi_col = ci_names(level)
     xs = sorted(cells[x].unique())
     ys = sorted(cells[y].unique())
     grid = np.full((len(ys), len(xs)), np.nan)
@@ -102,10 +106,11 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title
     cmap = plt.get_cmap("RdBu").with_extremes(bad="#d9d9d9")
     im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, origin="lower", aspect="auto",
                    norm=TwoSlopeNorm(vcenter=0.0, vmin=-vmax, vmax=vmax))
-    for r in cells.itertuples(index=False):
+    for r, lo, hi in zip(cells.itertuples(index=False), cells[lo_col], cells[hi_col],
+                         strict=True):
         i, j = ys.index(getattr(r, y)), xs.index(getattr(r, x))
         if r.n >= min_cell:
-            half = (r.ci95_high - r.ci95_low) / 2
+            half = (hi - lo) / 2
             strong = abs(r.mean) > 0.6 * vmax
             ax.text(j, i, f"{r.mean:+.1f}\n±{half:.1f}\nn={r.n:,}", ha="center", va="center",
                     fontsize=6.5, color="white" if strong else "black", in_layout=False)
@@ -123,20 +128,24 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title
     return _png(fig)
 
 
-def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell: int) -> bytes:
-    """ΔEV against one feature with 95% CI bands: one panel per (title, xlabel, table).
+def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell: int,
+           level: float = DEFAULT_LEVEL) -> bytes:
+    """ΔEV against one feature with CI bands at ``level``: one panel per (title, xlabel,
+    table).
 
-    ``table``: one row per feature value ``value`` with ``n``, ``mean``, ``ci95_low``,
-    ``ci95_high``; values with fewer than ``min_cell`` deals are left out.
+    ``table``: one row per feature value ``value`` with ``n``, ``mean`` and the interval
+    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.analysis.stats.ci_names`); values
+    with fewer than ``min_cell`` deals are left out.
     """
     plt = _plt()
+    lo_col, hi_col = ci_names(level)
     k = max(1, len(panels))
     fig, axes = plt.subplots(1, k, figsize=(5.2 * k, 3.6), squeeze=False)
     for ax, (title, xlabel, t) in zip(axes[0], panels, strict=False):
         t = t[t["n"] >= min_cell]
         ax.axhline(0, color="gray", lw=1, ls="--")
-        ax.fill_between(t["value"], t["ci95_low"], t["ci95_high"], alpha=0.3,
-                        color="tab:blue", label="95% CI")
+        ax.fill_between(t["value"], t[lo_col], t[hi_col], alpha=0.3,
+                        color="tab:blue", label=f"{level_label(level)} CI")
         ax.plot(t["value"], t["mean"], "o-", color="tab:blue", label="mean Δ")
         ax.set_xticks(list(t["value"]))
         ax.set_xlabel(xlabel)

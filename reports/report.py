@@ -15,7 +15,11 @@ and zero-sum scores per seat; provenance.
 (``zero_sum`` by default): the mean Δ (expose − not) of every measure and the holder's
 summary in each arm; the most telling hand features — the best pair as a heatmap (cells
 with fewer than ``min_cell`` deals greyed out), the best single features as ΔEV curves
-with 95% CI bands; the decision table, in words and as a table.
+with CI bands; the decision table, in words and as a table.
+
+Every interval is at the confidence ``level`` (default 0.95, ``report --level``): the SE
+does not depend on it, the half-width is z·SE with z = Φ⁻¹(½ + level/2)
+(sim/analysis/stats.py), and the decision rules are searched and confirmed at it.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.stats import NA, ci_names, z_value
+from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, level_label, z_value
 from sim.analysis.study_analysis import Progress, analyse_study
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
@@ -86,9 +90,11 @@ def fmt_pct(p: float) -> str:
     return f"{100 * p:.2f}%"
 
 
-def decision_sentence(row, unit: str) -> str:
-    """One line of the decision table in words, with the held-out numbers."""
-    half = (row["ci95_high"] - row["ci95_low"]) / 2
+def decision_sentence(row, unit: str, level: float = DEFAULT_LEVEL) -> str:
+    """One line of the decision table in words, with the held-out numbers (± the
+    half-width of the interval at ``level``)."""
+    lo, hi = ci_names(level)
+    half = (row[hi] - row[lo]) / 2
     if not np.isfinite(row["mean"]):
         return f"{row['rule']}: no held-out deals"
     tail = f"{row['mean']:+.1f} ± {half:.1f} {unit} per deal, n = {int(row['n']):,}"
@@ -121,7 +127,7 @@ RATES_LEGEND = ("Rates are shares of deals. exp. X: X was exposed (auto-exposure
                 "hearts; 满贯: took all scoring cards.")
 
 
-def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = 0.95
+def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = DEFAULT_LEVEL
                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A summary as two narrow tables (they fit a 1280 px window): the scores as
     ``mean ± half-width`` (n once), and the rates as percentages under short headers
@@ -147,8 +153,8 @@ def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = 
 # ---------------------------------------------------------------------------------------
 
 
-def _run_sections(folder: Path, manifest: dict, progress: Progress = None
-                  ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
+def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
+                  level: float = DEFAULT_LEVEL) -> tuple[list[Section], dict[str, pd.DataFrame]]:
     from sim.jobs.results import load_results
 
     spec = manifest["spec"]
@@ -159,12 +165,12 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None
     df = load_results(folder, cols or None)
     if progress:
         progress(f"summary per seat ({len(df):,} deals)")
-    summ = run_summary(df, spec.get("players"), spec.get("exposures"))
+    summ = run_summary(df, spec.get("players"), spec.get("exposures"), level)
     n = int(summ["n"].iloc[0]) if len(summ) else 0
-    scores, rates = _score_display(summ, ["seat", "player", "exposure"])
+    scores, rates = _score_display(summ, ["seat", "player", "exposure"], level)
     sec = Section("Summary per seat", text=[
-        f"{n:,} deals. Scores are means per deal ± the half-width of their 95% confidence "
-        f"interval (mean ± {z_value():.2f}·sd/√n). "
+        f"{n:,} deals. Scores are means per deal ± the half-width of their "
+        f"{level_label(level)} confidence interval (mean ± {z_value(level):.2f}·sd/√n). "
         "raw = raw points (RULES.md §5), "
         "zero-sum = raw − (others' raw)/3, points = 得分 (rounded zero-sum × points factor). "
         + RATES_LEGEND],
@@ -198,10 +204,14 @@ def _players_text(manifest: dict) -> str:
 
 
 def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None,
-                    progress: Progress = None) -> tuple[list[Section], dict[str, pd.DataFrame]]:
+                    progress: Progress = None, level: float = DEFAULT_LEVEL
+                    ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
     from sim.game.features import FEATURES, feature_label
 
-    an = analyse_study(folder, measure, min_cell, manifest=manifest, progress=progress)
+    an = analyse_study(folder, measure, min_cell, manifest=manifest, progress=progress,
+                       level=level)
+    ci = f"{level_label(level)} CI"
+    lo, hi = ci_names(level)
     unit = an.unit
     data = an.tables()
     delta, arms = an.delta_summary, an.arm_summary
@@ -213,29 +223,29 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         if progress:
             progress(f"{card}: figures")
         dec_tables.append(dt)
-        bullets += [decision_sentence(r, unit) for _, r in dt.iterrows()]
+        bullets += [decision_sentence(r, unit, level) for _, r in dt.iterrows()]
         sec = Section(f"Exposing {_CARD_SHORT[card]}", level=3)
         if ca.heatmap is not None:
             x, y = ca.heatmap_axes
             sec.text.append(
                 f"The two most telling features for {_CARD_SHORT[card]} are "
                 f"{feature_label(x, card)} and {feature_label(y, card)}. Each cell: mean Δ "
-                f"({unit} per deal, exposing − not) ± 95% CI half-width and n; grey cells "
+                f"({unit} per deal, exposing − not) ± {ci} half-width and n; grey cells "
                 f"have fewer than {mc:,} deals.")
             sec.figures.append((f"heatmap-{card}", f"ΔEV of exposing {card} by {x} and {y}",
                                 figures.heatmap(ca.heatmap, x, y, feature_label(x, card),
                                                 feature_label(y, card),
                                                 f"exposing {_CARD_SHORT[card]}: mean Δ "
-                                                f"({unit})", unit, mc)))
+                                                f"({unit})", unit, mc, level)))
         if ca.curves:
             f1 = ca.curves[0][0]
             panels = [(f"exposing {_CARD_SHORT[card]}", feature_label(f, card), cur)
                       for f, cur in ca.curves]
             sec.text.append(
-                "ΔEV against the most telling single features, with 95% CI bands (values "
+                f"ΔEV against the most telling single features, with {ci} bands (values "
                 f"with fewer than {mc:,} deals left out).")
             sec.figures.append((f"curve-{card}", f"ΔEV of exposing {card} by {f1}",
-                                figures.curves(panels, unit, mc)))
+                                figures.curves(panels, unit, mc, level)))
         top = singles.head(6)[["feature", "groups", "explained"]].copy()
         top["explained"] = top["explained"].map(fmt_pct)
         top["feature"] = top["feature"].map(lambda f, c=card: feature_label(f, c))
@@ -247,34 +257,33 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
     decision = Section("Decision table", text=[
         f"When does exposing pay? Rules of simple hand-feature thresholds (the smallest set "
         f"found greedily, see below), with the mean Δ of the holder's {unit} per deal "
-        "(exposing − not) ± the 95% CI half-width and n. The rules were chosen on the "
+        f"(exposing − not) ± the {ci} half-width and n. The rules were chosen on the "
         "even-numbered deals; the numbers are from the odd-numbered deals (held out). "
         f"Computed with these players (play strategy by seat): {_players_text(manifest)}."],
         bullets=bullets)
     if dec_tables:
         dt_all = data["decisions"]
-        show = dt_all[["card", "rule", "query", "n", "mean", "ci95_low", "ci95_high", "share",
+        show = dt_all[["card", "rule", "query", "n", "mean", lo, hi, "share",
                        "confirmed"]].copy()
         show["n"] = show["n"].map(lambda v: f"{int(v):,}")
-        for c in ("mean", "ci95_low", "ci95_high"):
+        for c in ("mean", lo, hi):
             show[c] = show[c].map(lambda v: f"{v:+.2f}")
         show["share"] = show["share"].map(fmt_pct)
         decision.tables.append(("decision table (held-out deals)", show))
 
     dshow = delta.copy()
     dshow["n"] = dshow["n"].map(lambda v: f"{int(v):,}")
-    dshow["mean Δ (95% CI)"] = [fmt_ci(a, b, c) for a, b, c in
-                                zip(delta["mean"], delta["ci95_low"], delta["ci95_high"],
-                                    strict=True)]
-    dshow = dshow[["card", "measure", "n", "mean Δ (95% CI)"]]
+    dshow[f"mean Δ ({ci})"] = [fmt_ci(a, b, c) for a, b, c in
+                               zip(delta["mean"], delta[lo], delta[hi], strict=True)]
+    dshow = dshow[["card", "measure", "n", f"mean Δ ({ci})"]]
     effect = Section("Effect of exposing, all deals", text=[
         f"{n_deals:,} deals; for each studied card its holder played every deal twice, "
         "exposing it (arm x) and not (arm n), with the same hands and random streams. "
-        "Δ = the holder's score exposing − not, per deal; mean with 95% CI."],
+        f"Δ = the holder's score exposing − not, per deal; mean with {ci}."],
         tables=[("mean Δ per card and measure", dshow)])
-    arm_scores, arm_rates = _score_display(arms, ["card", "holder"])
+    arm_scores, arm_rates = _score_display(arms, ["card", "holder"], level)
     summary = Section("Summary per card holder and arm", text=[
-        "The holder's mean raw, zero-sum and points per deal ± the 95% CI half-width when it "
+        f"The holder's mean raw, zero-sum and points per deal ± the {ci} half-width when it "
         "exposes the card and when it keeps it, and the shares of deals in which the card "
         "was exposed (exp., auto-exposure included), the holder took the pig / sheep / "
         "transformer (♣10), all hearts (满红) or all scoring cards (满贯)."],
@@ -371,15 +380,22 @@ def _provenance(folder: Path, manifest: dict) -> Section:
 
 
 def build_report(results: str | Path, measure: str = "zero_sum",
-                 min_cell: int | None = None, progress: Progress = None) -> Report:
+                 min_cell: int | None = None, progress: Progress = None,
+                 level: float = DEFAULT_LEVEL) -> Report:
     """Read a results folder and compute every section (no files written).
 
     ``progress``, when given, is called with a short text at the start of each step
-    (reading, each card's analysis and figures, …).  Raises InputError when ``results``
-    is not a results folder, has no finished chunk, or lacks ``measure``.
+    (reading, each card's analysis and figures, …).  ``level``: the confidence level of
+    every interval (sim/analysis/stats.py: the SE does not depend on it, the half-width is
+    z·SE with z = Φ⁻¹(½ + level/2); the tables' interval columns are named by
+    :func:`~sim.analysis.stats.ci_names`, ``ci95_low`` … at 0.95).  Raises InputError when
+    ``results`` is not a results folder, has no finished chunk, lacks ``measure``, or for
+    a level outside (0, 1).
     """
+    from sim.analysis.stats import check_level
     from sim.jobs.results import chunk_files, read_manifest
 
+    level = check_level(level)
     folder = Path(results)
     manifest = read_manifest(folder)
     kind = manifest.get("kind", "run")
@@ -393,11 +409,11 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     rules = manifest.get("rules", {})
     deck = "one deck" if rules.get("decks", 1) == 1 else "two decks"
     if kind == "study":
-        secs, data = _study_sections(folder, manifest, measure, min_cell, progress)
+        secs, data = _study_sections(folder, manifest, measure, min_cell, progress, level)
         cards = ", ".join(spec.get("study", {}).get("cards", []))
         title = f"gongzhu-sim exposure study: {cards}"
     else:
-        secs, data = _run_sections(folder, manifest, progress)
+        secs, data = _run_sections(folder, manifest, progress, level)
         title = "gongzhu-sim run report"
     players = ", ".join(f"{p}/{e}" for p, e in zip(spec.get("players", []),
                                                    spec.get("exposures", []), strict=False))
@@ -453,14 +469,15 @@ def render_markdown(rep: Report, figure_dir: str) -> tuple[str, dict[str, bytes]
 
 def write_report(results: str | Path, out: str | Path | None = None,
                  measure: str = "zero_sum", min_cell: int | None = None,
-                 progress: Progress = None) -> tuple[Path, Path]:
+                 progress: Progress = None, level: float = DEFAULT_LEVEL
+                 ) -> tuple[Path, Path]:
     """Write the HTML report (default ``RESULTS/report.html``) and its Markdown twin.
 
     The twin has the same name with ``.md`` and its figures in ``<name>_files/``.
     Returns (html path, markdown path).  Raises InputError as :func:`build_report`;
-    ``progress`` as there.
+    ``progress`` and ``level`` as there.
     """
-    rep = build_report(results, measure, min_cell, progress)
+    rep = build_report(results, measure, min_cell, progress, level)
     if progress:
         progress("writing the HTML page and its Markdown twin")
     html_path = Path(out) if out is not None else Path(results) / "report.html"

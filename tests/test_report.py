@@ -207,6 +207,41 @@ def test_run_report_tables_fit_a_1280_px_window(run_dir, tmp_path):
     assert all(0 < w <= 1280 for w in widths["tables"]), widths
 
 
+def test_report_level_scales_half_widths_not_se(run_dir, study_dir, tmp_path):
+    """``report --level``: the SE does not change, the half-width scales with the normal
+    quantile (sim/analysis/stats.py), the interval columns and texts name the level."""
+    ratio = z_value(0.9) / z_value(0.95)
+    a, b = build_report(run_dir).data["summary"], build_report(run_dir, level=0.9).data["summary"]
+    for m in ("raw", "zero_sum", "points"):
+        assert np.array_equal(a[f"{m} se"], b[f"{m} se"]) and np.array_equal(a[f"{m} mean"],
+                                                                              b[f"{m} mean"])
+        half_a = (a[f"{m} ci95_high"] - a[f"{m} ci95_low"]) / 2
+        half_b = (b[f"{m} ci90_high"] - b[f"{m} ci90_low"]) / 2
+        assert np.allclose(half_b, half_a * ratio, rtol=1e-12)
+        assert np.allclose(half_a, z_value() * a[f"{m} se"], rtol=1e-12)
+    out = tmp_path / "r99" / "r.html"
+    r = CliRunner().invoke(main, ["report", str(study_dir), "--out", str(out), "--level", "0.99"])
+    assert r.exit_code == 0, r.output
+    md = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "99% CI" in md and "95% CI" not in md and "95% c" not in md
+    ratio = z_value(0.99) / z_value(0.95)
+    d95 = build_report(study_dir).data
+    d99 = build_report(study_dir, level=0.99).data
+    x, y = d95["delta_summary"], d99["delta_summary"]
+    assert np.array_equal(x["se"], y["se"])
+    assert np.allclose(y["ci99_high"] - y["mean"], (x["ci95_high"] - x["mean"]) * ratio)
+    h95, h99 = d95["heatmap_pig"], d99["heatmap_pig"]
+    ok = np.isfinite(h95["se"]) & (h95["se"] > 0)
+    assert np.allclose((h99["ci99_high"] - h99["ci99_low"])[ok],
+                       ((h95["ci95_high"] - h95["ci95_low"]) * ratio)[ok])
+    assert {"ci99_low", "ci99_high"} <= set(d99["decisions"].columns)
+    for bad in ("95", "0", "1"):
+        r = CliRunner().invoke(main, ["report", str(run_dir), "--out", str(tmp_path / "x.html"),
+                                      "--level", bad])
+        assert r.exit_code == 2 and "--level" in r.output and "Traceback" not in r.output
+        assert not (tmp_path / "x.html").exists()
+
+
 def test_fmt_pm():
     assert fmt_pm(1.234, 0.0, 2.468) == "1.23 ± 1.23"
     assert fmt_pm(2000.0, np.nan, np.nan) == "2000.00 ± n/a"

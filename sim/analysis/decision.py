@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.group_sums import GroupSums, code_matrix, group_sums
-from sim.analysis.stats import z_value
+from sim.analysis.stats import DEFAULT_LEVEL, ci_names, z_value
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import mean_ci
 
@@ -53,27 +53,29 @@ def rule_mask(conds: tuple[Condition, ...], df: pd.DataFrame) -> np.ndarray:
     return m
 
 
-def _stats(n, s, q):
-    """Mean and the 95% CI lower bound from counts, sums and sums of squares (arrays)."""
+def _stats(n, s, q, z: float):
+    """Mean and the CI lower bound mean − z·SE from counts, sums and sums of squares
+    (arrays; ``z`` = :func:`~sim.analysis.stats.z_value` of the level)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = s / n
         var = np.maximum(q - n * mean * mean, 0.0) / np.maximum(n - 1, 1)
-        lo = mean - z_value() * np.sqrt(var / n)
+        lo = mean - z * np.sqrt(var / n)
     return mean, lo
 
 
-def _best_rule(gs: GroupSums, d: np.ndarray, feats: list[str], min_n: int
-               ) -> tuple[tuple[Condition, ...], float] | None:
+def _best_rule(gs: GroupSums, d: np.ndarray, feats: list[str], min_n: int,
+               z: float | None = None) -> tuple[tuple[Condition, ...], float] | None:
     """The rule (0, 1 or 2 conditions) with the largest Σ Δ among the significant ones.
 
     ``gs``: the group sums of the deals not yet covered (their Δ is ``d``).  A rule needs
     ≥ ``min_n`` deals, a positive mean and a 95% CI lower bound > 0; more conditions must
     gain ≥ SIMPLER_MARGIN × the best simpler rule.
     """
+    z = z_value() if z is None else z
     best: dict[int, tuple[tuple[Condition, ...], float]] = {}
     n0, s0, q0 = d.size, d.sum(), (d * d).sum()
     if n0 >= min_n:
-        m, lo = _stats(np.float64(n0), s0, q0)
+        m, lo = _stats(np.float64(n0), s0, q0, z)
         if lo > 0:
             best[0] = ((), float(s0))
     tabs = {}
@@ -83,7 +85,7 @@ def _best_rule(gs: GroupSums, d: np.ndarray, feats: list[str], min_n: int
         tabs[f] = size
         cnt, s, q = (np.ascontiguousarray(t[i, :size]) for t in (gs.count, gs.sum, gs.sumsq))
         for op, (cn, cs, cq) in ((">=", _rev_cum(cnt, s, q)), ("<=", _cum(cnt, s, q))):
-            mean, lo = _stats(cn, cs, cq)
+            mean, lo = _stats(cn, cs, cq, z)
             ok = (cn >= min_n) & (lo > 0) & _nontrivial(op, size, cnt)
             for t in np.flatnonzero(ok):
                 g = float(cs[t])
@@ -100,7 +102,7 @@ def _best_rule(gs: GroupSums, d: np.ndarray, feats: list[str], min_n: int
         for op_a in (">=", "<="):
             for op_b in (">=", "<="):
                 cn, cs, cq = (_cum2(x, op_a, op_b) for x in (cnt, s, q))
-                mean, lo = _stats(cn, cs, cq)
+                mean, lo = _stats(cn, cs, cq, z)
                 ok = (cn >= min_n) & (lo > 0)
                 ok &= _nontrivial(op_a, sa, ma)[:, None] & _nontrivial(op_b, sb, mb)[None, :]
                 if not ok.any():
@@ -149,9 +151,10 @@ def _nontrivial(op: str, size: int, cnt: np.ndarray) -> np.ndarray:
     return (t > lo) & (t <= hi) if op == ">=" else (t >= lo) & (t < hi)
 
 
-def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int
-                   ) -> list[tuple[Condition, ...]]:
-    """The greedy rule set (see the module docstring), chosen on even-numbered deals."""
+def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int,
+                   level: float = DEFAULT_LEVEL) -> list[tuple[Condition, ...]]:
+    """The greedy rule set (see the module docstring), chosen on even-numbered deals; a
+    rule's CI lower bound at ``level`` must be > 0."""
     from sim.game.features import REDUNDANT
 
     even = sub["deal"].to_numpy() % 2 == 0
@@ -168,7 +171,8 @@ def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int
         if left.sum() < min_n:
             break
         rows = np.flatnonzero(left)
-        best = _best_rule(group_sums(x, d, feats, pairs, rows), d[rows], feats, min_n)
+        best = _best_rule(group_sums(x, d, feats, pairs, rows), d[rows], feats, min_n,
+                          z_value(level))
         if best is None:
             break
         conds, gain = best
@@ -199,29 +203,32 @@ def rule_words(card: str, conds: tuple[Condition, ...]) -> str:
     return f"expose {_CARD_SHORT[card]} " + " ".join(parts)
 
 
-def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min_n: int
-                   ) -> pd.DataFrame:
+def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min_n: int,
+                   level: float = DEFAULT_LEVEL) -> pd.DataFrame:
     """The decision table of one card: rules, then "otherwise", evaluated on odd deals.
 
     Columns: ``card``, ``rule`` (words), ``query`` (pandas query of the conditions),
     ``n``, ``mean``, ``se``, ``ci95_low``, ``ci95_high``, ``share`` (of the card's
-    held-out deals), ``confirmed`` (held-out CI > 0), ``kind`` (rule / otherwise).
+    held-out deals), ``confirmed`` (held-out CI > 0), ``kind`` (rule / otherwise).  The
+    intervals (and so the rule search and the confirmations) are at ``level``; the
+    interval columns are named by :func:`~sim.analysis.stats.ci_names` (``ci95_…`` at 0.95).
     """
-    rules = decision_rules(sub, col, feats, min_n)
+    lo, hi = ci_names(level)
+    rules = decision_rules(sub, col, feats, min_n, level)
     hold = sub.loc[sub["deal"].to_numpy() % 2 == 1, [*feats, col]]
     d = hold[col].to_numpy(np.float64)
     rows = []
     any_rule = np.zeros(len(hold), dtype=bool)
     for conds in rules:
         m = rule_mask(conds, hold)
-        st = mean_ci(d[m])
-        ok = bool(st["n"] > 1 and st["ci95_low"] > 0)
+        st = mean_ci(d[m], level)
+        ok = bool(st["n"] > 1 and st[lo] > 0)
         if ok:
             any_rule |= m
         rows.append({"card": card, "kind": "rule", "rule": rule_words(card, conds),
                      "query": " and ".join(c.query() for c in conds) or "all",
                      **st, "share": st["n"] / max(1, len(hold)), "confirmed": ok})
-    st = mean_ci(d[~any_rule])
+    st = mean_ci(d[~any_rule], level)
     if st["n"] == 0:  # the rules cover every deal ("always expose")
         return pd.DataFrame(rows)
     words = (f"otherwise keep {_CARD_SHORT[card]} hidden" if any_rule.any()
@@ -229,5 +236,5 @@ def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min
     rows.append({"card": card, "kind": "otherwise", "rule": words,
                  "query": "not any rule" if any_rule.any() else "all", **st,
                  "share": st["n"] / max(1, len(hold)),
-                 "confirmed": bool(st["n"] > 1 and st["ci95_high"] < 0)})
+                 "confirmed": bool(st["n"] > 1 and st[hi] < 0)})
     return pd.DataFrame(rows)

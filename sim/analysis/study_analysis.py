@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.decision import decision_table
+from sim.analysis.stats import DEFAULT_LEVEL
 from sim.analysis.study_stats import (
     MEASURE_UNITS,
     arm_summary_rows,
@@ -161,8 +162,9 @@ def _card_frames(folder: Path, manifest: dict, progress: Progress
 
 
 def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: int | None = None,
-                 progress: Progress = None) -> CardAnalysis:
-    """The analysis of one card from its study rows with hand features (see the class)."""
+                 progress: Progress = None, level: float = DEFAULT_LEVEL) -> CardAnalysis:
+    """The analysis of one card from its study rows with hand features (see the class);
+    every interval at confidence ``level``."""
     from sim.game.features import CANDIDATES
 
     col = f"d_{measure}"
@@ -173,29 +175,33 @@ def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: in
     singles, pairs = telling_features(sub, col, feats)
     if progress:
         progress(f"{card}: decision table")
-    dt = decision_table(sub, card, col, feats, mc)
+    dt = decision_table(sub, card, col, feats, mc, level)
     heat, axes = None, None
     if len(pairs):
         axes = (pairs["x"].iloc[0], pairs["y"].iloc[0])
-        heat = grouped_ci(sub, list(axes), col)
+        heat = grouped_ci(sub, list(axes), col, level)
     curves = []
     if len(singles):
         for f in list(singles["feature"].iloc[:2]):
-            curves.append((f, feature_curve(sub, f, col)))
+            curves.append((f, feature_curve(sub, f, col, level)))
     holder = {arm: holder_values(sub, arm, rules) for arm in ("x", "n")}
     return CardAnalysis(card, len(sub), mc, singles, pairs, dt, heat, axes, tuple(curves),
                         holder, sub[col].to_numpy(np.float64))
 
 
 def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int | None = None,
-                  manifest: dict | None = None, progress: Progress = None) -> StudyAnalysis:
+                  manifest: dict | None = None, progress: Progress = None,
+                  level: float = DEFAULT_LEVEL) -> StudyAnalysis:
     """Analyse a study folder (sim/jobs/study.py): see :class:`StudyAnalysis`.
 
     ``measure``: a Δ measure of :data:`sim.analysis.study_stats.MEASURE_UNITS`;
     ``min_cell``: see :class:`CardAnalysis` (default
     :func:`sim.analysis.study_stats.default_min_cell`); ``progress``: called with a short
-    text at the start of each step.  Raises InputError for an unknown measure, a measure
-    the study does not hold (team points without teams) or a folder with no finished chunk.
+    text at the start of each step; ``level``: the confidence level of every interval
+    (columns named by :func:`sim.analysis.stats.ci_names`: ``ci95_low`` … at 0.95; the
+    decision rules are searched and confirmed at it too).  Raises InputError for an
+    unknown measure, a measure the study does not hold (team points without teams) or a
+    folder with no finished chunk.
     """
     from sim.game.rules import Rules
     from sim.jobs.results import read_manifest
@@ -211,9 +217,9 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
         if f"d_{measure}" not in sub.columns:
             raise InputError(f"measure {measure} is not in this study (team points need the "
                              "partners variant)")
-        delta_rows += delta_summary_rows(card, sub)
-        ca = analyse_card(sub, card, measure, rules, min_cell, progress)
-        arm_rows += arm_summary_rows(card, sub, ca.holder)
+        delta_rows += delta_summary_rows(card, sub, level)
+        ca = analyse_card(sub, card, measure, rules, min_cell, progress, level)
+        arm_rows += arm_summary_rows(card, sub, ca.holder, level=level)
         cards.append(ca)
         del sub
     return StudyAnalysis(measure, MEASURE_UNITS[measure], n_deals, pd.DataFrame(delta_rows),

@@ -45,18 +45,22 @@ _FLAGS = CARD_FLAGS
 # ---------------------------------------------------------------------------------------
 
 
-def mean_ci(x) -> dict[str, float]:
-    """n, mean, sd, se and the 95% CI of ``x`` (:func:`sim.analysis.stats.mean_ci`)."""
-    return stats.mean_ci(x)
+def mean_ci(x, level: float = stats.DEFAULT_LEVEL) -> dict[str, float]:
+    """n, mean, sd, se and the CI at ``level`` of ``x`` (:func:`sim.analysis.stats.mean_ci`:
+    keys ``ci95_low``/``ci95_high`` at 0.95, :func:`~sim.analysis.stats.ci_names`)."""
+    return stats.mean_ci(x, level)
 
 
-def grouped_ci(df: pd.DataFrame, by: list[str], col: str) -> pd.DataFrame:
-    """Per group of ``by``: n, mean, sd, se, ci95_low, ci95_high of ``col`` (nan where
+def grouped_ci(df: pd.DataFrame, by: list[str], col: str,
+               level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
+    """Per group of ``by``: n, mean, sd, se and the CI at ``level`` of ``col`` (columns
+    ``ci95_low``, ``ci95_high`` at 0.95: :func:`~sim.analysis.stats.ci_names`; nan where
     undefined: one deal, or equal values)."""
     g = df.groupby(by, observed=True)[col].agg(["count", "mean", "std"]).reset_index()
     g = g.rename(columns={"count": "n", "std": "sd"})
     g["se"] = g["sd"] / np.sqrt(g["n"])
-    g["ci95_low"], g["ci95_high"] = stats.interval(g["mean"].to_numpy(), g["se"].to_numpy())
+    lo, hi = stats.ci_names(level)
+    g[lo], g[hi] = stats.interval(g["mean"].to_numpy(), g["se"].to_numpy(), level)
     return g
 
 
@@ -109,12 +113,14 @@ def holder_values(df: pd.DataFrame, arm: str, rules) -> pd.DataFrame:
 SUMMARY_SCORES = ("raw", "zero_sum", "points", "team_points")
 
 
-def run_summary(df: pd.DataFrame, players=None, exposures=None) -> pd.DataFrame:
+def run_summary(df: pd.DataFrame, players=None, exposures=None,
+                level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
     """Per seat: n, mean / CI of raw, zero-sum, points (team points), and rates.
 
     Rates are shares of deals: the seat exposed each card, took the pig / sheep /
     transformer, took all hearts (满红) or all scoring cards (满贯).
     """
+    lo, hi = stats.ci_names(level)
     rows = []
     for s in range(4):
         r: dict[str, Any] = {"seat": s, "player": players[s] if players else "",
@@ -122,10 +128,10 @@ def run_summary(df: pd.DataFrame, players=None, exposures=None) -> pd.DataFrame:
         for m in SUMMARY_SCORES:
             col = f"{m}_{s}"
             if col in df.columns:
-                st = mean_ci(df[col])
+                st = mean_ci(df[col], level)
                 r["n"] = st["n"]
-                r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
-                    st["mean"], st["ci95_low"], st["ci95_high"])
+                r[f"{m} mean"], r[f"{m} se"] = st["mean"], st["se"]
+                r[f"{m} {lo}"], r[f"{m} {hi}"] = st[lo], st[hi]
         ex = df[f"exposed_{s}"].to_numpy(np.uint8)
         for card, f in _FLAGS.items():
             r[f"exposed {card}"] = float(np.mean(((ex | (ex >> 4)) & f) != 0)) if len(ex) else 0.0
@@ -157,9 +163,11 @@ def study_frame(folder: str | Path) -> pd.DataFrame:
     return df
 
 
-def delta_summary_rows(card: str, sub: pd.DataFrame) -> list[dict[str, Any]]:
-    """One card's rows of :func:`study_delta_summary` (``sub``: that card's study rows)."""
-    return [{"card": card, "measure": m, **mean_ci(sub[f"d_{m}"])}
+def delta_summary_rows(card: str, sub: pd.DataFrame, level: float = stats.DEFAULT_LEVEL
+                       ) -> list[dict[str, Any]]:
+    """One card's rows of :func:`study_delta_summary` (``sub``: that card's study rows;
+    intervals at ``level``)."""
+    return [{"card": card, "measure": m, **mean_ci(sub[f"d_{m}"], level)}
             for m in MEASURE_UNITS if f"d_{m}" in sub.columns]
 
 
@@ -171,18 +179,20 @@ def study_delta_summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFrame]
-                     ) -> list[dict[str, Any]]:
-    """One card's rows of :func:`study_arm_summary`; ``holder``: arm → :func:`holder_values`."""
+def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFrame],
+                     *, level: float = stats.DEFAULT_LEVEL) -> list[dict[str, Any]]:
+    """One card's rows of :func:`study_arm_summary`; ``holder``: arm → :func:`holder_values`;
+    intervals at ``level``."""
+    lo, hi = stats.ci_names(level)
     rows = []
     for arm, word in (("x", "exposes"), ("n", "keeps it")):
         v = holder[arm]
         r: dict[str, Any] = {"card": card, "holder": word}
         for m in ("raw", "zero_sum", "points"):
-            st = mean_ci(v[m])
+            st = mean_ci(v[m], level)
             r["n"] = st["n"]
-            r[f"{m} mean"], r[f"{m} ci95_low"], r[f"{m} ci95_high"] = (
-                st["mean"], st["ci95_low"], st["ci95_high"])
+            r[f"{m} mean"], r[f"{m} se"] = st["mean"], st["se"]
+            r[f"{m} {lo}"], r[f"{m} {hi}"] = st[lo], st[hi]
         ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
         r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
         for name, t in took_rates(sub[f"collected_{arm}"].to_numpy()).items():
@@ -259,7 +269,9 @@ def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
             p.sort_values("score", ascending=False, ignore_index=True))
 
 
-def feature_curve(sub: pd.DataFrame, f: str, col: str) -> pd.DataFrame:
-    """Mean Δ with 95% CI per value of feature ``f`` (columns value, n, mean, … )."""
-    g = grouped_ci(sub, [f], col)
+def feature_curve(sub: pd.DataFrame, f: str, col: str,
+                  level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
+    """Mean Δ with its CI at ``level`` per value of feature ``f`` (columns value, n, mean,
+    … as :func:`grouped_ci`)."""
+    g = grouped_ci(sub, [f], col, level)
     return g.rename(columns={f: "value"})

@@ -25,3 +25,11 @@ class _MeasureChoice(click.Choice):
 
 #: ``--measure`` type (accepts every alias, gives the command-line name).
 MEASURE_CHOICE = _MeasureChoice()
+
+
+#: ``--level`` of every estimating command (sim/analysis/stats.py); here, not in
+#: sim/commands/options.py, so that ``report`` (which options.py calls) can use it.
+LEVEL_OPTION = click.option(
+    "--level", type=float, default=0.95, show_default=True,
+    help="confidence level of the intervals; the SE does not depend on it, the "
+    "half-width scales with the normal quantile")

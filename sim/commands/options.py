@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from sim.commands.choices import MEASURE_CHOICE  # noqa: F401 - re-exported
+from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE  # noqa: F401 - re-exported
 from sim.game.rules import Rules, rule_option_specs
 
 #: Extra spellings users expect for some rule flags.
@@ -130,9 +130,10 @@ def _echo_study_so_far(out, level: float = 0.95) -> None:
         click.echo(format_study_summary(table))
 
 
-def echo_results(out, report: bool) -> None:
-    """Print the results folder and, with ``report``, write the report there and print its
-    path; a report that cannot be written is only a note (the results are complete)."""
+def echo_results(out, report: bool, level: float = 0.95) -> None:
+    """Print the results folder and, with ``report``, write the report there (intervals at
+    ``level``, the command's --level) and print its path; a report that cannot be written
+    is only a note (the results are complete)."""
     click.echo(f"results: {out}")
     if report:
         import sys
@@ -141,7 +142,7 @@ def echo_results(out, report: bool) -> None:
         from sim.errors import InputError
 
         try:
-            click.echo(f"report: {safe_write_report(out)[0]}")
+            click.echo(f"report: {safe_write_report(out, level=level)[0]}")
         except InputError as exc:
             click.echo(f"report skipped: {exc}", err=True)
         except KeyboardInterrupt:
@@ -155,11 +156,6 @@ BACKEND_OPTION = click.option(
     "--backend", type=click.Choice(["threading", "loky", "dask"]), default=None,
     help="threading (threads of this process), loky (worker processes) or dask (with "
     "--scheduler) [default: threading]")
-#: ``--level`` of every estimating command (sim/analysis/stats.py).
-LEVEL_OPTION = click.option(
-    "--level", type=float, default=0.95, show_default=True,
-    help="confidence level of the intervals; the SE does not depend on it, the "
-    "half-width scales with the normal quantile")
 
 
 #: Where and how a batch job runs (``run`` and ``study``): workers, backend, folder.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from sim.commands.choices import MEASURE_CHOICE
+from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
 
 
 @click.command()
@@ -18,12 +18,13 @@ from sim.commands.choices import MEASURE_CHOICE
 @click.option("--min-cell", type=int, default=None,
               help="studies: heatmap cells with fewer deals are greyed out "
               "[default: 1,000, or 0.1% of the card's deals when fewer than 1,000,000]")
-def report(results, out, measure, min_cell):
+@LEVEL_OPTION
+def report(results, out, measure, min_cell, level):
     """Write the report of a results folder of `gongzhu-sim run` or `study`.
 
     The HTML page is self-contained (PNG figures embedded as base64) and has a
     Markdown twin (figures as PNG files in a folder next to it).  For a run: the
-    summary per seat (mean raw, zero-sum, points with 95% CIs, n, 满红 / 满贯 /
+    summary per seat (mean raw, zero-sum, points with CIs at --level, n, 满红 / 满贯 /
     pig / sheep / transformer rates) and score histograms.  For a study also: ΔEV of
     exposing each card by the two most telling hand features (heatmap), ΔEV against
     one feature with CI bands, and a decision table of simple feature thresholds.
@@ -33,9 +34,11 @@ def report(results, out, measure, min_cell):
     from pathlib import Path
 
     from sim.analysis.measures import get
+    from sim.analysis.stats import check_level
     from sim.jobs.paths import check_file
 
     measure = get(measure).column
+    level = check_level(level)
     if out is not None:  # before the (long) report is built
         check_file(out, "report --out", parents=True)
         check_file(Path(out).with_suffix(".md"), "report --out (its Markdown twin)",
@@ -43,7 +46,7 @@ def report(results, out, measure, min_cell):
     elif Path(results).is_dir():
         check_file(Path(results) / "report.html", "report", parents=True)
     html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell,
-                                 progress=progress_printer())
+                                 progress=progress_printer(), level=level)
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")
 
