@@ -23,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64
 from sim.game.cards import (
     CT,
+    DIAMONDS_MASK,
     DJ,
     EXPOSABLE,
     FULL_DECK,
@@ -37,6 +38,7 @@ from sim.game.cards import (
     HK,
     HQ,
     SA,
+    SCORING_MASK,
     SK,
     SPADES_MASK,
     SQ,
@@ -173,6 +175,7 @@ def play_lowest2(obs, rng):
 
 _FULL = np.uint64(FULL_DECK)
 _SPADES = np.uint64(SPADES_MASK)
+_DIAMONDS = np.uint64(DIAMONDS_MASK)
 _HEARTS = np.uint64(HEARTS_MASK)
 _PIG = np.uint64(mask_of(SQ))
 _SKA = np.uint64(mask_of(SK, SA))
@@ -235,12 +238,26 @@ def _add(m1, m2, c):
     return m1 | b, m2
 
 
-@njit(cache=True, nogil=True)
-def _card_points(c, e1, e2):
-    """What card ``c`` alone is worth to its taker (transformer: 0)."""
-    if c == _TRANS_C:
-        return 0
-    return _score2(bit(c), ZERO, e1, e2)
+#: standard absolute value of each heart (0 for the other cards): RULES §2
+_HVAL = np.array([10 * sum(1 for band in (H5, HJ, HQ, HK, HA) if c >= band and c // 13 == HA // 13)
+                  for c in range(52)], dtype=np.int64)
+_SCORING_ALL = np.uint64(SCORING_MASK)
+#: the cards whose lead value breaks the rank order of their suit (points jump, or a bonus)
+_LEAD_SPECIAL = np.uint64(mask_of(SQ, DJ, CT))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _card_points(c, sha, spig, ssh):
+    """What card ``c`` alone is worth to its taker (transformer: 0), i.e.
+    ``_score2(bit(c), 0, e1, e2)`` for a card that is not ♣10, with the exposure shifts
+    ``sha``/``spig``/``ssh`` = copies of ♥A/♠Q/♦J exposed (``_cnt(e1, e2, ·)``)."""
+    if bit(c) & _HEARTS:
+        return -_HVAL[c] << sha
+    if c == _PIG_C:
+        return -(100 << spig)
+    if c == _SHEEP_C:
+        return 100 << ssh
+    return 0
 
 
 @njit(cache=True, nogil=True)
@@ -256,32 +273,38 @@ def _shed(c, pig_out):
     return v
 
 
-@njit(cache=True, nogil=True)
-def _follow_value(c1, c2, obs, h2, led, pair_trick, best, winner, partner, last,
-                  tm1, tm2, my1, my2, e1, e2, pig_out):
-    """Value of following with the play ``(c1, c2)`` (higher is better)."""
-    key = play_key(c1, c2, led, pair_trick)
-    pts = _card_points(c1, e1, e2)
+@njit(cache=True, nogil=True, inline="always")
+def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, my2, e1, e2,
+                  pig_out, s_my, g_t, sha, spig, ssh):
+    """Value of following with the play ``(c1, c2)`` of ranking key ``key`` (higher is
+    better).  ``s_my`` = ``_score2`` of what the seat took, ``g_t`` = the score change of
+    taking the trick's cards so far (the change of any play without scoring cards)."""
+    pts = _card_points(c1, sha, spig, ssh)
     shed = _shed(c1, pig_out)
+    scoring = bit(c1) & _SCORING_ALL
     broken = 0
     if c2 == _NONE:
         if (h2 & bit(c1)) and c1 != _PIG_C:
             broken = 1  # one copy of a pair we hold: keep pairs together
-        q1, q2 = _add(tm1, tm2, c1)
     else:
-        pts += _card_points(c2, e1, e2)
+        pts += _card_points(c2, sha, spig, ssh)
         shed += _shed(c2, pig_out)
+        scoring |= bit(c2) & _SCORING_ALL
         if c1 != c2:
             if (h2 & bit(c1)) and c1 != _PIG_C:
                 broken += 1
             if (h2 & bit(c2)) and c2 != _PIG_C:
                 broken += 1
-        q1, q2 = _add(tm1, tm2, c1)
-        q1, q2 = _add(q1, q2, c2)
     if key > best:
-        w1 = my1 | q1
-        w2 = my2 | q2 | (my1 & q1)
-        gain = _score2(w1, w2, e1, e2) - _score2(my1, my2, e1, e2)
+        if scoring:
+            q1, q2 = _add(tm1, tm2, c1)
+            if c2 != _NONE:
+                q1, q2 = _add(q1, q2, c2)
+            w1 = my1 | q1
+            w2 = my2 | q2 | (my1 & q1)
+            gain = _score2(w1, w2, e1, e2) - s_my
+        else:
+            gain = g_t
         if last:
             if gain == 0:
                 return 20.0 + shed - 3.0 * broken
@@ -290,6 +313,64 @@ def _follow_value(c1, c2, obs, h2, led, pair_trick, best, winner, partner, last,
     if partner != _NO_PARTNER and winner == partner:
         return 30.0 + pts + 0.3 * shed - 3.0 * broken
     return 30.0 - pts + 0.5 * shed - 3.0 * broken
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _can_win(cands, led, best, pair_trick):
+    """Whether some play of the legal cards ``cands`` may rank above ``best``: a card of
+    the led suit ranked above it (single tricks), any card of the led suit (pair tricks)."""
+    m = cands & suit_mask(led)
+    if m == ZERO:
+        return False
+    if pair_trick:
+        return True
+    return highest_bit(m) % 13 > best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _highest_per_suit(m):
+    """The highest card of each suit in mask ``m``."""
+    out = ZERO
+    while m:
+        c = highest_bit(m)
+        out |= bit(c)
+        m &= ~suit_mask(c // 13)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lowest_per_suit(m):
+    """The lowest card of each suit in mask ``m``."""
+    out = ZERO
+    while m:
+        c = lowest_bit(m)
+        out |= bit(c)
+        m &= ~suit_mask(c // 13)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _follow_singles(ls, h2, led, best, pair_trick, pig_out):
+    """The single cards of ``ls`` that :func:`_follow2` must value: every card that is not
+    *plain* (a scoring card, or ♠K/♠A while the pig is out) and, of the plain cards, the
+    highest of each class (suit, wins the trick or not, one copy of a held pair or not).
+
+    A plain card's value is a constant of its class plus a positive multiple of its rank
+    (:func:`_follow_value`: no points, the trick's score change ``g_t``, shed = rank), so
+    a lower plain card of a class is never the first best play: leaving it out changes
+    no choice (tests/test_pairs_pruning.py checks it against the full scan).
+    """
+    plain = ls & ~_SCORING_ALL
+    if pig_out:
+        plain &= ~_SKA
+    keep = ls & ~plain
+    if pair_trick:
+        win = ZERO  # a single card never wins a pair trick
+    else:
+        win = suit_mask(led) & ~((ONE << np.uint64(13 * led + best + 1)) - ONE)
+    for x in (plain & win, plain & ~win):
+        keep |= _highest_per_suit(x & h2) | _highest_per_suit(x & ~h2)
+    return keep
 
 
 @njit(cache=True, nogil=True)
@@ -303,6 +384,9 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
     partner = np.int64(obs[Q_PARTNER])
     last = n == 3
     pig_out = (unseen1 & _PIG) != ZERO
+    sha = _cnt(e1, e2, _HA)
+    spig = _cnt(e1, e2, _PIG)
+    ssh = _cnt(e1, e2, _SHEEP)
     tm1 = ZERO
     tm2 = ZERO
     for j in range(2 * n):
@@ -311,23 +395,31 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
             tm1, tm2 = _add(tm1, tm2, c)
     my1 = obs[Q_TAKEN1 + seat]
     my2 = obs[Q_TAKEN2 + seat]
+    # the score of what the seat took and the change of taking the trick so far: only
+    # needed when a play can win (rare), computed then
+    s_my = 0
+    g_t = 0
+    if _can_win(ls | lp | l2, led, best, pair_trick):
+        s_my = _score2(my1, my2, e1, e2)
+        g_t = _score2(my1 | tm1, my2 | tm2 | (my1 & tm1), e1, e2) - s_my
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
-    r = ls
+    r = _follow_singles(ls, h2, led, best, pair_trick, pig_out)
     while r:
         c = lowest_bit(r)
         r &= r - ONE
-        v = _follow_value(c, _NONE, obs, h2, led, pair_trick, best, winner, partner, last,
-                          tm1, tm2, my1, my2, e1, e2, pig_out)
+        v = _follow_value(c, _NONE, play_key(c, _NONE, led, pair_trick), h2, best, winner,
+                          partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t,
+                          sha, spig, ssh)
         if v > bv:
             bv, bc1, bc2 = v, c, _NONE
     r = lp
     while r:
         c = lowest_bit(r)
         r &= r - ONE
-        v = _follow_value(c, c, obs, h2, led, pair_trick, best, winner, partner, last,
-                          tm1, tm2, my1, my2, e1, e2, pig_out)
+        v = _follow_value(c, c, play_key(c, c, led, pair_trick), h2, best, winner, partner,
+                          last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t, sha, spig, ssh)
         if v > bv:
             bv, bc1, bc2 = v, c, c
     if forced != ZERO:
@@ -336,8 +428,9 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         while r:
             c = lowest_bit(r)
             r &= r - ONE
-            v = _follow_value(f, c, obs, h2, led, pair_trick, best, winner, partner, last,
-                              tm1, tm2, my1, my2, e1, e2, pig_out)
+            v = _follow_value(f, c, play_key(f, c, led, pair_trick), h2, best, winner,
+                              partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t,
+                              sha, spig, ssh)
             if v > bv:
                 bv, bc1, bc2 = v, f, c
     else:
@@ -349,53 +442,40 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
             while rb:
                 b = lowest_bit(rb)
                 rb &= rb - ONE
-                v = _follow_value(a, b, obs, h2, led, pair_trick, best, winner, partner,
-                                  last, tm1, tm2, my1, my2, e1, e2, pig_out)
+                v = _follow_value(a, b, play_key(a, b, led, pair_trick), h2, best, winner,
+                                  partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my,
+                                  g_t, sha, spig, ssh)
                 if v > bv:
                     bv, bc1, bc2 = v, a, b
     return bc1, bc2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _above(c):
-    """Mask of the cards of ``c``'s suit ranked above ``c``."""
-    s = c // 13
-    return suit_mask(s) & ~((ONE << np.uint64(c + 1)) - ONE)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _below(c):
-    """Mask of the cards of ``c``'s suit ranked below ``c``."""
-    s = c // 13
-    return suit_mask(s) & ((ONE << np.uint64(c)) - ONE)
-
-
-@njit(cache=True, nogil=True)
-def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void):
-    """Value of leading card ``c`` alone or as a pair (higher is better)."""
-    s = c // 13
+def _lead_value(c, pair, h2, sm, length, n_suit, unseen1, unseen2, sha, spig, ssh):
+    """Value of leading card ``c`` alone or as a pair (higher is better), without the
+    terms of its suit (:func:`_suit_lead_value`).  ``sm`` is the suit's mask, ``length``
+    the copies of it held, ``n_suit`` the unseen copies."""
     r = c % 13
-    sm = suit_mask(s)
-    length = popcount(h1 & sm) + popcount(h2 & sm)
-    pig_out = (unseen1 & _PIG) != ZERO
-    n_above = popcount(unseen1 & _above(c)) + popcount(unseen2 & _above(c))
-    n_below = popcount(unseen1 & _below(c)) + popcount(unseen2 & _below(c))
-    n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
-    pts = _card_points(c, e1, e2)
+    b = bit(c)
+    above = sm & ~((b << ONE) - ONE)
+    below = sm & (b - ONE)
+    n_above = popcount(unseen1 & above) + popcount(unseen2 & above)
+    pts = _card_points(c, sha, spig, ssh)
     if not pair:
         if n_above == 0:
             if c == _SHEEP_C and n_suit > 0:
-                return 300.0  # the sheep wins for sure: take it home
+                return 300.0, True  # the sheep wins for sure: take it home
             v = -300.0 + pts
         else:
+            n_below = popcount(unseen1 & below) + popcount(unseen2 & below)
             v = 8.0 * min(n_above, 6) - 4.0 * min(n_below, 4) + 3.0 * (6 - min(length, 6))
             v += 0.5 * pts
-            if (h2 & bit(c)) and c != _PIG_C:
+            if (h2 & b) and c != _PIG_C:
                 v -= 4.0  # keep the pair together
         if c == _SHEEP_C:
             v -= 200.0
     else:
-        if s != 2:
+        if sm != _DIAMONDS:
             # two single cards of the suit beat any pair: a low pair loses to anyone
             # following with two different cards, and forces their pairs out
             if n_suit >= 4:
@@ -406,10 +486,10 @@ def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_
                 v = -300.0 + 2.0 * pts
         else:
             # diamonds: any pair beats two singles; only a higher pair beats ours
-            hp = popcount(unseen2 & _above(c))
+            hp = popcount(unseen2 & above)
             if hp == 0:
                 if c == _SHEEP_C and n_suit > 0:
-                    return 400.0
+                    return 400.0, True
                 v = -300.0 + 2.0 * pts
             else:
                 v = 6.0 * min(hp, 4) - 1.5 * r
@@ -418,17 +498,24 @@ def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_
             v -= 300.0
         if c == _PIG_C:
             v -= 500.0
-    if s == 0:
-        if pig_out:
-            if ((h1 | h2) & _SQKA) == ZERO:  # push the pig
-                v += 20.0
-                if e1 & _PIG:
-                    v += 10.0
-            else:
-                v -= 40.0
-    elif s == 3:
-        if c == _TRANS_C:
-            v -= 20.0
+    if c == _TRANS_C:
+        v -= 20.0
+    return v, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suit_lead_value(s, h1, h2, e1, pig_out, others_void):
+    """The terms of a lead's value that depend on its suit ``s`` only: pushing the pig
+    with spades (+20, +10 more when it is exposed) or keeping clear of it (−40), and −30
+    for a suit another seat is void in."""
+    v = 0.0
+    if s == 0 and pig_out:
+        if ((h1 | h2) & _SQKA) == ZERO:  # push the pig
+            v += 20.0
+            if e1 & _PIG:
+                v += 10.0
+        else:
+            v -= 40.0
     if others_void & (1 << s):
         v -= 30.0
     return v
@@ -436,27 +523,44 @@ def _lead_value(c, pair, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_
 
 @njit(cache=True, nogil=True)
 def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
-    """Leading: the single or pair of the highest :func:`_lead_value`."""
+    """Leading: the single or pair of the highest lead value (:func:`_lead_value` plus
+    :func:`_suit_lead_value`); the first in card order (singles, then pairs) on ties."""
     others_void = 0
     for k in range(1, 4):
         others_void |= np.int64(obs[Q_VOIDS + (seat + k) % 4])
+    sha = _cnt(e1, e2, _HA)
+    spig = _cnt(e1, e2, _PIG)
+    ssh = _cnt(e1, e2, _SHEEP)
+    pig_out = (unseen1 & _PIG) != ZERO
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
-    r = ls
-    while r:
-        c = lowest_bit(r)
-        r &= r - ONE
-        v = _lead_value(c, False, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void)
-        if v > bv:
-            bv, bc1, bc2 = v, c, _NONE
-    r = lp
-    while r:
-        c = lowest_bit(r)
-        r &= r - ONE
-        v = _lead_value(c, True, params, seat, h1, h2, unseen1, unseen2, e1, e2, others_void)
-        if v > bv:
-            bv, bc1, bc2 = v, c, c
+    for pair in (False, True):
+        m = lp if pair else ls
+        for s in range(4):
+            sm = suit_mask(s)
+            r = m & sm
+            if r == ZERO:
+                continue
+            length = popcount(h1 & sm) + popcount(h2 & sm)
+            n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
+            sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
+            if not pair:
+                # a plain card's value does not rise with its rank within its class (one
+                # copy of a held pair or not): only the lowest of each class can be first
+                plain = r & ~_LEAD_SPECIAL
+                r = (r & _LEAD_SPECIAL) | _lowest_per_suit(plain & h2) | _lowest_per_suit(
+                    plain & ~h2)
+            while r:
+                c = lowest_bit(r)
+                r &= r - ONE
+                v, final = _lead_value(c, pair, h2, sm, length, n_suit, unseen1, unseen2,
+                                       sha, spig, ssh)
+                if not final:
+                    v += sv
+                if v > bv:
+                    bv, bc1 = v, c
+                    bc2 = c if pair else _NONE
     return bc1, bc2
 
 
