@@ -118,7 +118,11 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                 except CardError as exc:
                     raise InputError(f"exposure option {item!r}: {exc}") from None
         else:
-            cards = [int(c) for c in item]
+            try:
+                cards = [int(c) for c in item]
+            except (TypeError, ValueError):
+                raise InputError(f"exposure option {item!r}: expected 'none', card names "
+                                 "('SQ+DJ'), exposure flags or a list of card indices") from None
             label = "+".join(card_str(c) for c in cards) or "none"
             try:
                 flags = _card_flags(cards, decks, label)

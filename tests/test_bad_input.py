@@ -1,0 +1,23 @@
+"""Bad input found by review: each gets one ``InputError`` (CLI: one ``Error:`` line, exit
+code 2) naming the problem, before any kernel is compiled or any file written."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.analysis.exposure_options import parse_options
+from sim.errors import InputError
+from sim.game.cards import cards_to_masks2, parse_hand
+
+#: both ♠Q, one ♦J, both ♣10, no ♥A (26 cards)
+MIXED = "S:AKQQ753 H:KQ98 D:AKJ8654 C:AKTT9432"
+
+
+@pytest.mark.parametrize("item", [True, 1.5, None, ["SQ"]])
+def test_parse_options_refuses_an_option_of_the_wrong_type(item):
+    """Was a TypeError ('bool' object is not iterable) from ``exposure_ev(options=[True])``."""
+    one, two = cards_to_masks2(parse_hand(MIXED, decks=2))
+    with pytest.raises(InputError, match="exposure option .*expected 'none', card names"):
+        parse_options([item], one, 2, two)
+    with pytest.raises(InputError, match="expected 'none', card names"):
+        parse_options([item], one)
