@@ -33,6 +33,7 @@ from strategies.pairs import (
     play_random2,
 )
 from strategies.search import ROLLOUTS, play_search
+from strategies.search2 import play_search2
 
 #: Play-strategy ids (``Choice.id`` of strategies/registry.py).
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH = 0, 1, 2, 3
@@ -87,6 +88,8 @@ def choose_play2(sid, params, obs, rng):
         return play_lowest2(obs, rng)
     if sid == PLAY_HEURISTIC:
         return play_heuristic2(obs, params, rng)
+    if sid == PLAY_SEARCH:
+        return play_search2(obs, params, rng)
     if sid == PLAY_ILLEGAL:
         return play_illegal2(obs, rng)
     return _BAD_PLAY, _NONE, rng

@@ -86,6 +86,7 @@ from strategies.pairs import (
     play_random2,
 )
 from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS, play_search
+from strategies.search2 import play_search2
 
 PLAYER = "player"
 EXPOSURE = "exposure"
@@ -382,9 +383,10 @@ register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
 register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   "determinized Monte Carlo: samples hidden deals consistent with what the seat "
                   "has seen, rolls each legal card out to the end with a fast policy in all "
-                  "seats and plays the best mean (search:key=value,... below; ~1,000× slower "
-                  "than heuristic)",
-                  kernels={1: play_search}, params={1: SEARCH_PARAMS}, param_help=SEARCH_HELP,
+                  "seats and plays the best mean (search:key=value,... below; one and two decks: "
+                  "with two decks copies and pair information; ~1,000× slower than heuristic)",
+                  kernels={1: play_search, 2: play_search2},
+                  params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024)}, syntax="search:key=value,..."))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,

@@ -343,8 +343,3 @@ def test_search_keys_parse_and_bad_keys_are_refused():
                         ("search:measure=points", "zero_sum")]:
         with pytest.raises(StrategyError, match=needle):
             parse_player(bad)
-
-
-def test_two_decks_are_refused_with_a_clear_error():
-    with pytest.raises(StrategyError, match="2 decks"):
-        play_deals(Rules(decks=2), "search,heuristic,heuristic,heuristic", "never", n=1)

@@ -188,6 +188,7 @@ def play_deal2(
                 obs = observation2(
                     seat, rules, plain[seat], shown[seat], legal, played, exposed_counts,
                     taken_masks, voids, trick, lead, led_suits, trick_no, first_deal, flags,
+                    tricks,
                 )
                 c1, c2, rng = choose_play2(int(players[seat].id), table, obs, rngs[seat])
                 rngs[seat] = np.uint64(rng)

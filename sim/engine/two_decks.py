@@ -25,9 +25,7 @@ from sim.core.bits import (
     ZERO,
     bit,
     keep_alive,
-    lowest_bit,
     popcount,
-    suit_mask,
     unmanaged,
 )
 from sim.core.rng import (
@@ -51,6 +49,7 @@ from sim.engine.request import (
 from sim.engine.threads import run_blocks
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
 from sim.game.observation2 import (
+    FIRST_IN_BIT,
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -65,11 +64,14 @@ from sim.game.observation2 import (
     Q_LED_SUITS,
     Q_LP,
     Q_LS,
+    Q_NO_PAIRS,
     Q_PAIR_TRICK,
     Q_PARTNER,
     Q_PLAYED1,
     Q_PLAYED2,
+    Q_RULES,
     Q_SEAT,
+    Q_SHOWN,
     Q_SIZE,
     Q_TAKEN1,
     Q_TAKEN2,
@@ -81,11 +83,16 @@ from sim.game.observation2 import (
     Q_WINNER,
     is_legal_play,
     n_legal,
+    note_play2,
     nth_play,
     play_key,
 )
 from sim.game.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
 from sim.game.scoring import raw_score
+from sim.game.tricks import pack_rules
+from sim.game.tricks2 import legal2
+from sim.game.tricks2 import take_copy as _take
+from sim.game.tricks2 import unexposed_in_suit as _unexposed_in_suit
 from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2
 from strategies.pairs import random_play
 
@@ -98,6 +105,7 @@ _EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
 _SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
 _NONE = np.int64(NONE)
+_FIRST_IN = np.uint64(FIRST_IN_BIT)
 MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
@@ -198,108 +206,6 @@ def first_c2_given(key, deck, h1, h2):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _copies(one, two, b):
-    """Copies (0..2) of the card with bit ``b`` in ``(one, two)``."""
-    n = 0
-    if one & b:
-        n += 1
-    if two & b:
-        n += 1
-    return n
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _unexposed_in_suit(a1, a2, e1, e2, s):
-    """(unexposed cards of suit ``s`` in the hand, exposed copies of its exposable card)."""
-    sm = suit_mask(s)
-    eb = bit(_EXPOSABLE_OF_SUIT[s])
-    xc = _copies(e1, e2, eb)
-    return popcount(a1 & sm) + popcount(a2 & sm) - xc, xc
-
-
-@njit(cache=True, nogil=True, inline="always")
-def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
-    """Legal plays of the hand ``(a1, a2)`` holding the exposed copies ``(e1, e2)``:
-    ``(ls, lp, l2, forced)`` masks (sim/game/observation2.py; docs/engine2.md step 4).
-
-    ``k`` = plays already made to the trick (0: we lead), ``led`` its suit,
-    ``pair_trick`` whether a pair was led, ``first_in`` whether it is the first trick led
-    in ``led``, ``led_suits`` the suits led in earlier tricks, ``c2_lead`` the opening lead
-    of a match (♣2 or the ♣2 pair).
-    """
-    if k == 0:
-        if c2_lead:
-            return bit(_C2), a2 & bit(_C2), ZERO, ZERO
-        ls = a1
-        lp = a2
-        r = e1
-        while r:
-            c = lowest_bit(r)
-            r &= r - ONE
-            s = c // 13
-            if (led_suits >> np.uint64(s)) & ONE:
-                continue
-            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, s)
-            b = bit(c)
-            if _copies(a1, a2, b) == xc and u_s >= 1:  # only exposed copies: no single
-                ls &= ~b
-            if (a2 & b) and u_s >= 2:  # the pair needs an exposed copy
-                lp &= ~b
-        return ls, lp, ZERO, ZERO
-    sm = suit_mask(led)
-    in1 = a1 & sm
-    if not pair_trick:
-        if in1 == ZERO:
-            return a1, ZERO, ZERO, ZERO
-        ls = in1
-        eb = bit(_EXPOSABLE_OF_SUIT[led])
-        if first_in and (e1 & eb):
-            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, led)
-            if _copies(a1, a2, eb) == xc and u_s >= 1:
-                ls &= ~eb
-        return ls, ZERO, ZERO, ZERO
-    in2 = a2 & sm
-    n_s = popcount(in1) + popcount(in2)
-    if n_s >= 2:
-        u1 = in1
-        u2 = in2
-        eb = bit(_EXPOSABLE_OF_SUIT[led])
-        if first_in and (e1 & eb):
-            u_s, xc = _unexposed_in_suit(a1, a2, e1, e2, led)
-            if u_s >= 2:  # the exposed copies are restricted: use the others
-                if xc == 2:
-                    u1 &= ~eb
-                    u2 &= ~eb
-                elif u2 & eb:
-                    u2 &= ~eb
-                else:
-                    u1 &= ~eb
-        if u2:
-            return ZERO, u2, ZERO, ZERO  # rule 1: a pair of the led suit
-        return ZERO, ZERO, u1, ZERO  # rule 2: two cards of the led suit
-    if n_s == 1:
-        return ZERO, ZERO, a1 & ~sm, in1  # rule 3: the one card plus a discard
-    return ZERO, a2, a1, ZERO  # rule 3: void, any two cards
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _take(a1, a2, x1, x2, c, keep_exposed):
-    """Remove one copy of card ``c`` from the hand ``(a1, a2)`` holding the exposed copies
-    ``(x1, x2)``: the exposed copy unless ``keep_exposed`` (it is restricted here)."""
-    cb = bit(c)
-    if (x1 & cb) and not keep_exposed:
-        if x2 & cb:
-            x2 &= ~cb
-        else:
-            x1 &= ~cb
-    if a2 & cb:
-        a2 &= ~cb
-    else:
-        a1 &= ~cb
-    return a1, a2, x1, x2
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _merge(one, two, m1, m2):
     """The union (with copies added) of ``(one, two)`` and ``(m1, m2)`` (≤ 2 copies in all)."""
     return one | m1, two | m2 | (one & m1)
@@ -352,6 +258,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     sequential = rules[R_EXPOSURE_ORDER] == 1
     for b in range(4):
         exp[b] = 0
+    shown = ZERO
     for k in range(4):
         p = (leader + k) % 4 if sequential else k
         announced = 0
@@ -367,6 +274,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             return _kernel_error2(row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
                                   leader_out, raw_out, collected_out)
         obs[Q_EXPOSERS + p] = np.uint64(f)
+        shown |= np.uint64(f) << np.uint64(8 * p)
         exposed_out[row, p] = np.uint8(f)
         m1 = ZERO
         m2 = ZERO
@@ -403,6 +311,10 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     obs[Q_EXPOSED2] = e2
     obs[Q_FIRST_DEAL] = np.uint64(first_deal)
     obs[Q_VARIANT] = np.uint64(variant)
+    obs[Q_RULES] = pack_rules(rules)
+    obs[Q_SHOWN] = shown
+    no_pairs = ZERO
+    obs[Q_NO_PAIRS] = ZERO
     led_suits = ZERO
     pig_taker = -1
     for t in range(MAX_TRICKS):
@@ -413,6 +325,8 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         for j in range(8):
             obs[Q_TRICK + j] = np.uint64(NONE)
         obs[Q_PAIR_TRICK] = ZERO
+        no_pairs &= ~(ONE << _FIRST_IN)
+        obs[Q_NO_PAIRS] = no_pairs
         led = 0
         pair_trick = False
         first_in = False
@@ -464,6 +378,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 led_suits |= ONE << np.uint64(led)
                 obs[Q_LED_SUITS] = led_suits
                 obs[Q_PAIR_TRICK] = np.uint64(pair_trick)
+                no_pairs |= np.uint64(first_in) << _FIRST_IN
             # the exposed copy goes first unless it is restricted in this trick
             restricted = False
             if first_in and (ex1 & bit(_EXPOSABLE_OF_SUIT[led])):
@@ -498,6 +413,10 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     obs[Q_PLAYED1] = pl1 | cb
             obs[Q_TRICK + 2 * k] = np.uint64(c1)
             obs[Q_TRICK + 2 * k + 1] = np.uint64(c2)
+            shown, no_pairs = note_play2(shown, no_pairs, p, c1, c2, k, led, pair_trick,
+                                         first_in, np.int64(obs[Q_EXPOSERS + p]))
+            obs[Q_SHOWN] = shown
+            obs[Q_NO_PAIRS] = no_pairs
             h1[p] = a1
             h2[p] = a2
             x1[p] = ex1

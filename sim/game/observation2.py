@@ -30,9 +30,11 @@ The observation never holds another seat's hidden cards.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit
+from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT
 
 Q_SEAT = 0  # the deciding seat 0..3
 Q_PARTNER = 1  # partner seat, or 4 when the seat has no partner
@@ -60,7 +62,19 @@ Q_EXPOSERS = 38  # 38..41: per seat, 8-bit exposure flags (see module doc)
 Q_PAIR_TRICK = 42  # 1 when the current trick was led with a pair
 Q_WINNER = 43  # seat currently winning the trick (when Q_TRICK_LEN > 0)
 Q_BEST = 44  # play_key of the currently winning play (when Q_TRICK_LEN > 0)
+Q_RULES = 45  # the deal's Rules.to_array(), 4 bits per entry (sim/game/tricks.py pack_rules)
+#: per seat q, 8 bits at 8q in the flag encoding: the exposed copies *surely* still in its
+#: hand = exposed copies − copies of that card it has played (≥ 0; public: a played copy
+#: may have been its unexposed one when the exposed copy was restricted)
+Q_SHOWN = 46
+#: per seat q, 8 bits at 8q: bit s = it followed a pair lead in suit s without a pair, so
+#: it holds no pair of suit s (RULES §4 rule 1) — except perhaps the pair of the suit's
+#: exposable card E_s, which the first-round restriction may have kept back; bit s + 4 =
+#: no pair of E_s either (it exposed no copy of E_s, or the trick was not the first led in
+#: s).  Bit FIRST_IN_BIT: the current trick is the first led in its suit.
+Q_NO_PAIRS = 47
 Q_SIZE = 48
+FIRST_IN_BIT = 32
 
 #: "no second card" in a play / in Q_TRICK.
 NONE = 64
@@ -169,6 +183,47 @@ def remove_card(one, two, c):
     if two & b:
         return one, two & ~b
     return one & ~b, two
+
+
+#: flag index b (0 pig, 1 sheep, 2 transformer, 3 ♥A) of each card, -1 = not exposable
+_FLAG_OF_CARD = np.full(52, -1, dtype=np.int64)
+for _b, _c in enumerate(EXPOSABLE):
+    _FLAG_OF_CARD[_c] = _b
+_U8 = np.uint64(8)
+_EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
+_BYTE = np.uint64(0xFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shown_less(f, c):
+    """Flags ``f`` (8-bit encoding) with one exposed copy of card ``c`` less (if any)."""
+    b = _FLAG_OF_CARD[c]
+    if b >= 0:
+        if f & (1 << (b + 4)):
+            f &= ~(1 << (b + 4))
+        elif f & (1 << b):
+            f &= ~(1 << b)
+    return f
+
+
+@njit(cache=True, nogil=True, inline="always")
+def note_play2(shown, no_pairs, p, c1, c2, k, led, pair_trick, first_in, flags_p):
+    """The ``Q_SHOWN`` and ``Q_NO_PAIRS`` words after seat ``p`` made the play ``(c1, c2)``
+    as the ``k``-th play of a trick led in ``led`` (``pair_trick``, ``first_in``: the
+    trick is the first led in ``led``); ``flags_p`` = the seat's 8-bit exposure flags.
+    Returns ``(shown, no_pairs)`` (uint64).  Public information only: who played what."""
+    sh = _U8 * np.uint64(p)
+    f = np.int64((shown >> sh) & _BYTE)
+    f = _shown_less(f, c1)
+    if c2 != NONE:
+        f = _shown_less(f, c2)
+    shown = (shown & ~(_BYTE << sh)) | (np.uint64(f) << sh)
+    if pair_trick and k > 0 and not (c1 == c2 and c1 // 13 == led):
+        m = 1 << led
+        if not (first_in and (flags_p >> _FLAG_OF_CARD[_EXPOSABLE_OF_SUIT[led]]) & 0x11):
+            m |= 1 << (led + 4)
+        no_pairs |= np.uint64(m) << sh
+    return shown, no_pairs
 
 
 def play_cards(c1: int, c2: int) -> list[int]:

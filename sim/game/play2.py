@@ -21,8 +21,9 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from sim.core.rng import STREAM_DEALER, STREAM_SHUFFLE, py_bounded, py_shuffle, py_stream
-from sim.game.cards import C2, EXPOSABLE, SUIT_SYMBOLS, card_symbol, suit_of
+from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SUIT_SYMBOLS, card_symbol, suit_of
 from sim.game.observation2 import (
+    FIRST_IN_BIT,
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -37,11 +38,14 @@ from sim.game.observation2 import (
     Q_LED_SUITS,
     Q_LP,
     Q_LS,
+    Q_NO_PAIRS,
     Q_PAIR_TRICK,
     Q_PARTNER,
     Q_PLAYED1,
     Q_PLAYED2,
+    Q_RULES,
     Q_SEAT,
+    Q_SHOWN,
     Q_SIZE,
     Q_TAKEN1,
     Q_TAKEN2,
@@ -54,6 +58,7 @@ from sim.game.observation2 import (
     play_key,
 )
 from sim.game.rules import VARIANT_PARTNERS, VARIANTS, Rules
+from sim.game.tricks import pack_rules
 
 Play = tuple[int, ...]
 SeatPlay = tuple[int, Play]  # (seat, play)
@@ -391,6 +396,45 @@ def legal_masks(legal: set[Play]) -> tuple[int, int, int, int]:
     return ls, lp, l2, forced
 
 
+def public_slots2(flags: list[int], history: list[Trick], trick: list[SeatPlay]
+                  ) -> tuple[int, int]:
+    """The ``(Q_SHOWN, Q_NO_PAIRS)`` words of the observation (sim/game/observation2.py)
+    from the public record: the exposure flags and every play so far (``history``: the
+    completed tricks, ``trick``: the current one).
+
+    ``Q_SHOWN``: per seat, its exposed copies minus the copies of that card it has played
+    (≥ 0).  ``Q_NO_PAIRS``: per seat, bit ``s`` when it followed a pair lead in suit ``s``
+    with anything but a pair of ``s`` (RULES §4 rule 1: it holds no pair of ``s``), bit
+    ``s + 4`` too unless that trick was the first led in ``s`` and the seat exposed a copy
+    of the suit's exposable card (the restriction may have kept that pair back);
+    bit FIRST_IN_BIT when the current trick is the first led in its suit.
+    """
+    counts = [_flags_counts(f) for f in flags]
+    no_pairs = 0
+    led_before: set[int] = set()
+    tricks = [t for _, t, _ in history] + ([trick] if trick else [])
+    first_in = False
+    for plays in tricks:
+        led = suit_of(plays[0][1][0])
+        first_in = led not in led_before
+        pair_trick = len(plays[0][1]) == 2
+        for k, (seat, play) in enumerate(plays):
+            for c in play:
+                if c in EXPOSABLE and counts[seat][EXPOSABLE.index(c)] > 0:
+                    counts[seat][EXPOSABLE.index(c)] -= 1
+            if pair_trick and k > 0 and not (play[0] == play[1] and suit_of(play[0]) == led):
+                bits = 1 << led
+                e = EXPOSABLE.index(EXPOSABLE_OF_SUIT[led])
+                if not (first_in and _flags_counts(flags[seat])[e] > 0):
+                    bits |= 1 << (led + 4)
+                no_pairs |= bits << (8 * seat)
+        led_before.add(led)
+    shown = sum(_counts_flags(counts[p]) << (8 * p) for p in range(4))
+    if trick and first_in:
+        no_pairs |= 1 << FIRST_IN_BIT
+    return shown, no_pairs
+
+
 def observation2(
     seat: int,
     rules: Rules,
@@ -407,8 +451,12 @@ def observation2(
     trick_no: int,
     first_deal: bool,
     flags: list[int],
+    history: list[Trick] | None = None,
 ) -> np.ndarray:
     """The uint64 observation array of sim/game/observation2.py for ``seat``'s decision.
+
+    ``history``: the completed tricks (for ``Q_SHOWN`` / ``Q_NO_PAIRS``,
+    :func:`public_slots2`); None = no trick completed yet.
 
     ``played`` counts every card played so far (current trick included); ``taken`` the
     ``(has_one, has_two)`` masks of each seat's completed tricks; ``voids`` include a
@@ -440,6 +488,8 @@ def observation2(
     obs[Q_FIRST_DEAL] = int(first_deal)
     obs[Q_VARIANT] = VARIANTS.index(rules.variant)
     obs[Q_PAIR_TRICK] = int(bool(trick) and len(trick[0][1]) == 2)
+    obs[Q_RULES] = int(pack_rules(rules.to_array()))
+    obs[Q_SHOWN], obs[Q_NO_PAIRS] = public_slots2(flags, history or [], trick)
     if trick:
         winner = trick_winner2(trick)
         led = suit_of(trick[0][1][0])

@@ -443,7 +443,7 @@ class GameState:
         return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
                                self._played, self._exposed_counts, taken, self._voids,
                                self.trick, self._lead, self._led_suits, trick_no,
-                               self.first_deal, self.flags)
+                               self.first_deal, self.flags, self.tricks)
 
     # ------------------------------------------------------------------ scores
 
