@@ -143,7 +143,7 @@ def test_cli_two_decks_json_lists_per_copy_options(tmp_path):
     [
         (["--player", "illegal", "--check-legal", "--options", "DJ"],
          "check_legal: player 'illegal' played"),
-        (["--player", "search"], "player 'search' does not support 2 decks"),
+        (["--player", "heuristic:push_pig=0"], "takes no parameters with 2 decks"),
         (["--options", "SQ,SQ"], "both copies of SQ asked for, the hand holds one"),
         (["--known", "1=DJ"], "known card DJ of seat 1: both copies are already placed"),
     ],
