@@ -3,6 +3,7 @@
 Usage: python scripts/bench_engine.py [--deals N] [--runs 5] [--players random,lowest,heuristic]
                                       [--players2 random,lowest,heuristic]
                                       [--players-search 'SEATS;SEATS' --search-deals N]
+                                      [--players-search2 'SEATS;SEATS' --search2-deals N]
                                       [--only-search]
 
 For each play strategy (random exposure), the median of ``--runs`` timed runs after
@@ -15,7 +16,8 @@ OpenSpiel is optional: ``pip install open-spiel``.
 
 The ``search`` rows (``--players-search``, e.g. ``'search,heuristic,heuristic,heuristic;
 search'``; ``--only-search`` skips everything else) also print deals per second of CPU
-time on one thread, the figure to read on a shared machine.
+time on one thread, the figure to read on a shared machine; ``--players-search2`` gives the
+same rows with two decks (strategies/search2.py).
 """
 
 from __future__ import annotations
@@ -102,12 +104,13 @@ def startup_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def cpu_rate(players: str, n: int, runs: int) -> tuple[float, float]:
+def cpu_rate(players: str, n: int, runs: int, rules: Rules | None = None
+             ) -> tuple[float, float]:
     """Median (wall, CPU-time) deals/s of ``runs`` 1-thread runs after a warm-up.
 
     The CPU-time figure is what one core delivers when the machine is shared (the wall
     figure then also counts the time other processes held the core)."""
-    rules = Rules()
+    rules = rules or Rules()
     play_deals(rules, players, "random", seed=1, n=max(4, n // 10), threads=1)
     wall, cpu = [], []
     for r in range(runs):
@@ -118,14 +121,16 @@ def cpu_rate(players: str, n: int, runs: int) -> tuple[float, float]:
     return statistics.median(wall), statistics.median(cpu)
 
 
-def search_rows(seatings: list[str], n: int, runs: int, cores: int) -> None:
+def search_rows(seatings: list[str], n: int, runs: int, cores: int, decks: int = 1) -> None:
     """The ``search`` rows: 1-thread wall and CPU-time deals/s, all cores, scaling."""
-    print(f"search rows ({n:,} deals per run, median of {runs}; one deck, random exposure)")
+    rules = Rules(decks=decks)
+    what = "one deck" if decks == 1 else "two decks"
+    print(f"search rows ({n:,} deals per run, median of {runs}; {what}, random exposure)")
     print(f"{'players':<44}{'1 thread':>10}{'1 thr CPU':>11}{f'{cores} threads':>12}"
           f"{'scaling':>9}")
     for name in seatings:
-        one, one_cpu = cpu_rate(name, n, runs)
-        allc = rate(name, n, cores, runs)
+        one, one_cpu = cpu_rate(name, n, runs, rules)
+        allc = rate(name, n, cores, runs, rules)
         print(f"{name:<44}{one:>10,.0f}{one_cpu:>11,.0f}{allc:>12,.0f}{allc / one:>8.2f}x")
     print("units: deals/s ('1 thr CPU' = deals per second of this thread's CPU time)\n")
 
@@ -143,6 +148,10 @@ def main() -> None:
                     "'search,heuristic,heuristic,heuristic;search' ('' = none; slow)")
     ap.add_argument("--search-deals", type=int, default=600,
                     help="deals per timed run of the search rows")
+    ap.add_argument("--players-search2", default="",
+                    help="two-deck search rows, same form as --players-search (slower)")
+    ap.add_argument("--search2-deals", type=int, default=60,
+                    help="deals per timed run of the two-deck search rows")
     ap.add_argument("--only-search", action="store_true",
                     help="only the search rows (skip the other rows and OpenSpiel)")
     a = ap.parse_args()
@@ -154,6 +163,8 @@ def main() -> None:
           "one deck, random exposure\n")
     if a.players_search:
         search_rows(a.players_search.split(";"), a.search_deals, a.runs, cores)
+    if a.players_search2:
+        search_rows(a.players_search2.split(";"), a.search2_deals, a.runs, cores, decks=2)
     if not a.players:
         return
     os_rate = openspiel_rate(seconds=2.0, runs=a.runs)

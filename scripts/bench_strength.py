@@ -40,6 +40,10 @@ Search section (``--search-deals N``, or name them in ``--only``; one deck, no e
   against the all-heuristic deal (the design of ``gongzhu-sim compare``);
 * ``search_worlds`` — ``search_1v3`` and the 1-thread speed for worlds = 4, 8, 16, 32, 64.
 
+Two-deck search (only when named in ``--only``; ``--search-deals`` deals, default 200):
+``search2_2v2`` (default keys) and ``search2_2v2_w8`` (``search:worlds=8``) — ``search_2v2``
+with ``Rules(decks=2)``.
+
 Finally the single-thread speed of four heuristic players (median of 3 runs).
 """
 
@@ -208,13 +212,14 @@ def _rel(one_search, base, seat):
     return one_search.raw[:, seat].astype(np.float64) - base.raw[:, seat].astype(np.float64)
 
 
-def search_2v2(seed, n, threads, search="search"):
+def search_2v2(seed, n, threads, search="search", decks=1):
     """Two ``search`` (seats 0+2) against two ``heuristic`` (1+3), and swapped, same deals.
 
     Per deal: the mean raw of a search seat minus the mean raw of a heuristic seat,
     averaged over the two seatings (raw points per seat per deal; no exposure).
+    ``decks=2``: the two-deck game (strategies/search2.py against the two-deck heuristic).
     """
-    rules = Rules()
+    rules = Rules(decks=decks)
     t = time.perf_counter()
     a = play_deals(rules, [search, "heuristic", search, "heuristic"], "never", seed=seed, n=n,
                    threads=threads)
@@ -291,6 +296,11 @@ SEARCH_PAIRINGS = {
     "search_1v3": search_1v3,
     "search_worlds": search_worlds,
 }
+#: two-deck search (slower still: only when named in --only; n = --search-deals or 200)
+SEARCH2_PAIRINGS = {
+    "search2_2v2": lambda s, n, t: search_2v2(s, n, t, decks=2),
+    "search2_2v2_w8": lambda s, n, t: search_2v2(s, n, t, "search:worlds=8", decks=2),
+}
 
 
 def main() -> None:
@@ -298,14 +308,15 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200_000, help="deals per pairing (x4 rotations)")
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--threads", type=int, default=0, help="numba threads (0 = all cores)")
-    ap.add_argument("--only", default="", help="comma-separated pairings: " + ", ".join(PAIRINGS))
+    ap.add_argument("--only", default="", help="comma-separated pairings: " + ", ".join(
+        [*PAIRINGS, *SEARCH_PAIRINGS, *SEARCH2_PAIRINGS]))
     ap.add_argument("--speed-deals", type=int, default=200_000,
                     help="deals per timed single-thread run (0 = skip)")
     ap.add_argument("--search-deals", type=int, default=0,
                     help="deals for the search section (search_2v2, search_1v3, search_worlds;"
                     " 0 = skip unless named in --only, then 2,000)")
     a = ap.parse_args()
-    every = {**PAIRINGS, **SEARCH_PAIRINGS}
+    every = {**PAIRINGS, **SEARCH_PAIRINGS, **SEARCH2_PAIRINGS}
     names = [x for x in a.only.split(",") if x] or (
         list(PAIRINGS) + (list(SEARCH_PAIRINGS) if a.search_deals else []))
     bad = [x for x in names if x not in every]
@@ -316,6 +327,8 @@ def main() -> None:
           "units: raw points per deal (before x12); mean [95% CI]")
     for name in names:
         n = (a.search_deals or 2000) if name in SEARCH_PAIRINGS else a.deals
+        if name in SEARCH2_PAIRINGS:
+            n = a.search_deals or 200
         lines, rate = every[name](a.seed, n, threads)
         print(f"{name}  ({rate:,.0f} deals/s, n={n:,} deals)", flush=True)
         for line in lines:
