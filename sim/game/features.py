@@ -29,6 +29,15 @@ feature                meaning
 :data:`CANDIDATES` lists, per studied card, the features reports search for the most
 telling ones; :func:`condition_text` turns a threshold on a feature into words for
 the decision table.
+
+**Two decks** (rows with a ``hand2`` column: the has_two mask, docs/engine2.md): the same
+features describe the holder's 26 cards with copies counted — suit lengths 0–26,
+``below`` (copies of the suit's lower cards), the guards per copy (``pig_guards`` 0–4,
+``sheep_guards`` 0–6, ``transformer_guards`` 0–8, ``low_hearts`` 0–6), ``aces`` …
+``queens`` 0–8, ``c2`` and ``holds_<card>`` the copies held (0–2) — plus ``copies``
+(copies of the studied card held, 1–2) and ``pairs`` (cards held twice, 0–13).
+:data:`FEATURES2` and :data:`CANDIDATES2` are their descriptions and search lists
+(RULES.md §1, §3).
 """
 
 from __future__ import annotations
@@ -83,6 +92,26 @@ CANDIDATES = {
         *[f"holds_{o}" for o in CARD_OF if o != c]]
     for c in CARD_OF
 }
+#: Two decks: feature name → one-line description (copies counted; module docstring).
+FEATURES2 = {
+    **{s: f"number of {s}, copies counted (0–26)" for s in SUIT_NAMES},
+    "below": "copies of the studied card's suit below it",
+    "pig_guards": "♠A ♠K copies held (0–4)",
+    "sheep_guards": "♦A ♦K ♦Q copies held (0–6)",
+    "transformer_guards": "♣J ♣Q ♣K ♣A copies held (0–8)",
+    "low_hearts": "♥2 ♥3 ♥4 copies held (0–6)",
+    "aces": "aces held, copies counted (0–8)",
+    "kings": "kings held, copies counted (0–8)",
+    "queens": "queens held, copies counted (0–8)",
+    "voids": "void suits",
+    "c2": "♣2 copies held (0–2)",
+    "seat": "seat relative to the first leader (0 leads the first trick … 3 plays last)",
+    **{f"holds_{c}": f"copies of {w} held (0–2)" for c, w in CARD_WORDS.items()},
+    "copies": "copies of the studied card held (1–2)",
+    "pairs": "cards held twice (pairs, 0–13)",
+}
+#: Two decks: per studied card, the features searched (``copies`` splits the analysis).
+CANDIDATES2 = {c: [*v, "pairs"] for c, v in CANDIDATES.items()}
 #: Feature pairs not combined (one is a function of the other two: below = length − 1 − guards).
 REDUNDANT = {frozenset(p) for c in ("pig", "sheep", "transformer")
              for p in ((SUIT_NAMES[_SUIT_OF_CARD[c]], "below"), ("below", _GUARD_OF_CARD[c]))}
@@ -113,6 +142,8 @@ def hand_features(df: pd.DataFrame) -> pd.DataFrame:
     """
     import pandas as pd
 
+    if "hand2" in df.columns:
+        return _hand_features2(df)
     hand = df["hand"].to_numpy(dtype=np.uint64)
     out: dict[str, np.ndarray] = {}
     for s, name in enumerate(SUIT_NAMES):
@@ -139,6 +170,50 @@ def hand_features(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, index=df.index)
 
 
+def _hand_features2(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`hand_features` for two-deck rows (``hand``/``hand2`` = has_one/has_two masks):
+    every count counts copies (:data:`FEATURES2`)."""
+    import pandas as pd
+
+    h1 = df["hand"].to_numpy(dtype=np.uint64)
+    h2 = df["hand2"].to_numpy(dtype=np.uint64)
+
+    def count(cards) -> np.ndarray:
+        return (_count(h1, cards) + _count(h2, cards)).astype(np.int8)
+
+    out: dict[str, np.ndarray] = {}
+    for s, name in enumerate(SUIT_NAMES):
+        out[name] = count(range(13 * s, 13 * s + 13))
+    below = np.zeros(len(df), np.int8)
+    if "card" in df.columns:
+        cards = df["card"].to_numpy()
+        for c, idx in CARD_OF.items():
+            sel = cards == c
+            if sel.any():
+                s = idx // 13
+                below[sel] = (_count(h1[sel], range(13 * s, idx))
+                              + _count(h2[sel], range(13 * s, idx)))
+    out["below"] = below
+    for name, cs in GUARDS.items():
+        out[name] = count(cs)
+    for name, r in (("aces", 12), ("kings", 11), ("queens", 10)):
+        out[name] = count([card(s, r) for s in range(4)])
+    out["voids"] = sum((out[n] == 0).astype(np.int8) for n in SUIT_NAMES).astype(np.int8)
+    out["c2"] = count([card(3, 0)])
+    rel = (df["holder"].to_numpy(np.int64) - df["first_leader"].to_numpy(np.int64)) % 4
+    out["seat"] = rel.astype(np.int8)
+    for c, idx in CARD_OF.items():
+        out[f"holds_{c}"] = count([idx])
+    copies = np.ones(len(df), np.int8)
+    if "card" in df.columns:
+        for c, idx in CARD_OF.items():
+            sel = cards == c
+            copies[sel] = 1 + _count(h2[sel], [idx])
+    out["copies"] = copies
+    out["pairs"] = _popcount(h2)
+    return pd.DataFrame(out, index=df.index)
+
+
 # ---------------------------------------------------------------------------------------
 # Words
 # ---------------------------------------------------------------------------------------
@@ -158,9 +233,15 @@ def _plural(name: str, t: int) -> str:
     return one if t == 1 else many
 
 
-def condition_text(feature: str, op: str, t: int, card_name: str | None = None) -> str:
-    """Words for ``feature op t`` (op ``>=``, ``<=`` or ``==``), e.g. ``≥ 5 spades``."""
+def condition_text(feature: str, op: str, t: int, card_name: str | None = None,
+                   decks: int = 1) -> str:
+    """Words for ``feature op t`` (op ``>=``, ``<=`` or ``==``), e.g. ``≥ 5 spades``;
+    ``decks = 2``: the two-deck features (copies counted, :data:`FEATURES2`)."""
     sym = {">=": "≥", "<=": "≤", "==": "exactly"}[op]
+    if decks == 2:
+        text = _condition_text2(feature, op, t, sym)
+        if text is not None:
+            return text
     if feature == "seat":
         return _SEAT_WORDS.get((op, t), f"seat {sym} {t} after the first leader")
     if feature.startswith("holds_") or feature == "c2":
@@ -194,8 +275,63 @@ def condition_text(feature: str, op: str, t: int, card_name: str | None = None) 
     return f"{feature} {sym} {t}"
 
 
-def feature_label(feature: str, card_name: str | None = None) -> str:
-    """A short axis label for ``feature``."""
+def _condition_text2(feature: str, op: str, t: int, sym: str) -> str | None:
+    """Two-deck words for the copy-counted features (None: the one-deck words fit)."""
+    if feature.startswith("holds_") or feature == "c2" or feature == "copies":
+        if feature == "copies":
+            return {(">=", 2): "holding both copies", ("==", 2): "holding both copies",
+                    ("<=", 1): "holding one copy", ("==", 1): "holding one copy"
+                    }.get((op, t), f"copies {sym} {t}")
+        what = "♣2" if feature == "c2" else CARD_WORDS[feature[6:]]
+        lo, hi = {">=": (t, 2), "<=": (0, t), "==": (t, t)}[op]
+        lo, hi = max(lo, 0), min(hi, 2)
+        if (lo, hi) == (0, 0):
+            return f"without {what}"
+        if (lo, hi) == (2, 2):
+            return f"holding both copies of {what}"
+        if (lo, hi) == (1, 2):
+            return f"holding {what}"
+        if (lo, hi) == (0, 1):
+            return f"with at most one copy of {what}"
+        if (lo, hi) == (1, 1):
+            return f"holding one copy of {what}"
+        return f"{what} copies {sym} {t}"
+    if feature in GUARDS:
+        names = " ".join(card_symbol(c) for c in GUARDS[feature])
+        k = 2 * len(GUARDS[feature])
+        if (op in ("<=", "==")) and t == 0:
+            return f"with no copy of {names}"
+        if op in (">=", "==") and t == k:
+            return f"with both copies of each of {names}"
+        if op == ">=" and t == 1:
+            return f"with at least one copy of {names}"
+        if op == "<=":
+            return f"with at most {t} {'copy' if t == 1 else 'copies'} of {names}"
+        return f"with {sym} {t} copies of {names}"
+    if feature == "pairs":
+        if op in ("<=", "==") and t == 0:
+            return "with no pair"
+        return f"{sym} {t} {'pair' if t == 1 else 'pairs'}"
+    if feature == "below":
+        return None  # "with ≥ 3 diamonds below ♦J": copies counted, same words
+    return None
+
+
+def feature_label(feature: str, card_name: str | None = None, decks: int = 1) -> str:
+    """A short axis label for ``feature`` (``decks = 2``: copies counted)."""
+    if decks == 2:
+        if feature in GUARDS:
+            return " ".join(card_symbol(c) for c in GUARDS[feature]) + " copies held"
+        if feature == "c2":
+            return "♣2 copies held"
+        if feature.startswith("holds_"):
+            return f"copies of {CARD_WORDS[feature[6:]]} held"
+        if feature == "pairs":
+            return "pairs held"
+        if feature == "copies":
+            return "copies of the studied card held"
+        if feature in SUIT_NAMES:
+            return f"{feature} (copies counted)"
     if feature == "below" and card_name:
         c = CARD_OF[card_name]
         return f"{SUIT_NAMES[c // 13]} below {card_symbol(c)}"
@@ -210,5 +346,6 @@ def feature_label(feature: str, card_name: str | None = None) -> str:
     return feature
 
 
-__all__ = ["CANDIDATES", "CARD_OF", "CARD_WORDS", "FEATURES", "GUARDS", "REDUNDANT",
+__all__ = ["CANDIDATES", "CANDIDATES2", "CARD_OF", "CARD_WORDS", "FEATURES", "FEATURES2",
+           "GUARDS", "REDUNDANT",
            "condition_text", "feature_label", "hand_features"]

@@ -407,9 +407,7 @@ def _check_names(spec: JobSpec) -> None:
 
 
 def _check_study(spec: JobSpec) -> None:
-    """What an exposure study needs: one deck, exposure allowed, one deal per match."""
-    if spec.rules.decks != 1:
-        raise InputError("exposure studies support one deck only (decks = 1)")
+    """What an exposure study needs: exposure allowed, one deal per match."""
     if spec.rules.variant == "pig_sheep":
         raise InputError("variant pig_sheep (猪羊一家) forbids exposure: nothing to study")
     if spec.match_length != 1:
