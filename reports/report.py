@@ -203,10 +203,24 @@ def _players_text(manifest: dict) -> str:
     return ", ".join(players) or "unknown"
 
 
+#: Two decks: the comparisons of a study (sim/analysis/study_units.py), in words.
+_UNITS_TEXT = ("Two decks: each comparison is labelled card_key — 1of1: holding one copy, "
+               "expose it vs not (x − n); 1of2: holding both, expose one vs none (x − n); "
+               "2of2: holding both, expose both vs none (x2 − n); 2vs1: holding both, expose "
+               "both vs one (x2 − x).")
+
+
+def _arms_text(ca, two: bool) -> str:
+    """The Δ of a card analysis in words (``exposing − not``; two decks: its arms)."""
+    return f"{ca.arm_words[0]} − {ca.arm_words[1]}" if two else "exposing − not"
+
+
 def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | None,
                     progress: Progress = None, level: float = DEFAULT_LEVEL
                     ) -> tuple[list[Section], dict[str, pd.DataFrame]]:
-    from sim.game.features import FEATURES, feature_label
+    from functools import partial
+
+    from sim.game.features import FEATURES, FEATURES2, feature_label
 
     an = analyse_study(folder, measure, min_cell, manifest=manifest, progress=progress,
                        level=level)
@@ -215,40 +229,44 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
     unit = an.unit
     data = an.tables()
     delta, arms = an.delta_summary, an.arm_summary
+    two = an.decks == 2
+    # the features' words: copies counted with two decks
+    label = partial(feature_label, decks=2) if two else feature_label
 
     dec_tables, heat_secs = [], []
     bullets = []
     for ca in an.cards:
         card, mc, singles, dt = ca.card, ca.min_cell, ca.features, ca.decisions
+        name, what = ca.name, ca.what or _CARD_SHORT[card]
         if progress:
-            progress(f"{card}: figures")
+            progress(f"{name}: figures")
         dec_tables.append(dt)
         bullets += [decision_sentence(r, unit, level) for _, r in dt.iterrows()]
-        sec = Section(f"Exposing {_CARD_SHORT[card]}", level=3)
+        sec = Section(f"Exposing {what}" + (f" [{name}]" if two else ""), level=3)
         if ca.heatmap is not None:
             x, y = ca.heatmap_axes
             sec.text.append(
-                f"The two most telling features for {_CARD_SHORT[card]} are "
-                f"{feature_label(x, card)} and {feature_label(y, card)}. Each cell: mean Δ "
-                f"({unit} per deal, exposing − not) ± {ci} half-width and n; grey cells "
-                f"have fewer than {mc:,} deals.")
-            sec.figures.append((f"heatmap-{card}", f"ΔEV of exposing {card} by {x} and {y}",
-                                figures.heatmap(ca.heatmap, x, y, feature_label(x, card),
-                                                feature_label(y, card),
-                                                f"exposing {_CARD_SHORT[card]}: mean Δ "
+                f"The two most telling features for {what} are "
+                f"{label(x, card)} and {label(y, card)}. Each cell: mean Δ "
+                f"({unit} per deal, {_arms_text(ca, two)}) ± {ci} half-width and n; grey "
+                f"cells have fewer than {mc:,} deals.")
+            sec.figures.append((f"heatmap-{name}", f"ΔEV of exposing {name} by {x} and {y}",
+                                figures.heatmap(ca.heatmap, x, y, label(x, card),
+                                                label(y, card),
+                                                f"exposing {what}: mean Δ "
                                                 f"({unit})", unit, mc, level)))
         if ca.curves:
             f1 = ca.curves[0][0]
-            panels = [(f"exposing {_CARD_SHORT[card]}", feature_label(f, card), cur)
+            panels = [(f"exposing {what}", label(f, card), cur)
                       for f, cur in ca.curves]
             sec.text.append(
                 f"ΔEV against the most telling single features, with {ci} bands (values "
                 f"with fewer than {mc:,} deals left out).")
-            sec.figures.append((f"curve-{card}", f"ΔEV of exposing {card} by {f1}",
+            sec.figures.append((f"curve-{name}", f"ΔEV of exposing {name} by {f1}",
                                 figures.curves(panels, unit, mc, level)))
         top = singles.head(6)[["feature", "groups", "explained"]].copy()
         top["explained"] = top["explained"].map(fmt_pct)
-        top["feature"] = top["feature"].map(lambda f, c=card: feature_label(f, c))
+        top["feature"] = top["feature"].map(lambda f, c=card: label(f, c))
         top = top.rename(columns={"explained": "share of Δ variance explained"})
         sec.tables.append(("most telling features", top))
         heat_secs.append(sec)
@@ -259,7 +277,8 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         f"found greedily, see below), with the mean Δ of the holder's {unit} per deal "
         f"(exposing − not) ± the {ci} half-width and n. The rules were chosen on the "
         "even-numbered deals; the numbers are from the odd-numbered deals (held out). "
-        f"Computed with these players (play strategy by seat): {_players_text(manifest)}."],
+        f"Computed with these players (play strategy by seat): {_players_text(manifest)}."
+        + (" " + _UNITS_TEXT if two else "")],
         bullets=bullets)
     if dec_tables:
         dt_all = data["decisions"]
@@ -279,7 +298,12 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
     effect = Section("Effect of exposing, all deals", text=[
         f"{n_deals:,} deals; for each studied card its holder played every deal twice, "
         "exposing it (arm x) and not (arm n), with the same hands and random streams. "
-        f"Δ = the holder's score exposing − not, per deal; mean with {ci}."],
+        f"Δ = the holder's score exposing − not, per deal; mean with {ci}." if not two else
+        f"{n_deals:,} deals (two decks); for each studied card every seat dealt a copy of "
+        "it (its holder) played the deal exposing one copy (arm x), none (arm n) and, "
+        "holding both, both copies (arm x2), with the same hands and random streams; the "
+        "other copy's holder, if another seat, exposes by its policy. " + _UNITS_TEXT
+        + f" Δ per holder and deal; mean with {ci}."],
         tables=[("mean Δ per card and measure", dshow)])
     arm_scores, arm_rates = _score_display(arms, ["card", "holder"], level)
     summary = Section("Summary per card holder and arm", text=[
@@ -293,18 +317,21 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         if progress:
             progress(f"{ca.card}: histograms")
         vx, vn = ca.holder["x"], ca.holder["n"]
-        hists[ca.card] = figures.histograms({
-            "holder's raw points": {"exposes": vx["raw"].to_numpy(),
-                                    "keeps it": vn["raw"].to_numpy()},
-            "holder's zero-sum points": {"exposes": vx["zero_sum"].to_numpy(),
-                                         "keeps it": vn["zero_sum"].to_numpy()},
-            f"Δ {unit} (exposes − keeps)": {"Δ": ca.delta}},
-            title=f"{_CARD_SHORT[ca.card]}: score distributions")
+        wx, wn = ca.arm_words
+        hists[ca.name] = figures.histograms({
+            "holder's raw points": {wx if two else "exposes": vx["raw"].to_numpy(),
+                                    wn: vn["raw"].to_numpy()},
+            "holder's zero-sum points": {wx if two else "exposes": vx["zero_sum"].to_numpy(),
+                                         wn: vn["zero_sum"].to_numpy()},
+            (f"Δ {unit} ({wx} − {wn})" if two else f"Δ {unit} (exposes − keeps)"):
+                {"Δ": ca.delta}},
+            title=f"{ca.what or _CARD_SHORT[ca.card]}: score distributions")
     hist = Section("Score distributions", text=[
         "Histograms of the holder's raw and zero-sum scores per arm (strategy) and of the "
         "per-deal Δ; y axis logarithmic, x axis the 0.1%–99.9% quantiles."],
         figures=[(f"hist-{c}", f"score histograms for {c}", png) for c, png in hists.items()])
-    feat_doc = pd.DataFrame({"feature": list(FEATURES), "meaning": list(FEATURES.values())})
+    fdoc = FEATURES2 if two else FEATURES
+    feat_doc = pd.DataFrame({"feature": list(fdoc), "meaning": list(fdoc.values())})
     feats_sec = Section("Hand features", text=[
         "Features of the holder's dealt hand (sim/game/features.py), searched per card for the "
         "most telling ones: between-group sum of squares of Δ minus its expectation under "

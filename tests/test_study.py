@@ -116,9 +116,10 @@ def test_study_config_table_and_errors(tmp_path):
     assert build_spec(None, {"study": {}}).study == StudySpec()
     assert "study" not in build_spec(None, {"study": {}}).explicit
     assert build_spec(None).kind == "run" and "study" not in build_spec(None).to_dict()
+    cfg.write_text('[rules]\ndecks = 2\n[study]\ncards = ["sheep"]\n')  # two decks: issue 16
+    assert build_spec(cfg).study == StudySpec(("sheep",), "never")
     for bad, msg in ((('[study]\ncards = ["cow"]\n'), "unknown study card"),
                      (('[study]\nfoo = 1\n'), "unknown key"),
-                     (('[rules]\ndecks = 2\n[study]\n'), "one deck"),
                      (('[rules]\nvariant = "pig_sheep"\n[study]\n'), "forbids exposure"),
                      (('match_length = 3\n[study]\n'), "match_length")):
         cfg.write_text(bad)

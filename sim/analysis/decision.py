@@ -186,25 +186,33 @@ def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int,
     return rules
 
 
-def rule_words(card: str, conds: tuple[Condition, ...]) -> str:
-    """``expose the pig with ≥ 5 spades including ♠A or ♠K`` (without the numbers)."""
+def rule_words(card: str, conds: tuple[Condition, ...], decks: int = 1,
+               what: str | None = None) -> str:
+    """``expose the pig with ≥ 5 spades including ♠A or ♠K`` (without the numbers).
+
+    ``what``: what is exposed, in words (two-deck comparisons: ``both copies of the
+    sheep (vs none)``); default the card.  ``decks``: the features' words (copies).
+    """
     from sim.game.features import condition_text
 
+    what = what or _CARD_SHORT[card]
     if not conds:
-        return f"always expose {_CARD_SHORT[card]}"
+        return f"always expose {what}"
     parts = []
     for k, c in enumerate(conds):
-        t = condition_text(c.feature, c.op, c.t, card)
+        t = (condition_text(c.feature, c.op, c.t, card, decks=decks) if decks == 2
+             else condition_text(c.feature, c.op, c.t, card))
         if t.startswith(("≥", "≤", "exactly")):
             t = "with " + t
         if k and not t.startswith("including"):
             t = "and " + t
         parts.append(t)
-    return f"expose {_CARD_SHORT[card]} " + " ".join(parts)
+    return f"expose {what} " + " ".join(parts)
 
 
 def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min_n: int,
-                   level: float = DEFAULT_LEVEL) -> pd.DataFrame:
+                   level: float = DEFAULT_LEVEL, decks: int = 1, what: str | None = None,
+                   label: str | None = None) -> pd.DataFrame:
     """The decision table of one card: rules, then "otherwise", evaluated on odd deals.
 
     Columns: ``card``, ``rule`` (words), ``query`` (pandas query of the conditions),
@@ -212,6 +220,8 @@ def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min
     held-out deals), ``confirmed`` (held-out CI > 0), ``kind`` (rule / otherwise).  The
     intervals (and so the rule search and the confirmations) are at ``level``; the
     interval columns are named by :func:`~sim.analysis.stats.ci_names` (``ci95_…`` at 0.95).
+    Two decks (one comparison of sim/analysis/study_units.py): ``label`` goes in the
+    ``card`` column, ``what`` and ``decks`` into the words (:func:`rule_words`).
     """
     lo, hi = ci_names(level)
     rules = decision_rules(sub, col, feats, min_n, level)
@@ -225,15 +235,16 @@ def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min
         ok = bool(st["n"] > 1 and st[lo] > 0)
         if ok:
             any_rule |= m
-        rows.append({"card": card, "kind": "rule", "rule": rule_words(card, conds),
+        rows.append({"card": label or card, "kind": "rule",
+                     "rule": rule_words(card, conds, decks, what),
                      "query": " and ".join(c.query() for c in conds) or "all",
                      **st, "share": st["n"] / max(1, len(hold)), "confirmed": ok})
     st = mean_ci(d[~any_rule], level)
     if st["n"] == 0:  # the rules cover every deal ("always expose")
         return pd.DataFrame(rows)
-    words = (f"otherwise keep {_CARD_SHORT[card]} hidden" if any_rule.any()
-             else f"never expose {_CARD_SHORT[card]}")
-    rows.append({"card": card, "kind": "otherwise", "rule": words,
+    what = what or _CARD_SHORT[card]
+    words = (f"otherwise keep {what} hidden" if any_rule.any() else f"never expose {what}")
+    rows.append({"card": label or card, "kind": "otherwise", "rule": words,
                  "query": "not any rule" if any_rule.any() else "all", **st,
                  "share": st["n"] / max(1, len(hold)),
                  "confirmed": bool(st["n"] > 1 and st[hi] < 0)})

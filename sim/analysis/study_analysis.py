@@ -59,6 +59,10 @@ class CardAnalysis:
         holder: arm (``x`` exposes, ``n`` keeps it) → the holder's per-deal ``raw``,
             ``zero_sum`` (float64) and ``points`` (RULES.md §5, §6).
         delta: the per-deal Δ of the measure, float64 (n,).
+        unit: two decks, the comparison's label (``sheep_1of2``,
+            sim/analysis/study_units.py); None with one deck.
+        what: two decks, what the holder exposes in words (rules, titles); None: the card.
+        arm_words: the holder's options in arms x and n (legends, summaries).
     """
 
     card: str
@@ -72,6 +76,14 @@ class CardAnalysis:
     curves: tuple[tuple[str, pd.DataFrame], ...]
     holder: Mapping[str, pd.DataFrame] = field(repr=False)
     delta: np.ndarray = field(repr=False)
+    unit: str | None = None
+    what: str | None = None
+    arm_words: tuple[str, str] = ("exposes", "keeps it")
+
+    @property
+    def name(self) -> str:
+        """The table / figure label: the card (one deck) or the comparison (two decks)."""
+        return self.unit or self.card
 
 
 @dataclass(frozen=True)
@@ -84,7 +96,9 @@ class StudyAnalysis:
         n_deals: distinct deals of the study.
         delta_summary: per card and measure n, mean, sd, se, ci95_low, ci95_high of Δ.
         arm_summary: per card and arm the holder's means / CIs and rates.
-        cards: one :class:`CardAnalysis` per studied card present, in flag order.
+        cards: one :class:`CardAnalysis` per studied card present, in flag order (two
+            decks: per card, one per comparison with rows, sim/analysis/study_units.py).
+        decks: 1 or 2.
     """
 
     measure: str
@@ -93,6 +107,7 @@ class StudyAnalysis:
     delta_summary: pd.DataFrame
     arm_summary: pd.DataFrame
     cards: tuple[CardAnalysis, ...]
+    decks: int = 1
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every numeric table by name (``Report.data``): ``delta_summary``, ``summary``,
@@ -100,13 +115,13 @@ class StudyAnalysis:
         ``curve_<card>_<feature>`` and ``decisions`` (all cards)."""
         data = {"delta_summary": self.delta_summary, "summary": self.arm_summary}
         for c in self.cards:
-            data[f"features_{c.card}"] = c.features
-            data[f"pairs_{c.card}"] = c.pairs
-            data[f"decisions_{c.card}"] = c.decisions
+            data[f"features_{c.name}"] = c.features
+            data[f"pairs_{c.name}"] = c.pairs
+            data[f"decisions_{c.name}"] = c.decisions
             if c.heatmap is not None:
-                data[f"heatmap_{c.card}"] = c.heatmap
+                data[f"heatmap_{c.name}"] = c.heatmap
             for f, cur in c.curves:
-                data[f"curve_{c.card}_{f}"] = cur
+                data[f"curve_{c.name}_{f}"] = cur
         if self.cards:
             data["decisions"] = pd.concat([c.decisions for c in self.cards], ignore_index=True)
         return data
@@ -162,20 +177,30 @@ def _card_frames(folder: Path, manifest: dict, progress: Progress
 
 
 def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: int | None = None,
-                 progress: Progress = None, level: float = DEFAULT_LEVEL) -> CardAnalysis:
+                 progress: Progress = None, level: float = DEFAULT_LEVEL,
+                 unit: str | None = None, what: str | None = None,
+                 arm_words: tuple[str, str] = ("exposes", "keeps it")) -> CardAnalysis:
     """The analysis of one card from its study rows with hand features (see the class);
-    every interval at confidence ``level``."""
-    from sim.game.features import CANDIDATES
+    every interval at confidence ``level``.
+
+    Two decks: ``sub`` is one comparison's frame (sim/analysis/study_units.py
+    :func:`~sim.analysis.study_units.unit_frame`), ``unit`` its label, ``what`` and
+    ``arm_words`` its words; the features searched are :data:`sim.game.features.CANDIDATES2`.
+    """
+    from sim.game.features import CANDIDATES, CANDIDATES2
 
     col = f"d_{measure}"
-    feats = CANDIDATES[card]
+    decks = int(getattr(rules, "decks", 1))
+    feats = (CANDIDATES2 if decks == 2 else CANDIDATES)[card]
+    name = unit or card
     mc = min_cell if min_cell is not None else default_min_cell(len(sub))
     if progress:
-        progress(f"{card}: most telling features ({len(sub):,} deals)")
+        progress(f"{name}: most telling features ({len(sub):,} deals)")
     singles, pairs = telling_features(sub, col, feats)
     if progress:
-        progress(f"{card}: decision table")
-    dt = decision_table(sub, card, col, feats, mc, level)
+        progress(f"{name}: decision table")
+    dt = (decision_table(sub, card, col, feats, mc, level, decks=2, what=what, label=unit)
+          if decks == 2 else decision_table(sub, card, col, feats, mc, level))
     heat, axes = None, None
     if len(pairs):
         axes = (pairs["x"].iloc[0], pairs["y"].iloc[0])
@@ -186,7 +211,7 @@ def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: in
             curves.append((f, feature_curve(sub, f, col, level)))
     holder = {arm: holder_values(sub, arm, rules) for arm in ("x", "n")}
     return CardAnalysis(card, len(sub), mc, singles, pairs, dt, heat, axes, tuple(curves),
-                        holder, sub[col].to_numpy(np.float64))
+                        holder, sub[col].to_numpy(np.float64), unit, what, arm_words)
 
 
 def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int | None = None,
@@ -217,13 +242,35 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
         if f"d_{measure}" not in sub.columns:
             raise InputError(f"measure {measure} is not in this study (team points need the "
                              "partners variant)")
+        if rules.decks == 2:
+            _analyse_card2(card, sub, measure, rules, min_cell, progress, delta_rows,
+                           arm_rows, cards, level)
+            del sub
+            continue
         delta_rows += delta_summary_rows(card, sub, level)
         ca = analyse_card(sub, card, measure, rules, min_cell, progress, level)
         arm_rows += arm_summary_rows(card, sub, ca.holder, level=level)
         cards.append(ca)
         del sub
     return StudyAnalysis(measure, MEASURE_UNITS[measure], n_deals, pd.DataFrame(delta_rows),
-                         pd.DataFrame(arm_rows), tuple(cards))
+                         pd.DataFrame(arm_rows), tuple(cards), rules.decks)
+
+
+def _analyse_card2(card, sub, measure, rules, min_cell, progress, delta_rows, arm_rows,
+                   cards, level: float = DEFAULT_LEVEL) -> None:
+    """Two decks: one :class:`CardAnalysis` per comparison of ``card`` with rows
+    (sim/analysis/study_units.py), appended to ``cards``; their summary rows too."""
+    from sim.analysis.study_stats import CARD_SHORT
+    from sim.analysis.study_units import ARM_WORDS, unit_frames, unit_key, unit_what
+
+    for u, uf in unit_frames(card, sub):
+        key = unit_key(card, u)
+        delta_rows += delta_summary_rows(key, uf, level)
+        ca = analyse_card(uf, card, measure, rules, min_cell, progress, level, unit=key,
+                          what=unit_what(CARD_SHORT[card], u), arm_words=ARM_WORDS[u])
+        arm_rows += arm_summary_rows(card, uf, ca.holder, level=level, label=key,
+                                     words=ARM_WORDS[u])
+        cards.append(ca)
 
 
 __all__ = ["CardAnalysis", "StudyAnalysis", "analyse_card", "analyse_study"]

@@ -180,14 +180,22 @@ def study_delta_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFrame],
-                     *, level: float = stats.DEFAULT_LEVEL) -> list[dict[str, Any]]:
+                     *, level: float = stats.DEFAULT_LEVEL, label: str | None = None,
+                     words: tuple[str, str] = ("exposes", "keeps it")) -> list[dict[str, Any]]:
     """One card's rows of :func:`study_arm_summary`; ``holder``: arm → :func:`holder_values`;
-    intervals at ``level``."""
+    intervals at ``level``.
+
+    Two decks (sim/analysis/study_units.py): ``label`` names the comparison in the
+    ``card`` column, ``words`` the holder's option in arms x and n; ``exposed card`` is
+    the share with at least one copy exposed, ``exposed both`` with both, and 满红 / 满贯
+    need both copies (``collected2_<arm>``).
+    """
     lo, hi = stats.ci_names(level)
     rows = []
-    for arm, word in (("x", "exposes"), ("n", "keeps it")):
+    two = f"collected2_{'x'}" in sub.columns
+    for arm, word in zip(("x", "n"), words, strict=True):
         v = holder[arm]
-        r: dict[str, Any] = {"card": card, "holder": word}
+        r: dict[str, Any] = {"card": label or card, "holder": word}
         for m in ("raw", "zero_sum", "points"):
             st = mean_ci(v[m], level)
             r["n"] = st["n"]
@@ -195,7 +203,10 @@ def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFram
             r[f"{m} {lo}"], r[f"{m} {hi}"] = st[lo], st[hi]
         ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
         r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
-        for name, t in took_rates(sub[f"collected_{arm}"].to_numpy()).items():
+        if two:
+            r["exposed both"] = float(np.mean((ex & (_FLAGS[card] << 4)) != 0))
+        c2 = sub[f"collected2_{arm}"].to_numpy() if two else None
+        for name, t in took_rates(sub[f"collected_{arm}"].to_numpy(), c2).items():
             r[name] = float(t.mean())
         rows.append(r)
     return rows

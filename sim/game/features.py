@@ -34,8 +34,9 @@ the decision table.
 features describe the holder's 26 cards with copies counted — suit lengths 0–26,
 ``below`` (copies of the suit's lower cards), the guards per copy (``pig_guards`` 0–4,
 ``sheep_guards`` 0–6, ``transformer_guards`` 0–8, ``low_hearts`` 0–6), ``aces`` …
-``queens`` 0–8, ``c2`` and ``holds_<card>`` the copies held (0–2) — plus ``copies``
-(copies of the studied card held, 1–2) and ``pairs`` (cards held twice, 0–13).
+``queens`` 0–8, ``c2`` and ``holds_<card>`` the copies held (0–2) — plus ``pairs``
+(cards held twice, 0–13); ``copies`` (copies of the studied card held, 1–2) is a column of
+the study rows themselves (sim/jobs/study.py) and splits the analysis.
 :data:`FEATURES2` and :data:`CANDIDATES2` are their descriptions and search lists
 (RULES.md §1, §3).
 """
@@ -107,7 +108,7 @@ FEATURES2 = {
     "c2": "♣2 copies held (0–2)",
     "seat": "seat relative to the first leader (0 leads the first trick … 3 plays last)",
     **{f"holds_{c}": f"copies of {w} held (0–2)" for c, w in CARD_WORDS.items()},
-    "copies": "copies of the studied card held (1–2)",
+    "copies": "copies of the studied card held (1–2; a study column: splits the analysis)",
     "pairs": "cards held twice (pairs, 0–13)",
 }
 #: Two decks: per studied card, the features searched (``copies`` splits the analysis).
@@ -204,12 +205,6 @@ def _hand_features2(df: pd.DataFrame) -> pd.DataFrame:
     out["seat"] = rel.astype(np.int8)
     for c, idx in CARD_OF.items():
         out[f"holds_{c}"] = count([idx])
-    copies = np.ones(len(df), np.int8)
-    if "card" in df.columns:
-        for c, idx in CARD_OF.items():
-            sel = cards == c
-            copies[sel] = 1 + _count(h2[sel], [idx])
-    out["copies"] = copies
     out["pairs"] = _popcount(h2)
     return pd.DataFrame(out, index=df.index)
 

@@ -24,7 +24,8 @@ such a hand, does exposing pay?" (sim/game/features.py, reports/).
 
 Studies run through the batch runner (sim/jobs/batch.py: chunks, seeds, resume, loky /
 threading / dask); a job is a study when its spec has a ``[study]`` table
-(:class:`sim.jobs.config.StudySpec`).  One deck only, ``match_length = 1``, not ``pig_sheep``.
+(:class:`sim.jobs.config.StudySpec`).  One or two decks, ``match_length = 1``, not
+``pig_sheep``.
 
 Per-row columns (one row per deal and studied card, in deal order, cards in flag order):
 
@@ -52,6 +53,33 @@ column              dtype     meaning
 
 Every Δ is recomputable from the raw columns with sim/game/scoring.py.  ``summary.csv`` of a
 study holds, per card and Δ measure, n, mean, sd, se and the 95% CI (:func:`study_summary`).
+
+**Two decks** (拱双猪, docs/engine2.md).  Each studied card has two copies; every seat
+dealt at least one is a *holder* and gets its own rows, so a deal has one row per card
+(one seat dealt both copies) or two (two seats dealt one each, lower seat first).  The
+holder plays the deal in three arms: **x** exposes one copy, **n** none, **x2** both
+(a holder of one copy: x2 is x, not replayed).  The holder is forced with
+:func:`sim.engine.forced.force_seat` (the ``fixed`` policy with the arm's copies); every
+other seat — the other copy's holder included — exposes by its policy.  Columns (the
+one-deck ones keep their meaning; ``hand``/``collected_*`` are has_one masks):
+
+==================  ========  ===============================================================
+column              dtype     meaning
+==================  ========  ===============================================================
+``copies``          int8      copies of the studied card the holder was dealt (1 or 2)
+``hand2``           uint64    the holder's cards held twice (has_two mask)
+``exposed_<arm>``   uint8     copies exposed by all seats together, arm x / n / x2: bit ``b``
+                              at least one copy of card ``b``, bit ``b + 4`` both
+``collected2_<a>``  uint64    scoring cards the holder took twice, in arm ``a``
+``raw_x2_s``        int32     raw points of seat ``s`` in arm x2
+``d_<measure>``     …         the holder's Δ x − n (one copy exposed vs none)
+``d2_<measure>``    …         the holder's Δ x2 − n (both copies vs none; = ``d_`` when one
+                              copy is held)
+==================  ========  ===============================================================
+
+``summary.csv`` of a two-deck study holds the comparisons of sim/analysis/study_units.py
+(``sheep_1of1``: one copy held, x − n; ``sheep_1of2`` / ``sheep_2of2``: both held, x − n /
+x2 − n; ``sheep_2vs1``: both held, x2 − x) in its ``card`` column.
 """
 
 from __future__ import annotations
@@ -573,6 +601,24 @@ def summary_from_frame(df: pd.DataFrame, level: float = DEFAULT_LEVEL) -> pd.Dat
 
     rows = []
     present = [c for c in STUDY_CARDS if (df["card"] == c).any()]
+    if "copies" in df.columns:  # two decks: per card and comparison (study_units.py)
+        from sim.analysis.study_units import UNITS2, unit_key
+
+        for card in present:
+            sub = df[df["card"] == card]
+            for u, copies, (a, b) in UNITS2:
+                cs = sub[sub["copies"] == copies]
+                if not len(cs):
+                    continue
+                for m in DELTA_MEASURES:
+                    if f"d_{m}" not in cs.columns:
+                        continue
+                    d1, d2 = cs[f"d_{m}"], cs[f"d2_{m}"]
+                    d = d1 if a == "x" else (d2 if b == "n" else d2 - d1)
+                    rows.append({"card": unit_key(card, u), "metric": f"d_{m}",
+                                 **mean_ci(d, level)})
+        return pd.DataFrame(rows, columns=["card", "metric", "n", "mean", "sd", "se",
+                                           *ci_names(level)])
     for card in present:
         sub = df[df["card"] == card]
         for m in DELTA_MEASURES:
@@ -598,7 +644,10 @@ def _team_col(folder) -> list[str]:
     from sim.jobs.results import read_manifest
 
     cols = read_manifest(folder).get("columns", [])
-    return ["d_team_points"] if "d_team_points" in cols else []
+    out = ["d_team_points"] if "d_team_points" in cols else []
+    if "copies" in cols:  # two decks: the comparisons need the copies held and x2 − n
+        out += ["copies", *[c for c in cols if c.startswith("d2_")]]
+    return out
 
 
 def format_study_summary(table: pd.DataFrame) -> str:
@@ -609,6 +658,9 @@ def format_study_summary(table: pd.DataFrame) -> str:
     lo_key = next((c for c in table.columns if str(c).startswith("ci")
                    and str(c).endswith("_low")), "ci95_low")
     lines = [f"exposing vs not, the holder's mean Δ per deal ± {lo_key[2:-4]}% CI half-width"]
+    if len(table) and str(table["card"].iloc[0]).endswith(("_1of1", "_1of2", "_2of2", "_2vs1")):
+        lines.append("two decks, per holder of copies: 1of1 = one held, exposed vs not; "
+                     "1of2 / 2of2 = both held, one / both exposed vs none; 2vs1 = both vs one")
     metrics = [m for m in table["metric"].unique()]
     head = ["card", "n"] + [m[2:].replace("_", "-") for m in metrics]
     rows = [head]
