@@ -21,3 +21,16 @@ def test_parse_options_refuses_an_option_of_the_wrong_type(item):
         parse_options([item], one, 2, two)
     with pytest.raises(InputError, match="expected 'none', card names"):
         parse_options([item], one)
+
+
+def test_report_min_cell_must_not_be_negative(tmp_path):
+    """``report --min-cell -5`` was accepted (a count of deals: ≥ 0); refused before the
+    folder is even read, so nothing is written."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, ["report", str(tmp_path), "--min-cell", "-5"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "Error: Invalid value for '--min-cell': -5 is not in the range x>=0" in r.output
+    assert list(tmp_path.iterdir()) == []

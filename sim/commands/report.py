@@ -11,11 +11,11 @@ from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
 @click.argument("results", type=click.Path(file_okay=False))
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="the HTML file to write; the Markdown twin goes next to it (same name, "
-              ".md) [default: RESULTS/report.html]")
+              ".md; missing folders are created) [default: RESULTS/report.html]")
 @click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
               help="studies: the Δ the heatmaps and decision table use "
               "(same names as expose/compare --measure)")
-@click.option("--min-cell", type=int, default=None,
+@click.option("--min-cell", type=click.IntRange(min=0), default=None,
               help="studies: heatmap cells with fewer deals are greyed out "
               "[default: 1,000, or 0.1% of the card's deals when fewer than 1,000,000]")
 @LEVEL_OPTION
