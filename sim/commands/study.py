@@ -58,6 +58,10 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
     zero-sum, points, team points and 元宝 (see sim/jobs/study.py).  Then the report
     (report.html + report.md: ΔEV by hand features, a decision table) is written.
 
+    With --decks 2 every seat dealt a copy of the card is a holder and plays the deal
+    exposing one copy, none and (holding both) both copies; the report compares them
+    per holding: 1of1, 1of2, 2of2 and 2vs1 (see sim/analysis/study_units.py).
+
     CONFIG is a job spec (see `gongzhu-sim run --example-config`) with an optional
     [study] table (cards = ["pig", "sheep"], holder_others = "never"); flags
     override it.  Chunks, seeds, --resume and the backends work as for `run`.
