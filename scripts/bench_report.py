@@ -44,10 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(cmd: list[str], tree: Path = ROOT) -> tuple[float, float, float, int]:
-    """(wall s, cpu s, peak RSS MiB, exit code) of a subprocess running ``tree``'s code."""
+    """(wall s, cpu s, peak RSS MiB, exit code) of a subprocess running ``tree``'s code
+    (``python -m`` puts the working folder first on sys.path, so it runs in ``tree``)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                         cwd=tree)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -67,6 +69,7 @@ def main() -> int:
     ap.add_argument("--baseline", type=Path, default=None,
                     help="a checkout of other code to time alternately (PYTHONPATH=DIR)")
     args = ap.parse_args()
+    args.study = args.study.resolve()  # the reports run in the code's folder
     exe = [sys.executable, "-m", "sim.cli"]
     print(_machine())
     if not (args.study / "manifest.json").is_file():
