@@ -34,3 +34,27 @@ def test_report_min_cell_must_not_be_negative(tmp_path):
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "Error: Invalid value for '--min-cell': -5 is not in the range x>=0" in r.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_expose_two_deck_hand_without_decks_2_says_so(tmp_path):
+    """A 26-card hand (the README's two-deck example) without ``--decks 2`` was refused as
+    'card DA appears twice in a one-deck hand' with no word of the missing flag."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    two = "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432"
+    r = CliRunner().invoke(main, ["expose", two, "--max-deals", "10"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        "Error: card DA appears twice in a one-deck hand (a 26-card two-deck hand: add "
+        "--decks 2)"]
+    f = tmp_path / "hands.txt"
+    f.write_text(f"# two decks\n{two}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["expose", "--hands-file", str(f), "--max-deals", "10"])
+    assert r.exit_code == 2
+    assert r.output.strip() == (f"Error: {f} line 2: card DA appears twice in a one-deck hand "
+                                "(a 26-card two-deck hand: add --decks 2)")
+    # a 25-card hand is no two-deck hand: no hint
+    r = CliRunner().invoke(main, ["expose", two[:-1], "--max-deals", "10"])
+    assert r.exit_code == 2 and "--decks 2" not in r.output

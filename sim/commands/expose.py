@@ -153,8 +153,9 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             if options is not None:
                 parse_options(options, spec.hand, rules.decks, spec.hand2)
         except InputError as exc:
-            if where:
-                raise type(exc)(f"{where}: {exc}") from None
+            hint = _two_deck_hint(text) if rules.decks == 1 else ""
+            if where or hint:
+                raise type(exc)(f"{where}{': ' if where else ''}{exc}{hint}") from None
             raise
     results = []
     interrupted = False
@@ -243,6 +244,17 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
     if not out:
         raise InputError(f"--hands-file {hands_file}: no hands in the file")
     return out
+
+
+def _two_deck_hint(text: str) -> str:
+    """`` (…needs --decks 2)`` when a hand refused with one deck is a 26-card two-deck hand."""
+    from sim.game.cards import CardError, parse_hand
+
+    try:
+        parse_hand(text, decks=2, size=26)
+    except CardError:
+        return ""
+    return " (a 26-card two-deck hand: add --decks 2)"
 
 
 class _Progress:
