@@ -1,4 +1,4 @@
-"""The two-deck heuristic values only some legal plays (strategies/pairs.py prunes plain
+"""The two-deck heuristic values only some legal plays (strategies/heuristic2.py prunes plain
 cards that can never be the first best play); it must choose exactly what a full scan of
 every legal play with the same value functions chooses.  Observations come from real
 two-deck games (GameState) with random exposures, solo and partners, heuristic and random
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import strategies.pairs as P
+import strategies.heuristic2 as P
 from sim.core.bits import suit_mask
 from sim.engine.gameloop import deal_game, play_game
 from sim.game.observation2 import (
