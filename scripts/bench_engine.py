@@ -54,14 +54,19 @@ def machine() -> str:
             f"numba {numba.__version__}; {platform.system()} {platform.release()}")
 
 
-def rate(players: str, n: int, threads: int, runs: int, rules: Rules | None = None) -> float:
-    """Median deals/s of ``runs`` timed runs (after one warm-up) of n deals."""
+def rate(players: str, n: int, threads: int, runs: int, rules: Rules | None = None,
+         block: int = 4096) -> float:
+    """Median deals/s of ``runs`` timed runs (after one warm-up) of n deals.
+
+    ``block``: deals per parallel task; a run of no more than ``block`` deals plays on one
+    thread whatever ``threads`` is, so short runs (the search rows) need a small block."""
     rules = rules or Rules()
-    play_deals(rules, players, "random", seed=1, n=min(n, 20000), threads=threads)
+    play_deals(rules, players, "random", seed=1, n=min(n, 20000), threads=threads,
+               block=block)
     rates = []
     for r in range(runs):
         t = time.perf_counter()
-        play_deals(rules, players, "random", seed=100 + r, n=n, threads=threads)
+        play_deals(rules, players, "random", seed=100 + r, n=n, threads=threads, block=block)
         rates.append(n / (time.perf_counter() - t))
     return statistics.median(rates)
 
@@ -130,7 +135,8 @@ def search_rows(seatings: list[str], n: int, runs: int, cores: int, decks: int =
           f"{'scaling':>9}")
     for name in seatings:
         one, one_cpu = cpu_rate(name, n, runs, rules)
-        allc = rate(name, n, cores, runs, rules)
+        # blocks of a few deals, so that every core gets work in a short run
+        allc = rate(name, n, cores, runs, rules, block=max(1, n // (8 * cores)))
         print(f"{name:<44}{one:>10,.0f}{one_cpu:>11,.0f}{allc:>12,.0f}{allc / one:>8.2f}x")
     print("units: deals/s ('1 thr CPU' = deals per second of this thread's CPU time)\n")
 
