@@ -233,6 +233,21 @@ def make_deal_spec(
                     hand2=fixed2[seat], fixed2=fixed2)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _shuffle_free(seed, i, free_cards, buf):
+    """``buf`` = ``free_cards`` after a full Fisher–Yates shuffle from stream (seed, i, 9)
+    of deal ``i`` (one and two decks alike)."""
+    r = free_cards.shape[0]
+    rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_CONSTRAINED))
+    for j in range(r):
+        buf[j] = free_cards[j]
+    for j in range(r - 1, 0, -1):
+        rng, k = bounded(rng, np.uint64(j + 1))
+        t = buf[j]
+        buf[j] = buf[k]
+        buf[k] = t
+
+
 @njit(cache=True, nogil=True)
 def _deal_constrained(seed, start, n, fixed, need, free_cards, out):
     """Fill ``out[d]`` (uint64[4]) with deal ``start + d`` for d < n.
@@ -242,18 +257,9 @@ def _deal_constrained(seed, start, n, fixed, need, free_cards, out):
     Fisher–Yates shuffle of ``free_cards`` from stream (seed, i, 9), then seats take
     consecutive runs in seat order: every completion is equally likely.
     """
-    r = free_cards.shape[0]
-    buf = np.empty(r, dtype=np.int64)
+    buf = np.empty(free_cards.shape[0], dtype=np.int64)
     for d in range(n):
-        i = start + d
-        rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_CONSTRAINED))
-        for j in range(r):
-            buf[j] = free_cards[j]
-        for j in range(r - 1, 0, -1):
-            rng, k = bounded(rng, np.uint64(j + 1))
-            t = buf[j]
-            buf[j] = buf[k]
-            buf[k] = t
+        _shuffle_free(seed, start + d, free_cards, buf)
         pos = 0
         for p in range(4):
             m = fixed[p]
@@ -274,18 +280,9 @@ def _deal_constrained2(seed, start, n, fixed1, fixed2, need, free_cards, out):
     take consecutive runs in seat order: every placement of the physical copies is equally
     likely.
     """
-    r = free_cards.shape[0]
-    buf = np.empty(r, dtype=np.int64)
+    buf = np.empty(free_cards.shape[0], dtype=np.int64)
     for d in range(n):
-        i = start + d
-        rng = stream_state(np.uint64(seed), np.uint64(i), np.uint64(STREAM_CONSTRAINED))
-        for j in range(r):
-            buf[j] = free_cards[j]
-        for j in range(r - 1, 0, -1):
-            rng, k = bounded(rng, np.uint64(j + 1))
-            t = buf[j]
-            buf[j] = buf[k]
-            buf[k] = t
+        _shuffle_free(seed, start + d, free_cards, buf)
         pos = 0
         for p in range(4):
             m1 = fixed1[p]
