@@ -58,3 +58,27 @@ def test_expose_two_deck_hand_without_decks_2_says_so(tmp_path):
     # a 25-card hand is no two-deck hand: no hint
     r = CliRunner().invoke(main, ["expose", two[:-1], "--max-deals", "10"])
     assert r.exit_code == 2 and "--decks 2" not in r.output
+
+
+def test_report_of_a_missing_path_says_it_does_not_exist(tmp_path):
+    """``report PATH`` on a missing path said 'PATH is not a results folder (no
+    manifest.json)'; it now says the path does not exist (an existing folder without a
+    manifest is still 'not a results folder'); nothing is created."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from sim.jobs.results import load_results
+
+    missing = tmp_path / "no-such-results"
+    r = CliRunner().invoke(main, ["report", str(missing)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        f"Error: {missing} does not exist (expected a results folder of `gongzhu-sim run` "
+        "or `study`)"]
+    assert not missing.exists()
+    with pytest.raises(InputError, match="does not exist"):
+        load_results(missing)
+    r = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert r.exit_code == 2
+    assert r.output.strip() == f"Error: {tmp_path} is not a results folder (no manifest.json)"
+    assert list(tmp_path.iterdir()) == []

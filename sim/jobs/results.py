@@ -125,11 +125,18 @@ def deal_columns(res: DealResults, match_length: int) -> dict[str, np.ndarray]:
 
 
 def read_manifest(folder: str | Path) -> dict:
-    """The parsed ``manifest.json`` of a results folder; InputError when missing/broken."""
+    """The parsed ``manifest.json`` of a results folder.
+
+    InputError when ``folder`` does not exist, is not a results folder (no manifest) or
+    the manifest cannot be read.
+    """
     path = Path(folder) / MANIFEST
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        if not Path(folder).exists():
+            raise InputError(f"{folder} does not exist (expected a results folder of "
+                             "`gongzhu-sim run` or `study`)") from None
         raise InputError(f"{folder} is not a results folder (no {MANIFEST})") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
