@@ -82,3 +82,27 @@ def test_report_of_a_missing_path_says_it_does_not_exist(tmp_path):
     assert r.exit_code == 2
     assert r.output.strip() == f"Error: {tmp_path} is not a results folder (no manifest.json)"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("decks, hand, first, second", [
+    (1, "S:543 H:32 D:AKQJT98 C:2", "1=S:AK", "1=SQ"),
+    (1, "S:543 H:32 D:AKQJT98 C:2", "1=SA", "1=SA"),
+    (2, "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432", "3=SJ", "3=SJ"),
+])
+def test_expose_known_seat_given_twice_is_one_error(decks, hand, first, second):
+    """``--known 1=S:AK --known 1=SQ`` glued the texts ('suit S given twice in hand 'S:AK
+    SQ''), one-deck ``1=SA 1=SA`` said 'SA appears twice' and two-deck ``3=SJ 3=SJ`` was
+    silently both copies: a seat given twice is now one error naming the seat and both
+    items (all of a seat's known cards go in one --known)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    seat = first[0]
+    r = CliRunner().invoke(main, ["expose", hand, "--decks", str(decks), "--known", first,
+                                  "--known", second, "--max-deals", "10", "--quiet"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        f"Error: --known gives seat {seat} twice ('{first}' and '{second}'): give all of a "
+        f"seat's known cards in one --known, e.g. --known {seat}=SA,SK"]
+

@@ -157,7 +157,7 @@ def test_two_deck_bad_input_names_the_culprit(hand, known, fragment):
 
 
 def test_parse_known():
-    assert parse_known(["1=SA,SK", "3=C2", "1=HA"]) == {1: "SA,SK HA", 3: "C2"}
+    assert parse_known(["1=SA,SK", "3=C2", "2=HA"]) == {1: "SA,SK", 3: "C2", 2: "HA"}
     for bad in ("SA", "x=SA", "4=SA"):
         with pytest.raises(InputError, match="SEAT=CARDS"):
             parse_known([bad])

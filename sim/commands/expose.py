@@ -33,9 +33,9 @@ SEARCH_BATCH = 250
               help="the hand's seat; with the deal it decides who holds ♣2 and leads "
               "(and, with partners, who the partner is)")
 @click.option("--known", multiple=True, metavar="SEAT=CARDS",
-              help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable; "
-              "CARDS in any hand/card-list form; two decks: a card twice = both copies, "
-              "--known 1=SA,SA)")
+              help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable, "
+              "once per seat: all of a seat's known cards in one --known; CARDS in any "
+              "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
 @click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...])")

@@ -140,10 +140,15 @@ def _as_cards(value: str | Iterable[int], what: str, decks: int = 1) -> list[int
 def parse_known(items: Iterable[str]) -> dict[int, str]:
     """Parse ``--known SEAT=CARDS`` items into ``{seat: cards text}``.
 
-    Repeating a seat joins its cards. Raises InputError for a missing ``=`` or a
-    seat that is not 0..3.
+    Each seat at most once: all of a seat's known cards go in one item (``1=SA,SK``;
+    two decks: ``1=SA,SA`` = both copies).  Raises InputError for a missing ``=``, a
+    seat that is not 0..3, or a seat given twice (the message names the seat and both
+    items: joining them silently made one-deck ``1=SA 1=SA`` "SA appears twice" and
+    two-deck ``1=SA 1=SA`` both copies, and glued texts such as ``S:AK`` + ``SQ`` into
+    one unparsable hand).
     """
     out: dict[int, str] = {}
+    given: dict[int, str] = {}
     for item in items:
         seat_text, sep, cards = item.partition("=")
         try:
@@ -154,7 +159,12 @@ def parse_known(items: Iterable[str]) -> dict[int, str]:
             raise InputError(
                 f"--known {item!r}: expected SEAT=CARDS with SEAT 0..3, e.g. --known 1=SA,SK"
             )
-        out[seat] = f"{out[seat]} {cards}" if seat in out else cards
+        if seat in out:
+            raise InputError(
+                f"--known gives seat {seat} twice ({given[seat]!r} and {item!r}): give all "
+                f"of a seat's known cards in one --known, e.g. --known {seat}=SA,SK"
+            )
+        out[seat], given[seat] = cards, item
     return out
 
 
