@@ -106,3 +106,37 @@ def test_expose_known_seat_given_twice_is_one_error(decks, hand, first, second):
         f"Error: --known gives seat {seat} twice ('{first}' and '{second}'): give all of a "
         f"seat's known cards in one --known, e.g. --known {seat}=SA,SK"]
 
+
+@pytest.mark.parametrize("args, flag", [
+    (["expose", "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432", "--decks", "2",
+      "--no-auto-expose-fourth", "--max-deals", "10"], "--no-auto-expose-fourth"),
+    (["run", "--decks", "2", "--auto-expose-fourth", "--deals", "10"], "--auto-expose-fourth"),
+    (["study", "--decks", "2", "--no-auto-expose-fourth", "--deals", "10"],
+     "--no-auto-expose-fourth"),
+    (["compare", "-c", "heuristic", "-c", "random", "--decks", "2",
+      "--no-auto-expose-fourth", "--deals", "10"], "--no-auto-expose-fourth"),
+    (["trace", "--decks", "2", "--no-auto-expose-fourth"], "--no-auto-expose-fourth"),
+])
+def test_auto_expose_fourth_flag_with_two_decks_is_refused(args, flag, tmp_path,
+                                                            monkeypatch):
+    """RULES.md §3: 'One deck: if three of the four exposable cards are exposed, the fourth
+    is exposed automatically'.  ``--no-auto-expose-fourth --decks 2`` was silently accepted
+    (it means nothing there); either form of the flag is now one error, before any deal is
+    played or any folder written."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        f"Error: {flag} is a one-deck rule (RULES.md §3): with two decks nothing is exposed "
+        "automatically; drop the flag"]
+    assert list(tmp_path.iterdir()) == []
+    # one deck: still accepted (build_spec only, nothing played)
+    from sim.jobs.config import build_spec
+
+    assert build_spec(None, {"deals": 10}, {"auto_expose_fourth": False}).rules == \
+        __import__("sim").Rules(auto_expose_fourth=False)
+

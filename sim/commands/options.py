@@ -40,14 +40,25 @@ def rules_options(func: Callable) -> Callable:
 
 
 def pop_rules(kwargs: dict[str, Any], base: Rules | None = None) -> Rules:
-    """Remove the rule flags from ``kwargs`` and return ``base`` with the given ones applied."""
+    """Remove the rule flags from ``kwargs`` and return ``base`` with the given ones applied.
+
+    Raises RulesError for a bad value and InputError for a flag that means nothing with
+    the resulting rules (``--no-auto-expose-fourth`` with two decks:
+    :func:`sim.jobs.config.check_rule_flags`).
+    """
     base = base or Rules()
     given = {}
     for name, *_ in rule_option_specs():
         v = kwargs.pop(name, None)
         if v is not None:
             given[name] = v
-    return base.replace(**given) if given else base
+    if not given:
+        return base
+    from sim.jobs.config import check_rule_flags
+
+    rules = base.replace(**given)
+    check_rule_flags(given, rules)
+    return rules
 
 
 #: ``--check-legal`` (run, trace, compare, expose): the engine's check_legal option.

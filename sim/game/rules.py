@@ -52,7 +52,7 @@ _HELP = {
     "exposure_order": "simultaneous (each decides from their own hand) or sequential "
     "(in turn from the first leader, seeing earlier exposures) [RULES §3]",
     "auto_expose_fourth": "one deck: when three exposable cards are exposed the fourth "
-    "is exposed automatically [RULES §3]",
+    "is exposed automatically (a one-deck rule: refused with --decks 2) [RULES §3]",
     "grand_slam": "满贯 formula: components (§5.6) or fixed (800·d·2^E)",
     "full_hearts_flips": "what 满红 flips: none, pig (pig counts +) or pig_and_sheep "
     "(猪羊变色) [RULES §5.7]",

@@ -368,6 +368,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
             values["rules"] = base.replace(**rule_given)
         except TypeError as exc:  # an unknown field name from a caller
             raise RulesError(str(exc)) from None
+        check_rule_flags(rule_given, values["rules"])
     # --scheduler on the command line implies the dask backend whatever the config says;
     # --backend loky/threading on the command line drops a scheduler from the config
     if "scheduler" in given and "backend" not in given:
@@ -393,6 +394,23 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     ml = spec.match_length
     chunk = max(ml, -(-spec.chunk_size // ml) * ml)  # round up to a multiple of match_length
     return spec.replace(chunk_size=chunk)
+
+
+def check_rule_flags(given: dict[str, Any], rules: Rules) -> None:
+    """Refuse a rule flag that means nothing with ``rules`` (InputError, one line).
+
+    ``given``: the Rules fields set on the command line.  ``--auto-expose-fourth`` /
+    ``--no-auto-expose-fourth`` is a one-deck rule (RULES.md §3: "One deck: if three of
+    the four exposable cards are exposed, the fourth is exposed automatically"); with two
+    decks nothing is ever exposed automatically, so either form is refused rather than
+    silently ignored.  (A config file's ``auto_expose_fourth`` key stays accepted: the
+    example config lists it.)
+    """
+    if "auto_expose_fourth" in given and rules.decks == 2:
+        flag = "--auto-expose-fourth" if given["auto_expose_fourth"] else \
+            "--no-auto-expose-fourth"
+        raise InputError(f"{flag} is a one-deck rule (RULES.md §3): with two decks nothing "
+                         "is exposed automatically; drop the flag")
 
 
 def _check_names(spec: JobSpec) -> None:
