@@ -140,3 +140,34 @@ def test_auto_expose_fourth_flag_with_two_decks_is_refused(args, flag, tmp_path,
     assert build_spec(None, {"deals": 10}, {"auto_expose_fourth": False}).rules == \
         __import__("sim").Rules(auto_expose_fourth=False)
 
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, 2.0, "3", True, None])
+def test_public_api_refuses_a_bad_seed(seed):
+    """``sim.exposure_ev(..., seed=-1)`` (and compare_candidates, deal_game, GameState,
+    JobSpec/run_job) silently wrapped -1 to 2**64 − 1 while ``--seed -1`` is refused: a seed
+    that is not a whole number 0..2**64−1 is now one InputError (a ValueError) naming it,
+    raised before any deal is played."""
+    import sim
+
+    msg = r"seed must be a whole number 0\.\.18446744073709551615 \(2\*\*64 - 1\), got "
+    calls = [
+        lambda: sim.exposure_ev("S:543 H:32 D:AKQJT98 C:2", seed=seed, max_deals=10),
+        lambda: sim.analyse_exposure("S:543 H:32 D:AKQJT98 C:2", seed=seed, max_deals=10),
+        lambda: sim.compare_candidates(["heuristic", "random"], seed=seed, deals=10),
+        lambda: sim.deal_game(sim.Rules(), seed=seed),
+        lambda: sim.GameState.from_seed(seed, 0),
+        lambda: sim.JobSpec(seed=seed),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=msg) as err:
+            call()
+        assert isinstance(err.value, InputError)
+
+
+def test_check_seed_accepts_the_cli_range():
+    import numpy as np
+
+    from sim.errors import check_seed
+
+    assert check_seed(0) == 0 and check_seed(2**64 - 1) == 2**64 - 1
+    assert check_seed(np.int64(7)) == 7 and type(check_seed(np.uint64(2**63))) is int

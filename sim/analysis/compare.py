@@ -86,7 +86,7 @@ from sim.analysis.compare_stats import _half_width, _Moments, _stop_width, _verd
 from sim.analysis.measures import MEASURES
 from sim.analysis.measures import get as get_measure
 from sim.analysis.stats import DEFAULT_LEVEL, cs_margin  # noqa: F401 (re-exported)
-from sim.errors import InputError
+from sim.errors import InputError, check_seed
 from sim.game.rules import Rules
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Interrupted, run_batches
 
@@ -321,7 +321,8 @@ def compare_candidates(
         check_legal: verify every play against the legal plays (IllegalPlayError naming
             the strategy, deal and seat at the first illegal one).
 
-    Raises InputError (StrategyError for names) with one clear message, and
+    Raises InputError (StrategyError for names) with one clear message (a ``seed`` that is
+    not a whole number 0..2**64−1 too, as ``--seed``), and
     :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C / SIGTERM with
     the comparison so far in ``.result`` (plain KeyboardInterrupt before the first batch).
     Memory: the workers hold at most 2 × jobs batches (about 60 bytes × batch × candidates
@@ -341,6 +342,7 @@ def compare_candidates(
     for name, v, lo in (("deals", deals, 2), ("jobs", jobs, 0), ("batch", batch, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+    seed = check_seed(seed)
     if precision is not None and not (isinstance(precision, int | float)
                                       and math.isfinite(precision) and precision > 0):
         raise InputError(f"precision must be a number > 0, got {precision!r}")

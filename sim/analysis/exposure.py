@@ -78,7 +78,7 @@ from sim.analysis.measures import MEASURES
 from sim.analysis.measures import get as get_measure
 from sim.analysis.stats import DEFAULT_LEVEL
 from sim.engine.forced import counts_of_flags, force_seats
-from sim.errors import InputError
+from sim.errors import InputError, check_seed
 from sim.game.cards import (
     CT,
     DJ,
@@ -268,7 +268,8 @@ def analyse_exposure(
 
     Raises :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C /
     SIGTERM with the estimate so far in ``.result`` (``stop == "interrupted"``) once a
-    batch was merged (a plain KeyboardInterrupt before).
+    batch was merged (a plain KeyboardInterrupt before).  InputError (a ValueError) for a
+    ``seed`` that is not a whole number 0..2**64−1 (as ``--seed``; a negative one is refused).
 
     ``check_legal``: verify every play (IllegalPlayError naming strategy, deal and seat).
     """
@@ -291,6 +292,7 @@ def analyse_exposure(
     for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 0), ("batch", batch, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+    seed = check_seed(seed)
     spec = make_deal_spec(hand, seat, known, rules.decks)
     decks = rules.decks
     flags = (default_options(spec.hand, decks, spec.hand2) if options is None

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.errors import InputError, check_seed
 from sim.game import play as p1
 from sim.game import play2 as p2
 from sim.game.cards import (
@@ -146,9 +146,11 @@ class GameState:
         exposable cards are exposed the fourth is too (``rules.auto_expose_fourth``).
 
         Raises GameStateError / CardError (InputErrors) for hands that are not a deal, a bad
-        leader, an exposure of a card the seat does not hold, exposure under pig_sheep.
+        leader, an exposure of a card the seat does not hold, exposure under pig_sheep;
+        InputError for a ``seed`` that is not a whole number 0..2**64−1.
         """
         rules = rules or Rules()
+        seed = check_seed(seed)
         parsed = parse_hands(hands, rules)
         leader = first_leader(parsed, rules, leader, first_deal)
         self = cls.__new__(cls)
@@ -178,9 +180,11 @@ class GameState:
         docs/engine2.md step 1; the same hands as ``play_deals(rules, seed=seed, start=deal)``).
 
         First deal: the engine's first leader (the ♣2 holder; two decks the seat dealt the
-        first ♣2).  Other arguments as :meth:`from_hands`.
+        first ♣2).  Other arguments as :meth:`from_hands`.  Raises InputError for a ``seed``
+        that is not a whole number 0..2**64−1 (a negative one no longer wraps).
         """
         rules = rules or Rules()
+        seed = check_seed(seed)
         if rules.decks == 1:
             hands = p1.deal_hands(seed, deal)
             if first_deal:

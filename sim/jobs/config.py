@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sim.errors import InputError
+from sim.errors import InputError, check_seed
 from sim.game.rules import Rules, RulesError
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backends
 
@@ -139,6 +139,10 @@ class JobSpec:
     study: StudySpec | None = None
     check_legal: bool = False
     explicit: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def __post_init__(self) -> None:
+        """Refuse a seed outside 0..2**64−1 (InputError): run_job would wrap a negative one."""
+        object.__setattr__(self, "seed", check_seed(self.seed))
 
     @property
     def kind(self) -> str:
