@@ -154,3 +154,65 @@ def test_cli_two_decks_bad_input_one_clear_message(args, fragment):
     assert r.exit_code == 2, r.output
     assert fragment in r.output
     assert r.output.count("Error") == 1 and "Traceback" not in r.output
+
+
+class _Caught(Exception):
+    pass
+
+
+@pytest.mark.parametrize("decks, hand, extra, cap, batch", [
+    (2, MIXED, [], 60, 10),
+    (2, MIXED, ["--max-deals", "600"], 600, 10),
+    (2, MIXED, ["--max-deals", "20"], 20, 10),
+    (1, "S:543 H:32 D:AKQJT98 C:2", [], 4000, 250),
+])
+def test_two_deck_search_default_cap(monkeypatch, decks, hand, extra, cap, batch):
+    """``expose --decks 2 --player search`` kept the one-deck cap of 4,000 deals (a
+    two-deck search deal costs about 60× a one-deck one, scripts/bench_expose_search.py:
+    ~20 min for 6 options).  Two decks with search now default to 60 deals in batches of
+    10 (about as long as the one-deck default) and say so on stderr; an explicit cap is
+    kept and the note gives its cost.  (analyse_exposure is replaced: nothing is played.)"""
+    import sim.analysis.exposure as ex
+
+    seen = {}
+
+    def fake(text, **kw):
+        seen.update(kw)
+        raise _Caught
+
+    monkeypatch.setattr(ex, "analyse_exposure", fake)
+    r = CliRunner().invoke(main, ["expose", hand, "--decks", str(decks), "--player",
+                                  "search", "--options", "none", *extra])
+    assert isinstance(r.exception, _Caught), r.output
+    assert (seen["max_deals"], seen["batch"]) == (cap, batch)
+    notes = [line for line in r.stderr.splitlines() if line.startswith("note: two decks")]
+    if decks == 1 or cap < 60:
+        assert notes == []
+    elif not extra:
+        assert notes == ["note: two decks with search: the default cap is 60 deals (a two-deck "
+                         "search deal costs about 60× a one-deck one, so this takes about as "
+                         "long as the one-deck default of 4,000); give --max-deals for a "
+                         "tighter estimate"]
+    else:
+        assert notes == ["note: two decks with search: 600 deals take about 10× the default "
+                         "run of 60 deals (a two-deck search deal costs about 60× a one-deck "
+                         "one); the progress line shows the time left"]
+    r = CliRunner().invoke(main, ["expose", "--help"])
+    assert "60 with --decks 2 and search" in " ".join(r.output.split())
+
+
+def test_expose_progress_shows_time_left(monkeypatch):
+    from sim.commands import expose as cmd
+
+    clock = iter([100.0, 103.0, 110.0])
+    monkeypatch.setattr(cmd.time, "monotonic", lambda: next(clock))
+    lines = []
+    monkeypatch.setattr(cmd.click, "echo", lambda msg, **kw: lines.append(msg))
+    prog = cmd._Progress("", 2.0)
+    prog.tty = False
+    prog(10, 60, 123.0)  # 3 s for 10 deals: 50 more ≈ 15 s
+    prog(30, 60, 50.0)  # 10 s for 30 deals: 30 more ≈ 10 s
+    assert lines == [
+        "expose: 10 deals (cap 60), largest Δ half-width 123, target 2, 3 s, at most 15 s left",
+        "expose: 30 deals (cap 60), largest Δ half-width 50, target 2, 10 s, at most 10 s left"]
+    assert [cmd._duration(s) for s in (42, 420, 9000)] == ["42 s", "7 min", "2.5 h"]

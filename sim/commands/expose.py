@@ -25,6 +25,11 @@ from sim.commands.options import (
 #: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
 SEARCH_MAX_DEALS = 4_000
 SEARCH_BATCH = 250
+#: the same with two decks: a two-deck search deal costs about 60× a one-deck one (1.1 vs
+#: 72 ms CPU per deal and option, scripts/bench_expose_search.py), so 4,000 / 60 deals make
+#: a default run about as long as the one-deck default (4,000 deals would take ~60× longer)
+SEARCH_MAX_DEALS2 = 60
+SEARCH_BATCH2 = 10
 
 
 @click.command()
@@ -60,7 +65,9 @@ SEARCH_BATCH = 250
               "0 = play exactly --max-deals")
 @click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=None,
               help="deal cap (every option is played on each deal)  [default: 1000000; "
-              f"{SEARCH_MAX_DEALS:,} when a seat plays search]")
+              f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
+              "--decks 2 and search, whose deals cost about 60× as much (a rough estimate: "
+              "raise it for a tighter one; the progress line shows the time left)]")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
@@ -73,7 +80,8 @@ SEARCH_BATCH = 250
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
               "does not grow with it: batches are played in slices of 10,000 deals)  "
-              f"[default: 10000; {SEARCH_BATCH} when a seat plays search]")
+              f"[default: 10000; {SEARCH_BATCH} when a seat plays search, "
+              f"{SEARCH_BATCH2} with --decks 2]")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv", "markdown"]),
               default="text", show_default=True, help="output format")
 @click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -106,7 +114,10 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     one or both copies of each exposable card held (DJ = one sheep, DJ,DJ = both;
     SQ,SQ+DJ = both pigs and one sheep); by default every count 0/1/2 per card held
     is compared (up to 81 options, each played on every deal: give --options to
-    compare fewer).  Components then count copies taken (0–2).
+    compare fewer).  Components then count copies taken (0–2).  With search a
+    two-deck deal costs about 60× a one-deck one, so the default cap is then 60
+    deals (about as long as the one-deck 4,000): a rough estimate, a note on stderr
+    says so; raise --max-deals for a tighter one.
 
     Ctrl-C (or SIGTERM) prints the estimate so far, marked as interrupted with its n,
     and exits with 130.
@@ -118,10 +129,12 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     rules = pop_rules(kwargs)
     check_plot_path(plot)
     slow = _plays_search(player, opponents)
+    two = rules.decks == 2
+    default_cap = max_deals is None
     if max_deals is None:
-        max_deals = SEARCH_MAX_DEALS if slow else 1_000_000
+        max_deals = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else 1_000_000
     if batch is None:
-        batch = SEARCH_BATCH if slow else 10_000
+        batch = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else 10_000
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
@@ -157,6 +170,8 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             if where or hint:
                 raise type(exc)(f"{where}{': ' if where else ''}{exc}{hint}") from None
             raise
+    if slow and two and not quiet and (default_cap or max_deals > SEARCH_MAX_DEALS2):
+        click.echo(_two_deck_search_note(max_deals, default_cap), err=True)
     results = []
     interrupted = False
     for i, (where, text) in enumerate(hands):
@@ -219,6 +234,20 @@ def _plays_search(player: str, opponents: str) -> bool:
     return any(n.strip().split(":", 1)[0] == "search" for n in names)
 
 
+def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:
+    """The stderr note of a two-deck ``search`` run: why the default cap is small, or what
+    an explicit cap costs (about 60× a one-deck search deal, scripts/bench_expose_search.py)."""
+    if default_cap:
+        return (f"note: two decks with search: the default cap is {max_deals} deals (a "
+                f"two-deck search deal costs about 60× a one-deck one, so this takes about "
+                f"as long as the one-deck default of {SEARCH_MAX_DEALS:,}); give --max-deals "
+                "for a tighter estimate")
+    return (f"note: two decks with search: {max_deals:,} deals take about "
+            f"{max_deals / SEARCH_MAX_DEALS2:.3g}× the default run of {SEARCH_MAX_DEALS2} deals "
+            "(a two-deck search deal costs about 60× a one-deck one); the progress line shows "
+            "the time left")
+
+
 def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:
     """(where, text) of each hand to analyse: the argument, or the lines of --hands-file."""
     from sim.errors import InputError
@@ -257,6 +286,15 @@ def _two_deck_hint(text: str) -> str:
     return " (a 26-card two-deck hand: add --decks 2)"
 
 
+def _duration(seconds: float) -> str:
+    """``42 s``, ``7 min``, ``2.5 h``: a time left, rounded for a progress line."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 class _Progress:
     """Progress on stderr for runs longer than 2 s (throttled; one line per update off a tty)."""
 
@@ -274,8 +312,11 @@ class _Progress:
             return
         self.last = now
         self.shown = True
+        elapsed = now - self.t0
+        left = elapsed / n * (cap - n) if n else float("nan")
         msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
-               f"{hw:.3g}, target {self.precision:g}, {now - self.t0:.0f} s")
+               f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s"
+               + (f", at most {_duration(left)} left" if n and n < cap else ""))
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
         else:
