@@ -97,29 +97,6 @@ def _cnt(m1, m2, b):
     return n
 
 
-@njit(cache=True, nogil=True)
-def _score2(m1, m2, e1, e2):
-    """Raw score (RULES §5, two decks, 满红/满贯 ignored) of the collection ``(m1, m2)``."""
-    s = -(_hearts_abs(m1) + _hearts_abs(m2)) << _cnt(e1, e2, _HA)
-    s -= _cnt(m1, m2, _PIG) * (100 << _cnt(e1, e2, _PIG))
-    s += _cnt(m1, m2, _SHEEP) * (100 << _cnt(e1, e2, _SHEEP))
-    k = _cnt(m1, m2, _TRANS)
-    if k:
-        m = _TMULT[k, _cnt(e1, e2, _TRANS)]
-        if ((m1 | m2) & _SCORING_NO_T) == ZERO:
-            return 25 * m
-        return s * m
-    return s
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _add(m1, m2, c):
-    b = bit(c)
-    if m1 & b:
-        return m1, m2 | b
-    return m1 | b, m2
-
-
 #: standard absolute value of each heart (0 for the other cards): RULES §2
 _HVAL = np.array([10 * sum(1 for band in (H5, HJ, HQ, HK, HA) if c >= band and c // 13 == HA // 13)
                   for c in range(52)], dtype=np.int64)
@@ -142,7 +119,7 @@ def _card_points(c, sha, spig, ssh):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _shed(c, pig_out):
     """How much we like to get rid of card ``c`` (rank, plus danger of the pig's cards)."""
     v = c % 13
@@ -156,14 +133,40 @@ def _shed(c, pig_out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, my2, e1, e2,
-                  pig_out, s_my, g_t, sha, spig, ssh):
+def _base_points(m1, m2, sha, spig, ssh):
+    """``(base, k, any)`` of the collection ``(m1, m2)``: the sum of its cards' points
+    without the transformer (:func:`_card_points`, copies counted), its ♣10 copies and
+    whether it holds a heart, ♠Q or ♦J; :func:`_score_of` turns them into the §5 score."""
+    base = -((_hearts_abs(m1) + _hearts_abs(m2)) << sha)
+    base -= _cnt(m1, m2, _PIG) * (100 << spig)
+    base += _cnt(m1, m2, _SHEEP) * (100 << ssh)
+    return base, _cnt(m1, m2, _TRANS), ((m1 | m2) & _SCORING_NO_T) != ZERO
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _score_of(base, k, any_pts, st):
+    """The raw score (RULES §5, two decks, 满红/满贯 ignored) of a collection with
+    :func:`_base_points` ``(base, k, any_pts)``, ``st`` = copies of ♣10 exposed:
+    ``_score2`` without recounting its cards."""
+    if k:
+        m = _TMULT[k, st]
+        if not any_pts:
+            return 25 * m
+        return base * m
+    return base
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _follow_value(c1, c2, key, h2, best, winner, partner, last, base_t, k_t, any_t, st,
+                  s_my, pig_out, sha, spig, ssh):
     """Value of following with the play ``(c1, c2)`` of ranking key ``key`` (higher is
-    better).  ``s_my`` = ``_score2`` of what the seat took, ``g_t`` = the score change of
-    taking the trick's cards so far (the change of any play without scoring cards)."""
+    better).  ``(base_t, k_t, any_t)``: :func:`_base_points` of what the seat took plus
+    the trick's cards so far, ``s_my`` the score of what the seat took (the gain of
+    winning is ``_score_of`` of the trick added, the play's cards included, minus it)."""
     pts = _card_points(c1, sha, spig, ssh)
     shed = _shed(c1, pig_out)
-    scoring = bit(c1) & _SCORING_ALL
+    nt = 1 if c1 == _TRANS_C else 0
+    anyp = (bit(c1) & _SCORING_NO_T) != ZERO
     broken = 0
     if c2 == _NONE:
         if (h2 & bit(c1)) and c1 != _PIG_C:
@@ -171,22 +174,16 @@ def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, m
     else:
         pts += _card_points(c2, sha, spig, ssh)
         shed += _shed(c2, pig_out)
-        scoring |= bit(c2) & _SCORING_ALL
+        if c2 == _TRANS_C:
+            nt += 1
+        anyp = anyp or (bit(c2) & _SCORING_NO_T) != ZERO
         if c1 != c2:
             if (h2 & bit(c1)) and c1 != _PIG_C:
                 broken += 1
             if (h2 & bit(c2)) and c2 != _PIG_C:
                 broken += 1
     if key > best:
-        if scoring:
-            q1, q2 = _add(tm1, tm2, c1)
-            if c2 != _NONE:
-                q1, q2 = _add(q1, q2, c2)
-            w1 = my1 | q1
-            w2 = my2 | q2 | (my1 & q1)
-            gain = _score2(w1, w2, e1, e2) - s_my
-        else:
-            gain = g_t
+        gain = _score_of(base_t + pts, k_t + nt, any_t or anyp, st) - s_my
         if last:
             if gain == 0:
                 return 20.0 + shed - 3.0 * broken
@@ -238,7 +235,7 @@ def _follow_singles(ls, h2, led, best, pair_trick, pig_out):
     highest of each class (suit, wins the trick or not, one copy of a held pair or not).
 
     A plain card's value is a constant of its class plus a positive multiple of its rank
-    (:func:`_follow_value`: no points, the trick's score change ``g_t``, shed = rank), so
+    (:func:`_follow_value`: no points, the same score change when it wins, shed = rank), so
     a lower plain card of a class is never the first best play: leaving it out changes
     no choice (tests/test_pairs_pruning.py checks it against the full scan).
     """
@@ -250,6 +247,11 @@ def _follow_singles(ls, h2, led, best, pair_trick, pig_out):
         win = ZERO  # a single card never wins a pair trick
     else:
         win = suit_mask(led) & ~((ONE << np.uint64(13 * led + best + 1)) - ONE)
+    if (ls & ~suit_mask(led)) == ZERO:  # following suit: one suit, highest bits only
+        for x in (plain & win & h2, plain & win & ~h2, plain & ~win & h2, plain & ~win & ~h2):
+            if x:
+                keep |= bit(highest_bit(x))
+        return keep
     for x in (plain & win, plain & ~win):
         keep |= _highest_per_suit(x & h2) | _highest_per_suit(x & ~h2)
     return keep
@@ -269,21 +271,26 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
     sha = _cnt(e1, e2, _HA)
     spig = _cnt(e1, e2, _PIG)
     ssh = _cnt(e1, e2, _SHEEP)
-    tm1 = ZERO
-    tm2 = ZERO
-    for j in range(2 * n):
-        c = np.int64(obs[Q_TRICK + j])
-        if c != _NONE:
-            tm1, tm2 = _add(tm1, tm2, c)
-    my1 = obs[Q_TAKEN1 + seat]
-    my2 = obs[Q_TAKEN2 + seat]
-    # the score of what the seat took and the change of taking the trick so far: only
-    # needed when a play can win (rare), computed then
+    # what the seat took, and the trick so far: only needed when a play can win
     s_my = 0
-    g_t = 0
+    base_t = 0
+    k_t = 0
+    any_t = False
+    st = _cnt(e1, e2, _TRANS)
     if _can_win(ls | lp | l2, led, best, pair_trick):
-        s_my = _score2(my1, my2, e1, e2)
-        g_t = _score2(my1 | tm1, my2 | tm2 | (my1 & tm1), e1, e2) - s_my
+        my1 = obs[Q_TAKEN1 + seat]
+        my2 = obs[Q_TAKEN2 + seat]
+        if (my1 & _SCORING_ALL) != ZERO:
+            base_t, k_t, any_t = _base_points(my1, my2, sha, spig, ssh)
+            s_my = _score_of(base_t, k_t, any_t, st)
+        for j in range(2 * n):
+            c = np.int64(obs[Q_TRICK + j])
+            if c != _NONE:
+                base_t += _card_points(c, sha, spig, ssh)
+                if c == _TRANS_C:
+                    k_t += 1
+                elif bit(c) & _SCORING_NO_T:
+                    any_t = True
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
@@ -292,8 +299,7 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         c = lowest_bit(r)
         r &= r - ONE
         v = _follow_value(c, _NONE, play_key(c, _NONE, led, pair_trick), h2, best, winner,
-                          partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t,
-                          sha, spig, ssh)
+                          partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig, ssh)
         if v > bv:
             bv, bc1, bc2 = v, c, _NONE
     r = lp
@@ -301,7 +307,7 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         c = lowest_bit(r)
         r &= r - ONE
         v = _follow_value(c, c, play_key(c, c, led, pair_trick), h2, best, winner, partner,
-                          last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t, sha, spig, ssh)
+                          last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig, ssh)
         if v > bv:
             bv, bc1, bc2 = v, c, c
     if forced != ZERO:
@@ -311,8 +317,8 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
             c = lowest_bit(r)
             r &= r - ONE
             v = _follow_value(f, c, play_key(f, c, led, pair_trick), h2, best, winner,
-                              partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t,
-                              sha, spig, ssh)
+                              partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig,
+                              ssh)
             if v > bv:
                 bv, bc1, bc2 = v, f, c
     else:
@@ -325,8 +331,8 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
                 b = lowest_bit(rb)
                 rb &= rb - ONE
                 v = _follow_value(a, b, play_key(a, b, led, pair_trick), h2, best, winner,
-                                  partner, last, tm1, tm2, my1, my2, e1, e2, pig_out, s_my,
-                                  g_t, sha, spig, ssh)
+                                  partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha,
+                                  spig, ssh)
                 if v > bv:
                     bv, bc1, bc2 = v, a, b
     return bc1, bc2
@@ -417,32 +423,53 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
-    for pair in (False, True):
-        m = lp if pair else ls
-        for s in range(4):
-            sm = suit_mask(s)
-            r = m & sm
-            if r == ZERO:
-                continue
-            length = popcount(h1 & sm) + popcount(h2 & sm)
-            n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
-            sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
-            if not pair:
-                # a plain card's value does not rise with its rank within its class (one
-                # copy of a held pair or not): only the lowest of each class can be first
-                plain = r & ~_LEAD_SPECIAL
-                r = (r & _LEAD_SPECIAL) | _lowest_per_suit(plain & h2) | _lowest_per_suit(
-                    plain & ~h2)
-            while r:
-                c = lowest_bit(r)
-                r &= r - ONE
-                v, final = _lead_value(c, pair, h2, sm, length, n_suit, unseen1, unseen2,
-                                       sha, spig, ssh)
-                if not final:
-                    v += sv
-                if v > bv:
-                    bv, bc1 = v, c
-                    bc2 = c if pair else _NONE
+    # singles, suit by suit.  A plain card's value does not rise with its rank within its
+    # class (one copy of a held pair or not), and an unpaired card is never worse than a
+    # higher copy of a held pair: the lowest plain card, and when that is a held pair's
+    # copy the lowest unpaired plain card too, are the only plain cards that can be first
+    for s in range(4):
+        sm = suit_mask(s)
+        r = ls & sm
+        if r == ZERO:
+            continue
+        plain = r & ~_LEAD_SPECIAL
+        lo = plain & (~plain + ONE)
+        r = (r & _LEAD_SPECIAL) | lo
+        if lo & h2:
+            unpaired = plain & ~h2
+            r |= unpaired & (~unpaired + ONE)
+        length = popcount(h1 & sm) + popcount(h2 & sm)
+        n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
+        sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
+        while r:
+            c = lowest_bit(r)
+            r &= r - ONE
+            v, final = _lead_value(c, False, h2, sm, length, n_suit, unseen1, unseen2,
+                                   sha, spig, ssh)
+            if not final:
+                v += sv
+            if v > bv:
+                bv, bc1 = v, c
+    bc2 = _NONE
+    if lp == ZERO:
+        return bc1, bc2
+    for s in range(4):
+        sm = suit_mask(s)
+        r = lp & sm
+        if r == ZERO:
+            continue
+        length = popcount(h1 & sm) + popcount(h2 & sm)
+        n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
+        sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
+        while r:
+            c = lowest_bit(r)
+            r &= r - ONE
+            v, final = _lead_value(c, True, h2, sm, length, n_suit, unseen1, unseen2,
+                                   sha, spig, ssh)
+            if not final:
+                v += sv
+            if v > bv:
+                bv, bc1, bc2 = v, c, c
     return bc1, bc2
 
 

@@ -1,6 +1,7 @@
 """The two-deck heuristic values only some legal plays (strategies/heuristic2.py prunes plain
-cards that can never be the first best play); it must choose exactly what a full scan of
-every legal play with the same value functions chooses.  Observations come from real
+cards that can never be the first best play) and counts the score of winning a trick
+incrementally; it must choose exactly what a full scan of every legal play chooses, with the
+same values and the score recounted from the masks.  Observations come from real
 two-deck games (GameState) with random exposures, solo and partners, heuristic and random
 seats, so leads, single tricks, pair tricks, forced plays and discards all occur."""
 
@@ -12,6 +13,7 @@ import pytest
 import strategies.heuristic2 as P
 from sim.core.bits import suit_mask
 from sim.engine.gameloop import deal_game, play_game
+from sim.game.cards import HA
 from sim.game.observation2 import (
     NONE,
     Q_BEST,
@@ -34,6 +36,7 @@ from sim.game.observation2 import (
     Q_TRICK_LEN,
     Q_VOIDS,
     Q_WINNER,
+    add_card,
     play_key,
 )
 from sim.game.rules import Rules
@@ -45,6 +48,61 @@ PARAMS = np.zeros((4, N_PARAMS))
 
 def _bits(m: int) -> list[int]:
     return [c for c in range(52) if (m >> c) & 1]
+
+
+def _score2(m1, m2, e1, e2) -> int:
+    """The two-deck raw score (RULES §5, 满红/满贯 ignored) of the collection ``(m1, m2)``
+    counted card by card from the masks: the reference for the heuristic's incremental
+    ``_base_points``/``_score_of``."""
+    m1, m2 = int(m1), int(m2)
+
+    def copies(c):
+        return ((m1 >> c) & 1) + ((m2 >> c) & 1)
+
+    def exposed(c):
+        return ((int(e1) >> c) & 1) + ((int(e2) >> c) & 1)
+
+    hearts = sum(int(P._HVAL[c]) * copies(c) for c in range(52))
+    s = -hearts * 2 ** exposed(HA) - copies(P._PIG_C) * 100 * 2 ** exposed(P._PIG_C)
+    s += copies(P._SHEEP_C) * 100 * 2 ** exposed(P._SHEEP_C)
+    k = copies(P._TRANS_C)
+    if k:
+        m = int(P._TMULT[k, exposed(P._TRANS_C)])
+        others = any(copies(c) for c in range(52) if (int(P._SCORING_NO_T) >> c) & 1)
+        return s * m if others else 25 * m
+    return s
+
+
+def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, my2, e1, e2,
+                  pig_out, sha, spig, ssh) -> float:
+    """The value of following with ``(c1, c2)`` as strategies/heuristic2.py defines it,
+    with the gain of winning recounted from the masks (:func:`_score2`)."""
+    pts = int(P._card_points(c1, sha, spig, ssh))
+    shed = int(P._shed(c1, pig_out))
+    h2 = int(h2)
+    broken = 0
+    cards = [c1]
+    if c2 == NONE:
+        broken = int(bool((h2 >> c1) & 1) and c1 != P._PIG_C)
+    else:
+        cards.append(c2)
+        pts += int(P._card_points(c2, sha, spig, ssh))
+        shed += int(P._shed(c2, pig_out))
+        if c1 != c2:
+            broken = sum(int(bool((h2 >> c) & 1) and c != P._PIG_C) for c in (c1, c2))
+    if key > best:
+        q1, q2 = tm1, tm2
+        for c in cards:
+            q1, q2 = add_card(q1, q2, c)
+        gain = _score2(my1 | q1, my2 | q2 | (my1 & q1), e1, e2) - _score2(my1, my2, e1, e2)
+        if last:
+            if gain == 0:
+                return 20.0 + shed - 3.0 * broken
+            return float(gain) + 0.5 * shed - 3.0 * broken
+        return float(min(gain, 0)) - 20.0 + 0.5 * shed - 3.0 * broken
+    if partner != P._NO_PARTNER and winner == partner:
+        return 30.0 + pts + 0.3 * shed - 3.0 * broken
+    return 30.0 - pts + 0.5 * shed - 3.0 * broken
 
 
 def _full_scan(obs: np.ndarray) -> tuple[int, int]:
@@ -83,10 +141,8 @@ def _full_scan(obs: np.ndarray) -> tuple[int, int]:
     for j in range(2 * n):
         c = int(obs[Q_TRICK + j])
         if c != NONE:
-            tm1, tm2 = P._add(tm1, tm2, c)
+            tm1, tm2 = add_card(tm1, tm2, c)
     my1, my2 = obs[Q_TAKEN1 + seat], obs[Q_TAKEN2 + seat]
-    s_my = int(P._score2(my1, my2, e1, e2))
-    g_t = int(P._score2(my1 | tm1, my2 | tm2 | (my1 & tm1), e1, e2)) - s_my
     plays = [(c, NONE) for c in _bits(ls)] + [(c, c) for c in _bits(lp)]
     if forced:
         f = _bits(forced)[0]
@@ -95,9 +151,8 @@ def _full_scan(obs: np.ndarray) -> tuple[int, int]:
         cs = _bits(l2)
         plays += [(a, b) for i, a in enumerate(cs) for b in cs[i + 1:]]
     for c1, c2 in plays:
-        v = P._follow_value(c1, c2, play_key(c1, c2, led, pair_trick), h2, bst, winner,
-                            partner, n == 3, tm1, tm2, my1, my2, e1, e2, pig_out, s_my, g_t,
-                            sha, spig, ssh)
+        v = _follow_value(c1, c2, play_key(c1, c2, led, pair_trick), h2, bst, winner,
+                          partner, n == 3, tm1, tm2, my1, my2, e1, e2, pig_out, sha, spig, ssh)
         if v > best_v:
             best_v, best = v, (c1, c2)
     return best
