@@ -95,6 +95,28 @@ def choose_play2(sid, params, obs, rng):
     return _BAD_PLAY, _NONE, rng
 
 
+@njit(cache=True, nogil=True, inline="always")
+def obs_level2(sids):
+    """Which two-deck observation slots the play strategies ``sids`` (int64[4]) read, so
+    the engine (sim/engine/two_decks.py) maintains only those: 0 none (every seat plays
+    ``random``, which chooses from the legal masks alone), 1 every slot but ``Q_SHOWN`` /
+    ``Q_NO_PAIRS`` (every seat plays ``random``, ``lowest`` or ``heuristic``), 2 every
+    slot (any other id, e.g. ``search``, which samples hidden hands from the public words).
+
+    A two-deck strategy that starts reading ``Q_SHOWN`` / ``Q_NO_PAIRS`` must leave the
+    level-1 branch below, one that reads any slot must leave level 0."""
+    level = 0
+    for p in range(4):
+        sid = sids[p]
+        if sid == PLAY_RANDOM:
+            continue
+        if sid == PLAY_LOWEST or sid == PLAY_HEURISTIC:
+            level = max(level, 1)
+        else:
+            level = 2
+    return level
+
+
 @njit(cache=True, nogil=True)
 def choose_exposure(pid, params, hand, seat, announced, rng):
     """Exposure flags (1 pig, 2 sheep, 4 transformer, 8 ♥A) chosen by policy ``pid``.

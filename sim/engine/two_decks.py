@@ -89,7 +89,7 @@ from sim.game.tricks import pack_rules
 from sim.game.tricks2 import legal2
 from sim.game.tricks2 import take_copy as _take
 from sim.game.tricks2 import unexposed_in_suit as _unexposed_in_suit
-from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2
+from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2, obs_level2
 from strategies.pairs import random_play
 
 _C2 = np.int64(C2)
@@ -102,6 +102,8 @@ _SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
 _NONE = np.int64(NONE)
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
+_NOT_FIRST_IN = ~(ONE << _FIRST_IN)
+_UNONE = np.uint64(NONE)
 MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
@@ -161,7 +163,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         exp[b] = 0
     shown = ZERO
     for k in range(4):
-        p = (leader + k) % 4 if sequential else k
+        p = (leader + k) & 3 if sequential else k
         announced = 0
         if sequential:
             for b in range(4):
@@ -197,7 +199,10 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             e2 |= bit(_EXPOSABLE[b])
     leader_out[row] = leader
 
-    # play (steps 4–5)
+    # play (steps 4–5).  ``level`` (strategies/dispatch.py obs_level2): which observation
+    # slots some seat's strategy reads — 0 none (all ``random``), 1 all but the public
+    # words Q_SHOWN / Q_NO_PAIRS, 2 all.  Slots nobody reads are not maintained.
+    level = obs_level2(sids)
     for p in range(4):
         rngs[p] = sub_stream(key, np.uint64(STREAM_PLAY + p))
         t1[p] = ZERO
@@ -205,8 +210,8 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         obs[Q_TAKEN1 + p] = ZERO
         obs[Q_TAKEN2 + p] = ZERO
         obs[Q_VOIDS + p] = ZERO
-    obs[Q_PLAYED1] = ZERO
-    obs[Q_PLAYED2] = ZERO
+    played1 = ZERO
+    played2 = ZERO
     obs[Q_LED_SUITS] = ZERO
     obs[Q_EXPOSED1] = e1
     obs[Q_EXPOSED2] = e2
@@ -218,16 +223,17 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     obs[Q_NO_PAIRS] = ZERO
     led_suits = ZERO
     pig_taker = -1
+    c2_lead = first_deal
     for t in range(MAX_TRICKS):
         if h1[leader] == ZERO:
             break
-        obs[Q_TRICK_NO] = np.uint64(t)
-        obs[Q_LEADER] = np.uint64(leader)
-        for j in range(8):
-            obs[Q_TRICK + j] = np.uint64(NONE)
-        obs[Q_PAIR_TRICK] = ZERO
-        no_pairs &= ~(ONE << _FIRST_IN)
-        obs[Q_NO_PAIRS] = no_pairs
+        if level > 0:
+            obs[Q_TRICK_NO] = np.uint64(t)
+            obs[Q_LEADER] = np.uint64(leader)
+            for j in range(8):
+                obs[Q_TRICK + j] = _UNONE
+            obs[Q_PAIR_TRICK] = ZERO
+        no_pairs &= _NOT_FIRST_IN
         led = 0
         pair_trick = False
         first_in = False
@@ -237,13 +243,14 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         m1 = ZERO
         m2 = ZERO
         for k in range(4):
-            p = (leader + k) % 4
+            p = (leader + k) & 3
             a1 = h1[p]
             a2 = h2[p]
             ex1 = x1[p]
             ex2 = x2[p]
             ls, lp, l2, forced = legal2(a1, a2, ex1, ex2, k, led, pair_trick, first_in,
-                                        led_suits, first_deal and t == 0 and k == 0)
+                                        led_suits, c2_lead)
+            c2_lead = False
             total = n_legal(ls, lp, l2, forced)
             if total == 1:
                 c1, c2 = nth_play(ls, lp, l2, forced, 0)
@@ -257,11 +264,14 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 obs[Q_LP] = lp
                 obs[Q_L2] = l2
                 obs[Q_FORCED] = forced
+                obs[Q_PLAYED1] = played1
+                obs[Q_PLAYED2] = played2
                 obs[Q_TRICK_LEN] = np.uint64(k)
                 obs[Q_WINNER] = np.uint64(winner)
                 obs[Q_BEST] = np.uint64(max(best, 0))
+                obs[Q_NO_PAIRS] = no_pairs
                 if variant == 1:
-                    obs[Q_PARTNER] = np.uint64((p + 2) % 4)
+                    obs[Q_PARTNER] = np.uint64((p + 2) & 3)
                 else:
                     obs[Q_PARTNER] = _NO_PARTNER
                 c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
@@ -271,53 +281,54 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
             if check and not is_legal_play(ls, lp, l2, forced, c1, c2):
                 return _kernel_error2(row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
                                       leader_out, raw_out, collected_out)
+            s1 = c1 // 13
             if k == 0:
-                led = c1 // 13
+                led = s1
                 pair_trick = c2 != _NONE
                 need = 2 if pair_trick else 1
                 first_in = (led_suits >> np.uint64(led)) & ONE == ZERO
                 led_suits |= ONE << np.uint64(led)
-                obs[Q_LED_SUITS] = led_suits
-                obs[Q_PAIR_TRICK] = np.uint64(pair_trick)
                 no_pairs |= np.uint64(first_in) << _FIRST_IN
-            # the exposed copy goes first unless it is restricted in this trick
-            restricted = False
-            if first_in and (ex1 & bit(_EXPOSABLE_OF_SUIT[led])):
-                u_s, xc = _unexposed_in_suit(a1, a2, ex1, ex2, led)
-                restricted = u_s >= need
+                if level > 0:
+                    obs[Q_LED_SUITS] = led_suits
+                    obs[Q_PAIR_TRICK] = np.uint64(pair_trick)
             cb = bit(c1)
-            if c2 == c1:  # a pair: both copies leave, exposed or not
+            if c2 == c1:  # a pair: both copies leave, exposed or not (none was on the trick)
                 a1 &= ~cb
                 a2 &= ~cb
                 ex1 &= ~cb
                 ex2 &= ~cb
-                m2 |= cb  # no copy of c1 was on the trick before
+                m2 |= cb
                 m1 |= cb
-                pl1 = obs[Q_PLAYED1]
-                obs[Q_PLAYED2] |= cb
-                obs[Q_PLAYED1] = pl1 | cb
+                played2 |= cb
+                played1 |= cb
             else:
-                a1, a2, ex1, ex2 = _take(a1, a2, ex1, ex2, c1, restricted and c1 // 13 == led)
+                # the exposed copy goes first unless it is restricted in this trick
+                restricted = False
+                if first_in and (ex1 & bit(_EXPOSABLE_OF_SUIT[led])):
+                    u_s, xc = _unexposed_in_suit(a1, a2, ex1, ex2, led)
+                    restricted = u_s >= need
+                a1, a2, ex1, ex2 = _take(a1, a2, ex1, ex2, c1, restricted and s1 == led)
                 m2 |= m1 & cb
                 m1 |= cb
-                pl1 = obs[Q_PLAYED1]
-                obs[Q_PLAYED2] |= pl1 & cb
-                obs[Q_PLAYED1] = pl1 | cb
+                played2 |= played1 & cb
+                played1 |= cb
                 if c2 != _NONE:
                     cb = bit(c2)
                     a1, a2, ex1, ex2 = _take(a1, a2, ex1, ex2, c2,
                                              restricted and c2 // 13 == led)
                     m2 |= m1 & cb
                     m1 |= cb
-                    pl1 = obs[Q_PLAYED1]
-                    obs[Q_PLAYED2] |= pl1 & cb
-                    obs[Q_PLAYED1] = pl1 | cb
-            obs[Q_TRICK + 2 * k] = np.uint64(c1)
-            obs[Q_TRICK + 2 * k + 1] = np.uint64(c2)
-            shown, no_pairs = note_play2(shown, no_pairs, p, c1, c2, k, led, pair_trick,
-                                         first_in, np.int64(obs[Q_EXPOSERS + p]))
-            obs[Q_SHOWN] = shown
-            obs[Q_NO_PAIRS] = no_pairs
+                    played2 |= played1 & cb
+                    played1 |= cb
+            if level > 0:
+                obs[Q_TRICK + 2 * k] = np.uint64(c1)
+                obs[Q_TRICK + 2 * k + 1] = np.uint64(c2)
+                if level > 1:
+                    shown, no_pairs = note_play2(shown, no_pairs, p, c1, c2, k, led,
+                                                 pair_trick, first_in,
+                                                 np.int64(obs[Q_EXPOSERS + p]))
+                    obs[Q_SHOWN] = shown
             h1[p] = a1
             h2[p] = a2
             x1[p] = ex1
@@ -332,7 +343,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 if key_k > best:
                     best = key_k
                     winner = p
-                if c1 // 13 != led or (c2 != _NONE and c2 // 13 != led):
+                if level > 0 and (s1 != led or (c2 != _NONE and c2 // 13 != led)):
                     obs[Q_VOIDS + p] |= ONE << np.uint64(led)
         w1, w2 = _merge(t1[winner], t2[winner], m1, m2)
         t1[winner] = w1
@@ -344,6 +355,9 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         if record:
             winners_out[row, t] = winner
         leader = winner
+    obs[Q_PLAYED1] = played1
+    obs[Q_PLAYED2] = played2
+    obs[Q_NO_PAIRS] = no_pairs
 
     # score (step 6)
     for p in range(4):

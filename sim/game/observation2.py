@@ -26,6 +26,12 @@ Exposure flags of one seat (8 bits): bit ``b`` (0 pig ♠Q, 1 sheep ♦J, 2 tran
 too (so ``b + 4`` is only ever set with ``b``).
 
 The observation never holds another seat's hidden cards.
+
+The two-deck engine maintains only the slots some seat's strategy reads
+(strategies/dispatch.py ``obs_level2``): with only ``random`` players none, with
+``lowest`` / ``heuristic`` all but ``Q_SHOWN`` / ``Q_NO_PAIRS``; the decision slots
+(``Q_SEAT`` … ``Q_FORCED``, ``Q_PLAYED1/2``, ``Q_TRICK_LEN``, ``Q_WINNER``, ``Q_BEST``,
+``Q_PARTNER``, ``Q_NO_PAIRS``) are written when a strategy is asked to play.
 """
 
 from __future__ import annotations

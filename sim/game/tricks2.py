@@ -123,8 +123,7 @@ def take_copy(a1, a2, x1, x2, c, keep_exposed):
             x2 &= ~cb
         else:
             x1 &= ~cb
-    if a2 & cb:
-        a2 &= ~cb
-    else:
-        a1 &= ~cb
+    t = a2 & cb  # the second copy goes first (branch-free: which one is unpredictable)
+    a2 ^= t
+    a1 &= ~(cb ^ t)
     return a1, a2, x1, x2
