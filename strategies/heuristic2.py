@@ -453,11 +453,15 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     bc2 = _NONE
     if lp == ZERO:
         return bc1, bc2
+    # pairs: a plain pair's value falls with its rank (two singles beat a pair of ♠ ♥ ♣; with
+    # ♦ fewer higher pairs are out), so only the lowest plain pair of a suit can be first
     for s in range(4):
         sm = suit_mask(s)
         r = lp & sm
         if r == ZERO:
             continue
+        plain = r & ~_LEAD_SPECIAL
+        r = (r & _LEAD_SPECIAL) | (plain & (~plain + ONE))
         length = popcount(h1 & sm) + popcount(h2 & sm)
         n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
         sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
