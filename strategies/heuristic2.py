@@ -105,31 +105,38 @@ _SCORING_ALL = np.uint64(SCORING_MASK)
 _LEAD_SPECIAL = np.uint64(mask_of(SQ, DJ, CT))
 
 
+def _card_table(f):
+    """A 65-entry int64 table of ``f(card)`` for cards 0..51, 0 for 52..64 (64 = NONE)."""
+    return np.array([f(c) if c < 52 else 0 for c in range(65)], dtype=np.int64)
+
+
+# per-card tables (index NONE = 64 gives 0): the point and shed terms without branches
+_T_HVAL = _card_table(lambda c: int(_HVAL[c]))
+_T_PIG = _card_table(lambda c: int(c == SQ))
+_T_SHEEP = _card_table(lambda c: int(c == DJ))
+_T_TRANS = _card_table(lambda c: int(c == CT))
+_T_ANY = _card_table(lambda c: int(c == SQ or c == DJ or c // 13 == HA // 13))
+#: _shed's rank term: the rank, +30 for the pig, twice the rank for a heart
+_T_SHED = _card_table(lambda c: c % 13 + (30 if c == SQ else (c % 13 if c // 13 == HA // 13
+                                                              else 0)))
+#: _shed's term while the pig is out: +12 for ♠K and ♠A
+_T_SKA = _card_table(lambda c: 12 if c in (SK, SA) else 0)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _card_points(c, sha, spig, ssh):
-    """What card ``c`` alone is worth to its taker (transformer: 0), i.e.
-    ``_score2(bit(c), 0, e1, e2)`` for a card that is not ♣10, with the exposure shifts
-    ``sha``/``spig``/``ssh`` = copies of ♥A/♠Q/♦J exposed (``_cnt(e1, e2, ·)``)."""
-    if bit(c) & _HEARTS:
-        return -_HVAL[c] << sha
-    if c == _PIG_C:
-        return -(100 << spig)
-    if c == _SHEEP_C:
-        return 100 << ssh
-    return 0
+    """What card ``c`` alone is worth to its taker (transformer: 0; NONE: 0), with the
+    exposure shifts ``sha``/``spig``/``ssh`` = copies of ♥A/♠Q/♦J exposed (RULES §5)."""
+    return (-(_T_HVAL[c] << sha) - _T_PIG[c] * (100 << spig)
+            + _T_SHEEP[c] * (100 << ssh))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _shed(c, pig_out):
-    """How much we like to get rid of card ``c`` (rank, plus danger of the pig's cards)."""
-    v = c % 13
-    if c == _PIG_C:
-        v += 30
-    elif pig_out and (bit(c) & _SKA):
-        v += 12
-    elif bit(c) & _HEARTS:
-        v += c % 13
-    return v
+    """How much we like to get rid of card ``c`` (rank, plus danger of the pig's cards):
+    its rank, +30 for the pig, +12 for ♠K/♠A while the pig is out, twice the rank of a
+    heart."""
+    return _T_SHED[c] + (_T_SKA[c] if pig_out else 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -283,14 +290,13 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         if (my1 & _SCORING_ALL) != ZERO:
             base_t, k_t, any_t = _base_points(my1, my2, sha, spig, ssh)
             s_my = _score_of(base_t, k_t, any_t, st)
-        for j in range(2 * n):
+        n_any = 0
+        for j in range(2 * n):  # NONE (a single's second card) counts 0 in every table
             c = np.int64(obs[Q_TRICK + j])
-            if c != _NONE:
-                base_t += _card_points(c, sha, spig, ssh)
-                if c == _TRANS_C:
-                    k_t += 1
-                elif bit(c) & _SCORING_NO_T:
-                    any_t = True
+            base_t += _card_points(c, sha, spig, ssh)
+            k_t += _T_TRANS[c]
+            n_any += _T_ANY[c]
+        any_t = any_t or n_any > 0
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
