@@ -415,6 +415,27 @@ def _suit_lead_value(s, h1, h2, e1, pig_out, others_void):
     return v
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh, pig_out,
+                       others_void, bv, bc):
+    """``(value, card)`` of the best lead so far ``(bv, bc)`` or of the candidate leads
+    ``r`` (cards of suit ``s``, as singles or as pairs), the first in card order on ties."""
+    sm = suit_mask(s)
+    length = popcount(h1 & sm) + popcount(h2 & sm)
+    n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
+    sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
+    while r:
+        c = lowest_bit(r)
+        r &= r - ONE
+        v, final = _lead_value(c, pair, h2, sm, length, n_suit, unseen1, unseen2, sha, spig,
+                               ssh)
+        if not final:
+            v += sv
+        if v > bv:
+            bv, bc = v, c
+    return bv, bc
+
+
 @njit(cache=True, nogil=True)
 def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     """Leading: the single or pair of the highest lead value (:func:`_lead_value` plus
@@ -434,8 +455,7 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     # higher copy of a held pair: the lowest plain card, and when that is a held pair's
     # copy the lowest unpaired plain card too, are the only plain cards that can be first
     for s in range(4):
-        sm = suit_mask(s)
-        r = ls & sm
+        r = ls & suit_mask(s)
         if r == ZERO:
             continue
         plain = r & ~_LEAD_SPECIAL
@@ -444,42 +464,20 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
         if lo & h2:
             unpaired = plain & ~h2
             r |= unpaired & (~unpaired + ONE)
-        length = popcount(h1 & sm) + popcount(h2 & sm)
-        n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
-        sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
-        while r:
-            c = lowest_bit(r)
-            r &= r - ONE
-            v, final = _lead_value(c, False, h2, sm, length, n_suit, unseen1, unseen2,
-                                   sha, spig, ssh)
-            if not final:
-                v += sv
-            if v > bv:
-                bv, bc1 = v, c
-    bc2 = _NONE
-    if lp == ZERO:
-        return bc1, bc2
+        bv, bc1 = _best_lead_of_suit(r, False, s, h1, h2, e1, unseen1, unseen2, sha, spig,
+                                     ssh, pig_out, others_void, bv, bc1)
     # pairs: a plain pair's value falls with its rank (two singles beat a pair of ♠ ♥ ♣; with
     # ♦ fewer higher pairs are out), so only the lowest plain pair of a suit can be first
     for s in range(4):
-        sm = suit_mask(s)
-        r = lp & sm
+        r = lp & suit_mask(s)
         if r == ZERO:
             continue
         plain = r & ~_LEAD_SPECIAL
         r = (r & _LEAD_SPECIAL) | (plain & (~plain + ONE))
-        length = popcount(h1 & sm) + popcount(h2 & sm)
-        n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
-        sv = _suit_lead_value(s, h1, h2, e1, pig_out, others_void)
-        while r:
-            c = lowest_bit(r)
-            r &= r - ONE
-            v, final = _lead_value(c, True, h2, sm, length, n_suit, unseen1, unseen2,
-                                   sha, spig, ssh)
-            if not final:
-                v += sv
-            if v > bv:
-                bv, bc1, bc2 = v, c, c
+        v, c = _best_lead_of_suit(r, True, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh,
+                                  pig_out, others_void, bv, bc1)
+        if v > bv:
+            bv, bc1, bc2 = v, c, c
     return bc1, bc2
 
 
