@@ -264,7 +264,7 @@ def _follow_singles(ls, h2, led, best, pair_trick, pig_out):
     return keep
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
     """Following (singles, pairs or two cards): the legal play of the highest value."""
     n = np.int64(obs[Q_TRICK_LEN])
@@ -436,7 +436,7 @@ def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh,
     return bv, bc
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     """Leading: the single or pair of the highest lead value (:func:`_lead_value` plus
     :func:`_suit_lead_value`); the first in card order (singles, then pairs) on ties."""
