@@ -414,7 +414,7 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
     plays_out = unmanaged(plays_out)
     plays2_out = unmanaged(plays2_out)
     winners_out = unmanaged(winners_out)
-    leader = 0
+    leader = np.int64(0)  # not a literal 0, which numba would compile _play_one2 for too
     for d in range(n):
         i = start + d
         first = (i % match_length) == 0
