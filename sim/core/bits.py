@@ -1,10 +1,12 @@
-"""Jitted bit helpers on ``uint64`` card masks (LLVM ctpop/cttz/ctlz intrinsics)."""
+"""Jitted bit helpers on ``uint64`` card masks (LLVM ctpop/cttz/ctlz intrinsics), and the
+one atomic the parallel engines need (:func:`fetch_add`)."""
 
 from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
 from numba import carray, njit, types
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 ONE = np.uint64(1)
@@ -141,3 +143,29 @@ def unmanaged(a):
 def keep_alive(*owners) -> None:
     """Does nothing; calling it after a loop keeps ``owners`` (the arrays behind
     :func:`unmanaged` views) from being freed before that point."""
+
+
+@intrinsic
+def _fetch_add(typingctx, a, i, v):
+    """LLVM ``atomicrmw add`` on ``a[i]`` (int64[:] C-contiguous); returns the old value."""
+    if not (isinstance(a, types.Array) and a.dtype == types.int64 and a.ndim == 1):
+        raise TypingError(f"fetch_add needs an int64[:] array, got {a}")
+    sig = types.int64(a, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        return builder.atomic_rmw("add", ptr, args[2], "monotonic")
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def fetch_add(a, i, v):
+    """Atomically add ``v`` to ``a[i]`` (``a``: int64[:]) and return the value before.
+
+    Threads of a ``prange`` loop share a counter this way (a work queue: each takes the next
+    block of deals when it is free), so a thread slowed by a busy machine does not hold the
+    others up.  Monotonic ordering: the counter orders nothing else.
+    """
+    return _fetch_add(a, np.int64(i), np.int64(v))
