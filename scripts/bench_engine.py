@@ -171,28 +171,28 @@ def main() -> None:
         search_rows(a.players_search.split(";"), a.search_deals, a.runs, cores)
     if a.players_search2:
         search_rows(a.players_search2.split(";"), a.search2_deals, a.runs, cores, decks=2)
-    if not a.players:
-        return
-    os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
-    print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
-          f"{'vs OpenSpiel':>14}")
-    for name in [x for x in a.players.split(",") if x]:  # --players '' : no one-deck rows
-        one = rate(name, a.deals, 1, a.runs)
-        allc = rate(name, a.deals, cores, a.runs)
-        ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
-        print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x{ratio}")
-    if os_rate:
-        print(f"{'OpenSpiel':<12}{os_rate:>14,.0f}{'':>14}{'':>9}{'1x':>14}"
-              "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")
-    else:
-        print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
+    if a.players:  # --players '' : no one-deck rows (the two-deck rows still run)
+        os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
+        print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
+              f"{'vs OpenSpiel':>14}")
+        for name in [x for x in a.players.split(",") if x]:
+            one = rate(name, a.deals, 1, a.runs)
+            allc = rate(name, a.deals, cores, a.runs)
+            ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
+            print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x{ratio}")
+        if os_rate:
+            print(f"{'OpenSpiel':<12}{os_rate:>14,.0f}{'':>14}{'':>9}{'1x':>14}"
+                  "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")
+        else:
+            print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
     if a.players2:
         print(f"\n{'two decks':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}")
         for name in [x for x in a.players2.split(",") if x]:
             one = rate(name, a.deals, 1, a.runs, Rules(decks=2))
             allc = rate(name, a.deals, cores, a.runs, Rules(decks=2))
             print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x")
-    print("units: deals/s (OpenSpiel: games/s); 'vs OpenSpiel' uses the 1-thread figure")
+    if a.players or a.players2:
+        print("units: deals/s (OpenSpiel: games/s); 'vs OpenSpiel' uses the 1-thread figure")
     if not a.no_startup:
         with tempfile.TemporaryDirectory() as d:
             cold = startup_seconds(d)
