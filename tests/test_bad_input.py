@@ -143,8 +143,8 @@ def test_auto_expose_fourth_flag_with_two_decks_is_refused(args, flag, tmp_path,
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, 2.0, "3", True, None])
 def test_public_api_refuses_a_bad_seed(seed):
-    """``sim.exposure_ev(..., seed=-1)`` (and compare_candidates, deal_game, GameState,
-    JobSpec/run_job) silently wrapped -1 to 2**64 − 1 while ``--seed -1`` is refused: a seed
+    """``sim.exposure_ev(..., seed=-1)`` (and play_deals, compare_candidates, deal_game,
+    GameState, JobSpec/run_job) silently wrapped -1 to 2**64 − 1 while ``--seed -1`` is refused: a seed
     that is not a whole number 0..2**64−1 is now one InputError (a ValueError) naming it,
     raised before any deal is played."""
     import sim
@@ -157,6 +157,8 @@ def test_public_api_refuses_a_bad_seed(seed):
         lambda: sim.deal_game(sim.Rules(), seed=seed),
         lambda: sim.GameState.from_seed(seed, 0),
         lambda: sim.JobSpec(seed=seed),
+        lambda: sim.play_deals(sim.Rules(), seed=seed, n=1),
+        lambda: sim.play_deals(sim.Rules(decks=2), seed=seed, n=1),
     ]
     for call in calls:
         with pytest.raises(ValueError, match=msg) as err:

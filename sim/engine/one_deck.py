@@ -43,6 +43,7 @@ from sim.engine.request import (
 )
 from sim.engine.threads import run_blocks
 from sim.engine.two_decks import play_deals2
+from sim.errors import check_seed
 from sim.game.cards import C2, DJ, EXPOSABLE, SCORING_MASK, SQ
 from sim.game.observation import (
     O_EXPOSED,
@@ -390,7 +391,7 @@ def play_deals(
     pids = np.array([c.id for c in e], np.int64)
     pparams = np.array([c.params for c in e], np.float64)
     block = max(match_length, (block // match_length) * match_length)
-    seed_u = int(seed) & ((1 << 64) - 1)
+    seed_u = check_seed(seed)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)

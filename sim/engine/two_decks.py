@@ -44,6 +44,7 @@ from sim.engine.request import (
     check_kernel_errors,
 )
 from sim.engine.threads import run_blocks
+from sim.errors import check_seed
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
 from sim.game.observation2 import (
     FIRST_IN_BIT,
@@ -510,7 +511,7 @@ def play_deals2(
     pids = np.array([c.id for c in e], np.int64)
     pparams = np.array([c.params for c in e], np.float64)
     block = max(match_length, (block // match_length) * match_length)
-    seed_u = int(seed) & ((1 << 64) - 1)
+    seed_u = check_seed(seed)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
             out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
