@@ -489,3 +489,30 @@ def test_reference_match_pig_taker_leads():
     for prev, rec in zip(recs, recs[1:], strict=False):
         if rec.deal % 3:
             assert rec.leader == prev.pig_taker
+
+
+def test_obs_level_1_strategies_read_no_public_words():
+    """With only random/lowest/heuristic seats the engine skips Q_SHOWN and Q_NO_PAIRS
+    (strategies/dispatch.py obs_level2 level 1): the modules of those strategies must not
+    read them, or they would see stale words.  A strategy that needs them must move out of
+    level 1 (and then this test names its module)."""
+    import inspect
+
+    import strategies.heuristic2
+    import strategies.pairs
+    from strategies.dispatch import (
+        PLAY_HEURISTIC,
+        PLAY_LOWEST,
+        PLAY_RANDOM,
+        PLAY_SEARCH,
+        obs_level2,
+    )
+
+    for mod in (strategies.pairs, strategies.heuristic2):
+        src = inspect.getsource(mod)
+        for word in ("Q_SHOWN", "Q_NO_PAIRS"):
+            assert word not in src, f"{mod.__name__} reads {word}: leave obs_level2 level 1"
+    ids = np.array
+    assert obs_level2(ids([PLAY_RANDOM] * 4)) == 0
+    assert obs_level2(ids([PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_RANDOM])) == 1
+    assert obs_level2(ids([PLAY_HEURISTIC, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LOWEST])) == 2
