@@ -144,9 +144,9 @@ def test_auto_expose_fourth_flag_with_two_decks_is_refused(args, flag, tmp_path,
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, 2.0, "3", True, None])
 def test_public_api_refuses_a_bad_seed(seed):
     """``sim.exposure_ev(..., seed=-1)`` (and play_deals, compare_candidates, deal_game,
-    GameState, JobSpec/run_job) silently wrapped -1 to 2**64 − 1 while ``--seed -1`` is refused: a seed
-    that is not a whole number 0..2**64−1 is now one InputError (a ValueError) naming it,
-    raised before any deal is played."""
+    GameState, JobSpec/run_job) silently wrapped -1 to 2**64 − 1 while ``--seed -1`` is
+    refused: a seed that is not a whole number 0..2**64−1 is now one InputError (a
+    ValueError) naming it, raised before any deal is played."""
     import sim
 
     msg = r"seed must be a whole number 0\.\.18446744073709551615 \(2\*\*64 - 1\), got "
