@@ -23,7 +23,6 @@ from sim.game.cards import (
     SA,
     SCORING_MASK,
     SK,
-    SPADES_MASK,
     SQ,
     from_in_suit,
     mask_of,
@@ -52,11 +51,11 @@ from sim.game.observation2 import (
     Q_WINNER,
     play_key,
 )
+from sim.game.tricks2 import copies
 
 _NONE = np.int64(NONE)
 
 _FULL = np.uint64(FULL_DECK)
-_SPADES = np.uint64(SPADES_MASK)
 _DIAMONDS = np.uint64(DIAMONDS_MASK)
 _HEARTS = np.uint64(HEARTS_MASK)
 _PIG = np.uint64(mask_of(SQ))
@@ -85,16 +84,6 @@ def _hearts_abs(m):
     """Absolute standard value of the hearts in one-copy mask ``m`` (RULES §2)."""
     return 10 * (popcount(m & _H5A) + popcount(m & _HJA) + popcount(m & _HQA)
                  + popcount(m & _HKA) + popcount(m & _HA))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _cnt(m1, m2, b):
-    n = 0
-    if m1 & b:
-        n += 1
-    if m2 & b:
-        n += 1
-    return n
 
 
 #: standard absolute value of each heart (0 for the other cards): RULES §2
@@ -145,16 +134,16 @@ def _base_points(m1, m2, sha, spig, ssh):
     without the transformer (:func:`_card_points`, copies counted), its ♣10 copies and
     whether it holds a heart, ♠Q or ♦J; :func:`_score_of` turns them into the §5 score."""
     base = -((_hearts_abs(m1) + _hearts_abs(m2)) << sha)
-    base -= _cnt(m1, m2, _PIG) * (100 << spig)
-    base += _cnt(m1, m2, _SHEEP) * (100 << ssh)
-    return base, _cnt(m1, m2, _TRANS), ((m1 | m2) & _SCORING_NO_T) != ZERO
+    base -= copies(m1, m2, _PIG) * (100 << spig)
+    base += copies(m1, m2, _SHEEP) * (100 << ssh)
+    return base, copies(m1, m2, _TRANS), ((m1 | m2) & _SCORING_NO_T) != ZERO
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _score_of(base, k, any_pts, st):
     """The raw score (RULES §5, two decks, 满红/满贯 ignored) of a collection with
     :func:`_base_points` ``(base, k, any_pts)``, ``st`` = copies of ♣10 exposed:
-    ``_score2`` without recounting its cards."""
+    the collection's score without recounting its cards."""
     if k:
         m = _TMULT[k, st]
         if not any_pts:
@@ -225,17 +214,6 @@ def _highest_per_suit(m):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lowest_per_suit(m):
-    """The lowest card of each suit in mask ``m``."""
-    out = ZERO
-    while m:
-        c = lowest_bit(m)
-        out |= bit(c)
-        m &= ~suit_mask(c // 13)
-    return out
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _follow_singles(ls, h2, led, best, pair_trick, pig_out):
     """The single cards of ``ls`` that :func:`_follow2` must value: every card that is not
     *plain* (a scoring card, or ♠K/♠A while the pig is out) and, of the plain cards, the
@@ -275,15 +253,15 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
     partner = np.int64(obs[Q_PARTNER])
     last = n == 3
     pig_out = (unseen1 & _PIG) != ZERO
-    sha = _cnt(e1, e2, _HA)
-    spig = _cnt(e1, e2, _PIG)
-    ssh = _cnt(e1, e2, _SHEEP)
+    sha = copies(e1, e2, _HA)
+    spig = copies(e1, e2, _PIG)
+    ssh = copies(e1, e2, _SHEEP)
     # what the seat took, and the trick so far: only needed when a play can win
     s_my = 0
     base_t = 0
     k_t = 0
     any_t = False
-    st = _cnt(e1, e2, _TRANS)
+    st = copies(e1, e2, _TRANS)
     if _can_win(ls | lp | l2, led, best, pair_trick):
         my1 = obs[Q_TAKEN1 + seat]
         my2 = obs[Q_TAKEN2 + seat]
@@ -443,9 +421,9 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     others_void = 0
     for k in range(1, 4):
         others_void |= np.int64(obs[Q_VOIDS + (seat + k) % 4])
-    sha = _cnt(e1, e2, _HA)
-    spig = _cnt(e1, e2, _PIG)
-    ssh = _cnt(e1, e2, _SHEEP)
+    sha = copies(e1, e2, _HA)
+    spig = copies(e1, e2, _PIG)
+    ssh = copies(e1, e2, _SHEEP)
     pig_out = (unseen1 & _PIG) != ZERO
     bc1 = -1
     bc2 = _NONE

@@ -42,9 +42,10 @@ from sim.game.observation2 import (
     nth_play,
     remove_card,
 )
+from sim.game.tricks2 import copies
 from strategies.baseline import held_exposable
 from strategies.exposure_rules import expose_rule
-from strategies.heuristic2 import _cnt, play_heuristic2  # noqa: F401  (play_heuristic2 re-exported)
+from strategies.heuristic2 import play_heuristic2  # noqa: F401  (re-exported)
 
 _NONE = np.int64(NONE)
 _RANKS13 = np.uint64(0x1FFF)
@@ -161,7 +162,7 @@ def held_exposable2(h1, h2):
     """8-bit flags of every exposable copy in the hand ``(h1, h2)``."""
     f = 0
     for i in range(4):
-        f = _encode(f, i, _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i])))
+        f = _encode(f, i, copies(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i])))
     return f
 
 
@@ -189,7 +190,7 @@ def expose_fixed2(params, seat, h1, h2):
     f = 0
     for i in range(4):
         want = ((req >> i) & 1) + ((req >> (i + 4)) & 1)
-        have = _cnt(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
+        have = copies(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
         f = _encode(f, i, min(want, have))
     return f
 

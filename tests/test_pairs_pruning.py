@@ -40,6 +40,7 @@ from sim.game.observation2 import (
     play_key,
 )
 from sim.game.rules import Rules
+from sim.game.tricks2 import copies
 from strategies.dispatch import N_PARAMS
 
 U = np.uint64
@@ -113,7 +114,7 @@ def _full_scan(obs: np.ndarray) -> tuple[int, int]:
     p1, p2 = obs[Q_PLAYED1], obs[Q_PLAYED2]
     unseen1 = P._FULL & ~(p2 | h2 | (p1 & h1))
     unseen2 = P._FULL & ~(p1 | h1)
-    sha, spig, ssh = (int(P._cnt(e1, e2, m)) for m in (P._HA, P._PIG, P._SHEEP))
+    sha, spig, ssh = (int(copies(e1, e2, m)) for m in (P._HA, P._PIG, P._SHEEP))
     pig_out = bool(unseen1 & P._PIG)
     best_v, best = -1e18, (-1, NONE)
     if obs[Q_TRICK_LEN] == 0:
