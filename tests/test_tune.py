@@ -81,6 +81,26 @@ def test_synthetic_full_grid_finds_the_known_best():
     assert "beats the starting policy" in res["answer"]
 
 
+def test_two_deck_field_with_both_copies_is_parsed_for_two_decks():
+    """``tune --decks 2 --field heuristic+fixed:SQ,SQ`` (both pigs, a two-deck policy) was
+    refused with "card SQ appears twice in a one-deck hand": the field and the tuned
+    seat's candidate were parsed for one deck after check_settings had accepted them."""
+    s = _settings(rules=Rules(decks=2), field="heuristic+fixed:SQ,SQ",
+                  grid={"pig_low": (4.0, 5.0, 6.0)}, deals=9_000)
+    seen = []
+
+    def factory(field):
+        seen.append(field)
+        return Quadratic(field, t=6.0)
+
+    res = tune(s, evaluator_factory=factory)
+    assert seen == ["heuristic+fixed:SQ,SQ"]
+    assert res["final_candidate"] == "heuristic+" + res["final"]
+    assert RULE.values_of(res["final"])["pig_low"] == 6
+    ev = EngineEvaluator(RULE, "heuristic", parse_candidate(s.field, decks=2), s.rules)
+    assert ev.candidate("rule").exposure.decks == 2
+
+
 def test_synthetic_coordinate_search_finds_both_keys():
     s = _settings(grid={"pig_low": tuple(float(v) for v in range(9)),
                         "pig_guards_max": (0.0, 1.0, 2.0)}, search="coordinate",

@@ -196,7 +196,8 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
     ``seed + 1``: gain, 95% CI, n; None when the start won).
     """
     if evaluator is None:
-        evaluator = EngineEvaluator(family, s.other, parse_candidate(field_name, "field"),
+        evaluator = EngineEvaluator(family, s.other,
+                                    parse_candidate(field_name, "field", decks=s.rules.decks),
                                     s.rules, s.measure)
     keys = list(s.grid)
     start_vals = family.values_of(start_policy)
@@ -316,15 +317,16 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
     beats = confirmation is not None and confirmation["low"] > 0
     return {"field": field_name, "start": start_policy, "seed": seed, "mode": mode,
             "races": races, "stop": stop, "spent": int(spent), "budget": int(s.deals),
-            "winner": winner, "winner_candidate": seat_name(family, s.other, winner),
+            "winner": winner, "winner_candidate": seat_name(family, s.other, winner,
+                                                            s.rules.decks),
             "racing": racing, "confirmation": confirmation, "beats_start": bool(beats)}
 
 
-def seat_name(family: Family, other: str, policy: str) -> str:
+def seat_name(family: Family, other: str, policy: str, decks: int = 1) -> str:
     """``PLAYER+EXPOSURE`` of the tuned seat playing ``policy`` (``other``: the part that
-    is not tuned)."""
+    is not tuned) with ``decks`` decks."""
     text = f"{other}+{policy}" if family.kind == "exposure" else f"{policy}+{other}"
-    return parse_candidate(text).name
+    return parse_candidate(text, decks=decks).name
 
 
 def _too_large(slots: int, deals: int, coordinate: bool = False) -> None:
@@ -407,7 +409,7 @@ def plan_check(s: Settings, family: Family, start_policy: str) -> str:
 
 
 def _start_of(family: Family, s: Settings, field_name: str, first: bool) -> str:
-    fld = parse_candidate(field_name, "field")
+    fld = parse_candidate(field_name, "field", decks=s.rules.decks)
     part = fld.exposure.name if family.kind == "exposure" else fld.player.name
     if s.equilibrium and (not first or s.start is None):
         return family.policy(family.values_of(part))
@@ -451,7 +453,7 @@ def tune(s: Settings, history: History | None = None, jobs: int = 1,
 def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factory, log,
           progress, t0):
     history = history if history is not None else History()
-    fld = parse_candidate(s.field, "field").name
+    fld = parse_candidate(s.field, "field", decks=s.rules.decks).name
     rounds: list[dict[str, Any]] = []
     stop = None
     n_rounds = s.rounds if s.equilibrium else 1
@@ -487,7 +489,7 @@ def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factor
                     "its field")
     last = rounds[-1]
     final = last["winner"] if last["beats_start"] else last["start"]
-    final_cand = seat_name(family, s.other, final)
+    final_cand = seat_name(family, s.other, final, s.rules.decks)
     return {"settings": s.to_dict(), "rounds": rounds, "stop": stop, "final": final,
             "final_candidate": final_cand, "answer": answer_text(rounds[0], s.measure),
             "unit": MEASURES[s.measure].unit,

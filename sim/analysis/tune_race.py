@@ -54,8 +54,8 @@ class EngineEvaluator:
     def candidate(self, policy: str) -> Candidate:
         """The tuned seat's ``PLAYER+EXPOSURE`` with ``policy`` in the family's place."""
         if self.family.kind == "exposure":
-            return parse_candidate(f"{self.other}+{policy}")
-        return parse_candidate(f"{policy}+{self.other}")
+            return parse_candidate(f"{self.other}+{policy}", decks=self.rules.decks)
+        return parse_candidate(f"{policy}+{self.other}", decks=self.rules.decks)
 
     def scores(self, policies: Sequence[str], seed: int, start: int, n: int) -> np.ndarray:
         """(n, k) float64 scores (mean over the 4 seats, ``measure`` units) of deals
