@@ -114,3 +114,21 @@ def test_scheduler_flag_implies_dask_over_the_config(tmp_path):
 def test_scheduler_help_says_it_implies_dask():
     for cmd in ("run", "study", "compare"):
         assert "implies --backend dask" in _param(cmd, "scheduler").help
+
+
+@pytest.mark.parametrize("cmd", sorted(main.commands))
+def test_help_text_is_printed_as_written(cmd):
+    """click prints help strings verbatim (no %-formatting): advise --precision said
+    "a 95%% CI".  No help text has a doubled percent sign."""
+    from click.testing import CliRunner
+
+    r = CliRunner().invoke(main, [cmd, "--help"])
+    assert r.exit_code == 0 and "%%" not in r.output, r.output
+
+
+def test_advise_players_help_lists_every_player():
+    """advise --players takes every registered player (search too: its Python path)."""
+    from strategies.registry import PLAYER, strategies
+
+    text = _param("advise", "players").help
+    assert all(st.name in text for st in strategies(PLAYER)), text

@@ -33,9 +33,10 @@ from sim.commands.options import SEED, pop_rules, rules_options
               help="the deal is not the first of its match (the first lead need not be ♣2)")
 @click.option("--players", default="heuristic", show_default=True,
               help="the model for every seat after this decision (your own later cards too): "
-              "one name or four comma-separated (random, lowest, heuristic[:key=value,...])")
+              "one name or four comma-separated (random, lowest, heuristic[:key=value,...], "
+              "search[:key=value,...])")
 @click.option("--precision", type=float, default=10.0, show_default=True,
-              help="stop when every card's paired difference to the best card has a 95%% CI "
+              help="stop when every card's paired difference to the best card has a 95% CI "
               "half-width ≤ this (outcome units); 0 = play --max-worlds")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
               help="most sampled worlds (hidden hands) to play every legal card in")
