@@ -505,13 +505,15 @@ def write_report(results: str | Path, out: str | Path | None = None,
     """Write the HTML report (default ``RESULTS/report.html``) and its Markdown twin.
 
     The twin has the same name with ``.md`` and its figures in ``<name>_files/``.
-    Returns (html path, markdown path).  Raises InputError as :func:`build_report`;
-    ``progress`` and ``level`` as there.
+    Returns (html path, markdown path).  Raises InputError as :func:`build_report`, and
+    before building anything when a file there was not written by gongzhu-sim
+    (:func:`check_report_paths`: never replaced); ``progress`` and ``level`` as there.
     """
+    html_path = Path(out) if out is not None else Path(results) / "report.html"
+    check_report_paths(html_path)
     rep = build_report(results, measure, min_cell, progress, level)
     if progress:
         progress("writing the HTML page and its Markdown twin")
-    html_path = Path(out) if out is not None else Path(results) / "report.html"
     html_path.parent.mkdir(parents=True, exist_ok=True)
     md_path = html_path.with_suffix(".md")
     fig_dir = html_path.stem + "_files"
@@ -522,3 +524,29 @@ def write_report(results: str | Path, out: str | Path | None = None,
     html_path.write_text(render_html(rep), encoding="utf-8")
     md_path.write_text(md, encoding="utf-8")
     return html_path.absolute(), md_path.absolute()
+
+
+def check_report_paths(html_path: str | Path, what: str = "report --out") -> None:
+    """Raise InputError when writing the report at ``html_path`` would replace a file
+    gongzhu-sim did not write: the page itself, its Markdown twin (``.md``) or the twin's
+    figure folder (``<name>_files``, which only an earlier report's twin may have made).
+
+    A report's HTML title and its twin's first line start with ``gongzhu-sim``
+    (``Report.title``), which is how an earlier report is told from a file of the user.
+    """
+    from sim.errors import InputError
+    from sim.jobs.paths import check_replaceable
+
+    html_path = Path(html_path)
+    md_path = html_path.with_suffix(".md")
+    check_replaceable(html_path, what, b"<title>gongzhu-sim", head=4096)
+    check_replaceable(md_path, f"{what} (its Markdown twin)", b"# gongzhu-sim", head=64)
+    figs = html_path.parent / (html_path.stem + "_files")
+    if figs.exists() and not figs.is_dir():
+        raise InputError(f"{what} (the Markdown twin's figures) {figs} is a file: it is not "
+                         "replaced; choose another file name or remove it yourself")
+    if figs.is_dir() and any(figs.iterdir()) and not (
+            md_path.is_file() and md_path.stat().st_size):
+        raise InputError(f"{what} (the Markdown twin's figures) {figs} is a folder that no "
+                         "earlier report wrote (no Markdown twin next to it): its files are "
+                         "not replaced; choose another file name or remove it yourself")

@@ -183,6 +183,10 @@ def test_cli_text_json_csv_plot(tmp_path):
     lines = r.output.strip().splitlines()
     assert lines[0].startswith("kind,a,b,") and len(lines) == 4  # 2 candidates + 1 pair
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the figure says who wrote it, so a rerun may replace it (a file of the user: never)
+    assert b"gongzhu-sim" in png.read_bytes()
+    r = run(*common, "--format", "csv", "--plot", str(png))
+    assert r.exit_code == 0, r.output
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -108,6 +108,71 @@ def test_plot_probe_keeps_an_existing_file(work):
     assert not (work / "new.png").exists()
 
 
+@pytest.mark.parametrize("cmd", [
+    ["compare", "-c", "lowest", "-c", "random", "--deals", "10"],
+    ["expose", HAND, "--max-deals", "10"],
+    ["expose", "--decks", "2", "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432", "--max-deals", "10"],
+])
+@pytest.mark.parametrize("name", ["mine.png", "mine.svg", "mine.pdf"])
+def test_plot_never_replaces_a_file_it_did_not_write(work, tripwire, cmd, name):
+    """``--plot`` onto an existing file of the user was overwritten after the run; it is
+    refused before anything is played, and the file stays as it was.  An earlier figure
+    of gongzhu-sim (its Creator metadata) may be replaced, and so may an empty file."""
+    from sim.commands.options import check_plot_path
+
+    f = work / name
+    f.write_bytes(b"\x89PNG\r\n\x1a\n my own figure")
+    _one_error([*cmd, "--plot", name],
+               rf"--plot {name} exists and was not written by gongzhu-sim: it is not "
+               "replaced")
+    assert f.read_bytes() == b"\x89PNG\r\n\x1a\n my own figure"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n tEXtCreator\x00gongzhu-sim")
+    check_plot_path(name)
+    f.write_bytes(b"")
+    check_plot_path(name)
+
+
+@pytest.mark.parametrize(("setup", "match"), [
+    ({"r.html": "<html><title>my page</title></html>"},
+     r"report --out r.html exists and was not written by gongzhu-sim"),
+    ({"r.md": "# my notes\n"},
+     r"report --out \(its Markdown twin\) r.md exists and was not written by gongzhu-sim"),
+    ({"r_files/fig.png": "mine"}, r"r_files is a folder that no earlier report wrote"),
+    ({"r_files": "a file"}, r"r_files is a file: it is not replaced"),
+])
+def test_report_out_never_replaces_a_file_it_did_not_write(work, monkeypatch, setup, match):
+    """``report RESULTS --out r.html`` overwrote an existing r.html (and r.md) of the
+    user; now refused before the report is built, every file left as it was."""
+    import reports.report as rep
+
+    def boom(*a, **k):
+        raise AssertionError("the report was built before its path was checked")
+
+    monkeypatch.setattr(rep, "build_report", boom)
+    for rel, text in setup.items():
+        (work / rel).parent.mkdir(exist_ok=True)
+        (work / rel).write_text(text)
+    _one_error(["report", str(work / "adir"), "--out", "r.html"], match)
+    assert all((work / rel).read_text() == text for rel, text in setup.items())
+    # the default RESULTS/report.html of a results folder: the same guard
+    (work / "adir" / "report.html").write_text("not a report")
+    _one_error(["report", str(work / "adir")], r"report .*report.html exists and was not")
+
+
+def test_report_out_replaces_an_earlier_report(work, monkeypatch):
+    """An earlier report (its title and its twin's first line start with gongzhu-sim)
+    and its figure folder may be replaced: the guard lets the build start."""
+    import reports.report as rep
+
+    monkeypatch.setattr(rep, "build_report", lambda *a, **k: (_ for _ in ()).throw(
+        __import__("sim.errors").errors.InputError("built")))
+    (work / "r.html").write_text("<!DOCTYPE html>\n<title>gongzhu-sim run report</title>")
+    (work / "r.md").write_text("# gongzhu-sim run report\n")
+    (work / "r_files").mkdir()
+    (work / "r_files" / "hist.png").write_bytes(b"png")
+    _one_error(["report", str(work / "adir"), "--out", "r.html"], "built")
+
+
 @pytest.mark.parametrize(("out", "match"), [
     ("/proc/r.html", r"report --out /proc/r.html: cannot write it"),
     ("job.toml/r.html", r"report --out job.toml/r.html: .*job.toml is a file"),

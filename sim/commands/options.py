@@ -77,9 +77,10 @@ PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 def check_plot_path(path: str | None) -> None:
     """Raise InputError before any simulation when ``--plot PATH`` cannot be written
-    (wrong suffix, a folder, a missing or unwritable folder: tried, not guessed)."""
+    (wrong suffix, a folder, a missing or unwritable folder: tried, not guessed) or is a
+    file gongzhu-sim did not write (never replaced)."""
     from sim.errors import InputError
-    from sim.jobs.paths import check_file
+    from sim.jobs.paths import check_file, check_replaceable
 
     if path is None:
         return
@@ -87,6 +88,9 @@ def check_plot_path(path: str | None) -> None:
         raise InputError(f"--plot {path!r}: the file name must end in "
                          f"{', '.join(PLOT_FORMATS)}")
     check_file(path, "--plot")
+    # an existing file is replaced only when it is an earlier figure of gongzhu-sim
+    # (reports/analysis_plots.py writes the Creator metadata)
+    check_replaceable(path, "--plot")
 
 
 def note_unused_exposure(rules, exposures) -> None:

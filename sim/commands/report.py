@@ -33,6 +33,7 @@ def report(results, out, measure, min_cell, level):
     """
     from pathlib import Path
 
+    from reports.report import check_report_paths
     from sim.analysis.measures import get
     from sim.analysis.stats import check_level
     from sim.jobs.paths import check_file
@@ -43,8 +44,10 @@ def report(results, out, measure, min_cell, level):
         check_file(out, "report --out", parents=True)
         check_file(Path(out).with_suffix(".md"), "report --out (its Markdown twin)",
                    parents=True)
+        check_report_paths(out)  # never replaces a file gongzhu-sim did not write
     elif Path(results).is_dir():
         check_file(Path(results) / "report.html", "report", parents=True)
+        check_report_paths(Path(results) / "report.html", "report")
     html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell,
                                  progress=progress_printer(), level=level)
     click.echo(f"report: {html}")

@@ -100,3 +100,30 @@ def check_file(path: str | Path, what: str, *, parents: bool = False) -> None:
             os.unlink(path)
     except OSError as exc:
         raise InputError(f"{what} {path}: cannot write it ({_why(exc)})") from None
+
+
+#: What every file gongzhu-sim writes for the user carries, so that it can tell its own
+#: output (which it may replace) from a file it did not write (which it never replaces):
+#: the reports' titles and the figures' ``Creator`` metadata start with it.
+OWN_MARK = b"gongzhu-sim"
+
+
+def check_replaceable(path: str | Path, what: str, mark: bytes = OWN_MARK, *,
+                      head: int | None = None) -> None:
+    """Raise InputError when ``path`` is an existing, non-empty file that gongzhu-sim did
+    not write (``mark`` not in its first ``head`` bytes, or anywhere with ``head=None``).
+
+    A missing or empty file, or one holding ``mark`` (an earlier report or figure), may
+    be replaced.  ``what`` names the option in the message.
+    """
+    path = Path(path)
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+        with open(path, "rb") as f:
+            data = f.read(head if head is not None else 64 * 2**20)
+    except OSError as exc:
+        raise InputError(f"{what} {path}: cannot read it ({_why(exc)})") from None
+    if mark not in data:
+        raise InputError(f"{what} {path} exists and was not written by gongzhu-sim: it is "
+                         "not replaced; choose another file name or remove it yourself")
