@@ -302,7 +302,7 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
     raw_out = unmanaged(raw_out)
     plays_out = unmanaged(plays_out)
     winners_out = unmanaged(winners_out)
-    leader = 0
+    leader = np.int64(0)  # not a literal 0, which numba would compile _play_one for too
     if random_only:  # the constant True is folded into this inlined copy
         for d in range(n):
             i = start + d
