@@ -20,6 +20,7 @@ from sim.core.bits import (
     ONE,
     ZERO,
     bit,
+    fetch_add,
     keep_alive,
     lowest_bit,
     popcount,
@@ -330,14 +331,27 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
 def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
                    hands_out, exposed_out, leader_out, collected_out, raw_out,
                    plays_out, winners_out, record, given, random_only, check):
-    """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange."""
+    """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
+
+    Each prange iteration takes the next unplayed block from a shared counter
+    (:func:`sim.core.bits.fetch_add`) until none is left, so each thread's first iteration
+    plays blocks as long as there are any and its later iterations find none: the blocks
+    are shared out as the threads free up, where prange's static split would wait for a
+    thread the machine slows down (as :func:`sim.engine.two_decks._play_parallel2`).  Every
+    block writes only its own rows, so results do not depend on the schedule.
+    """
     nblocks = (n + block - 1) // block
-    for b in prange(nblocks):
-        lo = b * block
-        hi = min(n, lo + block)
-        _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams, pids,
-                    pparams, hands_out, exposed_out, leader_out, collected_out, raw_out,
-                    plays_out, winners_out, record, given, random_only, check)
+    next_block = np.zeros(1, dtype=np.int64)
+    for _ in prange(nblocks):
+        while True:
+            b = fetch_add(next_block, 0, 1)
+            if b >= nblocks:
+                break
+            lo = b * block
+            hi = min(n, lo + block)
+            _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
+                        pids, pparams, hands_out, exposed_out, leader_out, collected_out,
+                        raw_out, plays_out, winners_out, record, given, random_only, check)
 
 
 def play_deals(
