@@ -173,3 +173,28 @@ def test_check_seed_accepts_the_cli_range():
 
     assert check_seed(0) == 0 and check_seed(2**64 - 1) == 2**64 - 1
     assert check_seed(np.int64(7)) == 7 and type(check_seed(np.uint64(2**63))) is int
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_play_deals_checks_the_seed_before_planning_or_allocating(monkeypatch, decks):
+    """play_deals / play_deals2 checked the seed after allocating the (n, 4) output arrays:
+    ``play_deals(Rules(), seed=-1, n=10**12)`` failed with a MemoryError, not the seed error.
+    The check now comes first: with the planner (which sizes the outputs) replaced by a
+    tripwire, a bad seed is still the InputError, and a good one reaches the tripwire."""
+    import sim.engine.one_deck as one_deck
+    import sim.engine.two_decks as two_decks
+    from sim.game.rules import Rules
+
+    def tripwire(*args, **kwargs):
+        raise AssertionError("planned and allocated before the seed check")
+
+    monkeypatch.setattr(one_deck, "_plan", tripwire)
+    monkeypatch.setattr(two_decks, "_plan", tripwire)
+    play = one_deck.play_deals if decks == 1 else two_decks.play_deals2
+    with pytest.raises(InputError, match="seed must be a whole number"):
+        play(Rules(decks=decks), "random", "never", seed=-1, n=10**12)
+    with pytest.raises(AssertionError, match="before the seed check"):
+        play(Rules(decks=decks), "random", "never", seed=1, n=10**12)
+    # the one-deck entry point hands two decks over to play_deals2 after its own check
+    with pytest.raises(InputError, match="seed must be a whole number"):
+        one_deck.play_deals(Rules(decks=2), seed=2**64, n=10**12)

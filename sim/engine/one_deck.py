@@ -375,9 +375,11 @@ def play_deals(
     ``start``/``n`` split, ``block`` and thread count.  ``hands`` (n, 4) uint64, when
     given, replaces the random deal (fixed deal sets); ``record`` also returns every
     play and trick winner (for ``trace``).  ``threads`` caps numba's threads
-    (default: all cores).  Raises StrategyError for bad names and ValueError for
-    ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``) are played by
-    :func:`sim.engine.two_decks.play_deals2` (``hands`` then (n, 4, 2): has_one, has_two masks).
+    (default: all cores).  Raises InputError (a ValueError) for a seed outside
+    0..2**64−1 (checked first, before anything is allocated), StrategyError for bad names
+    and ValueError for ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``)
+    are played by :func:`sim.engine.two_decks.play_deals2` (``hands`` then (n, 4, 2):
+    has_one, has_two masks).
 
     ``check_legal`` verifies every card a strategy returns against the legal mask and
     raises :class:`strategies.registry.IllegalPlayError` naming the strategy, the deal and
@@ -385,6 +387,7 @@ def play_deals(
     unknown kernel id is refused before play (StrategyError) and, should one reach a kernel,
     raises IllegalPlayError too.
     """
+    seed_u = check_seed(seed)  # before any allocation: a bad seed fails at once
     if rules.decks == 2:
         return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
                            match_length=match_length, record=record, threads=threads,
@@ -405,7 +408,6 @@ def play_deals(
     pids = np.array([c.id for c in e], np.int64)
     pparams = np.array([c.params for c in e], np.float64)
     block = max(match_length, (block // match_length) * match_length)
-    seed_u = check_seed(seed)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
             leader, collected, raw, plays, winners, record, given)

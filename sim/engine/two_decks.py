@@ -488,6 +488,7 @@ def play_deals2(
     strategy returns is verified against the legal plays (IllegalPlayError naming the
     strategy, deal and seat).
     """
+    seed_u = check_seed(seed)  # before any allocation: a bad seed fails at once
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
     p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands, decks=2)
@@ -511,7 +512,6 @@ def play_deals2(
     pids = np.array([c.id for c in e], np.int64)
     pparams = np.array([c.params for c in e], np.float64)
     block = max(match_length, (block // match_length) * match_length)
-    seed_u = check_seed(seed)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
             out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
