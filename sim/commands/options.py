@@ -123,12 +123,23 @@ def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool,
     try:
         return run_job(spec, resume=resume, force=force, quiet=quiet, level=level)
     except JobInterrupted as exc:
-        if command == "study" and exc.done:
-            _echo_study_so_far(exc.out, level)
+        if exc.done and not quiet:
+            if spec.study is not None:
+                _echo_study_so_far(exc.out, level)
+            else:
+                _echo_run_so_far(exc.out, spec, level)
         click.echo(f"Interrupted: {exc.done} of {exc.total} chunks finished and saved in "
                    f"{exc.out}\nFinish with: gongzhu-sim {command} --resume --out {exc.out}",
                    err=True)
         sys.exit(130)
+
+
+def _finished_deals(out) -> int:
+    """Deals in the finished chunks of the results folder ``out`` (its manifest)."""
+    from sim.jobs.results import read_manifest
+
+    return sum(int(c["n_deals"]) for c in read_manifest(out)["chunks"]
+               if c["status"] == "done")
 
 
 def _echo_study_so_far(out, level: float = 0.95) -> None:
@@ -139,10 +150,33 @@ def _echo_study_so_far(out, level: float = 0.95) -> None:
         from sim.jobs.study import format_study_summary, study_summary
 
         table = study_summary(out, level)
-        n = int(table["n"].max()) if len(table) else 0
-        click.echo(f"interrupted: the estimate so far, from the finished chunks ({n:,} "
-                   "deals per card)")
+        # n per row counts holders (two decks: each seat dealt a copy), not deals
+        click.echo(f"interrupted: the estimate so far, from the finished chunks "
+                   f"({_finished_deals(out):,} deals)")
         click.echo(format_study_summary(table))
+
+
+def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
+    """Print the summary of an interrupted run's finished chunks (marked interrupted): the
+    same table a finished run prints, from the chunk files saved so far."""
+    import contextlib
+    from pathlib import Path
+
+    with contextlib.suppress(Exception):  # the saved chunks and the hint matter more
+        from sim.jobs.manifest import _totals_of_file
+        from sim.jobs.results import read_manifest
+        from sim.jobs.results_format import format_summary
+        from sim.jobs.totals import Totals, summary_rows
+
+        totals = Totals()
+        chunks = read_manifest(out)["chunks"]
+        for c in chunks:
+            if c["status"] == "done":
+                totals.merge(_totals_of_file(Path(out) / c["file"], spec.rules))
+        total = sum(int(c["n_deals"]) for c in chunks)
+        click.echo(f"interrupted: the estimate so far, from the finished chunks "
+                   f"({totals.n:,} of {total:,} deals)")
+        click.echo(format_summary(summary_rows(totals, level), spec.players, spec.exposures))
 
 
 def echo_results(out, report: bool, level: float = 0.95) -> None:

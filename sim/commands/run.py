@@ -65,9 +65,9 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     zero-sum / points per seat with 95% CIs, exposure and pig/sheep/transformer/
     满红/满贯 rates), then prints the summary and writes the report (report.html with
     its Markdown twin report.md, see `gongzhu-sim report`).  A [study] table in CONFIG
-    makes the job an exposure study (see `gongzhu-sim study`).  Ctrl-C keeps the finished chunks;
-    `--resume --out FOLDER` finishes the job.  Load the deals in Python with
-    `sim.jobs.results.load_results(FOLDER)`.
+    makes the job an exposure study (see `gongzhu-sim study`).  Ctrl-C keeps the finished
+    chunks and prints their summary; `--resume --out FOLDER` finishes the job.  Load the
+    deals in Python with `sim.jobs.results.load_results(FOLDER)`.
     """
     from sim.jobs.config import DEFAULT_TOML, build_spec
 
