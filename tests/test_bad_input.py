@@ -198,3 +198,65 @@ def test_play_deals_checks_the_seed_before_planning_or_allocating(monkeypatch, d
     # the one-deck entry point hands two decks over to play_deals2 after its own check
     with pytest.raises(InputError, match="seed must be a whole number"):
         one_deck.play_deals(Rules(decks=2), seed=2**64, n=10**12)
+
+
+@pytest.mark.parametrize("args", [
+    ["expose", "S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432", "--decks", "2", "--points-factor",
+     "5", "--max-deals", "10"],
+    ["run", "--decks", "2", "--points-factor", "12", "--deals", "10"],
+    ["compare", "-c", "heuristic", "-c", "random", "--decks", "2", "--points-factor", "5",
+     "--deals", "10"],
+    ["score", "--decks", "2", "--points-factor", "5", "HA", "-", "-", "-"],
+])
+def test_points_factor_flag_with_two_decks_is_refused(args, tmp_path, monkeypatch):
+    """RULES.md §6: 'one deck then ×12 (two decks ×1)'.  ``--points-factor 5 --decks 2``
+    was accepted and silently ignored (the points stayed ×1); it is one error now, like
+    --auto-expose-fourth, before anything is played or written."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        "Error: --points-factor is a one-deck rule (RULES.md §6): two-deck points are "
+        "rounded zero-sum points ×1; drop the flag"]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("rules_toml, message", [
+    ("decks = 2\npoints_factor = 5\n", "points_factor = 5 in {} is a one-deck rule "
+     "(RULES.md §6): two-deck points are rounded zero-sum points ×1; remove the key"),
+    ("decks = 2\nauto_expose_fourth = false\n", "auto_expose_fourth = false in {} is a "
+     "one-deck rule (RULES.md §3): with decks = 2 nothing is exposed automatically; remove "
+     "the key"),
+    ("points_factor = 5\n", None),  # refused only when --decks 2 makes the job two-deck
+])
+def test_config_one_deck_rule_keys_with_two_decks_are_refused(rules_toml, message,
+                                                               tmp_path):
+    """A job TOML with ``decks = 2`` and ``points_factor = 5`` (or ``auto_expose_fourth =
+    false``) ran, the key silently ignored.  Away from its default such a key is now one
+    error naming the key and the file; at its default (as the example config lists it,
+    so that editing ``decks = 2`` into it is enough) it is accepted."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from sim.jobs.config import DEFAULT_TOML, build_spec
+
+    cfg = tmp_path / "job.toml"
+    cfg.write_text(f"deals = 10\n[rules]\n{rules_toml}")
+    args = ["run", str(cfg), "--out", str(tmp_path / "out")]
+    if message is None:  # one deck: fine; --decks 2 on the command line: refused
+        assert build_spec(cfg).rules.points_factor == 5
+        args.append("--decks=2")
+        message = ("points_factor = 5 in {} is a one-deck rule (RULES.md §6): two-deck "
+                   "points are rounded zero-sum points ×1; remove the key")
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == ["Error: " + message.format(cfg)]
+    assert not (tmp_path / "out").exists()
+    # the example config with decks = 2: accepted
+    example = tmp_path / "example.toml"
+    example.write_text(DEFAULT_TOML.replace("decks = 1", "decks = 2"))
+    assert build_spec(example).rules.decks == 2

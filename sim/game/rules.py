@@ -57,7 +57,8 @@ _HELP = {
     "full_hearts_flips": "what 满红 flips: none, pig (pig counts +) or pig_and_sheep "
     "(猪羊变色) [RULES §5.7]",
     "heart_values": "standard (♥5–♥10 −10 each) or pips (face value) [RULES §5.7]",
-    "points_factor": "one-deck points multiplier applied after rounding (default 12) [RULES §6]",
+    "points_factor": "one-deck points multiplier applied after rounding (default 12; two "
+    "decks score ×1: refused with --decks 2) [RULES §6]",
     "room_multiplier": "元宝 room multiplier [RULES §6]",
     "fee": "元宝 fixed fee per player per deal taken by the house [RULES §6]",
 }

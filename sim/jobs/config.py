@@ -373,6 +373,8 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
         except TypeError as exc:  # an unknown field name from a caller
             raise RulesError(str(exc)) from None
         check_rule_flags(rule_given, values["rules"])
+    if config is not None:
+        check_config_rules(values.get("rules", DEFAULT_SPEC.rules), str(config))
     # --scheduler on the command line implies the dask backend whatever the config says;
     # --backend loky/threading on the command line drops a scheduler from the config
     if "scheduler" in given and "backend" not in given:
@@ -407,14 +409,39 @@ def check_rule_flags(given: dict[str, Any], rules: Rules) -> None:
     ``--no-auto-expose-fourth`` is a one-deck rule (RULES.md §3: "One deck: if three of
     the four exposable cards are exposed, the fourth is exposed automatically"); with two
     decks nothing is ever exposed automatically, so either form is refused rather than
-    silently ignored.  (A config file's ``auto_expose_fourth`` key stays accepted: the
-    example config lists it.)
+    silently ignored.  So is ``--points-factor`` (RULES.md §6: "one deck then ×12 (two
+    decks ×1)"): two-deck points are never multiplied.  (A config file's keys stay
+    accepted at their defaults, which the example config lists:
+    :func:`check_config_rules`.)
     """
-    if "auto_expose_fourth" in given and rules.decks == 2:
+    if rules.decks != 2:
+        return
+    if "auto_expose_fourth" in given:
         flag = "--auto-expose-fourth" if given["auto_expose_fourth"] else \
             "--no-auto-expose-fourth"
         raise InputError(f"{flag} is a one-deck rule (RULES.md §3): with two decks nothing "
                          "is exposed automatically; drop the flag")
+    if "points_factor" in given:
+        raise InputError("--points-factor is a one-deck rule (RULES.md §6): two-deck points "
+                         "are rounded zero-sum points ×1; drop the flag")
+
+
+def check_config_rules(rules: Rules, source: str) -> None:
+    """Refuse a config's one-deck rule key set away from its default when the job plays two
+    decks (InputError naming the key and the file): ``auto_expose_fourth = false`` and
+    ``points_factor`` other than 12 mean nothing there (RULES.md §3, §6), and a silently
+    ignored setting is worse than an error.  The defaults pass: the example config lists
+    them, so setting ``decks = 2`` in it is enough."""
+    if rules.decks != 2:
+        return
+    if not rules.auto_expose_fourth:
+        raise InputError(f"auto_expose_fourth = false in {source} is a one-deck rule "
+                         "(RULES.md §3): with decks = 2 nothing is exposed automatically; "
+                         "remove the key")
+    if rules.points_factor != DEFAULT_SPEC.rules.points_factor:
+        raise InputError(f"points_factor = {rules.points_factor} in {source} is a one-deck "
+                         "rule (RULES.md §6): two-deck points are rounded zero-sum points "
+                         "×1; remove the key")
 
 
 def _check_names(spec: JobSpec) -> None:
