@@ -42,7 +42,8 @@ Search section (``--search-deals N``, or name them in ``--only``; one deck, no e
 
 Two-deck search (only when named in ``--only``; ``--search-deals`` deals, default 200):
 ``search2_2v2`` (default keys) and ``search2_2v2_w8`` (``search:worlds=8``) — ``search_2v2``
-with ``Rules(decks=2)``.
+with ``Rules(decks=2)``; ``search2_1v3`` and ``search2_worlds`` (worlds = 4, 8, 16, 32) —
+``search_1v3`` and ``search_worlds`` with two decks.
 
 Finally the single-thread speed of four heuristic players (median of 3 runs).
 """
@@ -236,11 +237,11 @@ def search_2v2(seed, n, threads, search="search", decks=1):
                                                   + (zb[:, 1] + zb[:, 3]) / 2) / 2)], rate
 
 
-def search_1v3(seed, n, threads, search="search"):
+def search_1v3(seed, n, threads, search="search", decks=1):
     """One ``search`` against three ``heuristic``, in each seat in turn (as ``compare``):
     per deal, the mean over the 4 seats of search's raw minus heuristic's raw in that seat
-    (the same deal played by four heuristic players)."""
-    rules = Rules()
+    (the same deal played by four heuristic players).  ``decks=2``: the two-deck game."""
+    rules = Rules(decks=decks)
     t = time.perf_counter()
     base = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
     diffs, zs = [], []
@@ -255,9 +256,9 @@ def search_1v3(seed, n, threads, search="search"):
             fmt(f"{search} − heuristic (1 vs 3), zero-sum", np.mean(zs, axis=0))], rate
 
 
-def search_speed(players, n, threads=1, runs=3):
+def search_speed(players, n, threads=1, runs=3, decks=1):
     """Median deals/s of ``runs`` runs (after a warm-up) of ``players`` (random exposure)."""
-    rules = Rules()
+    rules = Rules(decks=decks)
     play_deals(rules, players, "random", seed=1, n=max(4, n // 10), threads=threads)
     rates = []
     for r in range(runs):
@@ -267,13 +268,15 @@ def search_speed(players, n, threads=1, runs=3):
     return statistics.median(rates)
 
 
-def search_worlds(seed, n, threads, worlds=(4, 8, 16, 32, 64)):
-    """Strength (1 vs 3, as :func:`search_1v3`) and 1-thread speed against ``worlds``."""
+def search_worlds(seed, n, threads, worlds=(4, 8, 16, 32, 64), decks=1):
+    """Strength (1 vs 3, as :func:`search_1v3`) and 1-thread speed against ``worlds``
+    (``decks=2``: the two-deck game, speed over fewer deals)."""
     lines = []
     for w in worlds:
         name = f"search:worlds={w}"
-        got, _ = search_1v3(seed, n, threads, name)
-        sp = search_speed([name, "heuristic", "heuristic", "heuristic"], max(50, 4000 // w))
+        got, _ = search_1v3(seed, n, threads, name, decks=decks)
+        speed_n = max(50, 4000 // w) if decks == 1 else max(10, 400 // w)
+        sp = search_speed([name, "heuristic", "heuristic", "heuristic"], speed_n, decks=decks)
         lines.append(got[0] + f"  {sp:,.0f} deals/s (1 search + 3 heuristic, 1 thread)")
     return lines, float("nan")
 
@@ -300,6 +303,8 @@ SEARCH_PAIRINGS = {
 SEARCH2_PAIRINGS = {
     "search2_2v2": lambda s, n, t: search_2v2(s, n, t, decks=2),
     "search2_2v2_w8": lambda s, n, t: search_2v2(s, n, t, "search:worlds=8", decks=2),
+    "search2_1v3": lambda s, n, t: search_1v3(s, n, t, decks=2),
+    "search2_worlds": lambda s, n, t: search_worlds(s, n, t, (4, 8, 16, 32), decks=2),
 }
 
 
