@@ -42,7 +42,7 @@ Search section (``--search-deals N``, or name them in ``--only``; one deck, no e
 
 Two-deck search (only when named in ``--only``; ``--search-deals`` deals, default 200):
 ``search2_2v2`` (default keys) and ``search2_2v2_w8`` (``search:worlds=8``) — ``search_2v2``
-with ``Rules(decks=2)``; ``search2_1v3`` and ``search2_worlds`` (worlds = 4, 8, 16, 32) —
+with ``Rules(decks=2)``; ``search2_1v3`` and ``search2_worlds`` (worlds = 4 … 64) —
 ``search_1v3`` and ``search_worlds`` with two decks.
 
 Finally the single-thread speed of four heuristic players (median of 3 runs).
@@ -304,7 +304,7 @@ SEARCH2_PAIRINGS = {
     "search2_2v2": lambda s, n, t: search_2v2(s, n, t, decks=2),
     "search2_2v2_w8": lambda s, n, t: search_2v2(s, n, t, "search:worlds=8", decks=2),
     "search2_1v3": lambda s, n, t: search_1v3(s, n, t, decks=2),
-    "search2_worlds": lambda s, n, t: search_worlds(s, n, t, (4, 8, 16, 32), decks=2),
+    "search2_worlds": lambda s, n, t: search_worlds(s, n, t, decks=2),
 }
 
 
