@@ -25,10 +25,13 @@ from sim.commands.options import (
 #: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
 SEARCH_MAX_DEALS = 4_000
 SEARCH_BATCH = 250
-#: the same with two decks: a two-deck search deal costs about 60× a one-deck one (1.1 vs
-#: 72 ms CPU per deal and option, scripts/bench_expose_search.py), so 4,000 / 60 deals make
-#: a default run about as long as the one-deck default (4,000 deals would take ~60× longer)
-SEARCH_MAX_DEALS2 = 60
+#: what a two-deck search deal costs against a one-deck one: 43.4× (1.32 vs 57.1 ms CPU per
+#: deal and option, scripts/bench_expose_search.py, 2026-12-01; 63× before the two-deck
+#: heuristic, search's rollout policy, got 1.42× faster)
+SEARCH_COST2 = 45
+#: the same with two decks: 4,000 / 45 ≈ 90 deals (a multiple of the batch) make a default
+#: run about as long as the one-deck default (4,000 deals would take ~45× longer)
+SEARCH_MAX_DEALS2 = 90
 SEARCH_BATCH2 = 10
 
 
@@ -66,8 +69,8 @@ SEARCH_BATCH2 = 10
 @click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=None,
               help="deal cap (every option is played on each deal)  [default: 1000000; "
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
-              "--decks 2 and search, whose deals cost about 60× as much (a rough estimate: "
-              "raise it for a tighter one; the progress line shows the time left)]")
+              f"--decks 2 and search, whose deals cost about {SEARCH_COST2}× as much (a rough "
+              "estimate: raise it for a tighter one; the progress line shows the time left)]")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
@@ -115,7 +118,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     SQ,SQ+DJ = both pigs and one sheep); by default every count 0/1/2 per card held
     is compared (up to 81 options, each played on every deal: give --options to
     compare fewer).  Components then count copies taken (0–2).  With search a
-    two-deck deal costs about 60× a one-deck one, so the default cap is then 60
+    two-deck deal costs about 45× a one-deck one, so the default cap is then 90
     deals (about as long as the one-deck 4,000): a rough estimate, a note on stderr
     says so; raise --max-deals for a tighter one.
 
@@ -236,15 +239,17 @@ def _plays_search(player: str, opponents: str) -> bool:
 
 def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:
     """The stderr note of a two-deck ``search`` run: why the default cap is small, or what
-    an explicit cap costs (about 60× a one-deck search deal, scripts/bench_expose_search.py)."""
+    an explicit cap costs (about SEARCH_COST2× a one-deck search deal,
+    scripts/bench_expose_search.py)."""
     if default_cap:
         return (f"note: two decks with search: the default cap is {max_deals} deals (a "
-                f"two-deck search deal costs about 60× a one-deck one, so this takes about "
-                f"as long as the one-deck default of {SEARCH_MAX_DEALS:,}); give --max-deals "
-                "for a tighter estimate")
+                f"two-deck search deal costs about {SEARCH_COST2}× a one-deck one, so this "
+                f"takes about as long as the one-deck default of {SEARCH_MAX_DEALS:,}); give "
+                "--max-deals for a tighter estimate")
     return (f"note: two decks with search: {max_deals:,} deals take about "
             f"{max_deals / SEARCH_MAX_DEALS2:.3g}× the default run of {SEARCH_MAX_DEALS2} deals "
-            "(a two-deck search deal costs about 60× a one-deck one); the progress line shows "
+            f"(a two-deck search deal costs about {SEARCH_COST2}× a one-deck one); the progress "
+            "line shows "
             "the time left")
 
 
