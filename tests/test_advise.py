@@ -171,6 +171,33 @@ def test_bad_input(args, message):
     assert len(lines) == 1 and lines[0].startswith(message), out
 
 
+#: a two-deck position (GameState.from_seed(3, 0, Rules(decks=2)), nine first-legal plays):
+#: seat 1 to play at trick 3 holding one ♠Q, both ♦J, one ♥A; nobody else has played them
+HAND2 = "S3 S6 S7 ST SJ SQ SK SA H6 H9 HT HK HA D7 D8 D8 DJ DJ DQ DQ C5 C6 C8 CQ"
+PLAYS2 = "C2 C4 C4 C2 S4 S2 S8 S2 S8"
+
+
+@pytest.mark.parametrize("exposed, message", [
+    # both pigs exposed by seat 2 while HAND holds one: said "SQ is already seen elsewhere"
+    ("2=SQ,SQ", "Error: --exposed 2=SQ,SQ: seat 2 exposes 2 of the 2 copies of SQ, but 1 is "
+     "seen elsewhere (in HAND)"),
+    ("2=DJ", "Error: --exposed 2=DJ: seat 2 exposes 1 of the 2 copies of DJ, but 2 are seen "
+     "elsewhere (in HAND)"),
+    # the advised seat exposing both copies while it holds one: said "neither holds nor played"
+    ("1=SQ,SQ", "Error: --exposed 1=SQ,SQ: seat 1 is the advised seat and holds or played "
+     "one copy of SQ, not both"),
+    ("1=CT", "Error: --exposed 1=CT: seat 1 is the advised seat and neither holds nor played "
+     "CT"),
+])
+def test_bad_input_two_decks_exposed_copies(exposed, message):
+    """Two decks: an --exposed error says how many copies are exposed and seen, and names
+    the option as given (both copies: SQ,SQ), checked before any world is played."""
+    code, out = _run(HAND2, "--decks", "2", "--seat", "1", "--plays", PLAYS2,
+                     "--exposed", exposed)
+    assert code == 2, out
+    assert out.strip().splitlines() == [message]
+
+
 def test_bad_input_deal_already_over():
     st = GameState.from_seed(1, 0)
     plays = []

@@ -249,19 +249,26 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
                               f"has {d}")
     for s in range(4):
         for c, n in Counter(out[s]).items():
+            name = card_str(c)
+            opt = f"--exposed {s}={','.join([name] * n)}"
             # copies that are seen outside seat s: in the advised hand, or played by another
-            seen = sum(played_by[o].count(c) for o in range(4) if o != s)
-            if s != seat:
-                seen += hand.count(c)
-                where = "in HAND" if c in hand else "played by another seat"
-            else:
-                where = "played by another seat"
-                if hand.count(c) + played_by[s].count(c) < n:
-                    raise AdviseError(f"--exposed {s}={card_str(c)}: seat {s} is the advised "
-                                      f"seat and neither holds nor played {card_str(c)}")
+            played = sum(played_by[o].count(c) for o in range(4) if o != s)
+            in_hand = hand.count(c) if s != seat else 0
+            seen = played + in_hand
+            if s == seat and hand.count(c) + played_by[s].count(c) < n:
+                if d == 1 or not hand.count(c) + played_by[s].count(c):
+                    raise AdviseError(f"{opt}: seat {s} is the advised seat and neither "
+                                      f"holds nor played {name}")
+                raise AdviseError(f"{opt}: seat {s} is the advised seat and holds or played "
+                                  f"one copy of {name}, not both")
             if seen + n > d:
-                raise AdviseError(f"--exposed {s}={card_str(c)}: {card_str(c)} is already seen "
-                                  f"elsewhere ({where})")
+                where = " and ".join(w for w, k in (("in HAND", in_hand),
+                                                    ("played by another seat", played)) if k)
+                if d == 1:
+                    raise AdviseError(f"{opt}: {name} is already seen elsewhere ({where})")
+                raise AdviseError(f"{opt}: seat {s} exposes {n} of the 2 copies of {name}, "
+                                  f"but {seen} {'is' if seen == 1 else 'are'} seen elsewhere "
+                                  f"({where})")
     if d == 1 and rules.auto_expose_fourth and len(total) == 3:
         fourth = next(c for c in EXPOSABLE if c not in total)
         holder = seat if fourth in hand else next(
