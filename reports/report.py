@@ -319,7 +319,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
     hists = {}
     for ca in an.cards:
         if progress:
-            progress(f"{ca.card}: histograms")
+            progress(f"{ca.name}: histograms")
         vx, vn = ca.holder["x"], ca.holder["n"]
         wx, wn = ca.arm_words
         hists[ca.name] = figures.histograms({

@@ -178,8 +178,12 @@ def test_two_deck_study_batch_is_deterministic_and_reports(tmp_path):
     pd.testing.assert_frame_equal(load_results(b), da, check_exact=True)
     # the report: one analysis per card and comparison, tables recomputable from the rows
     assert (a / "report.html").exists() is False
-    html, md_path = write_report(b)
+    steps: list[str] = []
+    html, md_path = write_report(b, progress=steps.append)
     assert html.exists() and md_path.exists()
+    # one progress line per comparison (they all said "pig: histograms")
+    hist = [s for s in steps if s.endswith(": histograms")]
+    assert len(hist) == len(set(hist)) and "pig_2vs1: histograms" in hist, steps
     rep = build_report(b)
     dec = rep.data["decisions"]
     assert {"pig_1of1", "pig_1of2", "pig_2of2", "pig_2vs1", "sheep_1of1"} <= set(dec["card"])
