@@ -79,3 +79,7 @@ def test_interrupted_study_counts_deals_not_holders(tmp_path, monkeypatch, decks
     assert r.output.splitlines()[0] == \
         "interrupted: the estimate so far, from the finished chunks (500 deals)"
     assert "Interrupted: 2 of 4 chunks finished and saved" in r.output
+    # the small-n warning names what n counts: two decks, holders of a copy (not deals)
+    warn = next(ln for ln in r.output.splitlines() if ln.startswith("warning: intervals"))
+    unit = "holders" if decks == 2 else "deals"
+    assert warn.endswith(f"they hold their level from about 5,000 {unit})"), warn

@@ -206,12 +206,15 @@ def undefined_warning(count: int, what: str = "interval") -> str:
             f"shown as {NA}")
 
 
-def small_n_warning(n: int, min_n: int = MIN_RELIABLE_N) -> str:
-    """The one-line warning for intervals from fewer than ``min_n`` deals (empty otherwise)."""
+def small_n_warning(n: int, min_n: int = MIN_RELIABLE_N, what: str = "deals") -> str:
+    """The one-line warning for intervals from fewer than ``min_n`` deals (empty otherwise).
+
+    ``what`` names the unit ``n`` counts: ``deals``, or ``holders`` in a two-deck study
+    (every seat dealt a copy is a row, so n is not the number of deals)."""
     if n >= min_n or n < 2:
         return ""
-    return (f"warning: intervals from {n:,} deals are approximate (the scores are "
-            f"heavy-tailed; they hold their level from about {min_n:,} deals)")
+    return (f"warning: intervals from {n:,} {what} are approximate (the scores are "
+            f"heavy-tailed; they hold their level from about {min_n:,} {what})")
 
 
 def fmt_pm(mean: float, hw: float, digits: int = 2, sign: bool = False) -> str:

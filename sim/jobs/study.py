@@ -430,7 +430,9 @@ def format_study_summary(table: pd.DataFrame) -> str:
     lo_key = next((c for c in table.columns if str(c).startswith("ci")
                    and str(c).endswith("_low")), "ci95_low")
     lines = [f"exposing vs not, the holder's mean Δ per deal ± {lo_key[2:-4]}% CI half-width"]
-    if len(table) and str(table["card"].iloc[0]).endswith(("_1of1", "_1of2", "_2of2", "_2vs1")):
+    two = bool(len(table)) and str(table["card"].iloc[0]).endswith(
+        ("_1of1", "_1of2", "_2of2", "_2vs1"))
+    if two:
         lines.append("two decks, per holder of copies: 1of1 = one held, exposed vs not; "
                      "1of2 / 2of2 = both held, one / both exposed vs none; 2vs1 = both vs one")
     metrics = [m for m in table["metric"].unique()]
@@ -447,7 +449,9 @@ def format_study_summary(table: pd.DataFrame) -> str:
               for r in rows]
     n_undef = int(table[lo_key].isna().sum())
     n_min = int(table["n"].min()) if len(table) else 0
-    lines += [w for w in (undefined_warning(n_undef), small_n_warning(n_min)) if w]
+    # two decks: n counts the holders of a copy (a row each), not deals
+    lines += [w for w in (undefined_warning(n_undef),
+                          small_n_warning(n_min, what="holders" if two else "deals")) if w]
     return "\n".join(lines)
 
 
