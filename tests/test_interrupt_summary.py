@@ -83,3 +83,23 @@ def test_interrupted_study_counts_deals_not_holders(tmp_path, monkeypatch, decks
     warn = next(ln for ln in r.output.splitlines() if ln.startswith("warning: intervals"))
     unit = "holders" if decks == 2 else "deals"
     assert warn.endswith(f"they hold their level from about 5,000 {unit})"), warn
+
+
+def test_resume_with_other_rules_names_the_rule_that_differs(tmp_path):
+    """``run --resume --decks 1`` on a two-deck run printed both full rule dicts (ten
+    options each); the error names the options that differ."""
+    out = tmp_path / "r"
+    r = CliRunner().invoke(main, ["run", "--decks", "2", "--players", "lowest", "--deals",
+                                  "200", "--chunk-size", "100", "-j", "1", "--out", str(out),
+                                  "--no-report", "-q"])
+    assert r.exit_code == 0, r.output
+    m = json.loads((out / MANIFEST).read_text())
+    m["chunks"][1]["status"] = "pending"
+    m["status"] = "interrupted"
+    (out / MANIFEST).write_text(json.dumps(m))
+    r = CliRunner().invoke(main, ["run", "--resume", "--out", str(out), "--decks", "1",
+                                  "--heart-values", "pips", "-q"])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        "Error: --resume: rules differ from the interrupted run (decks was 2, now 1; "
+        "heart_values was 'standard', now 'pips'); use --force to start over"]

@@ -138,8 +138,15 @@ def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobS
         if key not in spec.explicit or key == "deals_file":
             continue
         new, was = getattr(spec, key), getattr(old_spec, key)
-        if key == "rules":
-            new, was = new.to_dict(), was.to_dict()
+        if key == "rules":  # name the rule options that differ, not all ten
+            nd, wd = new.to_dict(), was.to_dict()
+            diff = [k for k in wd if nd.get(k) != wd[k]]
+            if diff:
+                raise InputError(
+                    "--resume: rules differ from the interrupted run ("
+                    + "; ".join(f"{k} was {wd[k]!r}, now {nd.get(k)!r}" for k in diff)
+                    + "); use --force to start over")
+            continue
         if new != was:
             raise InputError(f"--resume: {key} differs from the interrupted run "
                              f"(was {was!r}, now {new!r}); use --force to start over")
