@@ -353,6 +353,9 @@ def resolve(choices, kind: str, decks: int) -> list[Choice]:
 def _fixed_params(arg: str, name: str, decks: int | None) -> tuple[float, ...]:
     from sim.game.cards import CardError, check_copies, exposure_flags, parse_cards
 
+    if not arg.strip():  # 'fixed' / 'fixed:' exposed nothing, silently (that is 'never')
+        raise StrategyError(f"exposure policy {name.strip()!r} needs its cards, e.g. "
+                            "fixed:SQ,HA (never = expose nothing)")
     try:
         cards = parse_cards(arg)
         check_copies(cards, decks=2 if decks is None else decks)

@@ -52,6 +52,19 @@ def test_both_copies_are_refused_with_one_deck():
         parse_exposure("fixed:SQ,SQ", decks=1)
 
 
+@pytest.mark.parametrize("name", ["fixed", "fixed:", " fixed: "])
+@pytest.mark.parametrize("decks", [1, 2])
+def test_fixed_without_cards_is_refused(name, decks):
+    """``fixed`` / ``fixed:`` was accepted and exposed nothing (a typo for fixed:SQ became
+    'never' silently); it is one error naming the policy."""
+    with pytest.raises(StrategyError, match=r"exposure policy 'fixed:?' needs its cards, "
+                       r"e\.g\. fixed:SQ,HA \(never = expose nothing\)"):
+        parse_exposure(name, decks=decks)
+    r = CliRunner().invoke(main, ["compare", "-c", f"heuristic+{name.strip()}", "-c",
+                                  "lowest", "--decks", str(decks), "--deals", "10"])
+    assert r.exit_code == 2 and r.output.startswith("Error: candidate "), r.output
+
+
 def test_unsupported_deck_count_is_refused(monkeypatch):
     import strategies.registry as reg
 
