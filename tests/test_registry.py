@@ -248,4 +248,10 @@ def test_strategies_lists_decks_and_test_players():
     out = CliRunner().invoke(main, ["strategies"]).output
     assert "heuristic  [decks 1,2]" in out
     assert "heuristic:key=value (default in brackets; decks 1 only)" in out
+    # the two-deck reading of rule: one copy counted and exposed (strategies/pairs.py)
+    assert ("rule:key=value (default in brackets; every condition for a card must hold; "
+            "two decks: a card held twice counts once and one copy is exposed):") in out
+    rule = play_deals(TWO, "random", "rule:pig_low=0,sheep_diamonds=0", seed=1, n=400)
+    both = play_deals(TWO, "random", "always", seed=1, n=400)
+    assert not (np.asarray(rule.exposed) >> 4).any() and (np.asarray(both.exposed) >> 4).any()
     assert "for tests only" in out and "illegal" in out

@@ -39,7 +39,10 @@ def strategies() -> None:
             with_decks = [d for d in s.decks if s.params.get(d)]
             note = "" if with_decks == list(s.decks) else \
                 f"; decks {','.join(map(str, with_decks))} only"
-            extra = "; every condition for a card must hold" if s.name == "rule" else ""
+            # two decks: the one-deck conditions on the cards held, one copy each
+            # (strategies/pairs.py expose_rule2), so a pair counts once and one copy is shown
+            extra = ("; every condition for a card must hold; two decks: a card held twice "
+                     "counts once and one copy is exposed") if s.name == "rule" else ""
             table(f"{s.name}:key=value (default in brackets{note}{extra}):",
                   {k: f"[{s.default_text(k, v)}] {s.param_help.get(k, '')}"
                    for k, v in keys.items()})
