@@ -148,6 +148,14 @@ def test_two_deck_deals_file(tmp_path):
     assert hands.shape == (5, 4, 2) and (hands == pairs).all()
     with pytest.raises(DealsFileError, match="line 1: .*expected 26"):
         parse_deals("0:" + " ".join(SUITS4), decks=2)
+    # a two-deck file read with one deck: the error says to add --decks 2 (it only named
+    # a card "twice in a one-deck hand"); a line bad either way gets no such hint
+    with pytest.raises(DealsFileError, match=r"line 1: .* \(a two-deck deal of 26-card "
+                       r"hands: add --decks 2, or decks = 2 in the job's \[rules\]\)$"):
+        parse_deals(lines[0])
+    with pytest.raises(DealsFileError) as err:
+        parse_deals(lines[0].replace("A", "X", 1))
+    assert "add --decks 2" not in str(err.value)
     bad = lines[0].split(" ")
     bad[1] = bad[0][2:]  # the first hand twice: every card of it dealt 3 or 4 times
     with pytest.raises(DealsFileError, match="line 2: card .* dealt 3 times"):

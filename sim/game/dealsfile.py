@@ -50,8 +50,24 @@ def parse_deal(text: str, decks: int = 1) -> list:
     """One deal ``FIRST:H1 H2 H3 H4`` → per seat 0..3 its one-deck mask (two decks: its
     ``(has_one, has_two)`` masks).
 
-    Raises CardError (an InputError) naming the bad hand or card.
+    Raises CardError (an InputError) naming the bad hand or card; with one deck, a line
+    that is a valid two-deck deal says so (add --decks 2).
     """
+    try:
+        return _parse_deal(text, decks)
+    except CardError as exc:
+        if decks == 1:
+            try:
+                _parse_deal(text, 2)
+            except CardError:
+                pass
+            else:
+                raise CardError(f"{exc} (a two-deck deal of 26-card hands: add --decks 2, "
+                                "or decks = 2 in the job's [rules])") from None
+        raise
+
+
+def _parse_deal(text: str, decks: int) -> list:
     size = 13 * decks
     first, sep, rest = text.strip().partition(":")
     first = first.strip().upper()
