@@ -19,10 +19,12 @@ unreliable.  Every child also prints a digest of its results: both trees must ag
 an empty ``NUMBA_CACHE_DIR`` (a new temporary folder) imports the engine, plays a first
 ``n=100`` batch on one thread (mixed players: the serial kernel, compiled) and a first
 batch of 20,000 deals on two threads (the prange kernel), and reports the seconds of each
-step, and what numba compiled (its ``numba:compile`` events): the number of compiles, of
-functions compiled more than once (one compile per specialisation is right) and of
-compiles for a ``Literal[int]`` argument (a literal ``0`` leader compiled a separate
-per-deal function twice, once for ``Literal[int](0)``); ``--verbose`` lists them.
+step (wall and CPU time: a compile is one thread's work, so its CPU time is the figure
+less disturbed by other load), and what numba compiled (its ``numba:compile`` events):
+the number of compiles (all, numba's own overloads included), of the project's functions
+compiled more than once and of its compiles for a literal argument (``Literal[int](0)``,
+``Literal[bool](False)``: a callee handed a literal ``0`` on one path and an int64 on
+another is compiled twice); ``--verbose`` lists the last two.
 
 Prints the machine, the medians (µs per deal, deals/s), new/old speed-ups and the start-up
 medians.
@@ -60,7 +62,7 @@ for name in sys.argv[3].split(","):
 
 _STARTUP = r"""
 import collections, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 sys.path.insert(0, sys.argv[1])
 decks = int(sys.argv[2])
 from numba.core import event
@@ -70,16 +72,19 @@ if decks == 2:
 else:
     from sim.engine.one_deck import play_deals as play
 rules = Rules(decks=decks)
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 with event.install_recorder("numba:compile") as rec:
     play(rules, "random,lowest,heuristic,random", "random", n=100, threads=1)
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     play(rules, "random", "random", n=20000, threads=2, block=4096)
-    t3 = time.perf_counter()
+    t3, c3 = time.perf_counter(), time.process_time()
 done = [ev.data for _, ev in rec.buffer if ev.is_end]
-per = collections.Counter(d["dispatcher"].py_func.__qualname__ for d in done)
-lits = [d for d in done if "Literal[int]" in str(d["args"])]
-print(t1 - t0, t2 - t1, t3 - t2, len(done), sum(c > 1 for c in per.values()), len(lits))
+ours = [d for d in done  # the project's kernels, not numba's own overload implementations
+        if d["dispatcher"].py_func.__module__.split(".")[0] in ("sim", "strategies")]
+per = collections.Counter(d["dispatcher"].py_func.__qualname__ for d in ours)
+lits = [d for d in ours if "Literal[" in str(d["args"])]
+print(t1 - t0, t2 - t1, t3 - t2, len(done), sum(c > 1 for c in per.values()), len(lits),
+      c1 - c0, c2 - c1, c3 - c2)
 for d in lits:
     print("#", d["dispatcher"].py_func.__qualname__, d["args"], file=sys.stderr)
 for name, c in sorted(per.items()):
@@ -89,8 +94,8 @@ for name, c in sorted(per.items()):
 
 
 def startup(tree: str, decks: int, verbose: bool = False) -> list[float]:
-    """[import s, first serial call s, first parallel call s, compiles, functions compiled
-    more than once, compiles for a Literal[int] argument]."""
+    """[import s, first serial call s, first parallel call s (wall), compiles, functions
+    compiled more than once, compiles for a literal argument, the three steps' CPU s]."""
     tmp = tempfile.mkdtemp(prefix="ab_cold_")
     try:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp, PYTHONPATH=tree)
@@ -127,16 +132,21 @@ def main() -> None:
             for tree in trees:
                 st[tree].append(startup(tree, a.decks, a.verbose))
         print(f"cold start-up, {what} engine, empty numba cache, median of {a.startup} "
-              "interleaved rounds (s)")
-        print(f"{'tree':<6}{'import':>8}{'1st serial':>12}{'1st prange':>12}{'total':>8}"
+              "interleaved rounds: wall s (CPU s of the process)")
+        print(f"{'tree':<6}{'import':>8}{'1st serial':>16}{'1st prange':>16}{'total':>16}"
               f"{'compiles':>10}{'twice+':>8}{'literal':>9}")
         for label, tree in (("old", a.old), ("new", a.new)):
             rows = st[tree]
             med = [statistics.median(r[k] for r in rows) for k in range(3)]
+            cpu = [statistics.median(r[k] for r in rows) for k in range(6, 9)]
             tot = statistics.median(sum(r[:3]) for r in rows)
-            print(f"{label:<6}{med[0]:>8.1f}{med[1]:>12.1f}{med[2]:>12.1f}{tot:>8.1f}"
-                  f"{rows[0][3]:>10.0f}{rows[0][4]:>8.0f}{rows[0][5]:>9.0f}   all totals: "
-                  + " ".join(f"{sum(r[:3]):.1f}" for r in rows))
+            tot_cpu = statistics.median(sum(r[6:9]) for r in rows)
+            cells = "".join(f"{f'{w:.1f} ({c:.1f})':>16}"
+                            for w, c in zip(med[1:], cpu[1:], strict=True))
+            print(f"{label:<6}{med[0]:>8.1f}{cells}{f'{tot:.1f} ({tot_cpu:.1f})':>16}"
+                  f"{rows[0][3]:>10.0f}{rows[0][4]:>8.0f}{rows[0][5]:>9.0f}")
+            print("      totals, wall (CPU): " + ", ".join(
+                f"{sum(r[:3]):.1f} ({sum(r[6:9]):.1f})" for r in rows))
     if not names or not a.rounds:
         return
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}

@@ -510,7 +510,7 @@ def play_heuristic(obs, params, rng):
                     partner = (leader + k) & 3
     winner_taken = obs[O_TAKEN + winner]
     if legal & suit_mask(led):
-        rem_void = False
+        rem_void = np.bool_(False)  # not a literal False: _follow would compile twice
         for k in range(n + 1, 4):
             if (obs[O_VOIDS + ((leader + k) & 3)] >> np.uint64(led)) & ONE:
                 rem_void = True

@@ -168,7 +168,7 @@ def sample_worlds(obs, n_worlds, rng, out):
     rem = np.zeros(4, dtype=np.int64)
     elig = np.zeros(4, dtype=np.int64)
     order = np.zeros(4, dtype=np.int64)
-    others = 0
+    others = np.int64(0)  # not a literal 0, which would compile _feasible twice
     all_fixed = ZERO
     for q in range(4):
         if q == seat:

@@ -82,6 +82,11 @@ _DJ = np.int64(DJ)
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
+_NONE_YET = np.int64(0)  # no flags announced yet
+# int64, not literal ints: numba compiles a callee once per Literal[int] argument value
+_ERR_EXPOSE_ID = np.int64(ERR_EXPOSE_ID)
+_ERR_PLAY_ID = np.int64(ERR_PLAY_ID)
+_ERR_ILLEGAL = np.int64(ERR_ILLEGAL)
 
 
 @njit(cache=True, nogil=True)
@@ -137,7 +142,7 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     variant = rules[R_VARIANT]
 
     # exposure (step 3)
-    flags_all = 0
+    flags_all = np.int64(0)  # not a literal 0: choose_exposure would compile twice
     for p in range(4):
         obs[O_EXPOSERS + p] = ZERO
     if variant != 2:
@@ -148,9 +153,9 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 f, _ = expose_random(hands[p], sub_stream(key, np.uint64(STREAM_EXPOSE + p)))
             else:
                 f, _ = choose_exposure(pids[p], pparams, hands[p], p,
-                                       flags_all if sequential else 0, ZERO)
+                                       flags_all if sequential else _NONE_YET, ZERO)
                 if f < 0:
-                    return _kernel_error(row, ERR_EXPOSE_ID, p, f, ZERO, leader_out,
+                    return _kernel_error(row, _ERR_EXPOSE_ID, p, f, ZERO, leader_out,
                                          raw_out, collected_out)
             obs[O_EXPOSERS + p] = np.uint64(f)
             flags_all |= f
@@ -216,10 +221,10 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     obs[O_PARTNER] = _NO_PARTNER
                 c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
                 if c < 0:
-                    return _kernel_error(row, ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
+                    return _kernel_error(row, _ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
                                          collected_out)
                 if check and (c >= 52 or (legal & bit(c)) == ZERO):
-                    return _kernel_error(row, ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
+                    return _kernel_error(row, _ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
                                          collected_out)
             cb = bit(c)
             hands[p] = hand & ~cb
@@ -303,7 +308,9 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
     raw_out = unmanaged(raw_out)
     plays_out = unmanaged(plays_out)
     winners_out = unmanaged(winners_out)
-    leader = np.int64(0)  # not a literal 0, which numba would compile _play_one for too
+    # int64 like the pig taker _play_one returns (as in two_decks.py, where a literal 0
+    # compiled _play_one2 twice); _play_one itself is inlined before typing
+    leader = np.int64(0)
     if random_only:  # the constant True is folded into this inlined copy
         for d in range(n):
             i = start + d
