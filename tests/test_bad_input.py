@@ -82,6 +82,14 @@ def test_report_of_a_missing_path_says_it_does_not_exist(tmp_path):
     assert r.exit_code == 2
     assert r.output.strip() == f"Error: {tmp_path} is not a results folder (no manifest.json)"
     assert list(tmp_path.iterdir()) == []
+    # a tune folder: said 'not a results folder'; now says what it is and where its report is
+    (tmp_path / "tune.json").write_text("{}")
+    r = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert r.exit_code == 2
+    assert r.output.strip() == (
+        f"Error: {tmp_path} is a folder of `gongzhu-sim tune` (tune.json), not of run or "
+        f"study: tune writes its report there itself ({tmp_path / 'report.html'})")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tune.json"]
 
 
 @pytest.mark.parametrize("decks, hand, first, second", [

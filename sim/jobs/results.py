@@ -137,6 +137,10 @@ def read_manifest(folder: str | Path) -> dict:
         if not Path(folder).exists():
             raise InputError(f"{folder} does not exist (expected a results folder of "
                              "`gongzhu-sim run` or `study`)") from None
+        if (Path(folder) / "tune.json").is_file():  # sim/commands/tune.py TUNE_FILE
+            raise InputError(f"{folder} is a folder of `gongzhu-sim tune` (tune.json), not "
+                             "of run or study: tune writes its report there itself "
+                             f"({Path(folder) / 'report.html'})") from None
         raise InputError(f"{folder} is not a results folder (no {MANIFEST})") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
