@@ -111,7 +111,7 @@ def sample_worlds2(obs, n_worlds, rng, out):
     rem = np.zeros(4, dtype=np.int64)
     elig = np.zeros(4, dtype=np.int64)
     order = np.zeros(4, dtype=np.int64)
-    others = 0
+    others = np.int64(0)  # not a literal 0, which would compile _feasible twice
     pool1 = hid1  # copies left to deal after the fixed ones: ≥ 1 / 2
     pool2 = hid2
     for q in range(4):

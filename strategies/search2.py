@@ -356,7 +356,7 @@ def _class_reps(obs, m, out):
     """``out[c]`` = the lowest card of ``m`` equivalent to ``c`` (chains of adjacent cards of
     ``m``), for every card ``c`` of ``m``; returns the mask of those representatives."""
     reps = ZERO
-    prev = -1
+    prev = np.int64(-1)  # not a literal -1, which would compile _equivalent twice
     r = m
     while r:
         c = lowest_bit(r)

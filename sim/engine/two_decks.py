@@ -106,6 +106,10 @@ _NONE = np.int64(NONE)
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
 _NOT_FIRST_IN = ~(ONE << _FIRST_IN)
 _UNONE = np.uint64(NONE)
+# int64, not literal ints: numba compiles a callee once per Literal[int] argument value
+_ERR_EXPOSE_ID = np.int64(ERR_EXPOSE_ID)
+_ERR_PLAY_ID = np.int64(ERR_PLAY_ID)
+_ERR_ILLEGAL = np.int64(ERR_ILLEGAL)
 MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
@@ -166,7 +170,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     shown = ZERO
     for k in range(4):
         p = (leader + k) & 3 if sequential else k
-        announced = 0
+        announced = np.int64(0)  # not a literal 0: choose_exposure2 would compile twice
         if sequential:
             for b in range(4):
                 if exp[b] >= 1:
@@ -176,7 +180,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
         f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
         if f < 0:
-            return _kernel_error2(row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
+            return _kernel_error2(row, _ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
                                   leader_out, raw_out, collected_out)
         obs[Q_EXPOSERS + p] = np.uint64(f)
         shown |= np.uint64(f) << np.uint64(8 * p)
@@ -278,10 +282,10 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     obs[Q_PARTNER] = _NO_PARTNER
                 c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
                 if c1 < 0:
-                    return _kernel_error2(row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
+                    return _kernel_error2(row, _ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
                                           leader_out, raw_out, collected_out)
             if check and not is_legal_play(ls, lp, l2, forced, c1, c2):
-                return _kernel_error2(row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
+                return _kernel_error2(row, _ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
                                       leader_out, raw_out, collected_out)
             s1 = c1 // 13
             if k == 0:
