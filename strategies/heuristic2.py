@@ -415,7 +415,7 @@ def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
+def _lead2(obs, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     """Leading: the single or pair of the highest lead value (:func:`_lead_value` plus
     :func:`_suit_lead_value`); the first in card order (singles, then pairs) on ties."""
     others_void = 0
@@ -459,7 +459,7 @@ def _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     return bc1, bc2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def play_heuristic2(obs, params, rng):
     """The two-deck heuristic: ``(c1, c2, rng)`` (deterministic, ``rng`` unchanged).
 
@@ -479,7 +479,18 @@ def play_heuristic2(obs, params, rng):
     onto a partner; when it must win it takes the smallest loss (the exact §5 score change
     of the trick, transformer included), and as last player it takes tricks worth points.
     A pair is broken (one copy played alone) only when that play is worth it.
+
+    Inlined into its callers, it calls the one compiled kernel :func:`_decide2` (the engine's
+    dispatch and search's rollouts hand it different ``params`` arrays, writable and
+    read-only, which would otherwise compile the whole player twice).
     """
+    c1, c2 = _decide2(obs)
+    return c1, c2, rng
+
+
+@njit(cache=True, nogil=True)
+def _decide2(obs):
+    """:func:`play_heuristic2`'s play ``(c1, c2)`` (int64) for the observation ``obs``."""
     seat = np.int64(obs[Q_SEAT])
     h1 = obs[Q_HAND1]
     h2 = obs[Q_HAND2]
@@ -496,7 +507,7 @@ def play_heuristic2(obs, params, rng):
     unseen1 = _FULL & ~known2  # at least one copy unseen
     unseen2 = _FULL & ~known1  # both copies unseen
     if obs[Q_TRICK_LEN] == ZERO:
-        c1, c2 = _lead2(obs, params, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2)
+        c1, c2 = _lead2(obs, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2)
     else:
         c1, c2 = _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1)
-    return np.int64(c1), np.int64(c2), rng
+    return np.int64(c1), np.int64(c2)

@@ -126,7 +126,8 @@ def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pi
                 base = 0
                 if holder_policy:
                     rng = sub_stream(key, np.uint64(STREAM_EXPOSE + h))
-                    base, rng = choose_exposure2(pids[h], pparams, d1[h], d2[h], h, 0, rng)
+                    base, rng = choose_exposure2(pids[h], pparams, d1[h], d2[h], h, np.int64(0),
+                                                 rng)
                     base &= ~both
                 row0 = ((d * k_cards + k) * 2 + s) * 3
                 for arm in range(3):
