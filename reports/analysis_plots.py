@@ -13,10 +13,11 @@ from sim.analysis import stats
 from sim.analysis.compare import CompareResult
 from sim.analysis.exposure import ExposureResult
 from sim.analysis.measures import MEASURES
+from sim.jobs.paths import OWN_MARK
 
 #: The figures' Creator (PNG, PDF and SVG alike): ``--plot`` replaces an existing file
 #: only when it carries it (sim.jobs.paths.check_replaceable).
-FIGURE_METADATA = {"Creator": "gongzhu-sim"}
+FIGURE_METADATA = {"Creator": OWN_MARK.decode()}
 
 
 def plot_compare(res: CompareResult, path: str) -> str:

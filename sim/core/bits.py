@@ -169,3 +169,23 @@ def fetch_add(a, i, v):
     others up.  Monotonic ordering: the counter orders nothing else.
     """
     return _fetch_add(a, np.int64(i), np.int64(v))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def claim_block(counter, nblocks, block, n):
+    """Rows ``(lo, hi)`` of the next unplayed block of ``block`` deals out of ``n``
+    (``nblocks`` blocks), taken from the shared ``counter`` (int64[1], starting at 0), or
+    ``(-1, -1)`` when none is left.
+
+    The parallel engines' prange iterations loop on it, so each thread's first iteration
+    plays blocks as long as there are any and its later iterations find none: the blocks
+    are shared out as the threads free up, where prange's static split would wait for a
+    thread the machine slows down.  (The thread count is not read: numba cannot cache a
+    kernel that calls ``get_num_threads``.)  Every block writes only its own rows, so
+    results do not depend on the schedule.
+    """
+    b = fetch_add(counter, 0, 1)
+    if b >= nblocks:
+        return np.int64(-1), np.int64(-1)
+    lo = b * block
+    return lo, min(n, lo + block)

@@ -20,7 +20,7 @@ from sim.core.bits import (
     ONE,
     ZERO,
     bit,
-    fetch_add,
+    claim_block,
     keep_alive,
     lowest_bit,
     popcount,
@@ -83,10 +83,6 @@ _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥
 _SCORING = np.uint64(SCORING_MASK)
 _NO_PARTNER = np.uint64(4)
 _NONE_YET = np.int64(0)  # no flags announced yet
-# int64, not literal ints: numba compiles a callee once per Literal[int] argument value
-_ERR_EXPOSE_ID = np.int64(ERR_EXPOSE_ID)
-_ERR_PLAY_ID = np.int64(ERR_PLAY_ID)
-_ERR_ILLEGAL = np.int64(ERR_ILLEGAL)
 
 
 @njit(cache=True, nogil=True)
@@ -155,7 +151,7 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 f, _ = choose_exposure(pids[p], pparams, hands[p], p,
                                        flags_all if sequential else _NONE_YET, ZERO)
                 if f < 0:
-                    return _kernel_error(row, _ERR_EXPOSE_ID, p, f, ZERO, leader_out,
+                    return _kernel_error(row, ERR_EXPOSE_ID, p, f, ZERO, leader_out,
                                          raw_out, collected_out)
             obs[O_EXPOSERS + p] = np.uint64(f)
             flags_all |= f
@@ -221,10 +217,10 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     obs[O_PARTNER] = _NO_PARTNER
                 c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
                 if c < 0:
-                    return _kernel_error(row, _ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
+                    return _kernel_error(row, ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
                                          collected_out)
                 if check and (c >= 52 or (legal & bit(c)) == ZERO):
-                    return _kernel_error(row, _ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
+                    return _kernel_error(row, ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
                                          collected_out)
             cb = bit(c)
             hands[p] = hand & ~cb
@@ -340,22 +336,16 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
                    plays_out, winners_out, record, given, random_only, check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
 
-    Each prange iteration takes the next unplayed block from a shared counter
-    (:func:`sim.core.bits.fetch_add`) until none is left, so each thread's first iteration
-    plays blocks as long as there are any and its later iterations find none: the blocks
-    are shared out as the threads free up, where prange's static split would wait for a
-    thread the machine slows down (as :func:`sim.engine.two_decks._play_parallel2`).  Every
-    block writes only its own rows, so results do not depend on the schedule.
+    The threads share the blocks out as they free up (:func:`sim.core.bits.claim_block`),
+    so results do not depend on the schedule.
     """
     nblocks = (n + block - 1) // block
     next_block = np.zeros(1, dtype=np.int64)
     for _ in prange(nblocks):
         while True:
-            b = fetch_add(next_block, 0, 1)
-            if b >= nblocks:
+            lo, hi = claim_block(next_block, nblocks, block, n)
+            if lo < 0:
                 break
-            lo = b * block
-            hi = min(n, lo + block)
             _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
                         pids, pparams, hands_out, exposed_out, leader_out, collected_out,
                         raw_out, plays_out, winners_out, record, given, random_only, check)

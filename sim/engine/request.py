@@ -30,7 +30,9 @@ from strategies.registry import (
 #: Kinds of kernel error a deal can end with (sim/engine/one_deck.py, two_decks.py): the
 #: deal's ``leader`` is set to -1 and its ``raw`` row holds (kind, seat, c1, c2) and its
 #: ``collected`` row the legal masks (one deck: legal; two decks: ls, lp, l2, forced).
-ERR_PLAY_ID, ERR_EXPOSE_ID, ERR_ILLEGAL = 1, 2, 3
+#: int64, not Python ints: numba types an int global as a literal and compiles a callee
+#: once per literal argument value (``_kernel_error`` three times otherwise).
+ERR_PLAY_ID, ERR_EXPOSE_ID, ERR_ILLEGAL = np.int64(1), np.int64(2), np.int64(3)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from sim.core.bits import (
     ONE,
     ZERO,
     bit,
-    fetch_add,
+    claim_block,
     keep_alive,
     unmanaged,
 )
@@ -106,10 +106,6 @@ _NONE = np.int64(NONE)
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
 _NOT_FIRST_IN = ~(ONE << _FIRST_IN)
 _UNONE = np.uint64(NONE)
-# int64, not literal ints: numba compiles a callee once per Literal[int] argument value
-_ERR_EXPOSE_ID = np.int64(ERR_EXPOSE_ID)
-_ERR_PLAY_ID = np.int64(ERR_PLAY_ID)
-_ERR_ILLEGAL = np.int64(ERR_ILLEGAL)
 MAX_TRICKS = 26
 MAX_PLAYS = 4 * MAX_TRICKS
 
@@ -180,7 +176,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
         f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
         if f < 0:
-            return _kernel_error2(row, _ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
+            return _kernel_error2(row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
                                   leader_out, raw_out, collected_out)
         obs[Q_EXPOSERS + p] = np.uint64(f)
         shown |= np.uint64(f) << np.uint64(8 * p)
@@ -282,10 +278,10 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                     obs[Q_PARTNER] = _NO_PARTNER
                 c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
                 if c1 < 0:
-                    return _kernel_error2(row, _ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
+                    return _kernel_error2(row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
                                           leader_out, raw_out, collected_out)
             if check and not is_legal_play(ls, lp, l2, forced, c1, c2):
-                return _kernel_error2(row, _ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
+                return _kernel_error2(row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
                                       leader_out, raw_out, collected_out)
             s1 = c1 // 13
             if k == 0:
@@ -443,23 +439,16 @@ def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, p
                     check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
 
-    Each prange iteration takes the next unplayed block from a shared counter
-    (:func:`sim.core.bits.fetch_add`) until none is left, so each thread's first iteration
-    plays blocks as long as there are any and its later iterations find none: the blocks
-    are shared out as the threads free up, where prange's static split would wait for a
-    thread the machine slows down.  (The thread count is not read here: numba cannot cache
-    a kernel that calls ``get_num_threads``.)  Every block writes only its own rows, so
-    results do not depend on the schedule.
+    The threads share the blocks out as they free up (:func:`sim.core.bits.claim_block`),
+    so results do not depend on the schedule.
     """
     nblocks = (n + block - 1) // block
     next_block = np.zeros(1, dtype=np.int64)
     for _ in prange(nblocks):
         while True:
-            b = fetch_add(next_block, 0, 1)
-            if b >= nblocks:
+            lo, hi = claim_block(next_block, nblocks, block, n)
+            if lo < 0:
                 break
-            lo = b * block
-            hi = min(n, lo + block)
             _play_range2(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
                          pids, pparams, hands_out, hands2_out, exposed_out, leader_out,
                          collected_out, collected2_out, raw_out, plays_out, plays2_out,
