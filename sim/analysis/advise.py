@@ -19,6 +19,7 @@ T_other) / team size`` in raw points (§6 打对家 / 猪羊一家 before the ×
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,7 +91,8 @@ class Advice:
     """The result of :func:`advise`: ``cards`` sorted best first, the ``recommended`` play,
     ``p_best`` (bootstrap probability over worlds that it is the best), ``worlds`` sampled,
     ``simulated`` (False when there was one legal play), ``measure`` and ``stopped``
-    (``precision``, ``max-worlds`` or ``interrupted``: Ctrl-C after at least two worlds)."""
+    (``precision``, ``max-worlds`` or ``interrupted``: Ctrl-C after at least two worlds;
+    ``running``: a snapshot handed to :func:`advise`'s ``progress``)."""
 
     position: Position
     cards: tuple[CardAdvice, ...]
@@ -115,6 +117,7 @@ def advise(
     precision: float = 10.0,
     max_worlds: int = 400,
     seed: int = 0,
+    progress: Callable[[int, int, Callable[[], Advice]], None] | None = None,
 ) -> Advice:
     """Evaluate every legal play of the position (module doc).
 
@@ -122,7 +125,11 @@ def advise(
     advised seat's own entry plays its later cards); ``precision``: stop when every paired
     difference to the best play has a 95% CI half-width ≤ this (outcome units; 0 = play
     ``max_worlds``); worlds are drawn in batches of :data:`BATCH`, the rule is checked from
-    :data:`MIN_WORLDS` on.  Deterministic for a given ``seed``.  Raises AdviseError for a
+    :data:`MIN_WORLDS` on.  Deterministic for a given ``seed``.  ``progress`` (e.g.
+    ``gongzhu-sim serve``'s table that fills in) is called after every batch as
+    ``progress(worlds so far, max_worlds, snapshot)``, ``snapshot()`` building the
+    :class:`Advice` so far (``stopped == "running"``); it may raise KeyboardInterrupt to stop
+    as Ctrl-C does.  Raises AdviseError for a
     history that breaks a rule or that no deal fits, StrategyError for a bad player name.
     """
     from sim.engine.gameloop import play_game, seat_players
@@ -158,6 +165,9 @@ def advise(
                         row.append(_outcome(s, pos.seat))
                 rows.append(row)  # only whole worlds count
                 w += 1
+            if progress is not None:
+                progress(w, max_worlds, lambda: _summarise(
+                    pos, legal, np.array(rows), measure, names, "running", precision, seed))
             if (precision > 0 and w >= MIN_WORLDS
                     and _half_widths(np.array(rows)).max() <= precision):
                 stopped = "precision"

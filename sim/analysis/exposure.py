@@ -258,13 +258,17 @@ def analyse_exposure(
     scheduler_timeout: float = 10.0,
     level: float = DEFAULT_LEVEL,
     check_legal: bool = False,
+    partial: Callable[[Callable[[], ExposureResult]], None] | None = None,
 ) -> ExposureResult:
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
     Same parameters as :func:`exposure_ev`, plus ``keep_values`` (keep the (n, k)
     per-deal values, e.g. for a Δ histogram; 8 bytes per deal and option) and
     ``progress``, called after every merged batch as ``progress(deals played, max_deals,
-    largest Δ half-width)``.
+    largest Δ half-width)``; ``partial`` (e.g. ``gongzhu-sim serve``'s table that fills in),
+    called after every merged batch with a function of no argument that builds the result so
+    far (``stop == "running"``; building it costs a table, so call it only when needed).
+    Either callback may raise KeyboardInterrupt to stop the run as Ctrl-C does.
 
     Raises :class:`sim.jobs.executor.Interrupted` (a KeyboardInterrupt) on Ctrl-C /
     SIGTERM with the estimate so far in ``.result`` (``stop == "interrupted"``) once a
@@ -332,6 +336,14 @@ def analyse_exposure(
     st: ExposureStats | None = None
     kept: list[np.ndarray] = []
     stop = "max_deals"
+
+    def _result(st: ExposureStats, stop: str) -> ExposureResult:
+        return _exposure_result(
+            st, stop, flags=flags, play_flags=play_flags, column=column, spec=spec,
+            others=others, me=me, players=players, base_exp=base_exp, measure=measure,
+            precision=precision, max_deals=max_deals, batch=batch, seed=seed, rules=rules,
+            level=level, decks=decks, keep_values=keep_values, kept=kept, t0=t0)
+
     gen = run_batches(job.run, range(n_batches), jobs=int(jobs), backend=backend,
                       scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                       warm=job.warm)
@@ -343,6 +355,8 @@ def analyse_exposure(
             hw = st.stop_width(level)
             if progress is not None:
                 progress(st.n, max_deals, hw)
+            if partial is not None:
+                partial(lambda st=st: _result(st, "running"))
             if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
                 stop = "precision"
                 break
@@ -354,6 +368,16 @@ def analyse_exposure(
     finally:
         gen.close()
     assert st is not None
+    res = _result(st, stop)
+    if stop == "interrupted":
+        raise Interrupted(res)
+    return res
+
+
+def _exposure_result(st: ExposureStats, stop: str, *, flags, play_flags, column, spec,
+                     others, me, players, base_exp, measure, precision, max_deals, batch,
+                     seed, rules, level, decks, keep_values, kept, t0) -> ExposureResult:
+    """The :class:`ExposureResult` of the statistics ``st`` (see :func:`analyse_exposure`)."""
     table = build_table(st, flags, level, decks)
     pbn = spec.pbn
     same_as = {option_label(f, decks): option_label(play_flags[column[j]], decks)
@@ -379,16 +403,13 @@ def analyse_exposure(
         settings["level"] = level
     mhw = st.max_half_width(level)
     table.attrs.update({"n": st.n, "stop": stop, "max_half_width": mhw, **settings})
-    res = ExposureResult(
+    return ExposureResult(
         table=table, n=st.n, stop=stop, max_half_width=mhw,
         precision=precision, max_deals=max_deals, measure=measure, seed=int(seed),
         seat=spec.seat, hand=pbn, rules=rules, options=[option_label(f, decks) for f in flags],
         values=np.concatenate(kept) if keep_values and kept else None,
         elapsed=time.perf_counter() - t0, settings=settings, level=level,
     )
-    if stop == "interrupted":
-        raise Interrupted(res)
-    return res
 
 
 def exposure_ev(

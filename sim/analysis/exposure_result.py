@@ -100,7 +100,8 @@ class ExposureResult:
         n: deals actually played (every option on each of them).
         stop: ``"precision"`` (every Δ's CI half-width ≤ ``precision``),
             ``"max_deals"`` (the deal cap stopped the run first) or ``"interrupted"``
-            (Ctrl-C / SIGTERM: the estimate so far).
+            (Ctrl-C / SIGTERM: the estimate so far); ``"running"`` for a snapshot taken
+            while the run goes on (``analyse_exposure(partial=...)``).
         max_half_width: the largest Δ CI half-width at the end (nan when undefined).
         level: the confidence level of every interval.
         precision, max_deals, measure, seed, seat, hand (PBN), rules: the settings.
@@ -139,10 +140,15 @@ class ExposureResult:
         return self.values[:, j] - self.values[:, 0]
 
     def stop_text(self) -> str:
-        """One line saying what stopped the run (precision, deal cap or Ctrl-C)."""
+        """One line saying what stopped the run (precision, deal cap or Ctrl-C), or, for a
+        snapshot while it runs (``stop == "running"``), how far it is."""
         hw = (f"{self.max_half_width:.2f}" if math.isfinite(self.max_half_width)
               else stats.NA)
         ci = f"{stats.level_label(self.level)} CI"
+        if self.stop == "running":  # a snapshot while deals accumulate (``partial``)
+            what = "EV" if len(self.options) == 1 else "largest Δ"
+            return (f"Running: {self.n:,} deals so far (of at most {self.max_deals:,}); {what} "
+                    f"{ci} half-width {hw}.")
         if self.stop == "interrupted":
             what = "EV" if len(self.options) == 1 else "largest Δ"
             return (f"Interrupted after {self.n:,} deals (of at most {self.max_deals:,}): the "

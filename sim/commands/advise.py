@@ -61,11 +61,32 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
     Example: gongzhu-sim advise KQ2.QJ.76.95 --seat 3 --exposed 1=HA,DJ --plays "C2 CA C8
     CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"
     """
-    from sim.analysis.advise import AdviseError, describe, parse_position
+    from sim.analysis.advise import describe
+
+    result, pos = advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
+                                precision, max_worlds, seed, kwargs)
+    _print(result, pos, fmt, describe)
+    if result.stopped == "interrupted":
+        click.echo(f"Interrupted (Ctrl-C) after {result.worlds} worlds: the estimate above "
+                   "uses those", err=True)
+        sys.exit(130)
+
+
+def advise_result(hand, seat, first_leader, plays, exposed, later_deal, players, precision,
+                  max_worlds, seed, kwargs, *, progress=None):
+    """The analysis of ``gongzhu-sim advise`` from its parsed options (the click parameter
+    names; ``kwargs`` holds the rule flags): ``(Advice, Position)``.
+
+    The CLI and ``gongzhu-sim serve`` (:func:`sim.commands.api.command_json`) both call it,
+    so the same options give the same numbers.  ``progress``: :func:`sim.analysis.advise.
+    advise`'s callback.  Raises InputError (AdviseError, CardError, ...) for bad input:
+    the CLI's ``Error:`` line.
+    """
+    from sim.analysis.advise import AdviseError, parse_position
     from sim.analysis.advise import advise as run_advise
     from sim.errors import InputError
 
-    rules = pop_rules(kwargs)
+    rules = pop_rules(dict(kwargs))
     if not (math.isfinite(precision) and precision >= 0):
         raise InputError(f"--precision must be a finite number ≥ 0, got {precision}")
     exp: dict[int, list[str]] = {}  # seat → its --exposed options' cards, one text each
@@ -78,12 +99,8 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
     pos = parse_position(" ".join(hand), plays, seat=seat, first_leader=first_leader,
                          exposed=exp, rules=rules, later_deal=later_deal)
     result = run_advise(pos, players=players, precision=precision, max_worlds=max_worlds,
-                        seed=seed)
-    _print(result, pos, fmt, describe)
-    if result.stopped == "interrupted":
-        click.echo(f"Interrupted (Ctrl-C) after {result.worlds} worlds: the estimate above "
-                   "uses those", err=True)
-        sys.exit(130)
+                        seed=seed, progress=progress)
+    return result, pos
 
 
 def _print(result, pos, fmt, describe) -> None:

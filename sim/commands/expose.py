@@ -125,17 +125,72 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     Ctrl-C (or SIGTERM) prints the estimate so far, marked as interrupted with its n,
     and exits with 130.
     """
+    from reports.analysis_plots import plot_exposure
+    from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
+    from sim.errors import InputError
+
+    results, interrupted, n_hands = expose_results(
+        hand, seat, known, player, opponents, opponents_exposure, options, measure,
+        precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, plot,
+        hands_file, level, check_legal, kwargs,
+        progress=None if quiet else (lambda label: _Progress(label, precision)),
+        notes=not quiet)
+    if interrupted:
+        click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
+                   f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
+                   err=True)
+    if fmt == "json":
+        click.echo(json.dumps(to_json(results), ensure_ascii=False, indent=1))
+    elif fmt == "csv":
+        click.echo(to_csv(results), nl=False)
+    elif fmt == "markdown":
+        click.echo(format_markdown(results), nl=False)
+    else:
+        click.echo("\n\n".join(format_text(r) for r in results))
+    if plot:  # after the results are printed: a plot that cannot be written loses nothing
+        try:
+            plot_exposure(results[0], plot)
+        except OSError as exc:
+            raise InputError(f"cannot write the plot to {plot}: {exc}") from None
+        if fmt == "text":
+            click.echo(f"plot written to {plot}")
+    if interrupted:
+        sys.exit(130)
+
+
+def expose_results(hand, seat, known, player, opponents, opponents_exposure, options, measure,
+                   precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
+                   batch, plot, hands_file, level, check_legal, kwargs, *, progress=None,
+                   notes=True, partial=None, deal_cap=None):
+    """The analysis of ``gongzhu-sim expose`` from its parsed options (the click parameter
+    names; ``kwargs`` holds the rule flags): ``(results, interrupted, number of hands)``,
+    ``results`` a list of :class:`~sim.analysis.exposure_result.ExposureResult` (one per
+    hand, the last one partial when interrupted).
+
+    The CLI and ``gongzhu-sim serve`` (sim/web, :func:`sim.commands.api.command_json`) both
+    call it, so the same options give the same numbers.  ``progress``: a function of the
+    hand's label returning the progress callback of :func:`analyse_exposure` (or None);
+    ``partial``: :func:`analyse_exposure`'s snapshot callback; ``notes``: print the stderr
+    notes; ``deal_cap``: the most deals a run may have (the server's cap): a default above
+    it is lowered to it, an explicit ``max_deals`` above it is refused.  Raises InputError
+    for bad input (the CLI's ``Error:`` line), before any deal is played.
+    """
     from sim.analysis.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
 
-    rules = pop_rules(kwargs)
+    rules = pop_rules(dict(kwargs))
     check_plot_path(plot)
     slow = _plays_search(player, opponents)
     two = rules.decks == 2
     default_cap = max_deals is None
     if max_deals is None:
         max_deals = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else 1_000_000
+        if deal_cap is not None:
+            max_deals = min(max_deals, deal_cap)
+    elif deal_cap is not None and max_deals > deal_cap:
+        raise InputError(f"--max-deals {max_deals:,} is over this server's cap of "
+                         f"{deal_cap:,} deals per request (gongzhu-sim serve --max-deals)")
     if batch is None:
         batch = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else 10_000
     hands = _hands(hand, hands_file)
@@ -157,9 +212,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                          "tcp://HOST:8786)")
     level = check_level(level)
 
-    from reports.analysis_plots import plot_exposure
     from sim.analysis.exposure import analyse_exposure, parse_options
-    from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -173,13 +226,13 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             if where or hint:
                 raise type(exc)(f"{where}{': ' if where else ''}{exc}{hint}") from None
             raise
-    if slow and two and not quiet and (default_cap or max_deals > SEARCH_MAX_DEALS2):
+    if slow and two and notes and (default_cap or max_deals > SEARCH_MAX_DEALS2):
         click.echo(_two_deck_search_note(max_deals, default_cap), err=True)
     results = []
     interrupted = False
     for i, (where, text) in enumerate(hands):
         label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
-        prog = None if quiet else _Progress(label, precision)
+        prog = None if progress is None else progress(label)
         try:
             res = analyse_exposure(
                 text, seat=seat, known=known_map, rules=rules, player=player,
@@ -188,7 +241,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
                 jobs=jobs, batch=batch, keep_values=bool(plot), progress=prog,
                 backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                 level=level,
-                check_legal=check_legal,
+                check_legal=check_legal, partial=partial,
             )
         except InputError as exc:
             if where:
@@ -202,33 +255,13 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
             interrupted = True
             res = None
         finally:
-            if prog is not None:
+            if prog is not None and hasattr(prog, "done"):
                 prog.done()
         if res is not None:
             results.append(res)
         if interrupted:
             break
-    if interrupted:
-        click.echo(f"Interrupted: {len(results)} of {len(hands)} hand(s) with an estimate "
-                   f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
-                   err=True)
-    if fmt == "json":
-        click.echo(json.dumps(to_json(results), ensure_ascii=False, indent=1))
-    elif fmt == "csv":
-        click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(format_markdown(results), nl=False)
-    else:
-        click.echo("\n\n".join(format_text(r) for r in results))
-    if plot:  # after the results are printed: a plot that cannot be written loses nothing
-        try:
-            plot_exposure(results[0], plot)
-        except OSError as exc:
-            raise InputError(f"cannot write the plot to {plot}: {exc}") from None
-        if fmt == "text":
-            click.echo(f"plot written to {plot}")
-    if interrupted:
-        sys.exit(130)
+    return results, interrupted, len(hands)
 
 
 def _plays_search(player: str, opponents: str) -> bool:
