@@ -139,6 +139,7 @@ def parse_position(
     exposed: dict[int, str | list[str]] | None = None,
     rules: Rules | None = None,
     later_deal: bool = False,
+    seat_to_play: bool = True,
 ) -> Position:
     """Validate a position and replay its public part; returns a :class:`Position`.
 
@@ -156,6 +157,11 @@ def parse_position(
     a card seen elsewhere (in the hand, or played by another seat) or not exposable, the
     ♣2 not opening a first deal.  Rule breaks inside the plays are found by :func:`advise`
     (they need a world to replay in) and raised there.
+
+    ``seat_to_play=False`` (``gongzhu-sim serve``'s position editor, plays entered one by
+    one): ``seat`` need not be the seat to play after ``plays``; ``first_leader`` is then
+    required (the Position is one of ``seat``'s knowledge, for checking the history with
+    :func:`sim.analysis.advise_worlds.check_history`, not for :func:`advise`).
     """
     rules = rules or Rules()
     d, size = rules.decks, rules.cards_per_seat
@@ -183,6 +189,10 @@ def parse_position(
     # the first leader: the one that puts `seat` to play now (one solution: seats are relative)
     _, _, rel_to_play, _, _ = _public_replay(rules, pl, 0)
     derived = (seat - rel_to_play) % 4
+    if not seat_to_play:
+        if first_leader is None or not 0 <= first_leader <= 3:
+            raise AdviseError(f"the first leader must be 0..3, got {first_leader!r}")
+        derived = first_leader
     if first_leader is None:
         first_leader = derived
     elif not 0 <= first_leader <= 3:
@@ -203,7 +213,7 @@ def parse_position(
     if len(cards) != expected:
         raise AdviseError(f"HAND has {len(cards)} cards but seat {seat} holds {expected} at "
                           f"this point ({size} dealt, {len(played_by[seat])} played)")
-    if first_deal and not pl and C2 not in cards:
+    if first_deal and not pl and C2 not in cards and first_leader == seat:
         raise AdviseError(f"seat {seat} is to lead the first deal of a match but HAND has no "
                           "♣2 (give --later-deal for a later deal of a match)")
     exp = _exposures(exposed or {}, rules, seat, cards, played_by)

@@ -13,9 +13,11 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.report import report
     from sim.commands.run import run
     from sim.commands.score import level, score
+    from sim.commands.serve import serve
     from sim.commands.strategies import strategies
     from sim.commands.study import study
     from sim.commands.trace import trace
     from sim.commands.tune import tune
 
-    return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise]
+    return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise,
+            serve]

@@ -1,0 +1,99 @@
+"""``gongzhu-sim serve``: a local web page for players — should I expose? what should I play?
+
+Thin: check the options, build :func:`sim.web.app.create_app` and run it with uvicorn.  The
+web libraries are the optional extra ``web`` (``pip install -e '.[web]'``); without them the
+command says so in one ``Error:`` line.  docs/serve.md describes the page.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+
+import click
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="the port to listen on")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="the address to listen on; anything but loopback lets other machines use "
+              "the page (a warning says so)")
+@click.option("--results", type=click.Path(exists=True, file_okay=False), default=None,
+              help="the folder whose run/study/tune results the Reports page lists (nothing "
+              "outside it is served)")
+@click.option("--max-deals", type=click.IntRange(1, 10**8), default=200_000,
+              show_default=True, help="most deals per expose request")
+@click.option("--max-worlds", type=click.IntRange(1, 100_000), default=2_000,
+              show_default=True, help="most worlds per advise request")
+@click.option("--time-limit", type=click.FloatRange(1, 86_400), default=120.0,
+              show_default=True, help="seconds per request; a run then stops with the "
+              "estimate so far")
+@click.option("--open", "open_browser", is_flag=True, help="open the page in the browser")
+def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
+    """Start the local web page: "Should I expose?", "What should I play?" and Reports.
+
+    The page calls the same analysis as `expose` and `advise` (the same numbers for the
+    same seed) and works offline.  It listens on 127.0.0.1 only unless --host is given;
+    requests whose Host or Origin is not this server's are refused, each page runs one
+    analysis at a time (cancelled when the page goes away) and every request is capped by
+    --max-deals / --max-worlds and --time-limit.  Stop it with Ctrl-C.  See docs/serve.md.
+    """
+    from sim.errors import InputError
+
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as exc:
+        raise InputError(f"gongzhu-sim serve needs the web extra ({exc.name} is missing): "
+                         "pip install -e '.[web]'") from None
+    from sim.web.app import ServerConfig, create_app
+
+    extra: tuple[str, ...] = ()
+    if not _is_loopback(host):
+        extra = _own_names(host)
+        click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
+                   "can use this page and start analyses on it (requests naming another "
+                   "host are still refused)", err=True)
+    config = ServerConfig(host=host, port=port,
+                          results=Path(results).resolve() if results else None,
+                          max_deals=max_deals, max_worlds=max_worlds, time_limit=time_limit,
+                          extra_hosts=extra)
+    app = create_app(config)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
+    click.echo(f"gongzhu-sim serve: open {url} (Ctrl-C stops it)", err=True)
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _own_names(host: str) -> tuple[str, ...]:
+    """The names a browser on another machine may use for this one (the Host check)."""
+    names = {host}
+    if host in ("0.0.0.0", "::"):
+        try:
+            hn = socket.gethostname()
+            names |= {hn, socket.getfqdn()}
+            names |= set(socket.gethostbyname_ex(hn)[2])
+        except OSError:
+            pass
+    return tuple(f"[{n}]" if ":" in n else n for n in sorted(names))

@@ -1,0 +1,303 @@
+"""The web application of ``gongzhu-sim serve`` (Starlette): the page, its JSON API, the reports.
+
+Routes (every POST takes and returns JSON; an error is ``{"error": "Error: …"}``, the CLI's
+own text, with status 400 for bad input, 403 for a refused Host/Origin, 404 for an unknown
+job or report):
+
+- ``GET /``: the page (sim/web/static: plain HTML, CSS and JavaScript modules, nothing
+  fetched from elsewhere).
+- ``POST /api/expose``, ``POST /api/advise``: the CLI's option names in, the command's
+  ``--format json`` out (:func:`sim.commands.api.command_json`), synchronously, within the
+  server's deal/world and time caps (a run stopped by the time cap is the estimate so far,
+  ``stop``/``stopped`` ``interrupted``, with ``"stopped_by"`` saying why).
+- ``POST /api/jobs`` ``{"page", "command", "options"}``: the same analysis in a worker
+  thread (the page's running job is cancelled first); ``GET /api/jobs/{id}?page=…``: its
+  state and the estimate so far (a poll; a page that stops polling is gone and its job is
+  cancelled); ``POST /api/jobs/{id}/cancel?page=…``; ``POST /api/pages/{page}/gone`` (the
+  page's ``pagehide`` beacon).
+- ``POST /api/position``: the position editor's check (:mod:`sim.web.position`).
+- ``POST /api/hand`` ``{"hand", "decks"}``: the paste box — the card list of a hand in any
+  form the CLI accepts (the CLI's parser).
+- ``GET /api/meta``: the rule options, players and exposure policies for the forms.
+- ``GET /api/reports``: the run/study/tune folders under ``--results``; ``GET
+  /reports/{path}``: a file of one of them (no ``..``, no symlinks, nothing outside).
+
+Safety: every request's ``Host`` must be one of the server's own names and port, and a
+request with an ``Origin`` must come from such an origin (403 otherwise), so a web page
+elsewhere cannot start jobs on the user's machine (DNS rebinding included).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from sim.commands.api import NOT_FROM_THE_WEB, command_json, parse_options
+from sim.errors import InputError
+from sim.web.jobs import JobManager
+from sim.web.reports import ReportError, list_reports, report_file
+
+STATIC = Path(__file__).with_name("static")
+
+
+@dataclass
+class ServerConfig:
+    """What one server allows: its address, the results folder and the per-request caps."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    results: Path | None = None
+    max_deals: int = 200_000  # expose: most deals per request
+    max_worlds: int = 2_000  # advise: most worlds per request
+    time_limit: float = 120.0  # seconds per request (sync or job)
+    page_timeout: float = 20.0  # a page that has not polled for this long is gone
+    extra_hosts: tuple[str, ...] = field(default_factory=tuple)
+
+    def hosts(self) -> set[str]:
+        """The ``Host`` header values this server answers to (name:port)."""
+        names = {"127.0.0.1", "localhost", "[::1]", *self.extra_hosts}
+        h = self.host
+        if h not in ("0.0.0.0", "::"):
+            names.add(f"[{h}]" if ":" in h and not h.startswith("[") else h)
+        return {f"{n}:{self.port}" for n in names} | (
+            set(names) if self.port == 80 else set())
+
+
+def _error(msg: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": msg if msg.startswith("Error:") else f"Error: {msg}"},
+                        status_code=status)
+
+
+class HostOriginCheck:
+    """ASGI middleware: refuse (403) a request whose Host is not the server's, or whose
+    Origin (when sent) is not ``http://`` + one of those hosts."""
+
+    def __init__(self, app, config: ServerConfig) -> None:
+        self.app, self.config = app, config
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        allowed = self.config.hosts()
+        host = headers.get("host", "")
+        origin = headers.get("origin")
+        why = None
+        if host.lower() not in allowed:
+            why = f"Host {host!r} is not this server's"
+        elif origin is not None:
+            o = urlsplit(origin)
+            if o.scheme != "http" or o.netloc.lower() not in allowed:
+                why = f"Origin {origin!r} is not this server's"
+        if why is not None:
+            resp = _error(f"request refused: {why} (gongzhu-sim serve answers only to "
+                          f"http://{sorted(allowed)[0]} and its other local names)", 403)
+            return await resp(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The Starlette application of ``gongzhu-sim serve`` for ``config`` (module doc)."""
+    config = config or ServerConfig()
+
+    def run(command: str, options: dict, progress) -> dict:
+        if command == "advise":
+            mw = parse_options(command, options, NOT_FROM_THE_WEB)["max_worlds"]
+            if mw > config.max_worlds:
+                raise InputError(f"--max-worlds {mw:,} is over this server's cap of "
+                                 f"{config.max_worlds:,} worlds per request (gongzhu-sim "
+                                 "serve --max-worlds)")
+        return command_json(command, options, refused=NOT_FROM_THE_WEB, progress=progress,
+                            deal_cap=config.max_deals, jobs=1)
+
+    def run_sync(command: str, options: dict, job: _SyncJob) -> dict | None:
+        try:
+            return run(command, options, job.progress)
+        except KeyboardInterrupt:  # stopped by the time limit before any estimate
+            return None
+
+    jobs = JobManager(run, config.time_limit, config.page_timeout)
+
+    async def body_of(request: Request) -> dict:
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except ValueError as exc:
+            raise InputError(f"the request body is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise InputError("the request body must be a JSON object")
+        return data
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def sync(request: Request) -> Response:
+        command = request.url.path.rsplit("/", 1)[-1]
+        try:
+            options = await body_of(request)
+            job = _SyncJob(config.time_limit)
+            data = await run_in_threadpool(run_sync, command, options, job)
+        except InputError as exc:
+            return _error(str(exc))
+        if data is None:
+            return _error(f"stopped by the server's time limit of {config.time_limit:g} s "
+                          "before any estimate", 503)
+        if job.stopped_by:
+            data["stopped_by"] = job.stopped_by
+        return JSONResponse(data)
+
+    async def start_job(request: Request) -> Response:
+        try:
+            body = await body_of(request)
+            page, command = body.get("page"), body.get("command")
+            options = body.get("options", {})
+            if not isinstance(page, str) or not page or len(page) > 100:
+                raise InputError("a job needs the page's id ('page': text)")
+            if command not in ("expose", "advise"):
+                raise InputError(f"unknown command {command!r}; valid: expose, advise")
+            parse_options(command, options, NOT_FROM_THE_WEB)  # option errors: now, as 400
+        except InputError as exc:
+            return _error(str(exc))
+        job = jobs.start(page, command, options)
+        return JSONResponse(job.view())
+
+    def _job(request: Request):
+        return jobs.get(request.path_params["job"], request.query_params.get("page", ""))
+
+    async def poll(request: Request) -> Response:
+        job = _job(request)
+        if job is None:
+            return _error("no such job for this page", 404)
+        view = job.view()
+        return JSONResponse(view, status_code=400 if view["state"] == "error" else 200)
+
+    async def cancel(request: Request) -> Response:
+        job = jobs.cancel(request.path_params["job"], request.query_params.get("page", ""))
+        if job is None:
+            return _error("no such job for this page", 404)
+        return JSONResponse(job.view())
+
+    async def page_gone(request: Request) -> Response:
+        return JSONResponse({"cancelled": jobs.page_gone(request.path_params["page"])})
+
+    async def position(request: Request) -> Response:
+        from sim.web.position import check_position
+
+        try:
+            body = await body_of(request)
+            return JSONResponse(await run_in_threadpool(check_position, body))
+        except InputError as exc:
+            return _error(str(exc))
+
+    async def hand(request: Request) -> Response:
+        """The paste box: any hand form the CLI accepts, parsed by the CLI's parser."""
+        from sim.game.cards import CardError, card_str, parse_hand
+
+        try:
+            body = await body_of(request)
+            decks = body.get("decks", 1)
+            if decks not in (1, 2):
+                raise InputError(f"decks must be 1 or 2, got {decks!r}")
+            try:
+                cards = parse_hand(str(body.get("hand", "")), decks=decks)
+            except CardError as exc:
+                raise InputError(f"HAND: {exc}") from None
+        except InputError as exc:
+            return _error(str(exc))
+        return JSONResponse({"cards": [card_str(c) for c in cards]})
+
+    async def meta(request: Request) -> Response:
+        return JSONResponse(_meta(config))
+
+    async def reports(request: Request) -> Response:
+        if config.results is None:
+            return JSONResponse({"results": None, "folders": []})
+        return JSONResponse({"results": str(config.results),
+                             "folders": list_reports(config.results)})
+
+    async def report(request: Request) -> Response:
+        if config.results is None:
+            return _error("no --results folder was given to gongzhu-sim serve", 404)
+        try:
+            path = report_file(config.results, request.path_params["path"])
+        except ReportError as exc:
+            return _error(str(exc), exc.status)
+        return FileResponse(path)
+
+    routes = [
+        Route("/", index),
+        Route("/api/expose", sync, methods=["POST"]),
+        Route("/api/advise", sync, methods=["POST"]),
+        Route("/api/jobs", start_job, methods=["POST"]),
+        Route("/api/jobs/{job}", poll),
+        Route("/api/jobs/{job}/cancel", cancel, methods=["POST"]),
+        Route("/api/pages/{page}/gone", page_gone, methods=["POST"]),
+        Route("/api/position", position, methods=["POST"]),
+        Route("/api/hand", hand, methods=["POST"]),
+        Route("/api/meta", meta),
+        Route("/api/reports", reports),
+        Route("/reports/{path:path}", report),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        jobs.close()  # server shutdown: every running job is cancelled
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.jobs = jobs
+    app.state.config = config
+    app.add_middleware(HostOriginCheck, config=config)
+    return app
+
+
+class _SyncJob:
+    """The time limit of a synchronous request (the progress callback's part of it)."""
+
+    def __init__(self, time_limit: float) -> None:
+        import time
+
+        self.t0, self.time_limit, self.stopped_by = time.monotonic(), time_limit, None
+
+    def progress(self, *args: Any) -> None:
+        import time
+
+        if time.monotonic() - self.t0 > self.time_limit:
+            self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
+            raise KeyboardInterrupt
+
+
+def _meta(config: ServerConfig) -> dict:
+    """The forms' choices: rule options (name, default, help, choices), players, exposure
+    policies and measures, and the server's caps."""
+    from sim.analysis.measures import MEASURES
+    from sim.game.rules import rule_option_specs
+    from strategies.registry import EXPOSURE, PLAYER, strategies
+
+    def names(kind):
+        return [{"name": s.name, "decks": list(s.decks), "help": s.help}
+                for s in strategies(kind)]
+
+    return {
+        "rules": [{"name": n, "default": d, "help": h, "choices": list(c) if c else None,
+                   "type": ("bool" if isinstance(d, bool) else "int" if isinstance(d, int)
+                            else "float" if isinstance(d, float) else "text")}
+                  for n, d, h, c in rule_option_specs()],
+        "players": names(PLAYER),
+        "exposures": names(EXPOSURE),
+        "measures": list(MEASURES),
+        "caps": {"max_deals": config.max_deals, "max_worlds": config.max_worlds,
+                 "time_limit": config.time_limit},
+        "results": config.results is not None,
+    }

@@ -1,0 +1,200 @@
+"""The page's running analyses: one worker thread per job, at most one running job per page.
+
+A job runs :func:`sim.commands.api.command_json` in a thread of its own.  Its progress
+callback (``analyse_exposure``'s ``partial``, ``advise``'s ``progress``) keeps the JSON of
+the estimate so far (at most every :data:`SNAPSHOT_EVERY` seconds) and raises
+KeyboardInterrupt — the analysis then stops as on Ctrl-C, with the estimate so far marked
+``interrupted`` — when the job is cancelled, its page went away (no poll for
+``page_timeout`` seconds, or the page's ``pagehide`` beacon) or the time limit is reached.
+No module-level state: a :class:`JobManager` belongs to one server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.errors import InputError
+
+#: Seconds between two snapshots of the estimate so far (building one costs a table).
+SNAPSHOT_EVERY = 0.4
+
+
+@dataclass
+class Job:
+    """One analysis: ``state`` is ``running``, ``done``, ``cancelled`` or ``error``."""
+
+    id: str
+    page: str
+    command: str
+    options: dict
+    time_limit: float
+    started: float = field(default_factory=time.monotonic)
+    state: str = "running"
+    result: dict | None = None
+    error: str | None = None
+    stopped_by: str | None = None
+    done_at: float | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    last_snapshot: float = 0.0
+
+    def view(self) -> dict:
+        """The JSON the page polls: state, elapsed seconds, the (partial) result, the error."""
+        with self.lock:
+            end = self.done_at if self.done_at is not None else time.monotonic()
+            out = {"job": self.id, "command": self.command, "state": self.state,
+                   "elapsed": round(end - self.started, 2), "time_limit": self.time_limit,
+                   "result": self.result, "error": self.error, "stopped_by": self.stopped_by}
+        return out
+
+    # -- the progress callback (runs in the job's thread) --------------------------------
+
+    def progress(self, *args: Any) -> None:
+        """``partial(snapshot)`` (expose) or ``progress(worlds, max, snapshot)`` (advise)."""
+        if self.cancel.is_set():
+            raise KeyboardInterrupt
+        if time.monotonic() - self.started > self.time_limit:
+            self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
+            raise KeyboardInterrupt
+        now = time.monotonic()
+        if now - self.last_snapshot < SNAPSHOT_EVERY:
+            return
+        self.last_snapshot = now
+        snapshot = args[-1]
+        data = _to_json(self.command, snapshot())
+        with self.lock:
+            if self.state == "running":
+                self.result = data
+
+
+def _to_json(command: str, res) -> dict:
+    if command == "expose":
+        from sim.analysis.exposure_format import to_json
+        return to_json([res])
+    from sim.analysis.advise_format import to_json
+    return to_json(res)
+
+
+class JobManager:
+    """The jobs of one server: start (cancelling the page's running job), poll, cancel.
+
+    ``run(command, options, progress)`` computes a job's JSON (by default
+    :func:`sim.commands.api.command_json` with the server's caps); ``page_timeout``: a
+    page that has not polled for this many seconds has gone away and its job is
+    cancelled; ``keep``: finished jobs are forgotten after this many seconds.
+    """
+
+    def __init__(self, run: Callable[..., dict], time_limit: float, page_timeout: float = 20.0,
+                 keep: float = 600.0) -> None:
+        self._run = run
+        self.time_limit = time_limit
+        self.page_timeout = page_timeout
+        self.keep = keep
+        self._jobs: dict[str, Job] = {}
+        self._seen: dict[str, float] = {}  # page → last poll
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._stop = threading.Event()
+        self._reaper: threading.Thread | None = None
+
+    # -- API ------------------------------------------------------------------------------
+
+    def start(self, page: str, command: str, options: Mapping[str, Any]) -> Job:
+        """A new job for ``page``; the page's running job, if any, is cancelled first."""
+        self._ensure_reaper()
+        with self._lock:
+            for j in self._jobs.values():
+                if j.page == page and j.state == "running":
+                    j.cancel.set()
+            job = Job(id=f"{next(self._ids)}-{secrets.token_hex(4)}", page=page,
+                      command=command, options=dict(options), time_limit=self.time_limit)
+            self._jobs[job.id] = job
+            self._seen[page] = time.monotonic()
+        threading.Thread(target=self._work, args=(job,), name=f"gongzhu-job-{job.id}",
+                         daemon=True).start()
+        return job
+
+    def get(self, job_id: str, page: str) -> Job | None:
+        """The job (None when unknown or of another page); counts as the page's poll."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None or job.page != page:
+                return None
+            self._seen[page] = time.monotonic()
+            return job
+
+    def cancel(self, job_id: str, page: str) -> Job | None:
+        """Ask the job to stop (it ends at its next batch with the estimate so far)."""
+        job = self.get(job_id, page)
+        if job is not None:
+            job.cancel.set()
+        return job
+
+    def page_gone(self, page: str) -> int:
+        """Cancel every running job of ``page`` (its ``pagehide`` beacon); returns how many."""
+        with self._lock:
+            jobs = [j for j in self._jobs.values() if j.page == page and j.state == "running"]
+            self._seen.pop(page, None)
+        for j in jobs:
+            j.cancel.set()
+        return len(jobs)
+
+    def running(self) -> list[Job]:
+        """The jobs still running."""
+        with self._lock:
+            return [j for j in self._jobs.values() if j.state == "running"]
+
+    def close(self) -> None:
+        """Cancel every job and stop the reaper (server shutdown)."""
+        self._stop.set()
+        for j in self.running():
+            j.cancel.set()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _work(self, job: Job) -> None:
+        try:
+            data = self._run(job.command, job.options, job.progress)
+        except InputError as exc:
+            state, data, err = "error", None, f"Error: {exc}"
+        except KeyboardInterrupt:  # stopped before any estimate existed
+            state, data, err = "cancelled", None, None
+        except Exception as exc:  # noqa: BLE001 - a bug: one line for the page, no traceback
+            state, data, err = "error", None, f"Error: internal error: {type(exc).__name__}: {exc}"
+        else:
+            state, err = "done", None
+            if job.cancel.is_set() and job.stopped_by is None:
+                job.stopped_by = "cancelled"
+        with job.lock:
+            job.state, job.error, job.done_at = state, err, time.monotonic()
+            if data is not None:
+                job.result = data
+            elif state != "cancelled":
+                job.result = None
+
+    def _ensure_reaper(self) -> None:
+        with self._lock:
+            if self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap, name="gongzhu-reaper",
+                                                daemon=True)
+                self._reaper.start()
+
+    def _reap(self) -> None:
+        """Cancel the jobs of pages that stopped polling; forget old finished jobs."""
+        while not self._stop.wait(1.0):
+            now = time.monotonic()
+            with self._lock:
+                for j in list(self._jobs.values()):
+                    if (j.state == "running"
+                            and now - self._seen.get(j.page, 0.0) > self.page_timeout):
+                        j.stopped_by = (f"the page stopped asking for {self.page_timeout:g} s "
+                                        "(closed or gone)")
+                        j.cancel.set()
+                    if j.done_at is not None and now - j.done_at > self.keep:
+                        del self._jobs[j.id]

@@ -1,0 +1,385 @@
+"""``gongzhu-sim serve`` (issue 27): the JSON API with Starlette's TestClient.
+
+The API answers with the CLI's own analysis: the same options and seed give the same JSON as
+``--format json``, and bad input the CLI's ``Error:`` line.  Small deal and world counts.
+Skipped where the ``web`` extra (starlette, httpx) is not installed, except the test of the
+message that says to install it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+
+SHEEP = "S:543 H:32 D:AKQJT98 C:2"
+POSITION = {"hand": "KQ2.QJ.76.95", "seat": 3, "exposed": {"1": "HA,DJ"},
+            "plays": "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"}
+POSITION_ARGS = ["KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--plays",
+                 POSITION["plays"]]
+BASE = "http://127.0.0.1:8765"
+
+
+def _cli(*args):
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.fixture()
+def app_for():
+    pytest.importorskip("starlette", reason="the web extra is not installed: "
+                        "pip install -e '.[web]'")
+    try:
+        import httpx2  # noqa: F401 - Starlette >= 1.x's test client
+    except ImportError:
+        pytest.importorskip("httpx", reason="the web extra is not installed: "
+                            "pip install -e '.[web]'")
+    from starlette.testclient import TestClient
+
+    from sim.web.app import ServerConfig, create_app
+
+    clients = []
+
+    def make(**kw):
+        c = TestClient(create_app(ServerConfig(**kw)), base_url=BASE)
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        c.app.state.jobs.close()
+        c.close()
+
+
+@pytest.fixture()
+def client(app_for):
+    return app_for()
+
+
+# ---------------------------------------------------------------- the same numbers as the CLI
+
+
+def test_expose_gives_the_cli_json_for_the_same_seed(client):
+    opts = {"hand": SHEEP, "max_deals": 1500, "batch": 500, "precision": 0, "seed": 7,
+            "options": "none;DJ"}
+    r = client.post("/api/expose", json=opts)
+    assert r.status_code == 200, r.text
+    code, out, err = _cli("expose", SHEEP, "--max-deals", "1500", "--batch", "500",
+                          "--precision", "0", "--seed", "7", "--options", "none;DJ",
+                          "--format", "json", "--quiet", "--jobs", "2")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert r.json() == cli
+    assert cli["runs"][0]["n"] == 1500 and cli["runs"][0]["recommended"] == "DJ"
+    # another seed gives other numbers (the seed is really passed on)
+    other = client.post("/api/expose", json={**opts, "seed": 8}).json()
+    assert other["rows"][0]["ev"] != cli["rows"][0]["ev"]
+
+
+def test_expose_options_by_flag_spelling_and_rule_flags(client):
+    a = client.post("/api/expose", json={"hand": SHEEP, "--max-deals": 600, "batch": 300,
+                                         "precision": 0, "variant": "partners",
+                                         "auto-expose-fourth": False}).json()
+    code, out, err = _cli("expose", SHEEP, "--max-deals", "600", "--batch", "300",
+                          "--precision", "0", "--variant", "partners",
+                          "--no-auto-expose-fourth", "--format", "json", "--quiet")
+    assert code == 0, err
+    assert a == json.loads(out)
+    assert a["settings"]["rules"]["variant"] == "partners"
+    assert a["settings"]["rules"]["auto_expose_fourth"] is False
+
+
+def test_advise_gives_the_cli_json_for_the_same_seed(client):
+    r = client.post("/api/advise", json={**POSITION, "max_worlds": 32, "seed": 5})
+    assert r.status_code == 200, r.text
+    code, out, err = _cli("advise", *POSITION_ARGS, "--max-worlds", "32", "--seed", "5",
+                          "--format", "json")
+    assert code == 0, err
+    assert r.json() == json.loads(out)
+    assert r.json()["recommended"] == "S2" and r.json()["worlds"] == 32
+
+
+# ---------------------------------------------------------------- bad input: the CLI's Error: line
+
+
+@pytest.mark.parametrize("command,opts,args", [
+    ("expose", {"hand": "S:543 H:32"}, ["S:543 H:32"]),
+    ("expose", {"hand": "S:543 H:32 D:AKQJT98 C:2X"}, ["S:543 H:32 D:AKQJT98 C:2X"]),
+    ("expose", {"hand": SHEEP, "seat": 9}, [SHEEP, "--seat", "9"]),
+    ("expose", {"hand": SHEEP, "options": "none;HK"}, [SHEEP, "--options", "none;HK"]),
+    ("advise", {**POSITION, "plays": POSITION["plays"] + " SQ"}, None),
+    ("advise", {**POSITION, "hand": "KQ2.QJ.76.9"}, None),
+])
+def test_bad_input_gets_the_cli_error_line(client, command, opts, args):
+    r = client.post(f"/api/{command}", json=opts)
+    assert r.status_code == 400
+    msg = r.json()["error"]
+    assert msg.startswith("Error: ") and "Traceback" not in msg
+    if args is None:  # advise: the same options as command-line arguments
+        args = [opts["hand"], "--seat", "3", "--exposed", "1=HA,DJ", "--plays", opts["plays"]]
+    code, _, err = _cli(command, *args)
+    assert code == 2
+    assert msg in err.splitlines()
+
+
+def test_an_illegal_play_is_refused_with_the_rule(client):
+    # trick 3 (♦ led by seat 2): seat 3 holds ♦6 ♦7 ♦Q and must follow suit
+    bad = {**POSITION, "plays": "C2 CA C8 CK C3 C6 C4 CQ D4 SK DT DA S9 S8",
+           "hand": "Q42.QJ.Q76.95"}
+    r = client.post("/api/advise", json=bad)
+    assert r.status_code == 400
+    assert r.json()["error"] == ("Error: --plays break a rule: trick 3: seat 3 may not play "
+                                 "♠K: must follow suit: ♦ was led and the hand holds ♦6 ♦7 "
+                                 "♦Q (RULES §4)")
+    code, _, err = _cli("advise", bad["hand"], "--seat", "3", "--exposed", "1=HA,DJ",
+                        "--plays", bad["plays"])
+    assert code == 2 and r.json()["error"] in err.splitlines()
+    # the position editor (hand as dealt, plays one by one) refuses it the same way
+    ed = {"hand": "S:KQ42 H:QJ D:Q76 C:A953", "seat": 3, "first_leader": 2,
+          "exposed": {"1": "HA,DJ"}}
+    ok = client.post("/api/position", json={**ed, "plays": "C2 CA C8 CK C3 C6 C4 CQ D4"})
+    assert ok.status_code == 200 and ok.json()["to_play"] == 3 and ok.json()["your_turn"]
+    assert ok.json()["legal"] == ["D6", "D7", "DQ"]
+    r = client.post("/api/position", json={**ed, "plays": "C2 CA C8 CK C3 C6 C4 CQ D4 SK"})
+    assert r.status_code == 400
+    assert "seat 3 may not play ♠K: must follow suit" in r.json()["error"]
+
+
+def test_position_editor_shows_whose_turn_and_the_advise_options(client):
+    ed = {"hand": "S:KQ42 H:QJ D:Q76 C:A953", "seat": 3, "first_leader": 2,
+          "exposed": {"1": "HA,DJ"}}
+    plays = POSITION["plays"].split()
+    r = client.post("/api/position", json={**ed, "plays": " ".join(plays[:5])}).json()
+    assert (r["to_play"], r["trick"], r["your_turn"]) == (0, 2, False)
+    assert r["tricks"][0] == [{"seat": 2, "play": "C2"}, {"seat": 3, "play": "CA"},
+                              {"seat": 0, "play": "C8"}, {"seat": 1, "play": "CK"}]
+    r = client.post("/api/position", json={**ed, "plays": " ".join(plays)}).json()
+    assert r["your_turn"] and r["legal"] == ["S2", "SQ", "SK"]
+    # the advise options it gives are the README position: the same answer as the CLI
+    j = client.post("/api/advise", json={**r["options"], "max_worlds": 32, "seed": 5}).json()
+    code, out, _ = _cli("advise", *POSITION_ARGS, "--max-worlds", "32", "--seed", "5",
+                        "--format", "json")
+    assert j == json.loads(out)
+
+
+def test_options_the_server_does_not_take_and_caps(app_for):
+    client = app_for(max_deals=5000, max_worlds=100)
+    for key, val in (("plot", "x.png"), ("hands_file", "/etc/passwd"), ("jobs", 2),
+                     ("format", "text")):
+        r = client.post("/api/expose", json={"hand": SHEEP, key: val})
+        assert r.status_code == 400
+        assert r.json()["error"] == (f"Error: option {key!r} is not available through "
+                                     "gongzhu-sim serve")
+    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 6000})
+    assert r.status_code == 400 and "cap of 5,000 deals" in r.json()["error"]
+    r = client.post("/api/advise", json={**POSITION, "max_worlds": 101})
+    assert r.status_code == 400 and "cap of 100 worlds" in r.json()["error"]
+    r = client.post("/api/expose", json={"hand": SHEEP, "bogus": 1})
+    assert r.json()["error"] == ("Error: unknown option 'bogus' for expose; see gongzhu-sim "
+                                 "expose --help for its options")
+    r = client.post("/api/expose", content=b"not json")
+    assert r.status_code == 400 and r.json()["error"].startswith("Error: the request body")
+
+
+def test_time_limit_stops_with_the_estimate_so_far(app_for):
+    client = app_for(time_limit=1.0)
+    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+                                         "precision": 0})
+    assert r.status_code == 200
+    j = r.json()
+    assert j["runs"][0]["stop"] == "interrupted" and 0 < j["runs"][0]["n"] < 200_000
+    assert j["stopped_by"] == "the server's time limit of 1 s per request"
+
+
+# ---------------------------------------------------------------- Host / Origin
+
+
+def test_foreign_host_or_origin_is_refused(client):
+    r = client.get("/api/meta", headers={"Host": "evil.example:8765"})
+    assert r.status_code == 403
+    assert r.json()["error"].startswith("Error: request refused: Host 'evil.example:8765'")
+    r = client.post("/api/expose", json={"hand": SHEEP},
+                    headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "Origin 'http://evil.example'" in r.json()["error"]
+    # a page on another port of this machine is another origin
+    r = client.post("/api/jobs", json={}, headers={"Origin": "http://127.0.0.1:9999"})
+    assert r.status_code == 403
+    # DNS rebinding: the right port under a foreign name
+    assert client.get("/", headers={"Host": "attacker.example:8765"}).status_code == 403
+    # the server's own origin is fine
+    r = client.get("/api/meta", headers={"Origin": BASE})
+    assert r.status_code == 200 and r.json()["caps"]["max_deals"] == 200_000
+    assert client.get("/", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+# ---------------------------------------------------------------- jobs
+
+
+def _wait(client, job, page, limit=120.0):
+    t0 = time.monotonic()
+    while True:
+        v = client.get(f"/api/jobs/{job}?page={page}")
+        if v.json()["state"] != "running" or time.monotonic() - t0 > limit:
+            return v
+        time.sleep(0.05)
+
+
+def test_a_job_gives_the_same_result_and_partial_estimates(client):
+    opts = {"hand": SHEEP, "max_deals": 1200, "batch": 200, "precision": 0, "seed": 2}
+    v = client.post("/api/jobs", json={"page": "p1", "command": "expose", "options": opts})
+    assert v.status_code == 200 and v.json()["state"] == "running"
+    done = _wait(client, v.json()["job"], "p1")
+    assert done.status_code == 200 and done.json()["state"] == "done"
+    assert done.json()["result"] == client.post("/api/expose", json=opts).json()
+    # another page cannot see it
+    assert client.get(f"/api/jobs/{v.json()['job']}?page=p2").status_code == 404
+
+
+def test_cancel_and_one_job_per_page(client):
+    opts = {"hand": SHEEP, "max_deals": 200_000, "batch": 200, "precision": 0}
+    a = client.post("/api/jobs", json={"page": "pa", "command": "expose", "options": opts})
+    b = client.post("/api/jobs", json={"page": "pa", "command": "expose", "options": opts})
+    ja, jb = a.json()["job"], b.json()["job"]
+    va = _wait(client, ja, "pa").json()  # the page's first job is cancelled by its second
+    assert va["state"] in ("done", "cancelled") and va["stopped_by"] == "cancelled"
+    time.sleep(0.3)
+    c = client.post(f"/api/jobs/{jb}/cancel?page=pa")
+    assert c.status_code == 200
+    vb = _wait(client, jb, "pa").json()
+    assert vb["stopped_by"] == "cancelled"
+    if vb["state"] == "done":  # an estimate existed: the partial one, marked interrupted
+        assert vb["result"]["runs"][0]["stop"] == "interrupted"
+
+
+def test_a_page_that_goes_away_has_its_job_cancelled(client):
+    opts = {"hand": SHEEP, "max_deals": 200_000, "batch": 200, "precision": 0}
+    j = client.post("/api/jobs", json={"page": "gone", "command": "expose",
+                                       "options": opts}).json()["job"]
+    assert client.post("/api/pages/gone/gone").json() == {"cancelled": 1}
+    jobs = client.app.state.jobs
+    t0 = time.monotonic()
+    while jobs.running() and time.monotonic() - t0 < 60:
+        time.sleep(0.05)
+    assert not jobs.running()
+    assert jobs._jobs[j].stopped_by == "cancelled"
+
+
+def test_a_page_that_stops_polling_has_its_job_cancelled(app_for):
+    client = app_for(page_timeout=0.5)
+    opts = {"hand": SHEEP, "max_deals": 200_000, "batch": 200, "precision": 0}
+    j = client.post("/api/jobs", json={"page": "quiet", "command": "expose",
+                                       "options": opts}).json()["job"]
+    jobs = client.app.state.jobs
+    t0 = time.monotonic()
+    while jobs.running() and time.monotonic() - t0 < 60:
+        time.sleep(0.1)
+    assert not jobs.running()
+    assert "stopped asking" in jobs._jobs[j].stopped_by
+
+
+def test_a_job_with_bad_options_is_refused_at_once(client):
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose",
+                                       "options": {"hand": SHEEP, "seat": 5}})
+    assert r.status_code == 400
+    assert r.json()["error"] == ("Error: Invalid value for '--seat': 5 is not in the range "
+                                 "0<=x<=3.")
+    # a bad hand is found by the analysis: the poll says so, with 400
+    v = client.post("/api/jobs", json={"page": "p", "command": "expose",
+                                       "options": {"hand": "S:543"}}).json()
+    r = _wait(client, v["job"], "p")
+    assert r.status_code == 400
+    assert r.json()["error"] == "Error: hand 'S:543' has 3 cards, expected 13"
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _results(tmp_path):
+    root = tmp_path / "results"
+    run = root / "gongzhu-results-1"
+    run.mkdir(parents=True)
+    (run / "manifest.json").write_text(json.dumps({"kind": "study", "status": "done",
+                                                   "started": "2026-12-01T10:00:00"}))
+    (run / "report.html").write_text("<html>the report</html>")
+    tune = root / "nested" / "my-tune"
+    tune.mkdir(parents=True)
+    (tune / "tune.json").write_text("{}")
+    (root / "empty").mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not serve")
+    return root, secret
+
+
+def test_reports_lists_folders_and_serves_their_files(app_for, tmp_path):
+    root, _ = _results(tmp_path)
+    client = app_for(results=root)
+    folders = client.get("/api/reports").json()["folders"]
+    assert [(f["path"], f["kind"], f["report"]) for f in folders] == [
+        ("gongzhu-results-1", "study", "gongzhu-results-1/report.html"),
+        ("nested/my-tune", "tune", None)]
+    r = client.get("/reports/gongzhu-results-1/report.html")
+    assert r.status_code == 200 and r.text == "<html>the report</html>"
+    assert client.get("/reports/gongzhu-results-1/nothing.html").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["%2E%2E/secret.txt", "gongzhu-results-1/%2E%2E/%2E%2E/secret.txt",
+                                  "..%2Fsecret.txt", "gongzhu-results-1/%2E/report.html"])
+def test_a_dotdot_report_path_is_refused(app_for, tmp_path, path):
+    root, _ = _results(tmp_path)
+    client = app_for(results=root)
+    r = client.get(f"/reports/{path}")
+    assert r.status_code == 400
+    assert "'..', '.' and hidden names are not allowed" in r.json()["error"]
+    assert "do not serve" not in r.text
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks here")
+def test_a_symlink_out_of_results_is_neither_listed_nor_served(app_for, tmp_path):
+    root, secret = _results(tmp_path)
+    (root / "link.txt").symlink_to(secret)
+    outside = tmp_path / "outside-run"
+    outside.mkdir()
+    (outside / "manifest.json").write_text("{}")
+    (outside / "report.html").write_text("outside")
+    (root / "linked-run").symlink_to(outside, target_is_directory=True)
+    client = app_for(results=root)
+    assert "linked-run" not in [f["path"] for f in client.get("/api/reports").json()["folders"]]
+    for p in ("link.txt", "linked-run/report.html"):
+        r = client.get(f"/reports/{p}")
+        assert r.status_code == 403 and "is a symlink" in r.json()["error"]
+
+
+# ---------------------------------------------------------------- the page itself
+
+
+def test_the_page_and_its_modules_are_served_and_fetch_nothing_outside(client):
+    html = client.get("/").text
+    assert "Should I expose?" in html and "What should I play?" in html
+    for f in ("app.js", "api.js", "cards.js", "style.css"):
+        r = client.get(f"/static/{f}")
+        assert r.status_code == 200
+        assert "http://" not in r.text and "https://" not in r.text, f
+    assert "http://" not in html and "https://" not in html
+    r = client.post("/api/hand", json={"hand": "543.32.AKQJT98.2"})
+    assert r.json()["cards"] == ["S3", "S4", "S5", "H2", "H3", "D8", "D9", "DT", "DJ", "DQ",
+                                 "DK", "DA", "C2"]
+    r = client.post("/api/hand", json={"hand": "S:5X"})
+    assert r.status_code == 400 and r.json()["error"].startswith("Error: HAND: ")
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn → ImportError
+    code, out, err = _cli("serve")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "Error: gongzhu-sim serve needs the web extra (uvicorn is missing): "
+        "pip install -e '.[web]'"]
