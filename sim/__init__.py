@@ -7,8 +7,8 @@ results (:func:`load_results`).  Names are imported on first use, so ``import si
 ``gongzhu-sim --help``) stays instant.
 
 Layers (each imports only the ones below it; tests/test_layout.py checks it):
-``sim.commands`` (the CLI) → ``sim.analysis`` / ``sim.jobs`` → ``sim.engine`` →
-``strategies`` → ``sim.game`` → ``sim.core``; ``sim.errors`` is below them all.
+``sim.commands`` (the CLI) / ``sim.web`` (its web page) → ``sim.analysis`` / ``sim.jobs`` →
+``sim.engine`` → ``strategies`` → ``sim.game`` → ``sim.core``; ``sim.errors`` is below them all.
 
 Importing the package points numba's on-disk cache at a folder named after a hash of the
 kernel packages' sources (every ``.py`` of ``sim.core``, ``sim.game``, ``sim.engine`` and

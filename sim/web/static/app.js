@@ -221,6 +221,7 @@ async function checkPosition(candidate) {  // true when the position with `candi
 function drawPlays(r) {
   const box = $("plays");
   box.replaceChildren();
+  box.dataset.count = plays.length;
   if (r) {
     r.tricks.forEach((t, i) => {
       const d = document.createElement("div"); d.className = "trick";
@@ -238,10 +239,19 @@ function drawPlays(r) {
   playGrid.mark(plays.flatMap((p) => p.match(/../g) || []), "gone");
 }
 
+// The checks run one after another, each on the plays as they are when it runs (a click
+// while an earlier check is on its way is not lost or undone).
+let chain = Promise.resolve();
+function check(make) {
+  const p = chain.then(() => checkPosition(make()));
+  chain = p.catch(() => {});
+  return p;
+}
+
 async function addPlay(text) {
   const t = text.trim().toUpperCase();
   if (!t) return;
-  if (await checkPosition([...plays, t])) $("play-text").value = "";
+  if (await check(() => [...plays, t])) $("play-text").value = "";
 }
 
 function renderAdvise(view) {
@@ -332,17 +342,17 @@ async function main() {
   $("advise-max-worlds").max = META.caps.max_worlds;
 
   exposeGrid = new CardGrid($("expose-grid"), { onChange: exposeHandChanged });
-  adviseGrid = new CardGrid($("advise-grid"), { onChange: () => checkPosition(plays) });
+  adviseGrid = new CardGrid($("advise-grid"), { onChange: () => check(() => plays) });
   playGrid = new CardGrid($("play-grid"), { mode: "pick", onPick: (c) => addPlay(c) });
   $("decks").addEventListener("change", () => {
     for (const g of [exposeGrid, adviseGrid]) g.setDecks(decks());
-    fillPlayers(); exposeHandChanged(); checkPosition(plays);
+    fillPlayers(); exposeHandChanged(); check(() => plays);
   });
   for (const id of ["expose-seat", "expose-player", "expose-opponents", "expose-opp-exposure", "expose-options",
     "expose-measure", "expose-precision", "expose-max-deals", "expose-seed", "expose-batch"]) {
     $(id).addEventListener("change", exposeCli);
   }
-  $("rules-panel").addEventListener("change", () => { exposeCli(); checkPosition(plays); });
+  $("rules-panel").addEventListener("change", () => { exposeCli(); check(() => plays); });
   const paste = (grid, input, err) => async () => {
     try {
       const r = await post("/api/hand", { hand: $(input).value, decks: decks() });
@@ -355,16 +365,16 @@ async function main() {
   $("advise-clear").addEventListener("click", () => adviseGrid.setCards([]));
   $("expose-run").addEventListener("click", runExpose);
   $("expose-cancel").addEventListener("click", () => exposeJob && exposeJob.cancel());
-  for (const id of ["advise-seat", "advise-leader", "advise-later"]) $(id).addEventListener("change", () => checkPosition(plays));
-  for (const el of document.querySelectorAll("input.exposed")) el.addEventListener("change", () => checkPosition(plays));
+  for (const id of ["advise-seat", "advise-leader", "advise-later"]) $(id).addEventListener("change", () => check(() => plays));
+  for (const el of document.querySelectorAll("input.exposed")) el.addEventListener("change", () => check(() => plays));
   $("play-add").addEventListener("click", () => addPlay($("play-text").value));
   $("play-text").addEventListener("keydown", (e) => { if (e.key === "Enter") addPlay($("play-text").value); });
-  $("play-undo").addEventListener("click", () => checkPosition(plays.slice(0, -1)));
-  $("play-clear").addEventListener("click", () => checkPosition([]));
+  $("play-undo").addEventListener("click", () => check(() => plays.slice(0, -1)));
+  $("play-clear").addEventListener("click", () => check(() => []));
   $("advise-run").addEventListener("click", runAdvise);
   $("advise-cancel").addEventListener("click", () => adviseJob && adviseJob.cancel());
   addEventListener("hashchange", showPage);
-  showPage(); exposeHandChanged(); checkPosition([]);
+  showPage(); exposeHandChanged(); check(() => []);
   document.body.dataset.ready = "1";
 }
 
