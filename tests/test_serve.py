@@ -383,3 +383,38 @@ def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
     assert err.strip().splitlines() == [
         "Error: gongzhu-sim serve needs the web extra (uvicorn is missing): "
         "pip install -e '.[web]'"]
+
+
+def _serve(monkeypatch, *args):
+    """``gongzhu-sim serve ARGS`` with uvicorn.run replaced: (exit code, stderr, the
+    arguments uvicorn.run got)."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: "
+                                  "pip install -e '.[web]'")
+    got = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: got.update(app=app, **kw))
+    code, _, err = _cli("serve", *args)
+    return code, err, got
+
+
+def test_serve_listens_on_loopback_by_default(monkeypatch):
+    code, err, got = _serve(monkeypatch)
+    assert code == 0, err
+    assert (got["host"], got["port"]) == ("127.0.0.1", 8765)
+    assert "warning" not in err and "open http://127.0.0.1:8765/" in err
+    assert got["app"].state.config.hosts() == {"127.0.0.1:8765", "localhost:8765",
+                                               "[::1]:8765"}
+
+
+def test_serve_on_another_host_warns_who_can_reach_it(monkeypatch):
+    code, err, got = _serve(monkeypatch, "--host", "0.0.0.0", "--port", "9000")
+    assert code == 0, err
+    assert got["host"] == "0.0.0.0"
+    assert err.splitlines()[0].startswith("warning: --host 0.0.0.0: anyone who can reach "
+                                          "this machine on port 9000 can use this page")
+    assert "localhost:9000" in got["app"].state.config.hosts()
+
+
+def test_serve_refuses_a_missing_results_folder(monkeypatch, tmp_path):
+    code, err, got = _serve(monkeypatch, "--results", str(tmp_path / "nope"))
+    assert code == 2 and not got
+    assert err.strip().startswith("Error: Invalid value for '--results'")
