@@ -230,7 +230,7 @@ def _wait(client, job, page, limit=120.0):
         time.sleep(0.05)
 
 
-def test_a_job_gives_the_same_result_and_partial_estimates(client):
+def test_a_job_gives_the_same_result_as_the_sync_api(client):
     opts = {"hand": SHEEP, "max_deals": 1200, "batch": 200, "precision": 0, "seed": 2}
     v = client.post("/api/jobs", json={"page": "p1", "command": "expose", "options": opts})
     assert v.status_code == 200 and v.json()["state"] == "running"
@@ -239,6 +239,37 @@ def test_a_job_gives_the_same_result_and_partial_estimates(client):
     assert done.json()["result"] == client.post("/api/expose", json=opts).json()
     # another page cannot see it
     assert client.get(f"/api/jobs/{v.json()['job']}?page=p2").status_code == 404
+
+
+def test_partial_estimates_grow_batch_by_batch_and_end_in_the_final_one():
+    """The page's table fills in from these snapshots (analyse_exposure's ``partial``,
+    advise's ``progress``): n grows by the batch, marked running; the last one is the
+    final estimate."""
+    from sim.analysis.exposure_format import to_json as expose_json
+    from sim.commands.api import command_json
+
+    snaps = []
+    final = command_json("expose", {"hand": SHEEP, "max_deals": 1000, "batch": 250,
+                                    "precision": 0, "seed": 4},
+                         progress=lambda snap: snaps.append(expose_json([snap()])))
+    assert [s["runs"][0]["n"] for s in snaps] == [250, 500, 750, 1000]
+    assert {s["runs"][0]["stop"] for s in snaps} == {"running"}
+    def strip(rows):
+        return [{k: v for k, v in r.items() if k != "stop"} for r in rows]
+
+    assert strip(snaps[-1]["rows"]) == strip(final["rows"])
+    assert final["runs"][0]["stop"] == "max_deals"
+    assert snaps[0]["runs"][0]["stop_text"].startswith("Running: 250 deals so far")
+
+    from sim.analysis.advise_format import to_json as advise_json
+
+    seen = []
+    final = command_json("advise", {**POSITION, "max_worlds": 48},
+                         progress=lambda w, cap, snap: seen.append((w, cap,
+                                                                    advise_json(snap()))))
+    assert [(w, cap) for w, cap, _ in seen] == [(16, 48), (32, 48), (48, 48)]
+    assert seen[0][2]["stopped"] == "running" and seen[0][2]["worlds"] == 16
+    assert seen[-1][2]["cards"] == final["cards"]
 
 
 def test_cancel_and_one_job_per_page(client):

@@ -114,7 +114,11 @@ function exposeOptions() {
   o.precision = Number($("expose-precision").value);
   o.max_deals = Number($("expose-max-deals").value);
   o.seed = Number($("expose-seed").value);
-  o.batch = Number($("expose-batch").value);
+  // batch: the table refreshes after every batch; empty = 1,000, or the CLI's own default
+  // when a seat plays search (250 deals; 10 with two decks)
+  const searching = [o.player, o.opponents].some((p) => p && p.startsWith("search"));
+  if ($("expose-batch").value !== "") o.batch = Number($("expose-batch").value);
+  else if (!searching) o.batch = 1000;
   return { ...o, ...rules() };
 }
 
@@ -138,7 +142,8 @@ function renderExpose(view) {
   out.dataset.state = view.state;
   if (!res) {
     $("expose-status").textContent = view.state === "running"
-      ? `starting… ${dur(view.elapsed)} (the first run compiles the kernels, about a minute)` : "";
+      ? `starting… ${dur(view.elapsed)} (the first run compiles the kernels, about a minute)`
+      : view.state === "cancelled" ? "cancelled before the first batch: no estimate" : "";
     return;
   }
   const run = res.runs[0], cap = res.settings.max_deals, n = run.n;
@@ -236,7 +241,9 @@ function drawPlays(r) {
   } else {
     $("advise-run").disabled = true;
   }
-  playGrid.mark(plays.flatMap((p) => p.match(/../g) || []), "gone");
+  const seen = {};  // a card is gone when every copy of it was played
+  for (const c of plays.flatMap((p) => p.match(/../g) || [])) seen[c] = (seen[c] || 0) + 1;
+  playGrid.mark(Object.keys(seen).filter((c) => seen[c] >= decks()), "gone");
 }
 
 // The checks run one after another, each on the plays as they are when it runs (a click
@@ -259,7 +266,8 @@ function renderAdvise(view) {
   out.dataset.state = view.state;
   const maxw = Number($("advise-max-worlds").value);
   if (!res) {
-    $("advise-status").textContent = view.state === "running" ? `starting… ${dur(view.elapsed)}` : "";
+    $("advise-status").textContent = view.state === "running" ? `starting… ${dur(view.elapsed)}`
+      : view.state === "cancelled" ? "cancelled before two worlds: no estimate" : "";
     return;
   }
   if (view.state === "running") {
