@@ -1,7 +1,7 @@
 """Card and hand text forms (RULES.md §1)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.game.cards import (
@@ -89,6 +89,7 @@ def test_exposure_flags():
         exposure_flags(parse_cards("SK"))
 
 
+@settings(deadline=None)  # numba-backed: no wall-clock limit on a busy machine (issue 26)
 @given(st.sets(st.integers(0, 51)))
 def test_mask_roundtrip(cards):
     assert mask_to_cards(cards_to_mask(cards)) == sorted(cards)

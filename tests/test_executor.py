@@ -172,11 +172,11 @@ def test_one_deal_is_never_a_certain_interval(tmp_path):
 # --------------------------------------------------------------------------- signals
 
 
-def _spawn(args: list[str]) -> subprocess.Popen:
+def _spawn(spawn, args: list[str]) -> subprocess.Popen:
+    """``gongzhu-sim *args`` in a session of its own with default SIGINT handling, killed
+    with its workers when the test ends (the ``spawn`` fixture, tests/conftest.py)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return spawn([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env)
 
 
 def _wait_for_batches(p: subprocess.Popen, seconds: float) -> None:
@@ -187,8 +187,8 @@ def _wait_for_batches(p: subprocess.Popen, seconds: float) -> None:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupted_compare_prints_the_estimate_so_far(sig):
-    p = _spawn(["compare", "-c", "lowest", "-c", "random", "--field", "random", "--deals",
+def test_interrupted_compare_prints_the_estimate_so_far(sig, spawn):
+    p = _spawn(spawn, ["compare", "-c", "lowest", "-c", "random", "--field", "random", "--deals",
                 "100000000", "--batch", "500", "--jobs", "2", "--precision", "1e-9"])
     _wait_for_batches(p, 8)
     os.killpg(p.pid, sig)  # the whole process group, like Ctrl-C in a terminal
@@ -219,8 +219,8 @@ def test_interrupted_sequential_compare_keeps_a_valid_interval():
     assert "confidence sequence stays valid when stopped by hand" in res.stop_text()
 
 
-def test_interrupted_expose_prints_the_estimate_so_far():
-    p = _spawn(["expose", HAND, "--options", "none;SQ", "--precision", "0", "--max-deals",
+def test_interrupted_expose_prints_the_estimate_so_far(spawn):
+    p = _spawn(spawn, ["expose", HAND, "--options", "none;SQ", "--precision", "0", "--max-deals",
                 "100000000", "--batch", "500", "--jobs", "2", "--format", "json"])
     _wait_for_batches(p, 8)
     os.killpg(p.pid, signal.SIGINT)
@@ -232,12 +232,12 @@ def test_interrupted_expose_prints_the_estimate_so_far():
 
 
 @pytest.mark.parametrize("delay", [2.0, 5.0])
-def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay):
+def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay, spawn):
     # a warm numba cache first (a Ctrl-C during the very first compile waits for numba)
-    w = _spawn(["run", "--deals", "8", "--jobs", "2", "--backend", "loky", "--out",
+    w = _spawn(spawn, ["run", "--deals", "8", "--jobs", "2", "--backend", "loky", "--out",
                 str(tmp_path / "warm"), "--quiet", "--no-report"])
     w.communicate(timeout=600)
-    p = _spawn(["run", "--deals", "2000000", "--chunk-size", "20000", "--jobs", "2",
+    p = _spawn(spawn, ["run", "--deals", "2000000", "--chunk-size", "20000", "--jobs", "2",
                 "--backend", "loky", "--out", str(tmp_path / "r"), "--quiet"])
     time.sleep(delay)
     os.killpg(p.pid, signal.SIGINT)
@@ -246,9 +246,9 @@ def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay):
     assert "Traceback" not in err and "KeyError" not in err and "Aborted" not in err
 
 
-def test_workers_exit_when_the_parent_is_killed(tmp_path):
+def test_workers_exit_when_the_parent_is_killed(tmp_path, spawn):
     psutil = pytest.importorskip("psutil")
-    p = _spawn(["run", "--deals", "50000000", "--chunk-size", "50000", "--jobs", "2",
+    p = _spawn(spawn, ["run", "--deals", "50000000", "--chunk-size", "50000", "--jobs", "2",
                 "--backend", "loky", "--out", str(tmp_path / "k"), "--quiet"])
     parent = psutil.Process(p.pid)
     workers: list = []
