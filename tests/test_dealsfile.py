@@ -181,7 +181,7 @@ def test_every_hand_may_carry_its_seat(tmp_path):
     labelled = " ".join(f"{s}:{h}" for s, h in enumerate(ISSUE26))  # the natural guess
     assert labelled.startswith("0:AKQ8.KQJ.J84.AQ5 1:J9643")  # the issue's '1:J9643'
     assert parse_deal(labelled) == parse_deal(plain) == [mask(h) for h in ISSUE26]
-    assert parse_deal(" ".join(f"{s}:{h}" for s, h in zip("WNES", ISSUE26))) == \
+    assert parse_deal(" ".join(f"{s}:{h}" for s, h in zip("WNES", ISSUE26, strict=True))) == \
         parse_deal("3:" + " ".join(ISSUE26))
     # the CLI plays the labelled file exactly as the plain one
     out = {}
