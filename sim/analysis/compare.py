@@ -129,9 +129,16 @@ def candidate_scores(
     the engine's deal of ``(seed, i)``, the field in the other seats, with the same
     seed and deal index (hence the same field random streams) for every candidate.
     ``seats=(0,)`` gives the unrotated score (used by scripts/variance_check.py).
+
+    Exact sums: a measure whose values are multiples of 1/3 (raw, points, zero-sum =
+    (4·raw − Σraw)/3, team points, whole 元宝) is summed over the seats as integers (thirds)
+    and divided once, so a candidate identical to the field scores exactly 0 zero-sum
+    points on every deal, not ±2e-16 (issue 26).
     """
     from sim.engine import play_deals
 
+    thirds = np.zeros((n, len(candidates)), dtype=np.int64)
+    exact = True
     scores = np.zeros((n, len(candidates)), dtype=np.float64)
     hands = None
     for c, cand in enumerate(candidates):
@@ -145,7 +152,15 @@ def candidate_scores(
             if hands is None:  # the engine's own deal of (seed, i): reuse it
                 hands = (res.hands if rules.decks == 1
                          else np.stack([res.hands, res.hands2], axis=-1))
-            scores[:, c] += _values(res, measure, rules)[:, r]
+            v = _values(res, measure, rules)[:, r]
+            scores[:, c] += v
+            t = np.rint(v * 3.0)
+            if exact and np.all(np.abs(v * 3.0 - t) < 1e-6):
+                thirds[:, c] += t.astype(np.int64)
+            else:
+                exact = False
+    if exact:
+        return thirds / (3.0 * len(seats))
     scores /= len(seats)
     return scores
 
@@ -189,6 +204,13 @@ def _warm(job: _Job) -> None:
 # --------------------------------------------------------------------------- result
 
 
+def identical_to_field(cand: Candidate, fld: Candidate) -> bool:
+    """True when ``cand`` plays and exposes exactly as the field (same kernels and
+    parameters): all four seats then play one game, and its zero-sum score is exactly 0
+    on every deal (its other measures: the table's mean)."""
+    return cand.player == fld.player and cand.exposure == fld.exposure
+
+
 @dataclass(frozen=True)
 class CompareResult:
     """A finished comparison.
@@ -196,7 +218,9 @@ class CompareResult:
     Attributes:
         candidates: one row per candidate (index A, B, …): ``candidate`` (name),
             ``player``, ``exposure``, ``mean``, ``se``, ``ci_low``, ``ci_high``,
-            ``half_width``, ``n``.  Units: ``unit``; a score is the mean over the 4 seats.
+            ``half_width``, ``n``, ``identical_to_field`` (bool: the candidate is the
+            field, see :func:`identical_to_field`).  Units: ``unit``; a score is the mean
+            over the 4 seats.
         pairs: one row per pair A < B: ``a``, ``b`` (letters), ``a_name``, ``b_name``,
             ``delta`` (mean of Δ = score A − score B), ``se``, ``ci_low``, ``ci_high``,
             ``half_width``, ``a_better`` / ``b_better`` / ``tie`` (fractions of deals),
@@ -270,8 +294,11 @@ class CompareResult:
                 f"half-width {hw}{tail}.")
 
     def warnings(self) -> list[str]:
-        """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
-        n_undef = int(np.isnan(self.candidates["half_width"]).sum()
+        """One-line warnings: undefined intervals (n/a) and intervals from few deals (a
+        candidate identical to the field has no interval by design: not counted)."""
+        c = self.candidates
+        same = c["identical_to_field"] if "identical_to_field" in c else False
+        n_undef = int((np.isnan(c["half_width"]) & ~same).sum()
                       + np.isnan(self.pairs["half_width"]).sum())
         out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
         return [w for w in out if w]
@@ -410,6 +437,7 @@ def _result(st: _Moments, kept: list[np.ndarray], stop: str, t0: float, *, cands
         "exposure": [c.exposure.name for c in cands],
         "mean": st.mean, "se": se, "ci_low": st.mean - hw, "ci_high": st.mean + hw,
         "half_width": hw, "n": n,
+        "identical_to_field": [identical_to_field(c, fld) for c in cands],
     }, index=pd.Index(letters, name="label"))
 
     dhw = _half_width(st.dm2, n, sequential, deals, level)
