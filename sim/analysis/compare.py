@@ -137,12 +137,10 @@ def candidate_scores(
     """
     from sim.engine import play_deals
 
-    thirds = np.zeros((n, len(candidates)), dtype=np.int64)
-    exact = True
-    scores = np.zeros((n, len(candidates)), dtype=np.float64)
+    vals = np.zeros((n, len(candidates), len(seats)), dtype=np.float64)
     hands = None
     for c, cand in enumerate(candidates):
-        for r in seats:
+        for j, r in enumerate(seats):
             players = [field.player] * 4
             exposures = [field.exposure] * 4
             players[r] = cand.player
@@ -152,17 +150,26 @@ def candidate_scores(
             if hands is None:  # the engine's own deal of (seed, i): reuse it
                 hands = (res.hands if rules.decks == 1
                          else np.stack([res.hands, res.hands2], axis=-1))
-            v = _values(res, measure, rules)[:, r]
-            scores[:, c] += v
-            t = np.rint(v * 3.0)
-            if exact and np.all(np.abs(v * 3.0 - t) < 1e-6):
-                thirds[:, c] += t.astype(np.int64)
-            else:
-                exact = False
-    if exact:
-        return thirds / (3.0 * len(seats))
-    scores /= len(seats)
-    return scores
+            vals[:, c, j] = _values(res, measure, rules)[:, r]
+    return seat_mean(vals)
+
+
+def seat_mean(vals: np.ndarray) -> np.ndarray:
+    """``(n, k, s)`` float64 seat values → ``(n, k)`` means over the ``s`` seats, exact
+    where a column's values are all multiples of 1/3 (raw, points, team points, zero-sum,
+    whole 元宝): summed as integers in thirds and divided once, so a candidate identical to
+    the field scores exactly 0 zero-sum points (issue 26); other columns: summed in seat
+    order as floats."""
+    n, k, s = vals.shape
+    out = np.zeros((n, k), dtype=np.float64)
+    for j in range(s):
+        out += vals[:, :, j]
+    out /= s
+    t = np.rint(vals * 3.0)
+    exact = (np.abs(vals * 3.0 - t) < 1e-6).all(axis=(0, 2))
+    if exact.any():
+        out[:, exact] = t[:, exact, :].astype(np.int64).sum(axis=2) / (3.0 * s)
+    return out
 
 
 @dataclass(frozen=True)

@@ -190,17 +190,23 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
 
 
 def _logger():
+    from sim.analysis.tune_format import deals_text
+
     def log(ev):
         if ev["event"] == "round":
             click.echo(f"round {ev['round']}: best response to {ev['field']}", err=True)
         elif ev["event"] == "race":
             r = ev["race"]
             w = r["members"][r["winner"]]
+            low = w["gain"] < 0  # the start itself has gain 0
             click.echo(f"  race {r['race']} ({r['key'] or 'full grid'}): "
                        f"{sum(m['status'] != 'reference' for m in r['members'])} candidates, "
-                       f"cap {r['cap']:,}, n {r['n']:,} ({r['stop']}); winner gain "
-                       f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]; "
-                       f"budget {ev['spent']:,}/{ev['budget']:,}", err=True)
+                       f"{deals_text(r)}, stop: {r['stop']}; winner gain vs start "
+                       f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]"
+                       + (" (below the start, which is only the reference here: an earlier "
+                          "race's win was likely luck; the confirmation decides)"
+                          if low else "")
+                       + f"; budget spent {ev['spent']:,}/{ev['budget']:,}", err=True)
         elif ev["event"] == "confirm":
             c = ev["confirmation"]
             click.echo(f"  confirmation: {c['gain']:+.3f} [{c['low']:+.3f}, "
