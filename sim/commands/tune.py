@@ -160,7 +160,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
 
     try:
         res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
-                       log=log)
+                       log=log, progress=None if quiet else _race_progress())
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         _write_state(folder, state)
@@ -187,6 +187,21 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         else:
             if fmt == "text":
                 click.echo(f"report: {html}")
+
+
+def _race_progress():
+    """``progress(n, cap, alive)`` of a race: a line every few seconds on stderr (a long
+    race prints nothing else until it ends; sim/jobs/progress.py)."""
+    from sim.jobs.progress import ProgressLines
+
+    lines = ProgressLines("tune")
+
+    def progress(n: int, cap: int, alive: int) -> None:
+        lines(f"race under way: {n:,} deals played by each member (share {cap:,}), "
+              f"{alive} candidate{'s' if alive != 1 else ''} still in it, "
+              f"{lines.elapsed():.0f} s")
+
+    return progress
 
 
 def _logger():
