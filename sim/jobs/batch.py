@@ -394,6 +394,11 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
                              "start again with --force")
         manifest["format"] = MANIFEST_FORMAT  # format-2 one-deck deals are format-3 deals
     elif existing and not force:
+        if gongzhu_manifest(out) is None:  # the user's own files: --force would refuse
+            raise InputError(
+                f"output folder {out} is not empty and holds no gongzhu-sim results "
+                f"({MANIFEST}); choose a new or empty folder with --out (gongzhu-sim never "
+                "overwrites files it did not write, not even with --force)")
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "
                          "interrupted run there or --force to overwrite its results")
     stale: list[Path] = []
