@@ -98,6 +98,7 @@ _API = {
     "IllegalPlay": "sim.game.state",
     "deal_game": "sim.engine.gameloop",
     "play_game": "sim.engine.gameloop",
+    "bot": "sim.engine.gameloop",
 }
 __all__ = sorted(_API)
 
