@@ -316,3 +316,17 @@ def test_a_race_winner_below_the_start_is_explained_and_n_above_its_share_labell
             ln = next(x for x in err.splitlines() if x.startswith(f"  race {r['race']} "))
             assert f"{r['n']:,} deals (share {r['cap']:,} per member" in ln
             assert ("+ deals left by eliminated candidates" in ln) == (r["n"] > r["cap"])
+
+
+def test_the_starts_own_gain_reads_as_zero_by_definition(tmp_path):
+    """A difference of the start to itself is 0, not '+0.000 [+0.000, +0.000]'."""
+    from reports.tune_report import build_tune_report
+
+    res = tune(_settings(), evaluator_factory=lambda f: Quadratic(f, t=4.0))
+    assert res["rounds"][0]["winner"] == res["rounds"][0]["start"]
+    text = format_text(res)
+    assert "0 (the start itself)" in text and "+0.000 [+0.000, +0.000]" not in text
+    (tmp_path / "tune.json").write_text(json.dumps({"result": res, "status": "done"}))
+    tables = [t for sec in build_tune_report(tmp_path).sections for _, t in sec.tables]
+    cells = {str(v) for t in tables for v in t.to_numpy().ravel()}
+    assert "0 (the start itself)" in cells and "+0.000 [+0.000, +0.000]" not in cells

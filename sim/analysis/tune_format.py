@@ -46,6 +46,16 @@ def below_start(race: dict[str, Any], start: str) -> bool:
     return w["policy"] != start and w["gain"] < 0
 
 
+def gain_text(member: dict[str, Any], start: str) -> str:
+    """A race member's gain over the start with its 95% CS; the start itself: ``0 (the
+    start itself)``, not ``+0.000 [+0.000, +0.000]`` (a difference to itself is 0 by
+    definition, not an estimate)."""
+    if member["policy"] == start:
+        return "0 (the start itself)"
+    return (f"{member['gain']:+.3f} [{member['gain_low']:+.3f}, "
+            f"{member['gain_high']:+.3f}]")
+
+
 def deals_text(race: dict[str, Any]) -> str:
     """``n`` of a race with its per-member share (``cap``) so that n above it reads right:
     ``8,998 deals (share 6,666 per member + what eliminated candidates left)``."""
@@ -98,14 +108,15 @@ def format_text(res: dict[str, Any]) -> str:
             lines.append(f"  {r['race']:>4}  {r['key'] or 'full grid':<18} {ncand:>5} "
                          f"{r['budget']:>11,} {r['n']:>9,}  {r['stop']:<9}  "
                          f"{short(w['policy'], rnd['start']):<22}  "
-                         f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]"
-                         + (" *" if mark else ""))
+                         f"{gain_text(w, rnd['start'])}" + (" *" if mark else ""))
         lines.append("  budget: candidate-deals (members × deals); n: deals each survivor "
                      "played, which passes budget ÷ members when candidates are eliminated")
         if below:
             lines.append("  " + BELOW_START_NOTE)
         lines.append(f"winner: {rnd['winner']}")
-        lines.append(f"  racing gain:       {_ci(rnd['racing'])}  — race "
+        racing = ("0 (the winner is the start)" if rnd["winner"] == rnd["start"]
+                  else _ci(rnd["racing"]))
+        lines.append(f"  racing gain:       {racing}  — race "
                      f"{rnd['racing']['race'] if rnd['racing'] else '–'}, 95% confidence "
                      "sequence (overstates the best of many)")
         c = rnd["confirmation"]

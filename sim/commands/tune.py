@@ -205,10 +205,13 @@ def _race_progress():
 
 
 def _logger():
-    from sim.analysis.tune_format import deals_text
+    from sim.analysis.tune_format import deals_text, gain_text
+
+    start = {"policy": None}
 
     def log(ev):
         if ev["event"] == "round":
+            start["policy"] = ev.get("start")
             click.echo(f"round {ev['round']}: best response to {ev['field']}", err=True)
         elif ev["event"] == "race":
             r = ev["race"]
@@ -217,7 +220,7 @@ def _logger():
             click.echo(f"  race {r['race']} ({r['key'] or 'full grid'}): "
                        f"{sum(m['status'] != 'reference' for m in r['members'])} candidates, "
                        f"{deals_text(r)}, stop: {r['stop']}; winner gain vs start "
-                       f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]"
+                       f"{gain_text(w, start['policy'])}"
                        + (" (below the start, which is only the reference here: an earlier "
                           "race's win was likely luck; the confirmation decides)"
                           if low else "")
