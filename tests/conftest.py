@@ -7,8 +7,10 @@
   ``bash -c 'trap "" INT; python -m pytest'``): an ignored signal is inherited across
   ``exec``, Python then installs no ``KeyboardInterrupt`` handler, and
   ``Popen(restore_signals=True)`` does not help (it restores only SIGPIPE, SIGXFZ and
-  SIGXFSZ).  So the child resets SIGINT to ``SIG_DFL`` before ``exec``; Python then
-  installs its usual handler.
+  SIGXFSZ).  So the child starts as a tiny Python trampoline that resets SIGINT and SIGTERM
+  to ``SIG_DFL`` and ``exec``s the command (same pid); Python then installs its usual
+  handler.  (Not ``preexec_fn``: Python code between fork and exec may deadlock when the
+  test process runs threads, as numba and loky do.)
 * The child leads a process group of its own (``start_new_session``), so a test can send
   a signal to it and its workers at once (``os.killpg``), as Ctrl-C in a terminal does.
 * However the test ends (pass, failure, error, Ctrl-C), the child's whole process group is
@@ -21,13 +23,13 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 
 import pytest
 
-
-def _default_signals() -> None:  # runs in the child between fork and exec
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+#: Resets SIGINT/SIGTERM to their defaults, then becomes the command (``exec``: same pid).
+TRAMPOLINE = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+              "signal.signal(signal.SIGTERM, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])")
 
 
 def kill_group(p: subprocess.Popen) -> None:
@@ -49,7 +51,8 @@ def spawn():
         kw.setdefault("stdout", subprocess.PIPE)
         kw.setdefault("stderr", subprocess.PIPE)
         kw.setdefault("text", True)
-        p = subprocess.Popen(args, start_new_session=True, preexec_fn=_default_signals, **kw)
+        p = subprocess.Popen([sys.executable, "-c", TRAMPOLINE, *map(str, args)],
+                             start_new_session=True, **kw)
         children.append(p)
         return p
 
