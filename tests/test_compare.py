@@ -64,7 +64,10 @@ def test_self_comparison_gives_exactly_zero_on_every_deal():
     assert p["delta"] == 0 and np.isnan(p["half_width"]) and p["tie"] == 1
     assert np.isnan(p["ci_low"]) and np.isnan(p["ci_high"]) and p["se"] == 0
     assert p["outcome"] == "equivalent" and p["verdict"] == "no difference within ±1"
-    assert "1 interval undefined" in format_text(res) and "n/a" in format_text(res)
+    # issue 26: the text says what it is, not "+0.00 n/a" / "-0.00 n/a" with a warning
+    text = format_text(res)
+    assert "0 (identical)" in text and "identical: the same score on every deal" in text
+    assert "n/a" not in text and "-0.00" not in text and "interval undefined" not in text
 
 
 @pytest.mark.parametrize("better", ["heuristic", "lowest"])

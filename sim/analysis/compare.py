@@ -280,7 +280,12 @@ class CompareResult:
 
     def stop_text(self) -> str:
         """One sentence: why the run stopped and at which n."""
-        hw = f"{self.max_half_width:.3g}" if math.isfinite(self.max_half_width) else stats.NA
+        if math.isfinite(self.max_half_width):
+            hw = f"{self.max_half_width:.3g}"
+        elif len(self.pairs) and (self.pairs["tie"] == 1.0).all():
+            hw = "none (every pair scored the same on every deal)"
+        else:
+            hw = stats.NA
         lv = stats.level_label(self.level)
         what = f"{lv} confidence-sequence" if self.sequential else f"{lv} CI"
         if self.stop == "interrupted":
@@ -302,11 +307,13 @@ class CompareResult:
 
     def warnings(self) -> list[str]:
         """One-line warnings: undefined intervals (n/a) and intervals from few deals (a
-        candidate identical to the field has no interval by design: not counted)."""
+        candidate identical to the field, or a pair equal on every deal, has no interval by
+        design: not counted)."""
         c = self.candidates
         same = c["identical_to_field"] if "identical_to_field" in c else False
+        p = self.pairs  # a pair equal on every deal has no interval by design either
         n_undef = int((np.isnan(c["half_width"]) & ~same).sum()
-                      + np.isnan(self.pairs["half_width"]).sum())
+                      + (np.isnan(p["half_width"]) & (p["tie"] < 1.0)).sum())
         out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
         return [w for w in out if w]
 

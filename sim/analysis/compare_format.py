@@ -21,6 +21,10 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}"
 
 
+#: The Δ cell of two candidates that scored the same on every deal.
+IDENTICAL_PAIR = "0 (identical)"
+
+
 def format_text(res: CompareResult) -> str:
     """The human-readable report: candidates, Δ matrix, better-fraction matrix, verdicts."""
     r = res.rules
@@ -57,6 +61,9 @@ def format_text(res: CompareResult) -> str:
     idx = list(c.index)
     cell = {(i, i): "—" for i in idx}
     for _, p in res.pairs.iterrows():
+        if p["tie"] == 1.0:  # the same score on every deal: not an estimate (no -0.00 n/a)
+            cell[(p["a"], p["b"])] = cell[(p["b"], p["a"])] = IDENTICAL_PAIR
+            continue
         cell[(p["a"], p["b"])] = (f"{p['delta']:+.2f} "
                                   f"{stats.fmt_interval(p['ci_low'], p['ci_high'])}")
         cell[(p["b"], p["a"])] = (f"{-p['delta']:+.2f} "
@@ -68,8 +75,10 @@ def format_text(res: CompareResult) -> str:
     lines.append(bm.map(lambda v: "—" if np.isnan(v) else f"{100 * v:.1f}%").to_string())
     lines += ["", f"Verdicts (δ = ±{res.delta:g} {res.unit})"]
     for _, p in res.pairs.iterrows():
+        why = ("identical: the same score on every deal" if p["tie"] == 1.0
+               else f"Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)}")
         lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
-                     f"(Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)})")
+                     f"({why})")
     lines += res.warnings()
     return "\n".join(lines)
 
