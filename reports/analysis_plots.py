@@ -27,6 +27,10 @@ def plot_compare(res: CompareResult, path: str) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from reports.fonts import finish, setup
+
+    setup()
+
     c, p = res.candidates, res.pairs
     fig, (ax1, ax2) = plt.subplots(
         1, 2, figsize=(11, 1.2 + 0.45 * max(len(c), len(p))), constrained_layout=True)
@@ -44,6 +48,7 @@ def plot_compare(res: CompareResult, path: str) -> str:
     ax2.set_xlabel(f"paired Δ, {res.unit}")
     ax2.set_title(f"pairwise differences, n = {res.n:,}")
     ax2.legend(loc="best", fontsize="small")
+    finish(fig)
     fig.savefig(path, dpi=110, metadata=FIGURE_METADATA)
     plt.close(fig)
     return path
@@ -59,6 +64,10 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from reports.fonts import finish, setup
+
+    setup()
 
     t = result.table
     unit = MEASURES[result.measure].unit
@@ -91,6 +100,7 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
     else:
         ax2.text(0.5, 0.5, "no exposure option to compare", ha="center", va="center")
         ax2.set_axis_off()
+    finish(fig)  # no CJK font: Latin labels (reports/fonts.py)
     fig.tight_layout()
     fig.savefig(path, dpi=100, metadata=FIGURE_METADATA)
     plt.close(fig)

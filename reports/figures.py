@@ -24,7 +24,19 @@ def _plt():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from reports.fonts import setup
+
+    setup()  # a CJK font behind DejaVu Sans, if the machine has one (reports/fonts.py)
     return plt
+
+
+def _layout(fig) -> None:
+    """``tight_layout`` of a finished figure, its texts first given Latin labels when the
+    machine has no CJK font (reports/fonts.py: never an empty box, nor one measured)."""
+    from reports.fonts import finish
+
+    finish(fig)
+    fig.tight_layout()
 
 
 def _png(fig) -> bytes:
@@ -74,7 +86,7 @@ def histograms(panels: Mapping[str, Mapping[str, np.ndarray]], title: str = "") 
         ax.legend(fontsize=8)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    _layout(fig)
     return _png(fig)
 
 
@@ -124,7 +136,7 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title
     ax.set_title(title, fontsize=10)
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(f"mean Δ ({unit} per deal)")
-    fig.tight_layout()
+    _layout(fig)
     return _png(fig)
 
 
@@ -153,5 +165,5 @@ def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell:
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.tight_layout()
+    _layout(fig)
     return _png(fig)

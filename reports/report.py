@@ -119,13 +119,14 @@ def fmt_pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
 _RATE_HEADERS = {"exposed card": "exp.", "exposed pig": "exp. pig", "exposed sheep": "exp. sheep",
                  "exposed transformer": "exp. ♣10", "exposed heartA": "exp. ♥A",
                  "took pig": "took pig", "took sheep": "took sheep",
-                 "took transformer": "took ♣10", "满红 rate": "满红", "满贯 rate": "满贯",
+                 "took transformer": "took ♣10", "满红 rate": "full hearts 满红",
+                 "满贯 rate": "grand slam 满贯",
                  "exposed both": "exp. both"}
 
 #: What the short rate headers mean (printed under the rates table).
 RATES_LEGEND = ("Rates are shares of deals. exp. X: X was exposed (auto-exposure included); "
-                "took X: took X (pig = ♠Q, sheep = ♦J, ♣10 = the transformer); 满红: took all "
-                "hearts; 满贯: took all scoring cards.")
+                "took X: took X (pig = ♠Q, sheep = ♦J, ♣10 = the transformer); full hearts (满红): "
+                "took all hearts; grand slam (满贯): took all scoring cards.")
 
 
 def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = DEFAULT_LEVEL
@@ -311,9 +312,11 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
         f"The holder's mean raw, zero-sum and points per deal ± the {ci} half-width when it "
         "exposes the card and when it keeps it, and the shares of deals in which the card "
         "was exposed (exp., auto-exposure included), the holder took the pig / sheep / "
-        "transformer (♣10), all hearts (满红) or all scoring cards (满贯)."
+        "transformer (♣10), all hearts (full hearts, 满红) or all scoring cards (grand "
+        "slam, 满贯)."
         + (" Two decks: per comparison, the holder's two arms; exp. = at least one copy "
-           "exposed (by any seat), exp. both = both copies; 满红 / 满贯 need both copies."
+           "exposed (by any seat), exp. both = both copies; full hearts (满红) / grand slam "
+           "(满贯) need both copies."
            if two else "")],
         tables=[("holder summary", arm_scores), ("holder rates", arm_rates)])
     hists = {}

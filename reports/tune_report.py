@@ -17,6 +17,7 @@ import pandas as pd
 
 from reports.report import Report, Section, render_html, render_markdown
 from sim.analysis.tune import answer_text, short
+from sim.analysis.tune_format import BELOW_START_NOTE, below_start, deals_text, gain_text
 
 
 def _gain(d) -> str:
@@ -51,7 +52,9 @@ def build_tune_report(folder: str | Path) -> Report:
                         f"stop: {rnd['stop']}. {answer_text(rnd, s['measure'])}")
         rc, c = rnd["racing"], rnd["confirmation"]
         sec.tables.append(("winner", pd.DataFrame([
-            {"figure": "racing (best of many: overstated)", f"gain ({unit})": _gain(rc),
+            {"figure": "racing (best of many: overstated)",
+             f"gain ({unit})": ("0 (the winner is the start)"
+                                if rnd["winner"] == rnd["start"] else _gain(rc)),
              "n": f"{rc['n']:,}" if rc else "–", "interval": "95% confidence sequence",
              "deals": f"race {rc['race']}, seed {rnd['seed']}" if rc else "–"},
             {"figure": "confirmation (fresh deals)", f"gain ({unit})": _gain(c),
@@ -59,21 +62,25 @@ def build_tune_report(folder: str | Path) -> Report:
              "deals": f"seed {c['seed']}" if c else "– (the start won)"},
         ])))
         path, cands = [], []
+        below = False
         for r in rnd["races"]:
             w = r["members"][r["winner"]]
+            mark = below_start(r, rnd["start"])
+            below |= mark
             path.append({"race": r["race"], "key": r["key"] or "full grid",
                          "candidates": sum(m["status"] != "reference" for m in r["members"]),
-                         "budget": f"{r['budget']:,}", "n": f"{r['n']:,}", "stop": r["stop"],
+                         "budget": f"{r['budget']:,}", "n (deals)": deals_text(r),
+                         "stop": r["stop"],
                          "winner (vs start)": short(w["policy"], rnd["start"]),
-                         "gain [95% CS]": f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, "
-                                          f"{w['gain_high']:+.3f}]"})
+                         "gain [95% CS]": gain_text(w, rnd["start"]) + (" *" if mark else "")})
             for m in r["members"]:
                 cands.append({"race": r["race"], "candidate (vs start)":
                               short(m["policy"], rnd["start"]), "status": m["status"],
                               "n": f"{m['n']:,}",
-                              "gain [95% CS]": f"{m['gain']:+.3f} [{m['gain_low']:+.3f}, "
-                                               f"{m['gain_high']:+.3f}]"})
+                              "gain [95% CS]": gain_text(m, rnd["start"])})
         sec.tables.append(("search path", pd.DataFrame(path)))
+        if below:
+            sec.text.append(BELOW_START_NOTE)
         secs.append(sec)
         secs.append(Section(f"Round {rnd['round']}: every evaluated candidate", level=3,
                             text=[f"Gain = mean paired difference to the start ({unit} per "

@@ -98,11 +98,50 @@ _API = {
     "IllegalPlay": "sim.game.state",
     "deal_game": "sim.engine.gameloop",
     "play_game": "sim.engine.gameloop",
+    "bot": "sim.engine.gameloop",
 }
 __all__ = sorted(_API)
 
 
+#: Modules of the former flat layout → where they live now (issue 26: outside code that
+#: imported ``sim.cards`` got a bare ModuleNotFoundError; it now gets the new path).
+MOVED = {
+    "batch": "sim.jobs.batch", "bits": "sim.core.bits", "cards": "sim.game.cards",
+    "compare": "sim.analysis.compare", "config": "sim.jobs.config",
+    "dealing": "sim.game.dealing", "dealsfile": "sim.game.dealsfile",
+    "engine2": "sim.engine.two_decks", "features": "sim.game.features",
+    "reference": "sim.engine.reference", "reference2": "sim.engine.reference2",
+    "results": "sim.jobs.results", "rng": "sim.core.rng", "rules": "sim.game.rules",
+    "scoring": "sim.game.scoring", "study": "sim.jobs.study", "threads": "sim.engine.threads",
+    "trace": "sim.engine.trace", "verify": "sim.engine.verify",
+}
+
+
+def _moved_message(old: str) -> str:
+    new = MOVED[old]
+    return (f"sim.{old} moved to {new}: write 'import {new}' or 'from {new} import …' "
+            "(the public API is 'import sim', docs/API.md)")
+
+
+class _MovedFinder:
+    """Last on ``sys.meta_path``: ``import sim.cards`` (a module of the old flat layout)
+    raises an ImportError naming the new path instead of a bare ModuleNotFoundError."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        head, _, tail = fullname.partition(".")
+        if head == "sim" and tail in MOVED:
+            raise ImportError(_moved_message(tail), name=fullname)  # not swallowed by `from`
+        return None
+
+
+if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+    sys.meta_path.append(_MovedFinder())
+
+
 def __getattr__(name: str):
+    if name in MOVED:
+        raise AttributeError(_moved_message(name))
     if name in _API:
         import importlib
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import sim
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "API.md"
@@ -61,3 +63,27 @@ def test_decode_hands_two_decks_repeats_cards_held_twice():
                                  "C6", "C7", "CQ"]
     assert out["exposed_cards_0"][0] == ["SQ", "HA", "SQ"]
     assert list(df.columns) == ["hand_0", "hand2_0", "exposed_0"]  # input unchanged
+
+
+def test_old_import_paths_name_the_new_ones():
+    """Issue 26: the old flat modules (sim.cards, sim.reference, …) broke outside code with
+    a bare ModuleNotFoundError; now one ImportError names the new path, which imports."""
+    import importlib
+    import subprocess
+    import sys
+
+    for old, new in sim.MOVED.items():
+        with pytest.raises(ImportError, match=f"sim.{old} moved to {new}: write 'import {new}'"):
+            importlib.import_module(f"sim.{old}")
+        assert importlib.import_module(new).__name__ == new
+    with pytest.raises(ImportError, match="sim.rules moved to sim.game.rules"):
+        exec("from sim import rules", {})  # noqa: S102
+    with pytest.raises(AttributeError, match="sim.cards moved to sim.game.cards"):
+        _ = sim.cards
+    with pytest.raises(ModuleNotFoundError):  # a name that never existed: the usual error
+        importlib.import_module("sim.nonesuch")
+    r = subprocess.run([sys.executable, "-c", "from sim.cards import parse_hand"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.strip().splitlines()[-1] == (
+        "ImportError: sim.cards moved to sim.game.cards: write 'import sim.game.cards' or "
+        "'from sim.game.cards import …' (the public API is 'import sim', docs/API.md)")

@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -254,14 +253,14 @@ def _chunks_on_disk(out: Path) -> set[str]:
     return {p.name for p in out.glob("chunk-*.parquet")}
 
 
-def test_sigint_keeps_finished_chunks_and_resume_completes(tmp_path):
+def test_sigint_keeps_finished_chunks_and_resume_completes(tmp_path, spawn):
     out = tmp_path / "killed"
     common = ["--deals", "120000", "--seed", "5", "--exposure", "random",
               "--players", "lowest,random,lowest,random"]
     exe = shutil.which("gongzhu-sim", path=os.path.dirname(sys.executable)) or "gongzhu-sim"
-    p = subprocess.Popen([exe, "run", *common, "--chunk-size", "1200", "--jobs", "2",
-                          "--out", str(out), "--quiet"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # default SIGINT handling even under a shell that ignores it; killed when the test ends
+    p = spawn([exe, "run", *common, "--chunk-size", "1200", "--jobs", "2",
+               "--out", str(out), "--quiet"])
     deadline = time.monotonic() + 120
     while len(_chunks_on_disk(out)) < 3:
         assert p.poll() is None, p.communicate()

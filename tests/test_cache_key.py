@@ -14,7 +14,6 @@ import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -203,17 +202,12 @@ def test_cold_cache_detection(tmp_path, monkeypatch, capsys):
     assert not kernel_cache.cache_is_cold(print)  # not a kernel: never "cold"
 
 
-def test_trace_says_compiling_first_when_the_cache_is_empty(tmp_path):
+def test_trace_says_compiling_first_when_the_cache_is_empty(tmp_path, spawn):
     """The real command with NUMBA_CACHE_DIR empty: the note comes before any compile
     finishes; the process is stopped once it appeared (a full compile takes a minute)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty"))
     code = "from sim.cli import main; main()"
-    p = subprocess.Popen([sys.executable, "-c", code, "trace", "--deals", "1"], env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        first = p.stderr.readline()
-        assert first.strip() == kernel_cache.COMPILING
-        assert p.poll() is None  # still compiling: the note came first
-    finally:
-        p.kill()
-        p.communicate()
+    p = spawn([sys.executable, "-c", code, "trace", "--deals", "1"], env=env)
+    first = p.stderr.readline()  # the process is killed when the test ends (conftest.py)
+    assert first.strip() == kernel_cache.COMPILING
+    assert p.poll() is None  # still compiling: the note came first

@@ -1,7 +1,9 @@
 """Card and hand text forms (RULES.md §1)."""
 
+import json
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.game.cards import (
@@ -89,6 +91,7 @@ def test_exposure_flags():
         exposure_flags(parse_cards("SK"))
 
 
+@settings(deadline=None)  # numba-backed: no wall-clock limit on a busy machine (issue 26)
 @given(st.sets(st.integers(0, 51)))
 def test_mask_roundtrip(cards):
     assert mask_to_cards(cards_to_mask(cards)) == sorted(cards)
@@ -148,3 +151,34 @@ def test_two_deck_rank_first_copies():
 def test_rank_first_in_card_lists_and_exposure():
     assert parse_cards("QS, JD 10C ah") == [SQ, DJ, CT, HA]
     assert flags_to_cards(exposure_flags(parse_cards("QS AH"))) == [SQ, HA]
+
+
+# --- issue 26 friction 5: suits as phones and web pages write them ------------------------
+
+def test_invisible_characters_are_ignored_in_card_input():
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from sim.game.cards import clean_text, parse_card, parse_cards
+
+    # the issue's input: each suit symbol followed by the invisible emoji selector U+FE0F
+    emoji = "♠\ufe0f543 ♥\ufe0f32 ♦\ufe0fAKQ ♣\ufe0fAKQ52"
+    plain = "♠543 ♥32 ♦AKQ ♣AKQ52"
+    assert emoji.split()[0] == "♠️543" and len(emoji.split()[0]) == 5
+    assert clean_text(emoji) == plain
+    assert parse_hand(emoji) == parse_hand(plain) == parse_hand("543.32.AKQ.AKQ52")
+    # zero-width space U+200B, no-break space U+00A0, BOM, word joiner: ignored / a space
+    assert parse_hand("\ufeffS:543\u00a0H:32\u200b D:AKQ\u2060 C:AKQ52") == parse_hand(plain)
+    assert parse_hand("543.32\u200b.AKQ.AKQ52") == parse_hand(plain)
+    assert parse_card("♠\ufe0fQ") == parse_card("SQ") == parse_card("Q\u200bS")
+    assert parse_cards("♥\ufe0fA,\u00a0♠️Q") == [parse_card("HA"), parse_card("SQ")]
+    # the outline suits ♤♡♢♧ are the same suits
+    assert parse_hand("♤543 ♡32 ♢AKQ ♧AKQ52") == parse_hand(plain)
+    # visible junk is still an error naming the card
+    with pytest.raises(CardError, match="unknown"):
+        parse_hand("♠\ufe0f54X ♥32 ♦AKQ ♣AKQ52")
+    # and everywhere cards are read: the CLI (score reads taken cards)
+    r = CliRunner().invoke(main, ["score", "♥\ufe0fA ♥\ufe0fK ♠\ufe0fQ", "♣️10,♥️5,♦️J", "-",
+                                  "♥2\u00a0♥\u200b3", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["raw"] == [-190, 180, 0, 0]  # RULES.md §5, as test_cli_score

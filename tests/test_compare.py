@@ -64,7 +64,10 @@ def test_self_comparison_gives_exactly_zero_on_every_deal():
     assert p["delta"] == 0 and np.isnan(p["half_width"]) and p["tie"] == 1
     assert np.isnan(p["ci_low"]) and np.isnan(p["ci_high"]) and p["se"] == 0
     assert p["outcome"] == "equivalent" and p["verdict"] == "no difference within ±1"
-    assert "1 interval undefined" in format_text(res) and "n/a" in format_text(res)
+    # issue 26: the text says what it is, not "+0.00 n/a" / "-0.00 n/a" with a warning
+    text = format_text(res)
+    assert "0 (identical)" in text and "identical: the same score on every deal" in text
+    assert "n/a" not in text and "-0.00" not in text and "interval undefined" not in text
 
 
 @pytest.mark.parametrize("better", ["heuristic", "lowest"])
@@ -215,3 +218,35 @@ def test_two_decks():
                              deals=600, batch=300, seed=4, jobs=2, backend="threading")
     assert to_csv(par) == to_csv(res)
     assert "two decks" in format_text(res)
+
+
+# --- issue 26 friction 6: a candidate identical to the field -------------------------------
+
+def test_a_candidate_identical_to_the_field_is_reported_as_identical():
+    # the issue's case: `compare` printed +0.00 [+0.00, +0.00], JSON mean -2e-16
+    from sim.analysis.compare import candidate_scores, parse_candidate
+
+    field = parse_candidate("random", "field")
+    cands = [parse_candidate("random"), parse_candidate("lowest")]
+    sc = candidate_scores(Rules(), cands, field, seed=3, n=300)
+    assert (sc[:, 0] == 0.0).all()  # exact integer sums: 0, not ±2e-16
+    assert (sc[:, 1] != 0).any()
+    # a non-identical candidate's score is still the mean of its four seats' values
+    assert np.allclose(sc[:, 1] * 12, np.rint(sc[:, 1] * 12))
+
+    r = run("-c", "random", "-c", "lowest", "--field", "random", "--deals", "300",
+            "--format", "json")
+    assert r.exit_code == 0, r.output
+    a, b = json.loads(r.stdout)["candidates"]
+    assert a["identical_to_field"] is True and b["identical_to_field"] is False
+    assert a["mean"] == 0 and str(a["mean"]) == "0.0" and a["half_width"] is None
+    assert not any("undefined" in w for w in json.loads(r.stdout)["warnings"])
+    t = run("-c", "random", "-c", "lowest", "--field", "random", "--deals", "300")
+    row_a = next(ln for ln in t.output.splitlines() if ln.startswith("A "))
+    assert "identical to the field" in row_a and "+0.00" not in row_a
+    assert row_a.split()[2] == "0"
+    assert "A is the field itself" in t.output and "exactly 0 zero-sum points" in t.output
+    c = run("-c", "random", "-c", "lowest", "--field", "random", "--deals", "300",
+            "--format", "csv")
+    df = pd.read_csv(__import__("io").StringIO(c.stdout))
+    assert df.loc[0, "verdict"] == "identical to the field" and df.loc[0, "mean"] == 0

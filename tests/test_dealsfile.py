@@ -169,3 +169,36 @@ def test_two_deck_deals_file(tmp_path):
     ref = play_deals(rules, "lowest", "rule", seed=3, n=5, hands=hands)
     assert (df[[f"raw_{s}" for s in range(4)]].to_numpy() == ref.raw).all()
     assert (df[[f"hand2_{s}" for s in range(4)]].to_numpy() == pairs[:, :, 1]).all()
+
+
+# --- issue 26 friction 4: "0:… 1:… 2:… 3:…" (a seat label before every hand) ---------
+
+ISSUE26 = ["AKQ8.KQJ.J84.AQ5", "J9643.8742.AT6.K", "752.AT65.Q97.J74", "T.93.K532.T98632"]
+
+
+def test_every_hand_may_carry_its_seat(tmp_path):
+    plain = "0:" + " ".join(ISSUE26)
+    labelled = " ".join(f"{s}:{h}" for s, h in enumerate(ISSUE26))  # the natural guess
+    assert labelled.startswith("0:AKQ8.KQJ.J84.AQ5 1:J9643")  # the issue's '1:J9643'
+    assert parse_deal(labelled) == parse_deal(plain) == [mask(h) for h in ISSUE26]
+    assert parse_deal(" ".join(f"{s}:{h}" for s, h in zip("WNES", ISSUE26, strict=True))) == \
+        parse_deal("3:" + " ".join(ISSUE26))
+    # the CLI plays the labelled file exactly as the plain one
+    out = {}
+    for name, line in (("plain", plain), ("labelled", labelled)):
+        f = tmp_path / f"{name}.txt"
+        f.write_text(line + "\n")
+        r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--players", "lowest",
+                                      "--seed", "2", "--out", str(tmp_path / name),
+                                      "--jobs", "1", "--quiet", "--no-report"])
+        assert r.exit_code == 0, r.output
+        out[name] = load_results(tmp_path / name)
+    assert out["plain"].equals(out["labelled"])
+
+
+def test_a_wrong_seat_label_says_the_right_form():
+    line = "0:" + ISSUE26[0] + " 2:" + " ".join(ISSUE26[1:])
+    with pytest.raises(DealsFileError, match="line 1: hand 2 is labelled '2' but is seat 1's") \
+            as err:
+        parse_deals(line)
+    assert "0:H0 H1 H2 H3" in str(err.value) and "0:H0 1:H1 2:H2 3:H3" in str(err.value)

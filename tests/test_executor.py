@@ -172,27 +172,39 @@ def test_one_deal_is_never_a_certain_interval(tmp_path):
 # --------------------------------------------------------------------------- signals
 
 
-def _spawn(args: list[str]) -> subprocess.Popen:
+def _spawn(spawn, args: list[str], stderr=subprocess.PIPE) -> subprocess.Popen:
+    """``gongzhu-sim *args`` in a session of its own with default SIGINT handling, killed
+    with its workers when the test ends (the ``spawn`` fixture, tests/conftest.py)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return spawn([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env, stderr=stderr)
 
 
-def _wait_for_batches(p: subprocess.Popen, seconds: float) -> None:
+def _wait_for_progress(p: subprocess.Popen, err: Path, prefix: str, at_least: float = 8.0,
+                       limit: float = 900.0) -> None:
+    """Wait ``at_least`` seconds and until the child's stderr (a file: not a terminal, so it
+    prints progress lines) shows ``prefix``: batches were merged, however long a cold
+    compile takes on a busy machine (no fixed wall-clock guess)."""
     t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        assert p.poll() is None, p.communicate()
+    while True:
+        assert p.poll() is None, (p.communicate(), err.read_text())
+        waited = time.monotonic() - t0
+        if waited >= at_least and prefix in err.read_text():
+            return
+        assert waited < limit, f"no {prefix!r} progress line after {limit:.0f} s"
         time.sleep(0.25)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupted_compare_prints_the_estimate_so_far(sig):
-    p = _spawn(["compare", "-c", "lowest", "-c", "random", "--field", "random", "--deals",
-                "100000000", "--batch", "500", "--jobs", "2", "--precision", "1e-9"])
-    _wait_for_batches(p, 8)
+def test_interrupted_compare_prints_the_estimate_so_far(sig, spawn, tmp_path):
+    errf = tmp_path / "stderr.txt"
+    with errf.open("w") as fh:
+        p = _spawn(spawn, ["compare", "-c", "lowest", "-c", "random", "--field", "random",
+                           "--deals", "100000000", "--batch", "500", "--jobs", "2",
+                           "--precision", "1e-9"], stderr=fh)
+    _wait_for_progress(p, errf, "compare: ")
     os.killpg(p.pid, sig)  # the whole process group, like Ctrl-C in a terminal
-    out, err = p.communicate(timeout=60)
+    out, _ = p.communicate(timeout=60)
+    err = errf.read_text()
     assert p.returncode == 130, err
     assert "Traceback" not in err and "Aborted" not in err
     assert "Interrupted after" in err and "Interrupted after" in out
@@ -219,12 +231,16 @@ def test_interrupted_sequential_compare_keeps_a_valid_interval():
     assert "confidence sequence stays valid when stopped by hand" in res.stop_text()
 
 
-def test_interrupted_expose_prints_the_estimate_so_far():
-    p = _spawn(["expose", HAND, "--options", "none;SQ", "--precision", "0", "--max-deals",
-                "100000000", "--batch", "500", "--jobs", "2", "--format", "json"])
-    _wait_for_batches(p, 8)
+def test_interrupted_expose_prints_the_estimate_so_far(spawn, tmp_path):
+    errf = tmp_path / "stderr.txt"
+    with errf.open("w") as fh:
+        p = _spawn(spawn, ["expose", HAND, "--options", "none;SQ", "--precision", "0",
+                           "--max-deals", "100000000", "--batch", "500", "--jobs", "2",
+                           "--format", "json"], stderr=fh)
+    _wait_for_progress(p, errf, "expose: ")
     os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    out, _ = p.communicate(timeout=60)
+    err = errf.read_text()
     assert p.returncode == 130, err
     assert "Traceback" not in err
     data = json.loads(out)
@@ -232,12 +248,12 @@ def test_interrupted_expose_prints_the_estimate_so_far():
 
 
 @pytest.mark.parametrize("delay", [2.0, 5.0])
-def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay):
+def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay, spawn):
     # a warm numba cache first (a Ctrl-C during the very first compile waits for numba)
-    w = _spawn(["run", "--deals", "8", "--jobs", "2", "--backend", "loky", "--out",
+    w = _spawn(spawn, ["run", "--deals", "8", "--jobs", "2", "--backend", "loky", "--out",
                 str(tmp_path / "warm"), "--quiet", "--no-report"])
     w.communicate(timeout=600)
-    p = _spawn(["run", "--deals", "2000000", "--chunk-size", "20000", "--jobs", "2",
+    p = _spawn(spawn, ["run", "--deals", "2000000", "--chunk-size", "20000", "--jobs", "2",
                 "--backend", "loky", "--out", str(tmp_path / "r"), "--quiet"])
     time.sleep(delay)
     os.killpg(p.pid, signal.SIGINT)
@@ -246,9 +262,9 @@ def test_ctrl_c_early_in_a_loky_run_prints_no_worker_traceback(tmp_path, delay):
     assert "Traceback" not in err and "KeyError" not in err and "Aborted" not in err
 
 
-def test_workers_exit_when_the_parent_is_killed(tmp_path):
+def test_workers_exit_when_the_parent_is_killed(tmp_path, spawn):
     psutil = pytest.importorskip("psutil")
-    p = _spawn(["run", "--deals", "50000000", "--chunk-size", "50000", "--jobs", "2",
+    p = _spawn(spawn, ["run", "--deals", "50000000", "--chunk-size", "50000", "--jobs", "2",
                 "--backend", "loky", "--out", str(tmp_path / "k"), "--quiet"])
     parent = psutil.Process(p.pid)
     workers: list = []

@@ -143,3 +143,31 @@ def test_force_needs_no_manifest_for_an_empty_folder(tmp_path, resume):
         assert r.exit_code == 2 and "nothing to resume" in r.output
     else:
         assert r.exit_code == 0, r.output
+
+
+def test_a_folder_of_the_users_own_files_gets_advice_force_will_follow(tmp_path):
+    """Issue 26 friction 8: ``run --out myfolder`` on the user's own files said "use
+    --resume … or --force to overwrite its results", and --force then refused."""
+    myfolder = tmp_path / "myfolder"
+    files = _decoy(myfolder)
+    r = cli(*RUN, "--out", str(myfolder))
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+    assert "holds no gongzhu-sim results" in lines[0] and "choose a new or empty folder" \
+        in lines[0]
+    assert "--force to overwrite" not in lines[0] and "--resume to finish" not in lines[0]
+    assert _contents(myfolder) == files
+    # what it says is true: --force does refuse, and --resume has nothing to resume
+    assert cli(*RUN, "--out", str(myfolder), "--force").exit_code == 2
+    assert cli(*RUN, "--out", str(myfolder), "--resume").exit_code == 2
+    assert _contents(myfolder) == files
+    # a folder holding our results still gets both suggestions, and --force follows them
+    ours = tmp_path / "ours"
+    assert cli(*RUN, "--out", str(ours)).exit_code == 0
+    again = cli(*RUN, "--out", str(ours))
+    assert "--resume to finish" in again.output and "--force to overwrite" in again.output
+    assert cli(*RUN, "--out", str(ours), "--force").exit_code == 0
+    s = CliRunner().invoke(main, ["study", "--cards", "pig", "--deals", "100", "--out",
+                                  str(myfolder), "--no-report"])
+    assert s.exit_code == 2 and "holds no gongzhu-sim results" in s.output

@@ -330,3 +330,85 @@ def test_docs_examples_run():
     assert len(blocks) >= 2
     for code in blocks:
         exec(compile(code, "docs/gamestate.md", "exec"), {})
+
+
+# --- issue 26 point 9: our players as bots in another program's game loop ------------------
+
+
+def _outside_loop(state, bots):
+    """Another program's loop: asks the seat's bot at every turn, one legal play or not."""
+    while not state.is_over:
+        seat = state.to_play
+        state.play(bots[seat](state.observation(seat), state.legal_plays()))
+    return state
+
+
+@pytest.mark.parametrize("rules,players,exposures,deals", [
+    (Rules(), ["heuristic", "search:worlds=2", "random", "heuristic:push_pig=0"], "rule", 4),
+    (Rules(variant="partners"), ["lowest", "heuristic", "random", "heuristic"], "random", 3),
+    (Rules(decks=2), ["heuristic", "random", "lowest", "heuristic"], "random", 3),
+])
+def test_sim_bot_seats_play_exactly_the_engines_cards(rules, players, exposures, deals):
+    import sim
+    from sim.engine import play_deals
+    from sim.engine.trace import deal_records
+
+    res = play_deals(rules, players, exposures, seed=7, start=11, n=deals, record=True)
+    for r, rec in enumerate(deal_records(res)):
+        st = deal_game(rules, seed=7, deal=11 + r, exposures=exposures)
+        bots = [sim.bot(players[s], seed=7, deal=11 + r, seat=s, rules=rules)
+                for s in range(4)]
+        _outside_loop(st, bots)
+        got = [[(s, sorted(pl) if isinstance(pl, tuple) else [pl]) for s, pl in t]
+               for _, t, _ in st.tricks]
+        want = [[(p["seat"], sorted(parse_card(c) for c in p["cards"])) for p in t["plays"]]
+                for t in rec["tricks"]]
+        assert got == want
+        assert list(st.raw_scores()) == rec["raw"]
+
+
+def test_a_bot_is_not_asked_for_a_forced_play_and_keeps_its_stream():
+    import sim
+
+    b = sim.bot("random", seed=3, deal=0, seat=1)
+    before = b.rng
+    assert b(np.zeros(O_SIZE, np.uint64), [17]) == 17 and b.rng == before  # stream unmoved
+    st = deal_game(Rules(), seed=3, deal=0)
+    while st.to_play != 1 or len(st.legal_plays()) < 2:
+        st.play(st.legal_plays()[0])
+    assert b(st.observation(1), st.legal_plays()) in st.legal_plays() and b.rng != before
+    with pytest.raises(GameStateError, match="seat 1 but was handed seat"):
+        sim.bot("random", seat=1)(st.observation(1) * 0, [1, 2])
+    with pytest.raises(GameStateError, match="view must be"):
+        sim.bot("heuristic", view="team")
+    with pytest.raises(Exception, match="nope"):
+        sim.bot("nope")
+    assert "bot" in sim.__all__ and sim.bot is sim.engine.gameloop.bot
+
+
+def test_a_partners_view_at_a_solo_table_plays_as_at_a_partners_table():
+    """One GameState, no lockstep twin: seats 0 and 2 play as partners (their own view),
+    the table still scores solo; the cards are those of the same deal at a partners table."""
+    import sim
+
+    for deal in range(3):
+        solo = deal_game(Rules(), seed=21, deal=deal, exposures="rule")
+        bots = [sim.bot("heuristic", seed=21, deal=deal, seat=s, view="partners")
+                for s in range(4)]
+        _outside_loop(solo, bots)
+        team = play_game(deal_game(Rules(variant="partners"), seed=21, deal=deal,
+                                   exposures="rule"), "heuristic")
+        assert solo.tricks == team.tricks
+        assert solo.scores().team_points is None and team.scores().team_points is not None
+        st = deal_game(Rules(), seed=21, deal=deal)
+        assert int(st.observation(3, view="partners")[1]) == 1
+        assert int(st.observation(3)[1]) == 4 == int(st.observation(3, view="solo")[1])
+
+
+def test_any_first_lead():
+    """The opening with any first lead (no ♣2 obligation): first_deal=False and a leader."""
+    st = GameState.from_seed(4, 0, Rules(), leader=2, first_deal=False)
+    assert st.to_play == 2 and st.legal_plays() == sorted(st.hands[2])
+    st.play(max(st.hands[2]))
+    first = GameState.from_seed(4, 0, Rules())
+    assert first.legal_plays() == [C2]

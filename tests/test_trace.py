@@ -119,7 +119,8 @@ def test_trace_bad_input_exit_2(args, needle):
 @pytest.mark.parametrize(("args", "noted"), [
     (["--variant", "pig_sheep", "--exposure", "always"], True),
     (["--variant", "pig_sheep", "--exposure", "never,never,rule,never"], True),
-    (["--variant", "pig_sheep"], False),  # trace's default exposure is never
+    (["--variant", "pig_sheep"], True),  # trace's default exposure is rule, as run's
+    (["--variant", "pig_sheep", "--exposure", "never"], False),
     (["--exposure", "always"], False),
 ])
 def test_exposure_under_pig_sheep_is_noted(args, noted):
@@ -127,3 +128,44 @@ def test_exposure_under_pig_sheep_is_noted(args, noted):
     assert r.exit_code == 0, r.output
     assert ("forbids exposure" in r.stderr) is noted
     assert json.loads(r.stdout.splitlines()[0])["deal"] == 0  # stdout stays pure JSON
+
+
+# --- issue 26 friction 10: one default player set, one card spelling per output -----------
+
+def test_trace_defaults_are_runs_heuristic_and_rule():
+    default = _trace("--seed", "4", "--deals", "3", "--format", "json")
+    assert default == _trace("--seed", "4", "--deals", "3", "--format", "json",
+                             "--players", "heuristic", "--exposure", "rule")
+    assert default != _trace("--seed", "4", "--deals", "3", "--format", "json",
+                             "--players", "random", "--exposure", "never")
+    from sim.engine import play_deals
+    from sim.game.rules import Rules
+    from sim.jobs.config import build_spec
+
+    spec = build_spec(None, {"deals": 3, "seed": 4}, {})  # run's defaults
+    assert {p.name if hasattr(p, "name") else p for p in spec.players} == {"heuristic"}
+    assert {e.name if hasattr(e, "name") else e for e in spec.exposures} == {"rule"}
+    ref = play_deals(Rules(), "heuristic", "rule", seed=4, n=3)
+    assert [json.loads(x)["raw"] for x in default.splitlines()] == ref.raw.tolist()
+
+
+def test_trace_text_writes_every_card_one_way():
+    """'trace writes hands with 10 and plays with CT': the text now uses the display form
+    (♠Q, ♥10) for hands, exposures, plays and taken cards; JSON keeps SQ/HT."""
+    import re
+
+    for args in ([], ["--decks", "2"]):
+        text = _trace("--seed", "2", "--deals", "2", "--exposure", "always", *args)
+        assert not re.search(r"\b[SHDC][2-9TJQKA]\b", text), text  # no letter-suit cards
+        assert "T" not in re.sub(r"[A-Za-z]+[a-z]+", "", text)  # no T for ten
+        plays = re.findall(r"\d:([♠♥♦♣](?:10|[2-9JQKA]))", text)
+        assert len(plays) == 4 * sum(ln.startswith("  trick") for ln in text.splitlines())
+        assert "♥10" in text or "♠10" in text or "♦10" in text or "♣10" in text
+        rec = json.loads(_trace("--seed", "2", "--exposure", "always", "--format", "json",
+                                *args).splitlines()[0])
+        first = rec["tricks"][0]["plays"]
+        line = next(ln for ln in text.splitlines() if ln.startswith("  trick  1"))
+        want = "  ".join(f"{p['seat']}:" + " ".join(
+            c[0].translate(str.maketrans("SHDC", "♠♥♦♣")) + c[1:].replace("T", "10")
+            for c in p["cards"]) for p in first)
+        assert want in line

@@ -17,6 +17,7 @@ from sim.analysis.tune import (
     race,
     tune,
 )
+from sim.analysis.tune_format import format_text
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.rules import Rules
@@ -259,3 +260,73 @@ def test_parse_param_grid():
     assert parse_param("heartA_hearts=0..1:0.25", RULE)[1] == (0, 0.25, 0.5, 0.75, 1.0)
     with pytest.raises(InputError, match="at most 200"):
         parse_param("pig_low=0..1000", RULE)
+
+
+# --- issue 26 friction 6: tune output that cannot be misread ------------------------------
+
+
+class Fickle:
+    """Test-only family: pig_low = 1 scores +5 on race 0's deals and −5 on every later
+    race's deals (a lucky first win); every other point scores as the start."""
+
+    def __init__(self, field):
+        pass
+
+    def scores(self, policies, seed, start, n):
+        from sim.analysis.tune import RACE_STRIDE
+
+        common = np.random.default_rng([seed, start, 7]).normal(0, 20, n)
+        out = np.empty((n, len(policies)))
+        for c, p in enumerate(policies):
+            v = RULE.values_of(p)
+            luck = (5.0 if start < RACE_STRIDE else -5.0) if v["pig_low"] == 1 else 0.0
+            own = np.random.default_rng([seed, start, int(v["pig_low"]),
+                                         int(v["pig_guards_max"])]).normal(0, 1, n)
+            out[:, c] = luck + common + own
+        return out
+
+
+def test_a_race_winner_below_the_start_is_explained_and_n_above_its_share_labelled(capsys):
+    from sim.commands.tune import _logger
+
+    s = _settings(grid={"pig_low": (1.0, 4.0), "pig_guards_max": (2.0, 3.0)},
+                  search="coordinate", deals=40_000)
+    events = []
+    log = _logger()
+    res = tune(s, evaluator_factory=Fickle, log=lambda ev: (events.append(ev), log(ev)))
+    rnd = res["rounds"][0]
+    first, second = rnd["races"][:2]
+    assert first["key"] == "pig_low" and RULE.values_of(first["members"][first["winner"]]
+                                                       ["policy"])["pig_low"] == 1
+    w = second["members"][second["winner"]]  # the issue's "race winner, gain -1.431"
+    assert second["key"] == "pig_guards_max" and w["gain"] < 0
+    text = format_text(res)
+    row = next(ln for ln in text.splitlines() if ln.strip().startswith("1  pig_guards_max"))
+    assert row.endswith(" *")
+    assert "* a race winner below the start: the start plays every race only as the " \
+           "reference" in text
+    err = capsys.readouterr().err
+    line = next(ln for ln in err.splitlines() if ln.startswith("  race 1 "))
+    assert "below the start, which is only the reference here" in line
+    # "cap 6,666, n 8,998": n above its cap is labelled as the share plus what was left
+    assert "cap " not in err
+    for ev in events:
+        if ev["event"] == "race":
+            r = ev["race"]
+            ln = next(x for x in err.splitlines() if x.startswith(f"  race {r['race']} "))
+            assert f"{r['n']:,} deals (share {r['cap']:,} per member" in ln
+            assert ("+ deals left by eliminated candidates" in ln) == (r["n"] > r["cap"])
+
+
+def test_the_starts_own_gain_reads_as_zero_by_definition(tmp_path):
+    """A difference of the start to itself is 0, not '+0.000 [+0.000, +0.000]'."""
+    from reports.tune_report import build_tune_report
+
+    res = tune(_settings(), evaluator_factory=lambda f: Quadratic(f, t=4.0))
+    assert res["rounds"][0]["winner"] == res["rounds"][0]["start"]
+    text = format_text(res)
+    assert "0 (the start itself)" in text and "+0.000 [+0.000, +0.000]" not in text
+    (tmp_path / "tune.json").write_text(json.dumps({"result": res, "status": "done"}))
+    tables = [t for sec in build_tune_report(tmp_path).sections for _, t in sec.tables]
+    cells = {str(v) for t in tables for v in t.to_numpy().ravel()}
+    assert "0 (the start itself)" in cells and "+0.000 [+0.000, +0.000]" not in cells

@@ -129,13 +129,18 @@ def candidate_scores(
     the engine's deal of ``(seed, i)``, the field in the other seats, with the same
     seed and deal index (hence the same field random streams) for every candidate.
     ``seats=(0,)`` gives the unrotated score (used by scripts/variance_check.py).
+
+    Exact sums: a measure whose values are multiples of 1/3 (raw, points, zero-sum =
+    (4·raw − Σraw)/3, team points, whole 元宝) is summed over the seats as integers (thirds)
+    and divided once, so a candidate identical to the field scores exactly 0 zero-sum
+    points on every deal, not ±2e-16 (issue 26).
     """
     from sim.engine import play_deals
 
-    scores = np.zeros((n, len(candidates)), dtype=np.float64)
+    vals = np.zeros((n, len(candidates), len(seats)), dtype=np.float64)
     hands = None
     for c, cand in enumerate(candidates):
-        for r in seats:
+        for j, r in enumerate(seats):
             players = [field.player] * 4
             exposures = [field.exposure] * 4
             players[r] = cand.player
@@ -145,9 +150,26 @@ def candidate_scores(
             if hands is None:  # the engine's own deal of (seed, i): reuse it
                 hands = (res.hands if rules.decks == 1
                          else np.stack([res.hands, res.hands2], axis=-1))
-            scores[:, c] += _values(res, measure, rules)[:, r]
-    scores /= len(seats)
-    return scores
+            vals[:, c, j] = _values(res, measure, rules)[:, r]
+    return seat_mean(vals)
+
+
+def seat_mean(vals: np.ndarray) -> np.ndarray:
+    """``(n, k, s)`` float64 seat values → ``(n, k)`` means over the ``s`` seats, exact
+    where a column's values are all multiples of 1/3 (raw, points, team points, zero-sum,
+    whole 元宝): summed as integers in thirds and divided once, so a candidate identical to
+    the field scores exactly 0 zero-sum points (issue 26); other columns: summed in seat
+    order as floats."""
+    n, k, s = vals.shape
+    out = np.zeros((n, k), dtype=np.float64)
+    for j in range(s):
+        out += vals[:, :, j]
+    out /= s
+    t = np.rint(vals * 3.0)
+    exact = (np.abs(vals * 3.0 - t) < 1e-6).all(axis=(0, 2))
+    if exact.any():
+        out[:, exact] = t[:, exact, :].astype(np.int64).sum(axis=2) / (3.0 * s)
+    return out
 
 
 @dataclass(frozen=True)
@@ -189,6 +211,13 @@ def _warm(job: _Job) -> None:
 # --------------------------------------------------------------------------- result
 
 
+def identical_to_field(cand: Candidate, fld: Candidate) -> bool:
+    """True when ``cand`` plays and exposes exactly as the field (same kernels and
+    parameters): all four seats then play one game, and its zero-sum score is exactly 0
+    on every deal (its other measures: the table's mean)."""
+    return cand.player == fld.player and cand.exposure == fld.exposure
+
+
 @dataclass(frozen=True)
 class CompareResult:
     """A finished comparison.
@@ -196,7 +225,9 @@ class CompareResult:
     Attributes:
         candidates: one row per candidate (index A, B, …): ``candidate`` (name),
             ``player``, ``exposure``, ``mean``, ``se``, ``ci_low``, ``ci_high``,
-            ``half_width``, ``n``.  Units: ``unit``; a score is the mean over the 4 seats.
+            ``half_width``, ``n``, ``identical_to_field`` (bool: the candidate is the
+            field, see :func:`identical_to_field`).  Units: ``unit``; a score is the mean
+            over the 4 seats.
         pairs: one row per pair A < B: ``a``, ``b`` (letters), ``a_name``, ``b_name``,
             ``delta`` (mean of Δ = score A − score B), ``se``, ``ci_low``, ``ci_high``,
             ``half_width``, ``a_better`` / ``b_better`` / ``tie`` (fractions of deals),
@@ -249,7 +280,12 @@ class CompareResult:
 
     def stop_text(self) -> str:
         """One sentence: why the run stopped and at which n."""
-        hw = f"{self.max_half_width:.3g}" if math.isfinite(self.max_half_width) else stats.NA
+        if math.isfinite(self.max_half_width):
+            hw = f"{self.max_half_width:.3g}"
+        elif len(self.pairs) and (self.pairs["tie"] == 1.0).all():
+            hw = "none (every pair scored the same on every deal)"
+        else:
+            hw = stats.NA
         lv = stats.level_label(self.level)
         what = f"{lv} confidence-sequence" if self.sequential else f"{lv} CI"
         if self.stop == "interrupted":
@@ -270,9 +306,14 @@ class CompareResult:
                 f"half-width {hw}{tail}.")
 
     def warnings(self) -> list[str]:
-        """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
-        n_undef = int(np.isnan(self.candidates["half_width"]).sum()
-                      + np.isnan(self.pairs["half_width"]).sum())
+        """One-line warnings: undefined intervals (n/a) and intervals from few deals (a
+        candidate identical to the field, or a pair equal on every deal, has no interval by
+        design: not counted)."""
+        c = self.candidates
+        same = c["identical_to_field"] if "identical_to_field" in c else False
+        p = self.pairs  # a pair equal on every deal has no interval by design either
+        n_undef = int((np.isnan(c["half_width"]) & ~same).sum()
+                      + (np.isnan(p["half_width"]) & (p["tie"] < 1.0)).sum())
         out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
         return [w for w in out if w]
 
@@ -410,6 +451,7 @@ def _result(st: _Moments, kept: list[np.ndarray], stop: str, t0: float, *, cands
         "exposure": [c.exposure.name for c in cands],
         "mean": st.mean, "se": se, "ci_low": st.mean - hw, "ci_high": st.mean + hw,
         "half_width": hw, "n": n,
+        "identical_to_field": [identical_to_field(c, fld) for c in cands],
     }, index=pd.Index(letters, name="label"))
 
     dhw = _half_width(st.dm2, n, sequential, deals, level)

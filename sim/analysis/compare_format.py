@@ -21,6 +21,10 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}"
 
 
+#: The Δ cell of two candidates that scored the same on every deal.
+IDENTICAL_PAIR = "0 (identical)"
+
+
 def format_text(res: CompareResult) -> str:
     """The human-readable report: candidates, Δ matrix, better-fraction matrix, verdicts."""
     r = res.rules
@@ -36,18 +40,30 @@ def format_text(res: CompareResult) -> str:
     ]
     c = res.candidates
     lv = stats.level_label(res.level)
+    same = (c["identical_to_field"] if "identical_to_field" in c
+            else pd.Series(False, index=c.index))
     tab = pd.DataFrame({
         "candidate": c["candidate"],
-        "mean": c["mean"].map(_fmt),
-        f"{lv} interval": [stats.fmt_interval(a, b) for a, b in zip(c["ci_low"], c["ci_high"],
-                                                                   strict=True)],
+        "mean": [("0" if m == 0 else _fmt(m)) if s else _fmt(m)
+                 for m, s in zip(c["mean"], same, strict=True)],
+        f"{lv} interval": [
+            "identical to the field" if s else stats.fmt_interval(a, b)
+            for a, b, s in zip(c["ci_low"], c["ci_high"], same, strict=True)],
         "n": c["n"].map(lambda v: f"{v:,}"),
     }, index=c.index)
     lines.append(tab.to_string(index_names=False))
+    for lab in c.index[same.to_numpy(dtype=bool)]:
+        zero = (f"so it scores exactly 0 {res.unit} on every deal"
+                if res.measure == "zero-sum" else "so its score is the table's mean")
+        lines.append(f"{lab} is the field itself: all four seats play {c.loc[lab, 'candidate']}, "
+                     f"{zero}; the Δ columns compare the others with the field.")
     lines += ["", f"Paired differences Δ = row − column, mean [{lv} interval]"]
     idx = list(c.index)
     cell = {(i, i): "—" for i in idx}
     for _, p in res.pairs.iterrows():
+        if p["tie"] == 1.0:  # the same score on every deal: not an estimate (no -0.00 n/a)
+            cell[(p["a"], p["b"])] = cell[(p["b"], p["a"])] = IDENTICAL_PAIR
+            continue
         cell[(p["a"], p["b"])] = (f"{p['delta']:+.2f} "
                                   f"{stats.fmt_interval(p['ci_low'], p['ci_high'])}")
         cell[(p["b"], p["a"])] = (f"{-p['delta']:+.2f} "
@@ -59,8 +75,10 @@ def format_text(res: CompareResult) -> str:
     lines.append(bm.map(lambda v: "—" if np.isnan(v) else f"{100 * v:.1f}%").to_string())
     lines += ["", f"Verdicts (δ = ±{res.delta:g} {res.unit})"]
     for _, p in res.pairs.iterrows():
+        why = ("identical: the same score on every deal" if p["tie"] == 1.0
+               else f"Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)}")
         lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
-                     f"(Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)})")
+                     f"({why})")
     lines += res.warnings()
     return "\n".join(lines)
 
@@ -96,13 +114,16 @@ CSV_COLUMNS = ("kind", "a", "b", "a_name", "b_name", "mean", "se", "ci_low", "ci
 
 
 def to_csv(res: CompareResult) -> str:
-    """One tidy CSV table: ``kind=candidate`` rows (mean = the candidate's mean) and
+    """One tidy CSV table: ``kind=candidate`` rows (mean = the candidate's mean; verdict
+    ``identical to the field`` for a candidate that is the field) and
     ``kind=pair`` rows (mean = Δ = a − b)."""
     rows = []
     for lab, c in res.candidates.iterrows():
         rows.append({"kind": "candidate", "a": lab, "a_name": c["candidate"],
                      "mean": c["mean"], "se": c["se"], "ci_low": c["ci_low"],
                      "ci_high": c["ci_high"], "half_width": c["half_width"], "n": res.n,
+                     "verdict": ("identical to the field" if c.get("identical_to_field")
+                                 else None),
                      "stop": res.stop})
     for _, p in res.pairs.iterrows():
         rows.append({"kind": "pair", "a": p["a"], "b": p["b"], "a_name": p["a_name"],

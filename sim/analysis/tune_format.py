@@ -30,6 +30,42 @@ def answer_text(rnd: dict[str, Any], measure: str) -> str:
             f"{c['seed']}), 95% CI [{c['low']:+.3f}, {c['high']:+.3f}].")
 
 
+#: Why a race's winner can score below the start (issue 26): said under the race table.
+BELOW_START_NOTE = (
+    "* a race winner below the start: the start plays every race only as the reference, "
+    "the candidates are the incumbent (an earlier race's winner) and points near it (one "
+    "key changed, or the survivors in the final race), all of which scored below the start "
+    "on this race's fresh deals; the earlier win "
+    "was likely luck (racing overstates the best of many). Only the confirmation on fresh "
+    "deals answers whether the final winner beats the start.")
+
+
+def below_start(race: dict[str, Any], start: str) -> bool:
+    """True when ``race``'s winner is not the start and its gain over the start is < 0."""
+    w = race["members"][race["winner"]]
+    return w["policy"] != start and w["gain"] < 0
+
+
+def gain_text(member: dict[str, Any], start: str) -> str:
+    """A race member's gain over the start with its 95% CS; the start itself: ``0 (the
+    start itself)``, not ``+0.000 [+0.000, +0.000]`` (a difference to itself is 0 by
+    definition, not an estimate)."""
+    if member["policy"] == start:
+        return "0 (the start itself)"
+    return (f"{member['gain']:+.3f} [{member['gain_low']:+.3f}, "
+            f"{member['gain_high']:+.3f}]")
+
+
+def deals_text(race: dict[str, Any]) -> str:
+    """``n`` of a race with its per-member share (``cap``) so that n above it reads right:
+    ``8,998 deals (share 6,666 per member + what eliminated candidates left)``."""
+    n, cap = race["n"], race["cap"]
+    if n > cap:
+        return (f"{n:,} deals (share {cap:,} per member + deals left by eliminated "
+                "candidates)")
+    return f"{n:,} deals (share {cap:,} per member)"
+
+
 def short(policy: str, start: str) -> str:
     """The keys in which ``policy`` differs from ``start`` (``=start`` when none)."""
     a = dict(kv.split("=") for kv in policy.partition(":")[2].split(",") if kv)
@@ -60,17 +96,27 @@ def format_text(res: dict[str, Any]) -> str:
                       f"{rnd['start']}",
                   f"search: {rnd['mode']}, {len(rnd['races'])} races, "
                   f"{rnd['spent']:,} of {rnd['budget']:,} candidate-deals; stop: {rnd['stop']}"]
-        lines.append(f"  {'race':>4}  {'key':<18} {'cands':>5} {'budget':>11} {'n':>9}  "
-                     f"{'stop':<9}  winner (vs start)       gain vs start [95% CS]")
+        lines.append(f"  {'race':>4}  {'key':<18} {'cands':>5} {'budget':>11} "
+                     f"{'n (deals)':>9}  {'stop':<9}  winner (vs start)       "
+                     "gain vs start [95% CS]")
+        below = False
         for r in rnd["races"]:
             w = r["members"][r["winner"]]
             ncand = sum(m["status"] != "reference" for m in r["members"])
+            mark = below_start(r, rnd["start"])
+            below |= mark
             lines.append(f"  {r['race']:>4}  {r['key'] or 'full grid':<18} {ncand:>5} "
                          f"{r['budget']:>11,} {r['n']:>9,}  {r['stop']:<9}  "
                          f"{short(w['policy'], rnd['start']):<22}  "
-                         f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]")
+                         f"{gain_text(w, rnd['start'])}" + (" *" if mark else ""))
+        lines.append("  budget: candidate-deals (members × deals); n: deals each survivor "
+                     "played, which passes budget ÷ members when candidates are eliminated")
+        if below:
+            lines.append("  " + BELOW_START_NOTE)
         lines.append(f"winner: {rnd['winner']}")
-        lines.append(f"  racing gain:       {_ci(rnd['racing'])}  — race "
+        racing = ("0 (the winner is the start)" if rnd["winner"] == rnd["start"]
+                  else _ci(rnd["racing"]))
+        lines.append(f"  racing gain:       {racing}  — race "
                      f"{rnd['racing']['race'] if rnd['racing'] else '–'}, 95% confidence "
                      "sequence (overstates the best of many)")
         c = rnd["confirmation"]

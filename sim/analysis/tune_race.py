@@ -71,7 +71,7 @@ class EngineEvaluator:
 
     def _rule_scores(self, cands: list[Candidate], seed: int, start: int,
                      n: int) -> np.ndarray:
-        from sim.analysis.compare import candidate_scores
+        from sim.analysis.compare import candidate_scores, seat_mean
         from sim.engine import play_deals
         from strategies.exposure_rules import RULE_CARD, RULE_FORCE, rule_flags_many
 
@@ -127,10 +127,11 @@ class EngineEvaluator:
                 vals[r, s] = get_measure(self.measure).values(res, self.rules)[:, r]
         rows = np.arange(n)
         pc = np.ascontiguousarray(P[covered])
+        seat_vals = np.zeros((n, covered.size, 4), dtype=np.float64)
         for r in range(4):
             dec = rule_flags_many(np.ascontiguousarray(h1[:, r]), pc) & np.uint8(mask)
-            out[:, covered] += vals[r][dec.astype(np.int64), rows[:, None]]
-        out[:, covered] /= 4.0
+            seat_vals[:, :, r] = vals[r][dec.astype(np.int64), rows[:, None]]
+        out[:, covered] = seat_mean(seat_vals)  # exactly as candidate_scores sums them
         return out
 
 

@@ -121,6 +121,16 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
         def progress(n, total, hw):
             bar.update(n - bar.n)
             bar.set_postfix_str(f"max ±{hw:.3g}")
+    else:  # a log, nohup, CI: a line every few seconds (sim/jobs/progress.py)
+        import math
+
+        from sim.jobs.progress import ProgressLines, duration
+
+        lines = ProgressLines("compare")
+
+        def progress(n, total, hw):
+            width = f", largest pairwise half-width {hw:.3g}" if math.isfinite(hw) else ""
+            lines(f"{n:,} of {total:,} deals{width}, {duration(lines.elapsed())}")
 
     interrupted = False
     try:

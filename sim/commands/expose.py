@@ -21,6 +21,8 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
+from sim.jobs import progress
+from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 
 #: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
 SEARCH_MAX_DEALS = 4_000
@@ -324,17 +326,10 @@ def _two_deck_hint(text: str) -> str:
     return " (a 26-card two-deck hand: add --decks 2)"
 
 
-def _duration(seconds: float) -> str:
-    """``42 s``, ``7 min``, ``2.5 h``: a time left, rounded for a progress line."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 class _Progress:
-    """Progress on stderr for runs longer than 2 s (throttled; one line per update off a tty)."""
+    """Progress on stderr for runs longer than 2 s: one line rewritten on a terminal, else
+    a line every 5 s (the throttle of sim/jobs/progress.py, which run, study, tune and
+    compare share)."""
 
     def __init__(self, label: str, precision: float):
         self.label = label
@@ -346,7 +341,8 @@ class _Progress:
 
     def __call__(self, n: int, cap: int, hw: float) -> None:
         now = time.monotonic()
-        if now - self.t0 < 2.0 or now - self.last < (0.5 if self.tty else 5.0):
+        if now - self.t0 < progress.FIRST or now - self.last < (0.5 if self.tty
+                                                                   else progress.INTERVAL):
             return
         self.last = now
         self.shown = True

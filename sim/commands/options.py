@@ -179,19 +179,21 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
         click.echo(format_summary(summary_rows(totals, level), spec.players, spec.exposures))
 
 
-def echo_results(out, report: bool, level: float = 0.95) -> None:
+def echo_results(out, report: bool, level: float = 0.95, quiet: bool = False) -> None:
     """Print the results folder and, with ``report``, write the report there (intervals at
     ``level``, the command's --level) and print its path; a report that cannot be written
-    is only a note (the results are complete)."""
+    is only a note (the results are complete).  Off a terminal (a log, nohup, CI) and not
+    ``quiet``, the report's stages are printed on stderr as ``gongzhu-sim report`` does."""
     click.echo(f"results: {out}")
     if report:
         import sys
 
-        from sim.commands.report import safe_write_report
+        from sim.commands.report import progress_printer, safe_write_report
         from sim.errors import InputError
 
+        progress = None if quiet or sys.stderr.isatty() else progress_printer()
         try:
-            click.echo(f"report: {safe_write_report(out, level=level)[0]}")
+            click.echo(f"report: {safe_write_report(out, level=level, progress=progress)[0]}")
         except InputError as exc:
             click.echo(f"report skipped: {exc}", err=True)
         except KeyboardInterrupt:

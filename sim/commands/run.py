@@ -100,4 +100,4 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
             click.echo(format_study_summary(res.summary))
         else:
             click.echo(format_summary(res.table, s.players, s.exposures))
-    echo_results(res.out, report, level)
+    echo_results(res.out, report, level, quiet=quiet)

@@ -90,4 +90,4 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                    f"{res.chunks_run} of {res.chunks_total} chunks played in "
                    f"{res.seconds:.1f} s")
         click.echo(format_study_summary(res.summary))
-    echo_results(res.out, report, level)
+    echo_results(res.out, report, level, quiet=quiet)

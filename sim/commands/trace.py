@@ -22,10 +22,10 @@ from sim.commands.options import (
               help="index of the first deal to show")
 @click.option("--deals", "n", type=click.IntRange(max=100_000), default=1, show_default=True,
               help="number of deals to show (at most 100,000)")
-@click.option("--players", default="random", show_default=True,
+@click.option("--players", default="heuristic", show_default=True,
               help="play strategy for all seats, or four comma-separated "
               "(random, lowest, heuristic[:key=value,...], search[:key=value,...])")
-@click.option("--exposure", default="never", show_default=True,
+@click.option("--exposure", default="rule", show_default=True,
               help="exposure policy for all seats, or four comma-separated "
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...])")
 @click.option("--match-length", type=click.IntRange(max=10**9), default=1, show_default=True,
@@ -39,9 +39,9 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_l
     """Play deals with the numba engine and print every trick.
 
     Deal I of seed S is the same deal in every command (run, compare, trace), so
-    `trace --seed S --deal I` with the job's --players and --exposure (run's
-    defaults are heuristic and rule; trace's are random and never) shows exactly
-    what that batch job played.
+    `trace --seed S --deal I` with the job's --players and --exposure (the defaults
+    are run's: heuristic and rule) shows exactly what that batch job played.  The
+    text writes every card one way (♠Q, ♥10); JSON writes them as SQ, HT (hands in PBN).
     """
     from sim.errors import InputError
 

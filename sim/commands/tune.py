@@ -160,7 +160,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
 
     try:
         res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
-                       log=log)
+                       log=log, progress=None if quiet else _race_progress())
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         _write_state(folder, state)
@@ -189,18 +189,42 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
                 click.echo(f"report: {html}")
 
 
+def _race_progress():
+    """``progress(n, cap, alive)`` of a race: a line every few seconds on stderr (a long
+    race prints nothing else until it ends; sim/jobs/progress.py)."""
+    from sim.jobs.progress import ProgressLines
+
+    lines = ProgressLines("tune")
+
+    def progress(n: int, cap: int, alive: int) -> None:
+        lines(f"race under way: {n:,} deals played by each member (share {cap:,}), "
+              f"{alive} candidate{'s' if alive != 1 else ''} still in it, "
+              f"{lines.elapsed():.0f} s")
+
+    return progress
+
+
 def _logger():
+    from sim.analysis.tune_format import deals_text, gain_text
+
+    start = {"policy": None}
+
     def log(ev):
         if ev["event"] == "round":
+            start["policy"] = ev.get("start")
             click.echo(f"round {ev['round']}: best response to {ev['field']}", err=True)
         elif ev["event"] == "race":
             r = ev["race"]
             w = r["members"][r["winner"]]
+            low = w["gain"] < 0  # the start itself has gain 0
             click.echo(f"  race {r['race']} ({r['key'] or 'full grid'}): "
                        f"{sum(m['status'] != 'reference' for m in r['members'])} candidates, "
-                       f"cap {r['cap']:,}, n {r['n']:,} ({r['stop']}); winner gain "
-                       f"{w['gain']:+.3f} [{w['gain_low']:+.3f}, {w['gain_high']:+.3f}]; "
-                       f"budget {ev['spent']:,}/{ev['budget']:,}", err=True)
+                       f"{deals_text(r)}, stop: {r['stop']}; winner gain vs start "
+                       f"{gain_text(w, start['policy'])}"
+                       + (" (below the start, which is only the reference here: an earlier "
+                          "race's win was likely luck; the confirmation decides)"
+                          if low else "")
+                       + f"; budget spent {ev['spent']:,}/{ev['budget']:,}", err=True)
         elif ev["event"] == "confirm":
             c = ev["confirmation"]
             click.echo(f"  confirmation: {c['gain']:+.3f} [{c['low']:+.3f}, "

@@ -33,6 +33,7 @@ import numpy as np
 
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
 from sim.game.cards import cards_to_mask, cards_to_masks2
+from sim.game.observation import O_PARTNER, O_SEAT
 from sim.game.observation2 import NONE
 from sim.game.rules import Rules
 from sim.game.state import GameState, GameStateError
@@ -163,3 +164,87 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
             play = who(obs, list(legal))
         state.play(play)
     return state
+
+
+#: The views a seat may take of its table (:func:`bot`, ``GameState.observation``).
+VIEWS = ("solo", "partners")
+
+
+class SeatBot:
+    """One of our strategies as a bot ``(obs, legal) -> play`` for any game loop
+    (:func:`bot` makes it; the attributes say what it is: ``name``, ``seat``, ``seed``,
+    ``deal``, ``rules``, ``view``, ``rng`` — the seat's random-stream state now)."""
+
+    def __init__(self, choice: Choice, seed: int, deal: int, seat: int, rules: Rules,
+                 view: str | None):
+        self.choice, self.name = choice, choice.name
+        self.seed, self.deal, self.seat, self.rules, self.view = seed, deal, seat, rules, view
+        self.rng = np.uint64(py_stream(seed, deal, STREAM_PLAY + seat))
+        self._table = np.array([choice.params] * 4, dtype=np.float64)
+
+    def __call__(self, obs: np.ndarray, legal: Sequence) -> Any:
+        legal = list(legal)
+        if not legal:
+            raise GameStateError(f"bot {self.name!r} (seat {self.seat}): no legal play given")
+        if len(legal) == 1:  # the engine does not ask: the seat's stream does not move
+            return legal[0]
+        obs = np.asarray(obs, dtype=np.uint64)
+        if int(obs[O_SEAT]) != self.seat:  # O_SEAT = Q_SEAT (sim/game/state.py)
+            raise GameStateError(f"bot {self.name!r} plays seat {self.seat} but was handed "
+                                 f"seat {int(obs[O_SEAT])}'s observation")
+        if self.view is not None:  # O_PARTNER = Q_PARTNER: the seat's own view of teams
+            obs = obs.copy()
+            obs[O_PARTNER] = (self.seat + 2) % 4 if self.view == "partners" else 4
+        if self.rules.decks == 2:
+            c1, c2, rng = choose_play2(int(self.choice.id), self._table, obs, self.rng)
+            play: Any = (int(c1),) if int(c2) == NONE else tuple(sorted((int(c1), int(c2))))
+        else:
+            c, rng = choose_play(int(self.choice.id), self._table, obs, self.rng)
+            play = int(c)
+        self.rng = np.uint64(rng)
+        if play not in legal:
+            raise AssertionError(f"strategy {self.name!r} at seat {self.seat} chose {play}, "
+                                 f"not among the legal plays given ({legal}): the observation "
+                                 "and the legal plays do not describe one position")
+        return play
+
+    def __repr__(self) -> str:
+        return (f"<bot {self.name!r} seat {self.seat} of deal {self.deal}, seed {self.seed}"
+                + (f", {self.view} view" if self.view else "") + ">")
+
+
+def bot(name: str | Choice, seed: int = 1, deal: int = 0, seat: int = 0,
+        rules: Rules | None = None, view: str | None = None) -> SeatBot:
+    """One of our play strategies as a bot for another program's game loop.
+
+    Returns a callable ``bot(obs, legal) -> play`` that plays exactly as strategy ``name``
+    (``"heuristic"``, ``"heuristic:push_pig=0"``, ``"search:worlds=8"``, ``"random"``,
+    ``"lowest"`` or a resolved Choice) sitting in ``seat`` (0..3) of deal ``deal`` of root
+    ``seed`` in the engine: it draws from that seat's random stream (``STREAM_PLAY + seat``
+    of ``(seed, deal)``, sim/core/rng.py) and threads it from call to call, and when only one
+    play is legal it returns it without drawing, as the engine plays it without asking.
+    Call it once per decision of that seat, in order, for one deal; make a new bot per deal.
+
+    ``obs``: the seat's uint64 observation (``GameState.observation(seat)``; one deck
+    uint64[32], two decks uint64[48]); ``legal``: the legal plays as
+    ``GameState.legal_plays()`` lists them (one deck card indices 0..51, two decks sorted
+    tuples).  The play returned is one of ``legal``.  ``rules``: the table's rules (deck
+    count; default one deck).  ``view``: ``"partners"`` makes the seat play as a partner of
+    seat ``seat + 2`` whatever the table's variant (its observation's partner entry is set),
+    ``"solo"`` as a player without a partner; None (default) uses the observation as given.
+
+    Raises StrategyError for an unknown name or one not made for the deck count,
+    GameStateError for a bad seat or view, or an observation of another seat;
+    AssertionError when the strategy's play is not in ``legal`` (observation and legal plays
+    of different positions).  RULES.md §3–§4 (the plays), docs/gamestate.md.
+    """
+    rules = rules or Rules()
+    if not (isinstance(seat, int | np.integer) and 0 <= int(seat) <= 3):
+        raise GameStateError(f"bot: seat must be 0..3, got {seat!r}")
+    if view is not None and view not in VIEWS:
+        raise GameStateError(f"bot: view must be one of {', '.join(VIEWS)} (or None), "
+                             f"got {view!r}")
+    from sim.errors import check_seed
+
+    choice = resolve([_choice(name, parse_player, rules.decks)], PLAYER, rules.decks)[0]
+    return SeatBot(choice, check_seed(seed), int(deal), int(seat), rules, view)

@@ -85,21 +85,30 @@ def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
 
 
 def format_text(rec: dict[str, Any]) -> str:
-    """A readable trace of one deal record: hands, exposures, tricks, scores."""
-    from sim.game.cards import parse_cards, parse_hand
+    """A readable trace of one deal record: hands, exposures, tricks, scores.
+
+    Every card is written one way, the display form with suit symbols and ``10``
+    (``♠ AQ72`` in the hands, ``♥10`` in plays, exposures and taken cards); the JSON
+    record keeps the canonical ``SQ``/``HT`` and PBN hands.
+    """
+    from sim.game.cards import card_symbol, parse_card, parse_cards, parse_hand
+
+    def sym(cards: list[str]) -> str:
+        return " ".join(card_symbol(parse_card(c)) for c in cards)
 
     lines = [f"deal {rec['deal']} (seed {rec['seed']})"
              + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]
     for s, pbn in enumerate(rec["hands"]):
         rows = hand_rows(parse_hand(pbn, decks=rec["rules"].get("decks", 1)))
         lines.append(f"  seat {s}: " + "  ".join(rows))
-    exp = [f"seat {s}: {' '.join(e)}" for s, e in enumerate(rec["exposed"]) if e]
+    exp = [f"seat {s}: {sym(e)}" for s, e in enumerate(rec["exposed"]) if e]
     lines.append("  exposed: " + ("; ".join(exp) if exp else "none"))
     for t, tr in enumerate(rec["tricks"], 1):
-        plays = "  ".join(f"{p['seat']}:{' '.join(p['cards'])}" for p in tr["plays"])
+        plays = "  ".join(f"{p['seat']}:{sym(p['cards'])}" for p in tr["plays"])
         lines.append(f"  trick {t:2d}  lead {tr['leader']}  {plays}  → {tr['winner']}")
     for s in range(4):
-        cards = " ".join(card_str(c) for c in parse_cards(" ".join(rec["collected"][s])))
+        cards = " ".join(card_symbol(c)
+                         for c in sorted(parse_cards(" ".join(rec["collected"][s]))))
         tp = "" if rec["team_points"] is None else f"  team {rec['team_points'][s]:6d}"
         lines.append(
             f"  seat {s}: raw {rec['raw'][s]:6d}  zero-sum {rec['zero_sum'][s]:9.2f}  "

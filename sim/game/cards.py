@@ -17,6 +17,12 @@ Text forms accepted on input (case-insensitive):
   Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q; in a list,
   ``SQ QS`` or ``SQ SQ``).
 
+The outline suit symbols ``♤ ♡ ♢ ♧`` read as ``♠ ♥ ♦ ♣``.  Invisible characters that
+phones, chat apps and web pages put into copied text are ignored everywhere a card or hand
+is read (:func:`clean_text`): the emoji selector U+FE0F after a suit symbol (``♠️``), the
+zero-width space U+200B and other zero-width/format characters; a no-break space U+00A0
+(or any other Unicode space) is a plain space.
+
 Canonical output: ``SQ``, ``HT`` for cards, PBN for hands.
 Errors: :class:`CardError` (a ``ValueError``) whose message names the
 offending card or text.
@@ -24,6 +30,7 @@ offending card or text.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
@@ -137,14 +144,35 @@ def _rank_of_text(rank_text: str) -> int | None:
     return RANKS.index(r) if len(r) == 1 and r in RANKS else None
 
 
+def clean_text(text: str) -> str:
+    """``text`` without the invisible characters copied text carries: variation selectors
+    (U+FE00–U+FE0F, the emoji selector U+FE0F of ``♠️``) and format characters (Unicode
+    category Cf: zero-width space U+200B, joiners, BOM U+FEFF, …) are dropped; every Unicode
+    space (category Zs: no-break space U+00A0, thin space, …) becomes ``" "``.
+
+    Applied by every card parser here (and the deals-file reader), so ``♠️543`` is ``♠543``.
+    """
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "Zs":
+            out.append(" ")
+        elif cat != "Cf" and not "\ufe00" <= ch <= "\ufe0f":
+            out.append(ch)
+    return "".join(out)
+
+
 def parse_card(text: str) -> int:
     """Parse one card into its index: suit first (``SQ``, ``♠Q``, ``h10``, ``HT``) or rank
     first as poker and bridge players write it (``QS``, ``qs``, ``10H``, ``Th``, ``10♥``).
 
     Ranks and suit letters never collide, so both orders are unambiguous (RULES.md §1).
     Raises CardError naming ``text`` (and the accepted forms) when it is not a card.
+    Invisible characters are ignored (:func:`clean_text`).
     """
-    u = text.strip().upper()
+    u = clean_text(text).strip().upper()
     if len(u) >= 2:
         if u[0] in _SUIT_OF_CHAR:  # suit first
             rank = _rank_of_text(u[1:])
@@ -172,7 +200,9 @@ def parse_cards(text: str) -> list[int]:
     """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``).
 
     ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
+    Invisible characters are ignored (:func:`clean_text`).
     """
+    text = clean_text(text)
     if text.strip() in ("", "-"):
         return []
     return [parse_card(tok) for tok in _split_cards(text)]
@@ -184,7 +214,9 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
     ``decks`` (1 or 2) bounds the copies of a card (one deck: 1, two decks: 2);
     ``size`` (e.g. 13 or 26), when given, is the required number of cards.
     Raises CardError naming the unknown card, the duplicated card or the size.
+    Invisible characters are ignored (:func:`clean_text`).
     """
+    text = clean_text(text)
     t = text.strip()
     if not t:
         raise CardError("empty hand")

@@ -12,6 +12,10 @@ void, ``10`` accepted for ``T``)::
 
 The first hand belongs to the named seat and the next ones to the following seats
 clockwise: ``E:h1 h2 h3 h4`` gives seat 1 h1, seat 2 h2, seat 3 h3 and seat 0 h4.
+Every hand may carry its seat too, ``0:h0 1:h1 2:h2 3:h3`` (or ``N:h0 E:h1 S:h2 W:h3``);
+such a label must name the seat the hand has clockwise from the first (a mismatch is an
+error that shows both forms).  Invisible characters (U+FE0F, zero-width and no-break
+spaces) are ignored, as everywhere cards are read (:func:`sim.game.cards.clean_text`).
 Every line is validated (13 cards per hand, no card twice, all 52 cards dealt); the first
 bad line raises :class:`DealsFileError` naming the file, the line number and the card.
 
@@ -33,6 +37,7 @@ from sim.game.cards import (
     card_str,
     cards_to_mask,
     cards_to_masks2,
+    clean_text,
     mask_to_cards,
     parse_hand,
 )
@@ -69,7 +74,7 @@ def parse_deal(text: str, decks: int = 1) -> list:
 
 def _parse_deal(text: str, decks: int) -> list:
     size = 13 * decks
-    first, sep, rest = text.strip().partition(":")
+    first, sep, rest = clean_text(text).strip().partition(":")
     first = first.strip().upper()
     if not sep or first not in _SEATS:
         raise CardError("a deal starts with the first hand's seat and a colon "
@@ -82,6 +87,14 @@ def _parse_deal(text: str, decks: int) -> list:
     owner: dict[int, list[int]] = {}
     for k, tok in enumerate(hands):
         seat = (start + k) % 4
+        if k and ":" in tok:  # 0:h0 1:h1 2:h2 3:h3: a seat label before a later hand
+            label, _, tok = tok.partition(":")
+            if _SEATS.get(label.strip().upper()) != seat:
+                raise CardError(
+                    f"hand {k + 1} is labelled {label!r} but is seat {seat}'s: the hands "
+                    f"go clockwise from the first ({first}:H{start} H{(start + 1) % 4} "
+                    f"H{(start + 2) % 4} H{(start + 3) % 4}), and a seat label before each "
+                    f"hand is optional ({_labels(start)})")
         if tok.count(".") != 3:
             raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) is not in PBN form "
                             "spades.hearts.diamonds.clubs")
@@ -105,6 +118,11 @@ def _parse_deal(text: str, decks: int) -> list:
     if missing:
         raise CardError("cards not dealt: " + " ".join(card_str(c) for c in missing))
     return masks
+
+
+def _labels(start: int) -> str:
+    """``0:H0 1:H1 2:H2 3:H3``-style example of a fully labelled deal from seat ``start``."""
+    return " ".join(f"{(start + k) % 4}:H{(start + k) % 4}" for k in range(4))
 
 
 def parse_deals(text: str, source: str = "deals file", decks: int = 1) -> np.ndarray:

@@ -54,8 +54,12 @@ from sim.game.deal_setup import (  # noqa: F401 (re-exported)
     parse_hands,
     run_exposure,
 )
+from sim.game.observation import O_PARTNER, O_SEAT
+from sim.game.observation2 import Q_PARTNER, Q_SEAT
 from sim.game.rules import Rules
 from sim.game.scoring import DealScore, raw_score_py, score_deal
+
+assert (O_SEAT, O_PARTNER) == (Q_SEAT, Q_PARTNER)  # one index for both layouts
 
 
 class IllegalPlay(InputError):
@@ -421,14 +425,26 @@ class GameState:
 
     # ------------------------------------------------------------------ what a seat sees
 
-    def observation(self, seat: int | None = None) -> np.ndarray:
+    def observation(self, seat: int | None = None, view: str | None = None) -> np.ndarray:
         """The uint64 observation of ``seat`` (default: the seat to play) — the array the
         engine builds for a strategy's decision: O_* layout (sim/game/observation.py, shape
         (O_SIZE,)) with one deck, Q_* layout (observation2.py, shape (Q_SIZE,)) with two.
 
+        ``view``: the seat's own view of the teams, whatever the table's variant (which
+        still scores the deal): ``"partners"`` — seat ``seat + 2`` is its partner
+        (``O_PARTNER`` / ``Q_PARTNER``), ``"solo"`` — no partner; None: the table's.
         For a seat that is not to play the legal-play entries are 0.  Raises GameStateError
-        when the deal is over and no seat is given.
+        when the deal is over and no seat is given, or for another ``view``.
         """
+        if view is not None and view not in ("solo", "partners"):
+            raise GameStateError(f"view must be 'solo' or 'partners' (or None), got {view!r}")
+        obs = self._observation(seat)
+        if view is not None:
+            # O_PARTNER (one deck) and Q_PARTNER (two decks) are both entry 1, after the seat
+            obs[O_PARTNER] = (int(obs[O_SEAT]) + 2) % 4 if view == "partners" else 4
+        return obs
+
+    def _observation(self, seat: int | None) -> np.ndarray:
         to_play = self.to_play
         if seat is None:
             if to_play is None:

@@ -212,6 +212,8 @@ class Job:
         """
         from tqdm import tqdm
 
+        from sim.jobs.progress import ProgressLines
+
         t0 = time.perf_counter()
         spec = self.spec
         n_left = sum(c["status"] != "done" for c in self.chunks)
@@ -264,6 +266,10 @@ class Job:
                    initial=sum(c["n_deals"] for c in done_before), unit=" deals",
                    unit_scale=True, file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
                    smoothing=0.05, desc="deals")
+        # off a terminal (a log, nohup, CI): a plain line every few seconds instead
+        lines = ProgressLines.off_terminal(spec.kind, quiet)
+        n_total = sum(c["n_deals"] for c in m["chunks"])
+        n_done = n_before = sum(c["n_deals"] for c in done_before)
         ran = 0
         interrupted = False
         failed: BaseException | None = None
@@ -291,6 +297,8 @@ class Job:
                             self._write_manifest()
                             last_write = time.monotonic()
                     bar.update(c["n_deals"])
+                    n_done += c["n_deals"]
+                    lines.deals(n_done, n_total, n_before)
                     del out
         except KeyboardInterrupt:
             interrupted = True
@@ -386,6 +394,11 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
                              "start again with --force")
         manifest["format"] = MANIFEST_FORMAT  # format-2 one-deck deals are format-3 deals
     elif existing and not force:
+        if gongzhu_manifest(out) is None:  # the user's own files: --force would refuse
+            raise InputError(
+                f"output folder {out} is not empty and holds no gongzhu-sim results "
+                f"({MANIFEST}); choose a new or empty folder with --out (gongzhu-sim never "
+                "overwrites files it did not write, not even with --force)")
         raise InputError(f"output folder {out} is not empty; use --resume to finish an "
                          "interrupted run there or --force to overwrite its results")
     stale: list[Path] = []

@@ -1,0 +1,82 @@
+"""Progress lines when stderr is not a terminal (issue 26 friction 7).
+
+"No progress in logs: ``run``, ``study``, ``report`` and ``tune`` show nothing when stderr
+is not a terminal (nohup, CI, a log file), while ``expose`` does."  CliRunner's stderr is
+not a terminal; the throttle (sim/jobs/progress.py) is set to print at every update, so
+each command shows its lines even on a run of a second.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import sim.jobs.progress as progress
+from sim.cli import main
+
+
+@pytest.fixture
+def every_update(monkeypatch):
+    monkeypatch.setattr(progress, "FIRST", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+
+
+def _stderr(r) -> list[str]:
+    assert r.exit_code == 0, r.output
+    return r.stderr.splitlines()
+
+
+def test_run_prints_deal_lines_and_the_report_stages_off_a_terminal(tmp_path, every_update):
+    r = CliRunner().invoke(main, ["run", "--deals", "300", "--chunk-size", "100", "--jobs",
+                                  "1", "--players", "lowest", "--out", str(tmp_path / "r")])
+    err = _stderr(r)
+    deals = [ln for ln in err if ln.startswith("run: ")]
+    assert [ln.split(" deals")[0] for ln in deals] == [
+        "run: 100 of 300", "run: 200 of 300", "run: 300 of 300"]
+    assert re.search(r"run: 100 of 300 deals \(33%\), \d+ s, about \d+ s left", deals[0])
+    # the report written after the run: its stages, as `gongzhu-sim report` prints them
+    assert any(ln.startswith("report [") and "reading the results" in ln for ln in err)
+    q = CliRunner().invoke(main, ["run", "--deals", "300", "--chunk-size", "100", "--jobs",
+                                  "1", "--players", "lowest", "--out", str(tmp_path / "q"),
+                                  "--quiet"])
+    assert _stderr(q) == []  # --quiet: nothing
+
+
+def test_a_resumed_run_counts_from_the_deals_already_done(tmp_path, every_update):
+    out = tmp_path / "r"
+    args = ["run", "--deals", "300", "--chunk-size", "100", "--jobs", "1", "--players",
+            "lowest", "--no-report", "--out", str(out)]
+    assert CliRunner().invoke(main, args, catch_exceptions=False).exit_code == 0
+    m = (out / "manifest.json").read_text().replace('"status": "finished"',
+                                                    '"status": "interrupted"')
+    (out / "manifest.json").write_text(m)
+    (out / "chunk-000002.parquet").unlink()
+    r = CliRunner().invoke(main, ["run", "--resume", "--out", str(out), "--jobs", "1"])
+    assert [ln for ln in _stderr(r) if ln.startswith("run: ")] == [
+        ln for ln in _stderr(r) if ln.startswith("run: 300 of 300 deals (100%)")]
+
+
+def test_study_prints_deal_lines(tmp_path, every_update):
+    r = CliRunner().invoke(main, ["study", "--cards", "pig", "--deals", "200", "--chunk-size",
+                                  "100", "--jobs", "1", "--out", str(tmp_path / "s"),
+                                  "--no-report"])
+    lines = [ln for ln in _stderr(r) if ln.startswith("study: ")]
+    assert [ln.split(" deals")[0] for ln in lines] == ["study: 100 of 200", "study: 200 of 200"]
+
+
+def test_tune_prints_race_lines(tmp_path, every_update):
+    r = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..5", "--deals", "6000",
+                                  "--confirm-deals", "2000", "--batch", "1000", "-j", "1",
+                                  "--seed", "2", "--out", str(tmp_path / "t"), "--no-report"])
+    lines = [ln for ln in _stderr(r) if ln.startswith("tune: race under way")]
+    assert lines and re.search(r"tune: race under way: 1,000 deals played by each member "
+                               r"\(share 2,000\), \d candidates? still in it", lines[0])
+
+
+def test_compare_prints_lines(every_update):
+    r = CliRunner().invoke(main, ["compare", "-c", "lowest", "-c", "random", "--field",
+                                  "random", "--deals", "400", "--batch", "200"])
+    lines = [ln for ln in _stderr(r) if ln.startswith("compare: ")]
+    assert lines[0].startswith("compare: 200 of 400 deals")
