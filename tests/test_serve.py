@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 
 import pytest
@@ -326,6 +327,38 @@ def test_a_job_with_bad_options_is_refused_at_once(client):
     r = _wait(client, v["job"], "p")
     assert r.status_code == 400
     assert r.json()["error"] == "Error: hand 'S:543' has 3 cards, expected 13"
+
+
+def test_running_analyses_have_a_global_bound(app_for):
+    """Page ids are the client's choice: one id per job must not start unbounded threads."""
+    client = app_for(max_running=2)
+    jobs = client.app.state.jobs
+    release = threading.Event()
+
+    def stuck(command, options, progress):  # an analysis that ignores its cancel flag
+        release.wait(30)
+        raise KeyboardInterrupt
+
+    jobs._run = stuck
+    start = {"command": "expose", "options": {"hand": SHEEP}}
+    try:
+        for page in ("p1", "p2"):
+            assert client.post("/api/jobs", json={"page": page, **start}).status_code == 200
+        busy = ("Error: the server is busy: 2 analyses are running, its most at once "
+                "(gongzhu-sim serve --max-running); try again when one has ended")
+        r = client.post("/api/jobs", json={"page": "p3", **start})
+        assert (r.status_code, r.json()["error"]) == (429, busy)
+        # restarting on the same page while its cancelled job has not stopped yet: still 2
+        assert client.post("/api/jobs", json={"page": "p1", **start}).status_code == 429
+        r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 100})
+        assert (r.status_code, r.json()["error"]) == (429, busy)
+        assert len(jobs.running()) == 2
+    finally:
+        release.set()
+    t0 = time.monotonic()
+    while jobs.running() and time.monotonic() - t0 < 10:
+        time.sleep(0.02)
+    assert client.post("/api/jobs", json={"page": "p3", **start}).status_code == 200
 
 
 # ---------------------------------------------------------------- reports

@@ -8,6 +8,7 @@ command says so in one ``Error:`` line.  docs/serve.md describes the page.
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from pathlib import Path
 
@@ -32,15 +33,20 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--time-limit", type=click.FloatRange(1, 86_400), default=120.0,
               show_default=True, help="seconds per request; a run then stops with the "
               "estimate so far")
+@click.option("--max-running", type=click.IntRange(1, 1024), default=None,
+              help="most analyses running at once over all pages (more are refused with "
+              "'the server is busy') [default: the number of CPU cores, at least 2]")
 @click.option("--open", "open_browser", is_flag=True, help="open the page in the browser")
-def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
+def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
+          open_browser):
     """Start the local web page: "Should I expose?", "What should I play?" and Reports.
 
     The page calls the same analysis as `expose` and `advise` (the same numbers for the
     same seed) and works offline.  It listens on 127.0.0.1 only unless --host is given;
     requests whose Host or Origin is not this server's are refused, each page runs one
-    analysis at a time (cancelled when the page goes away) and every request is capped by
-    --max-deals / --max-worlds and --time-limit.  Stop it with Ctrl-C.  See docs/serve.md.
+    analysis at a time (cancelled when the page goes away), the server at most --max-running
+    at once, and every request is capped by --max-deals / --max-worlds and --time-limit.
+    Stop it with Ctrl-C.  See docs/serve.md.
     """
     from sim.errors import InputError
 
@@ -61,6 +67,7 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
     config = ServerConfig(host=host, port=port,
                           results=Path(results).resolve() if results else None,
                           max_deals=max_deals, max_worlds=max_worlds, time_limit=time_limit,
+                          max_running=max_running or max(2, os.cpu_count() or 1),
                           extra_hosts=extra)
     app = create_app(config)
     shown = f"[{host}]" if ":" in host else host

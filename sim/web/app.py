@@ -2,7 +2,7 @@
 
 Routes (every POST takes and returns JSON; an error is ``{"error": "Error: …"}``, the CLI's
 own text, with status 400 for bad input, 403 for a refused Host/Origin, 404 for an unknown
-job or report):
+job or report, 429 when the server already runs ``max_running`` analyses, its most at once):
 
 - ``GET /``: the page (sim/web/static: plain HTML, CSS and JavaScript modules, nothing
   fetched from elsewhere).
@@ -45,7 +45,7 @@ from starlette.staticfiles import StaticFiles
 
 from sim.commands.api import NOT_FROM_THE_WEB, command_json, parse_options
 from sim.errors import InputError
-from sim.web.jobs import JobManager
+from sim.web.jobs import Busy, JobManager
 from sim.web.reports import ReportError, list_reports, report_file
 
 STATIC = Path(__file__).with_name("static")
@@ -62,6 +62,7 @@ class ServerConfig:
     max_worlds: int = 2_000  # advise: most worlds per request
     time_limit: float = 120.0  # seconds per request (sync or job)
     page_timeout: float = 20.0  # a page that has not polled for this long is gone
+    max_running: int = 2  # analyses at once over all pages (jobs and synchronous requests)
     extra_hosts: tuple[str, ...] = field(default_factory=tuple)
 
     def hosts(self) -> set[str]:
@@ -128,7 +129,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except KeyboardInterrupt:  # stopped by the time limit before any estimate
             return None
 
-    jobs = JobManager(run, config.time_limit, config.page_timeout)
+    jobs = JobManager(run, config.time_limit, config.page_timeout,
+                      max_running=config.max_running)
 
     async def body_of(request: Request) -> dict:
         try:
@@ -147,7 +149,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             options = await body_of(request)
             job = _SyncJob(config.time_limit)
-            data = await run_in_threadpool(run_sync, command, options, job)
+            with jobs.slot():
+                data = await run_in_threadpool(run_sync, command, options, job)
+        except Busy as exc:
+            return _error(str(exc), 429)
         except InputError as exc:
             return _error(str(exc))
         if data is None:
@@ -169,7 +174,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             parse_options(command, options, NOT_FROM_THE_WEB)  # option errors: now, as 400
         except InputError as exc:
             return _error(str(exc))
-        job = jobs.start(page, command, options)
+        try:
+            job = jobs.start(page, command, options)
+        except Busy as exc:
+            return _error(str(exc), 429)
         return JSONResponse(job.view())
 
     def _job(request: Request):

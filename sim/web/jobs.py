@@ -11,6 +11,7 @@ No module-level state: a :class:`JobManager` belongs to one server.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import secrets
 import threading
@@ -20,6 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import InputError
+
+
+class Busy(InputError):
+    """The server already runs its most analyses at once (HTTP 429; the message says so)."""
 
 #: Seconds between two snapshots of the estimate so far (building one costs a table).
 SNAPSHOT_EVERY = 0.4
@@ -87,12 +92,18 @@ class JobManager:
     ``run(command, options, progress)`` computes a job's JSON (by default
     :func:`sim.commands.api.command_json` with the server's caps); ``page_timeout``: a
     page that has not polled for this many seconds has gone away and its job is
-    cancelled; ``keep``: finished jobs are forgotten after this many seconds.
+    cancelled; ``keep``: finished jobs are forgotten after this many seconds;
+    ``max_running``: the most analyses running at once over all pages, jobs and synchronous
+    requests (:meth:`slot`) together, cancelled jobs that have not yet stopped included — a
+    page id is the client's choice, so one page per id would otherwise start any number of
+    worker threads.
     """
 
     def __init__(self, run: Callable[..., dict], time_limit: float, page_timeout: float = 20.0,
-                 keep: float = 600.0) -> None:
+                 keep: float = 600.0, max_running: int = 2) -> None:
         self._run = run
+        self.max_running = max_running
+        self._sync = 0  # synchronous requests running (slot)
         self.time_limit = time_limit
         self.page_timeout = page_timeout
         self.keep = keep
@@ -106,12 +117,14 @@ class JobManager:
     # -- API ------------------------------------------------------------------------------
 
     def start(self, page: str, command: str, options: Mapping[str, Any]) -> Job:
-        """A new job for ``page``; the page's running job, if any, is cancelled first."""
+        """A new job for ``page``; the page's running job, if any, is cancelled first.
+        Raises :class:`Busy` when ``max_running`` analyses are already running."""
         self._ensure_reaper()
         with self._lock:
             for j in self._jobs.values():
                 if j.page == page and j.state == "running":
                     j.cancel.set()
+            self._check_room()
             job = Job(id=f"{next(self._ids)}-{secrets.token_hex(4)}", page=page,
                       command=command, options=dict(options), time_limit=self.time_limit)
             self._jobs[job.id] = job
@@ -119,6 +132,25 @@ class JobManager:
         threading.Thread(target=self._work, args=(job,), name=f"gongzhu-job-{job.id}",
                          daemon=True).start()
         return job
+
+    @contextlib.contextmanager
+    def slot(self):
+        """Hold one of the ``max_running`` places while a synchronous request runs (raises
+        :class:`Busy` when none is free)."""
+        with self._lock:
+            self._check_room()
+            self._sync += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._sync -= 1
+
+    def _check_room(self) -> None:  # with self._lock held
+        busy = self._sync + sum(j.state == "running" for j in self._jobs.values())
+        if busy >= self.max_running:
+            raise Busy(f"the server is busy: {busy} analyses are running, its most at once "
+                       "(gongzhu-sim serve --max-running); try again when one has ended")
 
     def get(self, job_id: str, page: str) -> Job | None:
         """The job (None when unknown or of another page); counts as the page's poll."""
