@@ -219,6 +219,19 @@ def test_foreign_host_or_origin_is_refused(client):
     assert client.get("/", headers={"Host": "localhost:8765"}).status_code == 200
 
 
+def test_a_foreign_origin_among_several_is_refused(client):
+    """Duplicate headers: the check must not look at the last value only."""
+    for name, values in (("origin", ["http://evil.example", BASE]),
+                         ("origin", [BASE, "null"]),
+                         ("host", ["127.0.0.1:8765", "evil.example:8765"])):
+        headers = [(name.encode(), v.encode()) for v in values]
+        if name != "host":
+            headers.append((b"host", b"127.0.0.1:8765"))
+        r = client.get("/api/meta", headers=headers)
+        assert r.status_code == 403, (name, values)
+        assert r.json()["error"].startswith("Error: request refused: ")
+
+
 # ---------------------------------------------------------------- jobs
 
 

@@ -90,17 +90,18 @@ class HostOriginCheck:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
+        headers: dict[str, list[str]] = {}
+        for k, v in scope.get("headers", []):
+            headers.setdefault(k.decode("latin-1").lower(), []).append(v.decode("latin-1"))
         allowed = self.config.hosts()
-        host = headers.get("host", "")
-        origin = headers.get("origin")
         why = None
-        if host.lower() not in allowed:
-            why = f"Host {host!r} is not this server's"
-        elif origin is not None:
+        # every value counts: a request with a foreign Host or Origin among several is refused
+        for host in headers.get("host", [""]):
+            if host.lower() not in allowed:
+                why = f"Host {host!r} is not this server's"
+        for origin in headers.get("origin", []):
             o = urlsplit(origin)
-            if o.scheme != "http" or o.netloc.lower() not in allowed:
+            if why is None and (o.scheme != "http" or o.netloc.lower() not in allowed):
                 why = f"Origin {origin!r} is not this server's"
         if why is not None:
             resp = _error(f"request refused: {why} (gongzhu-sim serve answers only to "
