@@ -188,6 +188,33 @@ def test_options_the_server_does_not_take_and_caps(app_for):
     assert r.status_code == 400 and r.json()["error"].startswith("Error: the request body")
 
 
+def test_a_huge_body_and_unknown_routes_get_an_error_line(client):
+    from sim.web.app import MAX_BODY
+
+    big = {"hand": SHEEP, "known": ["1=SA"] * (MAX_BODY // 4)}
+    for path in ("/api/expose", "/api/jobs", "/api/position", "/api/hand"):
+        r = client.post(path, json=big)
+        assert r.status_code == 413, path
+        assert r.json()["error"].startswith("Error: the request body has ")
+
+    def chunks():  # no Content-Length: the limit holds while reading
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b" " * 1000
+
+    r = client.post("/api/expose", content=chunks())
+    assert r.status_code == 413
+    assert r.json()["error"] == (f"Error: the request body is over this server's limit of "
+                                 f"{MAX_BODY:,} bytes")
+    r = client.get("/api/expose")
+    assert (r.status_code, r.json()["error"]) == (
+        405, "Error: GET is not allowed on /api/expose")
+    assert r.headers["allow"] == "POST"
+    r = client.get("/api/nothing")
+    assert (r.status_code, r.json()["error"]) == (
+        404, "Error: no such page or API route: /api/nothing")
+    assert client.get("/static/nothing.js").json()["error"].startswith("Error: no such page")
+
+
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
     r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,

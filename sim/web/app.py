@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -49,6 +50,13 @@ from sim.web.jobs import Busy, JobManager
 from sim.web.reports import ReportError, list_reports, report_file
 
 STATIC = Path(__file__).with_name("static")
+
+#: The largest request body taken (bytes): a hand, a position and options are far smaller.
+MAX_BODY = 64 * 1024
+
+
+class TooLarge(InputError):
+    """A request body over :data:`MAX_BODY` (HTTP 413)."""
 
 
 @dataclass
@@ -78,6 +86,20 @@ class ServerConfig:
 def _error(msg: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": msg if msg.startswith("Error:") else f"Error: {msg}"},
                         status_code=status)
+
+
+def _status(exc: InputError) -> int:
+    return 413 if isinstance(exc, TooLarge) else 400
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own errors (no such route 404, wrong method 405) as ``Error:`` JSON."""
+    what = {404: f"no such page or API route: {request.url.path}",
+            405: f"{request.method} is not allowed on {request.url.path}"}
+    resp = _error(what.get(exc.status_code, str(exc.detail)), exc.status_code)
+    if exc.headers:
+        resp.headers.update(exc.headers)
+    return resp
 
 
 class HostOriginCheck:
@@ -134,8 +156,18 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                       max_running=config.max_running)
 
     async def body_of(request: Request) -> dict:
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            raise TooLarge(f"the request body has {int(size):,} bytes, over this server's "
+                           f"limit of {MAX_BODY:,}")
+        raw = b""
+        async for chunk in request.stream():  # a chunked body has no Content-Length
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise TooLarge(f"the request body is over this server's limit of "
+                               f"{MAX_BODY:,} bytes")
         try:
-            data = json.loads(await request.body() or b"{}")
+            data = json.loads(raw or b"{}")
         except ValueError as exc:
             raise InputError(f"the request body is not JSON: {exc}") from None
         if not isinstance(data, dict):
@@ -155,7 +187,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except Busy as exc:
             return _error(str(exc), 429)
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
         if data is None:
             return _error(f"stopped by the server's time limit of {config.time_limit:g} s "
                           "before any estimate", 503)
@@ -174,7 +206,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise InputError(f"unknown command {command!r}; valid: expose, advise")
             parse_options(command, options, NOT_FROM_THE_WEB)  # option errors: now, as 400
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
         try:
             job = jobs.start(page, command, options)
         except Busy as exc:
@@ -207,7 +239,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             body = await body_of(request)
             return JSONResponse(await run_in_threadpool(check_position, body))
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
 
     async def hand(request: Request) -> Response:
         """The paste box: any hand form the CLI accepts, parsed by the CLI's parser."""
@@ -223,7 +255,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             except CardError as exc:
                 raise InputError(f"HAND: {exc}") from None
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
         return JSONResponse({"cards": [card_str(c) for c in cards]})
 
     async def meta(request: Request) -> Response:
@@ -264,7 +296,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         yield
         jobs.close()  # server shutdown: every running job is cancelled
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: _http_error})
     app.state.jobs = jobs
     app.state.config = config
     app.add_middleware(HostOriginCheck, config=config)
