@@ -432,6 +432,23 @@ def test_reports_lists_folders_and_serves_their_files(app_for, tmp_path):
     assert client.get("/reports/gongzhu-results-1/nothing.html").status_code == 404
 
 
+def test_only_files_of_results_folders_are_served(app_for, tmp_path):
+    """--results may be a home folder: its other files are not the page's to serve."""
+    root, _ = _results(tmp_path)
+    (root / "private.txt").write_text("not a report")
+    (root / "empty" / "notes.html").write_text("not a report either")
+    (root / "nested" / "my-tune" / "figs").mkdir()
+    (root / "nested" / "my-tune" / "figs" / "a.png").write_bytes(b"png")
+    client = app_for(results=root)
+    for p in ("private.txt", "empty/notes.html"):
+        r = client.get(f"/reports/{p}")
+        assert r.status_code == 403 and "not a report" not in r.text
+        assert r.json()["error"] == (f"Error: report path {p!r} refused: not inside a run, "
+                                     "study or tune folder under --results")
+    assert client.get("/reports/nested/my-tune/figs/a.png").content == b"png"
+    assert client.get("/reports/nested/my-tune/tune.json").status_code == 200
+
+
 @pytest.mark.parametrize("path", ["%2E%2E/secret.txt", "gongzhu-results-1/%2E%2E/%2E%2E/secret.txt",
                                   "..%2Fsecret.txt", "gongzhu-results-1/%2E/report.html"])
 def test_a_dotdot_report_path_is_refused(app_for, tmp_path, path):
