@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
+from sim.errors import InputError
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
 POSITION = {"hand": "KQ2.QJ.76.95", "seat": 3, "exposed": {"1": "HA,DJ"},
@@ -213,6 +214,40 @@ def test_a_huge_body_and_unknown_routes_get_an_error_line(client):
     assert (r.status_code, r.json()["error"]) == (
         404, "Error: no such page or API route: /api/nothing")
     assert client.get("/static/nothing.js").json()["error"].startswith("Error: no such page")
+
+
+def test_search_play_between_two_time_checks_is_bounded(client):
+    """The time limit and Cancel act between batches: a huge batch of search play (hours
+    for one batch) is refused up front, the CLI's default search settings are not."""
+    from sim.commands.api import NOT_FROM_THE_WEB, parse_options
+    from sim.web.app import check_search_work
+
+    heavy = {"hand": SHEEP, "player": "search:worlds=1024", "batch": 2000, "max_deals": 2000}
+    want = ("Error: a batch of 2,000 deals with 1,024 search worlds per decision over the "
+            "searching seats is more play than gongzhu-sim serve runs between two checks of "
+            "its time limit and Cancel (57,600 deal-worlds): give batch 56 or less")
+    r = client.post("/api/expose", json=heavy)
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": heavy})
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    assert not client.app.state.jobs.running()
+    # the CLI's default batch with search:worlds=1024 is refused too; batch 56 is not
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": {
+        "hand": SHEEP, "player": "search:worlds=1024"}})
+    assert r.status_code == 400 and "a batch of 250 deals" in r.json()["error"]
+    r = client.post("/api/advise", json={**POSITION, "players": "search:worlds=1024"})
+    assert r.status_code == 400 and r.json()["error"].endswith(
+        "use fewer search worlds or seats, or the command line")
+    two = SHEEP + " " + SHEEP
+    for command, opts in (
+            ("expose", {"hand": SHEEP, "player": "search:worlds=1024", "batch": 56}),
+            ("expose", {"hand": SHEEP, "player": "search", "opponents": "search"}),
+            ("expose", {"hand": two, "decks": 2, "player": "search", "opponents": "search"}),
+            ("advise", {**POSITION, "players": "search"})):
+        check_search_work(command, parse_options(command, opts, NOT_FROM_THE_WEB))
+    with pytest.raises(InputError, match="give batch 10 or less"):
+        check_search_work("expose", parse_options("expose", {
+            "hand": two, "decks": 2, "player": "search", "opponents": "search", "batch": 11}))
 
 
 def test_time_limit_stops_with_the_estimate_so_far(app_for):

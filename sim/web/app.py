@@ -136,13 +136,19 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     """The Starlette application of ``gongzhu-sim serve`` for ``config`` (module doc)."""
     config = config or ServerConfig()
 
-    def run(command: str, options: dict, progress) -> dict:
+    def check(command: str, options: dict) -> None:
+        """The request's options as the CLI reads them, then this server's caps."""
+        params = parse_options(command, options, NOT_FROM_THE_WEB)
         if command == "advise":
-            mw = parse_options(command, options, NOT_FROM_THE_WEB)["max_worlds"]
+            mw = params["max_worlds"]
             if mw > config.max_worlds:
                 raise InputError(f"--max-worlds {mw:,} is over this server's cap of "
                                  f"{config.max_worlds:,} worlds per request (gongzhu-sim "
                                  "serve --max-worlds)")
+        check_search_work(command, params)
+
+    def run(command: str, options: dict, progress) -> dict:
+        check(command, options)
         return command_json(command, options, refused=NOT_FROM_THE_WEB, progress=progress,
                             deal_cap=config.max_deals, jobs=1)
 
@@ -204,7 +210,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise InputError("a job needs the page's id ('page': text)")
             if command not in ("expose", "advise"):
                 raise InputError(f"unknown command {command!r}; valid: expose, advise")
-            parse_options(command, options, NOT_FROM_THE_WEB)  # option errors: now, as 400
+            check(command, options)  # option errors and caps: now, as 400
         except InputError as exc:
             return _error(str(exc), _status(exc))
         try:
@@ -318,6 +324,55 @@ class _SyncJob:
         if time.monotonic() - self.t0 > self.time_limit:
             self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
             raise KeyboardInterrupt
+
+
+#: The most search work between two checks of the time limit and Cancel (which the analyses
+#: see only between batches: expose's ``--batch`` deals, advise's 16 worlds), in deals ×
+#: searching seats × search worlds, two-deck deals counted SEARCH_COST2 (45) times: the larger
+#: of the CLI's two defaults with every seat searching (one deck: 250 deals × 4 × 32 = 32,000;
+#: two decks: 10 × 4 × 32 × 45 = 57,600).  About a second per exposure option on a core.
+MAX_SEARCH_WORK = 57_600
+
+
+def check_search_work(command: str, params: dict) -> None:
+    """Refuse (InputError) a request whose batch of search play is more than
+    :data:`MAX_SEARCH_WORK`, so the server's time limit and Cancel take hold in seconds, not
+    hours: ``params`` are the parsed CLI parameters of ``command`` (expose or advise)."""
+    from sim.analysis.exposure_options import split_names
+    from sim.commands.expose import SEARCH_BATCH, SEARCH_BATCH2, SEARCH_COST2
+    from sim.commands.options import pop_rules
+    from strategies.registry import PLAYERS, parse_player, parse_seats
+
+    decks = pop_rules({k: v for k, v in params.items()}).decks
+    if command == "expose":
+        names = [params["player"], *split_names(params["opponents"], "opponents")]
+        names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
+    else:
+        names = parse_seats(params["players"], "players")
+    worlds = 0
+    for name in names:
+        choice = parse_player(str(name), decks)
+        if choice.id == PLAYERS["search"]:
+            worlds += int(choice.params[0])
+    if not worlds:
+        return
+    per = worlds * (SEARCH_COST2 if decks == 2 else 1)
+    if command == "expose":
+        batch = params["batch"] or (SEARCH_BATCH2 if decks == 2 else SEARCH_BATCH)
+        what = f"a batch of {batch:,} deals"
+    else:
+        from sim.analysis.advise import BATCH as batch
+
+        what = f"{batch} worlds (advise's batch)"
+    if batch * per <= MAX_SEARCH_WORK:
+        return
+    most = MAX_SEARCH_WORK // per
+    fix = (f"give batch {most:,} or less" if command == "expose" and most >= 1 else
+           "use fewer search worlds or seats, or the command line")
+    raise InputError(f"{what} with {worlds:,} search worlds per decision over the searching "
+                     f"seats is more play than gongzhu-sim serve runs between two checks of "
+                     f"its time limit and Cancel ({MAX_SEARCH_WORK:,} deal-worlds"
+                     f"{', a two-deck deal counting 45' if decks == 2 else ''}): {fix}")
 
 
 def _meta(config: ServerConfig) -> dict:
