@@ -250,6 +250,21 @@ def test_search_play_between_two_time_checks_is_bounded(client):
             "hand": two, "decks": 2, "player": "search", "opponents": "search", "batch": 11}))
 
 
+def test_values_of_the_wrong_kind_are_named(client):
+    """A list or null where text belongs is refused as such, not parsed as "['SA']"."""
+    r = client.post("/api/expose", json={"hand": SHEEP, "known": {"1": ["SA"]}})
+    assert r.json()["error"] == "Error: option 'known.1': expected a number or text, got ['SA']"
+    for hand in (["SA", "SK"], None, {"a": 1}):
+        want = (400, f"Error: HAND must be text, got {hand!r}")
+        r = client.post("/api/hand", json={"hand": hand})
+        assert (r.status_code, r.json()["error"]) == want
+        r = client.post("/api/position", json={"hand": hand, "seat": 0, "first_leader": 0})
+        assert (r.status_code, r.json()["error"]) == want
+    r = client.post("/api/hand", json={"hand": SHEEP, "decks": True})
+    assert (r.status_code, r.json()["error"]) == (400, "Error: decks must be 1 or 2, got True")
+    assert client.post("/api/hand", json={"hand": SHEEP, "decks": 1}).json()["cards"][0] == "S3"
+
+
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
     r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,

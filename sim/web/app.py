@@ -253,11 +253,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         try:
             body = await body_of(request)
-            decks = body.get("decks", 1)
-            if decks not in (1, 2):
+            decks, text = body.get("decks", 1), body.get("hand", "")
+            if isinstance(decks, bool) or decks not in (1, 2):
                 raise InputError(f"decks must be 1 or 2, got {decks!r}")
+            if not isinstance(text, str):
+                raise InputError(f"HAND must be text, got {text!r}")
             try:
-                cards = parse_hand(str(body.get("hand", "")), decks=decks)
+                cards = parse_hand(text, decks=int(decks))
             except CardError as exc:
                 raise InputError(f"HAND: {exc}") from None
         except InputError as exc:
