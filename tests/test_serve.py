@@ -556,15 +556,32 @@ def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
         "pip install -e '.[web]'"]
 
 
-def _serve(monkeypatch, *args):
+def _serve(monkeypatch, *args, check=True):
     """``gongzhu-sim serve ARGS`` with uvicorn.run replaced: (exit code, stderr, the
     arguments uvicorn.run got)."""
     uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: "
                                   "pip install -e '.[web]'")
     got = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: got.update(app=app, **kw))
+    if check:
+        monkeypatch.setattr("sim.commands.serve.check_listen", lambda host, port: None)
     code, _, err = _cli("serve", *args)
     return code, err, got
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(monkeypatch):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, err, got = _serve(monkeypatch, "--port", str(port), check=False)
+    assert code == 2 and not got
+    assert err == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    code, err, got = _serve(monkeypatch, "--host", "no-such-host.invalid", check=False)
+    assert code == 2 and not got and err.startswith(
+        "Error: cannot listen on no-such-host.invalid:8765: ") and "warning" not in err
 
 
 def test_serve_listens_on_loopback_by_default(monkeypatch):

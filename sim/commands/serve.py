@@ -58,6 +58,7 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
                          "pip install -e '.[web]'") from None
     from sim.web.app import ServerConfig, create_app
 
+    check_listen(host, port)
     extra: tuple[str, ...] = ()
     if not _is_loopback(host):
         extra = _own_names(host)
@@ -82,6 +83,22 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
         uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def check_listen(host: str, port: int) -> None:
+    """Raise InputError (one ``Error:`` line, exit 2) when ``host:port`` cannot be listened
+    on — a port in use, an address not of this machine, an unknown name — before anything is
+    printed; uvicorn would log its own ``ERROR:`` line and exit with status 3."""
+    from sim.errors import InputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, addr = infos[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            sock.bind(addr)
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _is_loopback(host: str) -> bool:
