@@ -451,6 +451,26 @@ def test_running_analyses_have_a_global_bound(app_for):
     assert client.post("/api/jobs", json={"page": "p3", **start}).status_code == 200
 
 
+def test_finished_jobs_and_their_pages_are_not_kept_without_bound():
+    """A client starting job after job under new page ids must not grow the server."""
+    from sim.web.jobs import JobManager
+
+    jobs = JobManager(lambda command, options, progress: {"n": 1}, 60.0, max_kept=3)
+    try:
+        for i in range(10):
+            job = jobs.start(f"page-{i}", "expose", {})
+            t0 = time.monotonic()
+            while job.state == "running" and time.monotonic() - t0 < 10:
+                time.sleep(0.005)
+        jobs.start("last", "expose", {})
+        assert len(jobs._jobs) <= 4
+        assert set(jobs._seen) <= {j.page for j in jobs._jobs.values()}
+        assert jobs.get(job.id, "page-9") is not None  # the most recent ones are kept
+        assert jobs.get("1-x", "page-0") is None
+    finally:
+        jobs.close()
+
+
 # ---------------------------------------------------------------- reports
 
 

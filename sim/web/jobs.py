@@ -92,7 +92,8 @@ class JobManager:
     ``run(command, options, progress)`` computes a job's JSON (by default
     :func:`sim.commands.api.command_json` with the server's caps); ``page_timeout``: a
     page that has not polled for this many seconds has gone away and its job is
-    cancelled; ``keep``: finished jobs are forgotten after this many seconds;
+    cancelled; ``keep``: finished jobs are forgotten after this many seconds, and beyond
+    the ``max_kept`` most recent ones at once;
     ``max_running``: the most analyses running at once over all pages, jobs and synchronous
     requests (:meth:`slot`) together, cancelled jobs that have not yet stopped included — a
     page id is the client's choice, so one page per id would otherwise start any number of
@@ -100,8 +101,9 @@ class JobManager:
     """
 
     def __init__(self, run: Callable[..., dict], time_limit: float, page_timeout: float = 20.0,
-                 keep: float = 600.0, max_running: int = 2) -> None:
+                 keep: float = 600.0, max_running: int = 2, max_kept: int = 100) -> None:
         self._run = run
+        self.max_kept = max_kept
         self.max_running = max_running
         self._sync = 0  # synchronous requests running (slot)
         self.time_limit = time_limit
@@ -129,6 +131,7 @@ class JobManager:
                       command=command, options=dict(options), time_limit=self.time_limit)
             self._jobs[job.id] = job
             self._seen[page] = time.monotonic()
+            self._forget_beyond(self.max_kept)
         threading.Thread(target=self._work, args=(job,), name=f"gongzhu-job-{job.id}",
                          daemon=True).start()
         return job
@@ -210,6 +213,17 @@ class JobManager:
             elif state != "cancelled":
                 job.result = None
 
+    def _forget_beyond(self, kept: int) -> None:  # with self._lock held
+        """Forget the oldest finished jobs beyond ``kept``, and pages with no job left (a
+        client that starts job after job under new page ids must not grow memory)."""
+        done = sorted((j for j in self._jobs.values() if j.done_at is not None),
+                      key=lambda j: j.done_at)
+        for j in done[:max(0, len(done) - kept)]:
+            del self._jobs[j.id]
+        pages = {j.page for j in self._jobs.values()}
+        for page in [p for p in self._seen if p not in pages]:
+            del self._seen[page]
+
     def _ensure_reaper(self) -> None:
         with self._lock:
             if self._reaper is None:
@@ -230,3 +244,4 @@ class JobManager:
                         j.cancel.set()
                     if j.done_at is not None and now - j.done_at > self.keep:
                         del self._jobs[j.id]
+                self._forget_beyond(self.max_kept)
