@@ -265,6 +265,21 @@ def test_values_of_the_wrong_kind_are_named(client):
     assert client.post("/api/hand", json={"hand": SHEEP, "decks": 1}).json()["cards"][0] == "S3"
 
 
+def test_a_ci_that_does_not_exist_yet_is_null_not_a_500(client):
+    """One world: no CI (the CLI prints NaN); JSON has no NaN, so the API says null."""
+    r = client.post("/api/advise", json={**POSITION, "max_worlds": 1})
+    assert r.status_code == 200, r.text
+    cards = r.json()["cards"]
+    assert r.json()["worlds"] == 1 and len(cards) == 3
+    assert all(c["ci_low"] is None and c["delta_ci_high"] is None and c["n"] == 1
+               for c in cards)
+    assert all(isinstance(c["ev"], float) for c in cards)
+    v = client.post("/api/jobs", json={"page": "p", "command": "advise",
+                                       "options": {**POSITION, "max_worlds": 1}}).json()
+    done = _wait(client, v["job"], "p")
+    assert done.status_code == 200 and done.json()["result"] == r.json()
+
+
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
     r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
+from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -81,6 +83,26 @@ class ServerConfig:
             names.add(f"[{h}]" if ":" in h and not h.startswith("[") else h)
         return {f"{n}:{self.port}" for n in names} | (
             set(names) if self.port == 80 else set())
+
+
+def _finite(x: Any) -> Any:
+    """``x`` with every NaN/±inf float as None (JSON has no NaN: a CI of one world is NaN)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
+
+
+class JSONResponse(_StarletteJSON):
+    """Starlette's JSONResponse, with non-finite numbers as ``null`` (Starlette refuses them
+    with a ValueError, i.e. a 500; the CLI's ``--format json`` prints ``NaN``, which a
+    browser's JSON.parse refuses too)."""
+
+    def render(self, content: Any) -> bytes:
+        return super().render(_finite(content))
 
 
 def _error(msg: str, status: int = 400) -> JSONResponse:
