@@ -280,6 +280,24 @@ def test_a_ci_that_does_not_exist_yet_is_null_not_a_500(client):
     assert done.status_code == 200 and done.json()["result"] == r.json()
 
 
+def test_a_bug_is_one_error_line_not_a_bare_500(app_for, monkeypatch):
+    from starlette.testclient import TestClient
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("sim.web.app.command_json", broken)
+    client = app_for()
+    quiet = TestClient(client.app, base_url=BASE, raise_server_exceptions=False)
+    r = quiet.post("/api/expose", json={"hand": SHEEP})
+    assert (r.status_code, r.json()) == (500, {"error": "Error: internal error: RuntimeError: "
+                                                        "boom"})
+    v = client.post("/api/jobs", json={"page": "p", "command": "expose",
+                                       "options": {"hand": SHEEP}}).json()
+    r = _wait(client, v["job"], "p")
+    assert r.json()["error"] == "Error: internal error: RuntimeError: boom"
+
+
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
     r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,

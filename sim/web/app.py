@@ -124,6 +124,12 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return resp
 
 
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug (not bad input): one ``Error:`` line for the page, status 500; the traceback
+    stays in the server's console."""
+    return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+
 class HostOriginCheck:
     """ASGI middleware: refuse (403) a request whose Host is not the server's, or whose
     Origin (when sent) is not ``http://`` + one of those hosts."""
@@ -327,7 +333,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         jobs.close()  # server shutdown: every running job is cancelled
 
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error})
+                    exception_handlers={HTTPException: _http_error,
+                                        Exception: _internal_error})
     app.state.jobs = jobs
     app.state.config = config
     app.add_middleware(HostOriginCheck, config=config)
