@@ -308,6 +308,46 @@ def test_time_limit_stops_with_the_estimate_so_far(app_for):
     assert j["stopped_by"] == "the server's time limit of 1 s per request"
 
 
+def test_a_client_that_hangs_up_stops_its_synchronous_run(client):
+    """curl interrupted: the analysis stops at its next batch, its slot is free again."""
+    import anyio
+
+    body = json.dumps({"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+                       "precision": 0}).encode()
+    sent: list[dict] = []
+    state = {"read": 0.0}
+
+    async def receive():  # as uvicorn's: the disconnect once the client hung up, else wait
+        if not state["read"]:
+            state["read"] = time.monotonic()
+            return {"type": "http.request", "body": body, "more_body": False}
+        if time.monotonic() - state["read"] < 0.5:  # the client hangs up half a second in
+            await anyio.sleep(0.5 - (time.monotonic() - state["read"]))
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": "/api/expose", "raw_path":
+             b"/api/expose", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8765)}
+
+    async def call():
+        with anyio.fail_after(60):
+            await client.app(scope, receive, send)
+
+    client.get("/api/meta")  # the app's lifespan has started
+    anyio.run(call)
+    j = json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] ==
+                            "http.response.body"))
+    assert j["stopped_by"] == "the client went away"
+    assert j["runs"][0]["stop"] == "interrupted" and 0 < j["runs"][0]["n"] < 200_000
+    assert not client.app.state.jobs._sync
+
+
 # ---------------------------------------------------------------- Host / Origin
 
 

@@ -217,7 +217,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             options = await body_of(request)
             job = _SyncJob(config.time_limit)
             with jobs.slot():
-                data = await run_in_threadpool(run_sync, command, options, job)
+                data = await _unless_gone(request, job,
+                                          run_in_threadpool(run_sync, command, options, job))
         except Busy as exc:
             return _error(str(exc), 429)
         except InputError as exc:
@@ -341,17 +342,36 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     return app
 
 
+async def _unless_gone(request: Request, job: _SyncJob, work) -> Any:
+    """Await ``work`` (a synchronous request's analysis); when the client hangs up first,
+    stop it at its next batch (``job.gone``) instead of computing an answer nobody reads."""
+    import asyncio
+
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        await asyncio.wait({task}, timeout=0.25)
+        if not task.done() and await request.is_disconnected():
+            job.gone = True
+            break
+    return await task
+
+
 class _SyncJob:
-    """The time limit of a synchronous request (the progress callback's part of it)."""
+    """The time limit of a synchronous request (the progress callback's part of it), and
+    ``gone``: the client hung up."""
 
     def __init__(self, time_limit: float) -> None:
         import time
 
         self.t0, self.time_limit, self.stopped_by = time.monotonic(), time_limit, None
+        self.gone = False
 
     def progress(self, *args: Any) -> None:
         import time
 
+        if self.gone:
+            self.stopped_by = "the client went away"
+            raise KeyboardInterrupt
         if time.monotonic() - self.t0 > self.time_limit:
             self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
             raise KeyboardInterrupt
