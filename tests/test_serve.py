@@ -619,6 +619,24 @@ def test_a_symlink_out_of_results_is_neither_listed_nor_served(app_for, tmp_path
         assert r.status_code == 403 and "is a symlink" in r.json()["error"]
 
 
+def test_the_page_cannot_be_framed_or_load_from_elsewhere_and_reports_are_sandboxed(
+        app_for, tmp_path):
+    root, _ = _results(tmp_path)
+    (root / "gongzhu-results-1" / "report.html").write_text(
+        "<script>fetch('/api/jobs', {method: 'POST'})</script>")  # results from elsewhere
+    client = app_for(results=root)
+    for path in ("/", "/static/app.js", "/api/meta"):
+        h = client.get(path).headers
+        assert h["content-security-policy"].startswith("default-src 'self'; "
+                                                       "frame-ancestors 'none'"), path
+        assert h["x-frame-options"] == "DENY" and h["x-content-type-options"] == "nosniff"
+    r = client.get("/reports/gongzhu-results-1/report.html")
+    assert r.status_code == 200
+    assert r.headers["content-security-policy"].startswith("sandbox; default-src 'none'")
+    r = client.get("/", headers={"Host": "evil.example:8765"})
+    assert r.status_code == 403 and r.headers["x-frame-options"] == "DENY"
+
+
 # ---------------------------------------------------------------- the page itself
 
 

@@ -160,6 +160,41 @@ class HostOriginCheck:
         return await self.app(scope, receive, send)
 
 
+#: Headers of the page and its modules: nothing from elsewhere can load (the offline promise
+#: enforced by the browser), no other site may frame the page (clickjacking the Run button).
+PAGE_HEADERS = {"content-security-policy": "default-src 'self'; frame-ancestors 'none'; "
+                "base-uri 'none'; form-action 'none'",
+                "x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+#: Headers of a file under /reports: a sandbox (an opaque origin, no scripts), so an HTML file
+#: in a results folder that came from elsewhere cannot use this server's API as its own page.
+REPORT_HEADERS = {"content-security-policy": "sandbox; default-src 'none'; img-src 'self' "
+                  "data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+                  "x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`PAGE_HEADERS` on every response, :data:`REPORT_HEADERS` on
+    those under ``/reports/``."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        extra = REPORT_HEADERS if scope["path"].startswith("/reports/") else PAGE_HEADERS
+
+        async def send_with(message):
+            if message["type"] == "http.response.start":
+                given = {k.lower() for k, _ in message.get("headers", [])}
+                message = {**message, "headers": [*message.get("headers", []), *(
+                    (k.encode(), v.encode()) for k, v in extra.items()
+                    if k.encode() not in given)]}
+            await send(message)
+
+        return await self.app(scope, receive, send_with)
+
+
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The Starlette application of ``gongzhu-sim serve`` for ``config`` (module doc)."""
     config = config or ServerConfig()
@@ -339,6 +374,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.jobs = jobs
     app.state.config = config
     app.add_middleware(HostOriginCheck, config=config)
+    app.add_middleware(SecurityHeaders)  # outermost: the 403s get the headers too
     return app
 
 
