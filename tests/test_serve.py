@@ -524,6 +524,32 @@ def test_running_analyses_have_a_global_bound(app_for):
     assert client.post("/api/jobs", json={"page": "p3", **start}).status_code == 200
 
 
+def test_a_cancelled_job_keeps_its_reason_while_it_winds_down():
+    """The reaper must not relabel a job cancelled by its page as 'stopped asking'."""
+    from sim.web.jobs import JobManager
+
+    release = threading.Event()
+
+    def slow(command, options, progress):
+        release.wait(10)
+        progress(lambda: None)  # the next batch: raises KeyboardInterrupt, cancelled
+        return {"n": 1}
+
+    jobs = JobManager(slow, 60.0, page_timeout=0.1)
+    try:
+        job = jobs.start("p", "expose", {})
+        assert jobs.page_gone("p") == 1
+        time.sleep(1.5)  # the reaper (every second) sees a page that stopped polling
+        release.set()
+        t0 = time.monotonic()
+        while job.state == "running" and time.monotonic() - t0 < 10:
+            time.sleep(0.01)
+        assert (job.state, job.stopped_by) == ("cancelled", None)
+    finally:
+        release.set()
+        jobs.close()
+
+
 def test_finished_jobs_and_their_pages_are_not_kept_without_bound():
     """A client starting job after job under new page ids must not grow the server."""
     from sim.web.jobs import JobManager

@@ -237,7 +237,7 @@ class JobManager:
             now = time.monotonic()
             with self._lock:
                 for j in list(self._jobs.values()):
-                    if (j.state == "running"
+                    if (j.state == "running" and not j.cancel.is_set()
                             and now - self._seen.get(j.page, 0.0) > self.page_timeout):
                         j.stopped_by = (f"the page stopped asking for {self.page_timeout:g} s "
                                         "(closed or gone)")
