@@ -694,16 +694,40 @@ def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
 
 
 def _serve(monkeypatch, *args, check=True):
-    """``gongzhu-sim serve ARGS`` with uvicorn.run replaced: (exit code, stderr, the
-    arguments uvicorn.run got)."""
+    """``gongzhu-sim serve ARGS`` with uvicorn's Server.run replaced: (exit code, stderr,
+    what the server was given: app, host, port, and the server)."""
     uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: "
                                   "pip install -e '.[web]'")
     got = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: got.update(app=app, **kw))
+
+    def run(server):
+        c = server.config
+        got.update(app=c.app, host=c.host, port=c.port, server=server)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     if check:
         monkeypatch.setattr("sim.commands.serve.check_listen", lambda host, port: None)
     code, _, err = _cli("serve", *args)
     return code, err, got
+
+
+def test_ctrl_c_stops_the_running_analyses_first(monkeypatch, client):
+    """uvicorn drains requests in flight before it stops: they must end at their next batch
+    (a synchronous run, else up to --time-limit), and the jobs are cancelled."""
+    import signal
+
+    code, err, got = _serve(monkeypatch)
+    assert code == 0, err
+    jobs = got["app"].state.jobs
+    assert not jobs.stopping.is_set()
+    got["server"].handle_exit(signal.SIGINT, None)
+    assert jobs.stopping.is_set() and got["server"].should_exit
+    # a synchronous run sees it at its next batch
+    client.app.state.jobs.close()
+    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+                                         "precision": 0})
+    assert r.status_code == 200 and r.json()["stopped_by"] == "the server is stopping"
+    assert r.json()["runs"][0]["stop"] == "interrupted" and r.json()["runs"][0]["n"] == 200
 
 
 def test_serve_on_a_port_in_use_says_so_in_one_line(monkeypatch):

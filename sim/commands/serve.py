@@ -80,9 +80,22 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        _server(uvicorn, app, host, port).run()
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def _server(uvicorn, app, host: str, port: int):
+    """uvicorn's server for ``app``, whose Ctrl-C (SIGINT/SIGTERM) first stops the running
+    analyses: uvicorn waits for the requests in flight before it stops, and a synchronous
+    /api/expose would otherwise keep it up to --time-limit seconds after Ctrl-C."""
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            app.state.jobs.close()  # jobs and synchronous runs stop at their next batch
+            super().handle_exit(sig, frame)
+
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
 
 
 def check_listen(host: str, port: int) -> None:

@@ -250,7 +250,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         command = request.url.path.rsplit("/", 1)[-1]
         try:
             options = await body_of(request)
-            job = _SyncJob(config.time_limit)
+            job = _SyncJob(config.time_limit, jobs.stopping)
             with jobs.slot():
                 data = await _unless_gone(request, job,
                                           run_in_threadpool(run_sync, command, options, job))
@@ -393,20 +393,23 @@ async def _unless_gone(request: Request, job: _SyncJob, work) -> Any:
 
 
 class _SyncJob:
-    """The time limit of a synchronous request (the progress callback's part of it), and
-    ``gone``: the client hung up."""
+    """The time limit of a synchronous request (the progress callback's part of it),
+    ``gone``: the client hung up, ``stopping``: the server's stop event (Ctrl-C)."""
 
-    def __init__(self, time_limit: float) -> None:
+    def __init__(self, time_limit: float, stopping: Any = None) -> None:
         import time
 
         self.t0, self.time_limit, self.stopped_by = time.monotonic(), time_limit, None
-        self.gone = False
+        self.gone, self.stopping = False, stopping
 
     def progress(self, *args: Any) -> None:
         import time
 
         if self.gone:
             self.stopped_by = "the client went away"
+            raise KeyboardInterrupt
+        if self.stopping is not None and self.stopping.is_set():
+            self.stopped_by = "the server is stopping"
             raise KeyboardInterrupt
         if time.monotonic() - self.t0 > self.time_limit:
             self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"

@@ -185,6 +185,11 @@ class JobManager:
         with self._lock:
             return [j for j in self._jobs.values() if j.state == "running"]
 
+    @property
+    def stopping(self) -> threading.Event:
+        """Set by :meth:`close`: the server is stopping (synchronous runs watch it too)."""
+        return self._stop
+
     def close(self) -> None:
         """Cancel every job and stop the reaper (server shutdown)."""
         self._stop.set()
