@@ -206,6 +206,11 @@ def test_a_huge_body_and_unknown_routes_get_an_error_line(client):
     assert r.status_code == 413
     assert r.json()["error"] == (f"Error: the request body is over this server's limit of "
                                  f"{MAX_BODY:,} bytes")
+    deep = b"[" * 30_000 + b"]" * 30_000  # under the size limit, over the parser's depth
+    for path in ("/api/expose", "/api/jobs", "/api/position", "/api/hand"):
+        r = client.post(path, content=deep)
+        assert (r.status_code, r.json()["error"]) == (
+            400, "Error: the request body is nested too deeply to be read"), path
     r = client.get("/api/expose")
     assert (r.status_code, r.json()["error"]) == (
         405, "Error: GET is not allowed on /api/expose")

@@ -239,6 +239,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             data = json.loads(raw or b"{}")
         except ValueError as exc:
             raise InputError(f"the request body is not JSON: {exc}") from None
+        except RecursionError:  # [[[[…]]]]: valid JSON, nested deeper than the parser goes
+            raise InputError("the request body is nested too deeply to be read") from None
         if not isinstance(data, dict):
             raise InputError("the request body must be a JSON object")
         return data
