@@ -435,17 +435,21 @@ def check_search_work(command: str, params: dict) -> None:
     from sim.commands.options import pop_rules
     from strategies.registry import PLAYERS, parse_player, parse_seats
 
-    decks = pop_rules({k: v for k, v in params.items()}).decks
-    if command == "expose":
-        names = [params["player"], *split_names(params["opponents"], "opponents")]
-        names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
-    else:
-        names = parse_seats(params["players"], "players")
-    worlds = 0
-    for name in names:
-        choice = parse_player(str(name), decks)
-        if choice.id == PLAYERS["search"]:
-            worlds += int(choice.params[0])
+    try:
+        decks = pop_rules(dict(params)).decks
+        if command == "expose":
+            names = [params["player"], *split_names(params["opponents"], "opponents")]
+            names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
+        else:
+            names = parse_seats(params["players"], "players")
+        worlds = 0
+        for name in names:
+            if str(name).split(":", 1)[0].strip() == "search":
+                choice = parse_player(str(name), decks)
+                if choice.id == PLAYERS["search"]:
+                    worlds += int(choice.params[0])
+    except InputError:  # bad rules or names: the command says so, in its own words and order
+        return
     if not worlds:
         return
     per = worlds * (SEARCH_COST2 if decks == 2 else 1)
