@@ -240,15 +240,20 @@ def test_search_play_between_two_time_checks_is_bounded(client):
     r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": {
         "hand": SHEEP, "player": "search:worlds=1024"}})
     assert r.status_code == 400 and "a batch of 250 deals" in r.json()["error"]
-    r = client.post("/api/advise", json={**POSITION, "players": "search:worlds=1024"})
-    assert r.status_code == 400 and r.json()["error"].endswith(
-        "use fewer search worlds or seats, or the command line")
     two = SHEEP + " " + SHEEP
+    r = client.post("/api/advise", json={"hand": two, "decks": 2, "seat": 0,
+                                         "players": "search:worlds=64"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "Error: 16 worlds (advise's batch) with 256 search worlds per decision over the "
+        "searching seats is more play than gongzhu-sim serve runs between two checks of its "
+        "time limit and Cancel (92,160 deal-worlds, a two-deck deal counting 45): use fewer "
+        "search worlds or seats, or the command line")
     for command, opts in (
             ("expose", {"hand": SHEEP, "player": "search:worlds=1024", "batch": 56}),
             ("expose", {"hand": SHEEP, "player": "search", "opponents": "search"}),
             ("expose", {"hand": two, "decks": 2, "player": "search", "opponents": "search"}),
-            ("advise", {**POSITION, "players": "search"})):
+            ("advise", {**POSITION, "players": "search"}),
+            ("advise", {"hand": two, "decks": 2, "seat": 0, "players": "search"})):
         check_search_work(command, parse_options(command, opts, NOT_FROM_THE_WEB))
     with pytest.raises(InputError, match="give batch 10 or less"):
         check_search_work("expose", parse_options("expose", {

@@ -419,11 +419,13 @@ class _SyncJob:
 
 
 #: The most search work between two checks of the time limit and Cancel (which the analyses
-#: see only between batches: expose's ``--batch`` deals, advise's 16 worlds), in deals ×
-#: searching seats × search worlds, two-deck deals counted SEARCH_COST2 (45) times: the larger
-#: of the CLI's two defaults with every seat searching (one deck: 250 deals × 4 × 32 = 32,000;
-#: two decks: 10 × 4 × 32 × 45 = 57,600).  About a second per exposure option on a core.
-MAX_SEARCH_WORK = 57_600
+#: see only between batches: expose's ``--batch`` deals, advise's 16 worlds), in deals (advise:
+#: worlds) × the search worlds of every searching seat, a two-deck deal counted SEARCH_COST2
+#: (45) times: the larger of each command's defaults with every seat searching — expose: one
+#: deck 250 × 4 × 32 = 32,000, two decks 10 × 4 × 32 × 45 = 57,600 (about a second per
+#: exposure option on a core); advise: one deck 16 × 4 × 32 = 2,048, two decks 16 × 4 × 32 ×
+#: 45 = 92,160 (each world plays every legal card to the end).
+MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
 
 
 def check_search_work(command: str, params: dict) -> None:
@@ -460,14 +462,15 @@ def check_search_work(command: str, params: dict) -> None:
         from sim.analysis.advise import BATCH as batch
 
         what = f"{batch} worlds (advise's batch)"
-    if batch * per <= MAX_SEARCH_WORK:
+    cap = MAX_SEARCH_WORK[command]
+    if batch * per <= cap:
         return
-    most = MAX_SEARCH_WORK // per
+    most = cap // per
     fix = (f"give batch {most:,} or less" if command == "expose" and most >= 1 else
            "use fewer search worlds or seats, or the command line")
     raise InputError(f"{what} with {worlds:,} search worlds per decision over the searching "
                      f"seats is more play than gongzhu-sim serve runs between two checks of "
-                     f"its time limit and Cancel ({MAX_SEARCH_WORK:,} deal-worlds"
+                     f"its time limit and Cancel ({cap:,} deal-worlds"
                      f"{', a two-deck deal counting 45' if decks == 2 else ''}): {fix}")
 
 
