@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, level_label, z_value
+from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
 from sim.analysis.study_analysis import Progress, analyse_study
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
@@ -188,7 +188,49 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
         "Histograms of the raw and zero-sum scores per seat (strategy / exposure policy); "
         "the y axis is logarithmic and the x axis spans the 0.1%–99.9% quantiles."],
         figures=[("histograms", "histograms of raw and zero-sum scores per seat", png)])
-    return [sec, hist], {"summary": summ}
+    if not spec.get("rotate"):
+        return [sec, hist], {"summary": summ}
+    sec.title = "Summary per seated entry (4 rotations per deal)"
+    sec.text[0] = sec.text[0].replace(f"{n:,} deals.", f"{n:,} plays.", 1)
+    sec.text.insert(0, "Seat k is the k-th [[seats]] entry, rotated through the four seats: "
+                    f"{n:,} plays = {n // 4:,} deals × 4 rotations; these intervals take "
+                    "the plays as independent (the comparison above pairs them per deal).")
+    win, data = _rotation_section(folder, spec, progress, level)
+    return [win, sec, hist], {"summary": summ, **data}
+
+
+def _rotation_section(folder: Path, spec: dict, progress: Progress,
+                      level: float) -> tuple[Section, dict[str, pd.DataFrame]]:
+    """"Which policy wins" of a rotated job (sim/jobs/rotation.py): the entries best first
+    and every paired difference, from the chunk files."""
+    from sim.jobs.rotation import comparison_rows, comparison_tables, format_comparison, legend
+
+    if progress:
+        progress("comparison of the seated entries")
+    rows = comparison_rows(folder, level)
+    scores, pairs, n = comparison_tables(rows, spec["players"], spec["exposures"])
+    lab = level_label(level)
+    st = pd.DataFrame({"rank": [s["rank"] for s in scores],
+                       "policy": [s["label"] for s in scores],
+                       "zero-sum per deal": [f"{s['mean']:+.2f}" for s in scores],
+                       f"{lab} CI": [fmt_interval(s["lo"], s["hi"]) for s in scores]})
+    pt = pd.DataFrame({"pair (better − worse)": [f"{p['a']} − {p['b']}" for p in pairs],
+                       "Δ per deal": ["0 (identical)" if p["verdict"] == "identical"
+                                      else f"{p['delta']:+.2f}" for p in pairs],
+                       f"{lab} CI": ["" if p["verdict"] == "identical"
+                                     else fmt_interval(p["lo"], p["hi"]) for p in pairs],
+                       "verdict": [p["verdict"] for p in pairs]})
+    answer = format_comparison(rows, spec["players"], spec["exposures"], level).splitlines()[-1]
+    answer = answer.removeprefix("answer: ")
+    sec = Section("Which policy wins", text=[
+        f"{n:,} deals, each played 4 times with the four seated entries rotated through the "
+        "seats (duplicate style: every entry plays every hand of every deal, with the same "
+        "random streams). An entry's score on a deal is its mean zero-sum points (RULES.md "
+        "§6) over the four rotations; Δ is the paired per-deal difference, mean ± "
+        f"{z_value(level):.2f}·sd/√n with n = deals. {legend(spec['exposures'])}".rstrip(),
+        answer[:1].upper() + answer[1:]],
+        tables=[("policies, best first", st), ("paired differences", pt)])
+    return sec, {"rotation": pd.DataFrame(rows)}
 
 
 # ---------------------------------------------------------------------------------------
