@@ -107,7 +107,8 @@ def test_main_job_answers_which_policy_wins(tmp_path):
     r = CliRunner().invoke(main, ["run", "--deals", "3000", "--jobs", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "3,000 deals × 4 rotations" in r.output
-    assert "which exposure policy (heuristic players) wins: 3,000 deals" in r.output
+    assert "which exposure policy (heuristic players) wins: 3,000 deals × 4 seatings" \
+        in r.output
     assert f"tuned rule = {TUNED_RULE}" in r.output
     answer = [ln for ln in r.output.splitlines() if ln.startswith("answer: ")]
     assert len(answer) == 1

@@ -57,7 +57,7 @@ STUDY_CARDS = ("pig", "sheep", "transformer", "heartA")
 HOLDER_OTHERS = ("never", "policy")
 _STUDY_KEYS = ("cards", "holder_others")
 
-#: The tuned ``rule`` setting of README / docs/tune.md (``gongzhu-sim tune --family rule
+#: The tuned ``rule`` setting of docs/tune.md (``gongzhu-sim tune --family rule
 #: --field heuristic+rule``, 8,000,000 candidate-deals, seed 1): only its keys that differ
 #: from the defaults (pig_low 4 → 3, sheep_diamonds 3 → 2, trans_high_max 4 → 3).
 TUNED_RULE = "rule:pig_low=3,sheep_diamonds=2,trans_high_max=3"

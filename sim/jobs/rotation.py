@@ -166,8 +166,7 @@ def legend(exposures: Sequence[str]) -> str:
 
     if TUNED_RULE not in exposures:
         return ""
-    return (f"{TUNED_RULE_LABEL} = {TUNED_RULE} (the winner of `gongzhu-sim tune --family rule "
-            "--field heuristic+rule`, docs/tune.md)")
+    return f"{TUNED_RULE_LABEL} = {TUNED_RULE} (from `gongzhu-sim tune`, docs/tune.md)"
 
 
 def comparison_tables(rows: Sequence[dict], players: Sequence[str],
@@ -220,9 +219,8 @@ def format_comparison(rows: Sequence[dict], players: Sequence[str],
     lab = level_label(level)
     same = len(set(players)) == 1
     what = (f"exposure policy ({players[0]} players)" if same else "player + exposure")
-    lines = [f"which {what} wins: {n:,} deals, each played 4 times with the four seated "
-             f"{'policies' if same else 'entries'} rotated through the seats (duplicate "
-             f"style); zero-sum points per deal, mean and {lab} CI"]
+    lines = [f"which {what} wins: {n:,} deals × 4 seatings (duplicate style); "
+             f"zero-sum points per deal, {lab} CI"]
     if legend(exposures):
         lines.append(legend(exposures))
     w = max(len(s["label"]) for s in scores)
@@ -230,7 +228,7 @@ def format_comparison(rows: Sequence[dict], players: Sequence[str],
         mark = "▶" if s["rank"] == 1 else " "
         lines.append(f"{mark} {s['label']:<{w}}  {s['mean']:+8.2f}  "
                      f"{fmt_interval(s['lo'], s['hi'])}")
-    lines.append(f"paired differences (Δ = better − worse, {lab} CI):")
+    lines.append(f"paired differences per deal (better − worse, {lab} CI):")
     wa = max(len(f"{p['a']} − {p['b']}") for p in pairs)
     for p in pairs:
         name = f"{p['a']} − {p['b']}"
