@@ -167,6 +167,20 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
     if progress:
         progress(f"summary per seat ({len(df):,} deals)")
     summ = run_summary(df, spec.get("players"), spec.get("exposures"), level)
+    rot_rows = None
+    if spec.get("rotate"):  # scores per deal over the 4 seatings (sim/jobs/rotation.py)
+        from sim.jobs.rotation import comparison_rows
+
+        if progress:
+            progress("scores per deal over the rotations")
+        rot_rows = comparison_rows(folder, level)
+        lo_c, hi_c = ci_names(level)
+        for r in rot_rows:
+            if r["metric"] in SUMMARY_SCORES and f"{r['metric']} mean" in summ.columns:
+                k = int(r["seat"])
+                for col, key in (("mean", "mean"), ("se", "se"), (lo_c, lo_c), (hi_c, hi_c)):
+                    summ.loc[k, f"{r['metric']} {col}"] = r[key]
+                summ.loc[k, "n"] = r["n"]
     n = int(summ["n"].iloc[0]) if len(summ) else 0
     scores, rates = _score_display(summ, ["seat", "player", "exposure"], level)
     sec = Section("Summary per seat", text=[
@@ -190,24 +204,20 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
         figures=[("histograms", "histograms of raw and zero-sum scores per seat", png)])
     if not spec.get("rotate"):
         return [sec, hist], {"summary": summ}
-    sec.title = "Summary per seated entry (4 rotations per deal)"
-    sec.text[0] = sec.text[0].replace(f"{n:,} deals.", f"{n:,} plays.", 1)
-    sec.text.insert(0, "Seat k is the k-th [[seats]] entry, rotated through the four seats: "
-                    f"{n:,} plays = {n // 4:,} deals × 4 rotations; these intervals take "
-                    "the plays as independent (the comparison above pairs them per deal).")
-    win, data = _rotation_section(folder, spec, progress, level)
+    sec.title = "Summary per seated entry (4 seatings per deal)"
+    sec.text.insert(0, "Seat k is the k-th [[seats]] entry, rotated through the four seats; "
+                    "its scores are per deal, the mean over its 4 seatings (n = deals); the "
+                    f"rates are shares of the {4 * n:,} plays.")
+    win, data = _rotation_section(rot_rows, spec, level)
     return [win, sec, hist], {"summary": summ, **data}
 
 
-def _rotation_section(folder: Path, spec: dict, progress: Progress,
+def _rotation_section(rows: list[dict], spec: dict,
                       level: float) -> tuple[Section, dict[str, pd.DataFrame]]:
     """"Which policy wins" of a rotated job (sim/jobs/rotation.py): the entries best first
-    and every paired difference, from the chunk files."""
-    from sim.jobs.rotation import comparison_rows, comparison_tables, format_comparison, legend
+    and every paired difference (``rows``: :func:`sim.jobs.rotation.comparison_rows`)."""
+    from sim.jobs.rotation import comparison_tables, format_comparison, legend
 
-    if progress:
-        progress("comparison of the seated entries")
-    rows = comparison_rows(folder, level)
     scores, pairs, n = comparison_tables(rows, spec["players"], spec["exposures"])
     lab = level_label(level)
     st = pd.DataFrame({"rank": [s["rank"] for s in scores],

@@ -4,7 +4,7 @@ Extracts the commands from the fenced ``bash`` / ``console`` blocks (``console``
 after ``$ ``; ``\\`` continues a line; ``#`` starts a comment; ``> FILE`` is honoured, so
 ``gongzhu-sim run --example-config > job.toml`` feeds the next example), shrinks the long ones
 (:func:`shrink`: at most 2,000 deals for run/study/compare, 20,000 candidate-deals for tune,
-2,000 deals for expose — 20 with ``search`` players — and 50 worlds for advise) and runs them
+2,000 deals for expose, 20 deals whenever ``search`` plays, 50 worlds for advise) and runs them
 in order, file by file, in one scratch folder that holds the example inputs ``hands.txt`` and
 ``deals.txt``.  Then it runs the ``python`` blocks of those pages (not docs/API.md, whose
 examples tests/test_api_doc.py runs).  ``python scripts/…`` lines are benchmarks and checks
@@ -42,8 +42,8 @@ CAPS = {
     "expose": ("--max-deals", 2000),
     "advise": ("--max-worlds", 50),
 }
-#: ``expose`` with ``search`` players is ~1,000× slower: this cap then.
-SEARCH_EXPOSE_CAP = 20
+#: With ``search`` players (~1,000× slower than ``heuristic``) this cap instead.
+SEARCH_CAP = 20
 
 HANDS_TXT = "S:543 H:32 D:AKQJT98 C:2\nAKQ5.A93.J4.T863\n"
 DEALS_TXT = ("0:AKQ8.KQJ.J84.AQ5 J9643.8742.AT6.K 752.AT65.Q97.J74 T.93.K532.T98632\n")
@@ -168,8 +168,8 @@ def shrink(argv: list[str]) -> list[str]:
     if cmd == "run" and "--deals-file" in argv and "--deals" not in argv:
         return argv
     flag, cap = CAPS[cmd]
-    if cmd == "expose" and any("search" in w for w in argv):
-        cap = SEARCH_EXPOSE_CAP
+    if cmd != "advise" and any("search" in w for w in argv):
+        cap = SEARCH_CAP
     return _set(argv, flag, cap)
 
 
@@ -226,7 +226,7 @@ def main() -> int:
           f"{os.cpu_count()} cores, Python {platform.python_version()}")
     todo = [(p, examples(p)) for p in pages(args.only)]
     if args.list:
-        for p, exs in todo:
+        for _page, exs in todo:
             for ex in exs:
                 print(f"{ex.source}:{ex.line}: gongzhu-sim {shlex.join(shrink(ex.argv))}")
         return 0

@@ -64,8 +64,8 @@ def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
                              "exposures": "rule,always,never,rule"},
                       base=main_job_values())
     res = run_job(spec, quiet=True)
-    rows = [r for r in res.table if r["metric"] in ("policy_zero_sum", "delta_zero_sum")]
-    assert len(rows) == 4 + 6 and {r["n"] for r in rows} == {300}
+    rows = [r for r in res.table if r["metric"] in ("zero_sum", "delta_zero_sum")]
+    assert len(rows) == 4 + 6 and {r["n"] for r in rows} == {300}  # n = deals
     by = {(r["metric"], r["seat"]): r for r in rows}
     # the per-deal score is the mean over rotations: recompute from the rows
     import sim
@@ -78,7 +78,11 @@ def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
     d = score[:, 0] - score[:, 2]
     assert by["delta_zero_sum", "0-2"]["mean"] == pytest.approx(d.mean(), abs=1e-9)
     assert by["delta_zero_sum", "0-2"]["sd"] == pytest.approx(d.std(ddof=1), rel=1e-9)
-    assert by["policy_zero_sum", "1"]["mean"] == pytest.approx(score[:, 1].mean(), abs=1e-9)
+    assert by["zero_sum", "1"]["mean"] == pytest.approx(score[:, 1].mean(), abs=1e-9)
+    assert by["zero_sum", "1"]["sd"] == pytest.approx(score[:, 1].std(ddof=1), rel=1e-9)
+    raw_row = next(r for r in res.table if r["metric"] == "raw" and r["seat"] == "3")
+    assert raw_row["mean"] == pytest.approx(raw[:, :, 3].mean(), abs=1e-9)
+    assert raw_row["n"] == 300
     # the same summary whatever the chunking and the workers
     spec2 = spec.replace(chunk_size=70, jobs=2, out=str(tmp_path / "b"))
     run_job(spec2, quiet=True)

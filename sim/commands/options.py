@@ -177,13 +177,13 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
         done = totals.n // 4 if spec.rotate else totals.n
         click.echo(f"interrupted: the estimate so far, from the finished chunks "
                    f"({done:,} of {total:,} deals)")
+        table = summary_rows(totals, level)
         if spec.rotate:  # the comparison of the seated policies so far
-            from sim.jobs.rotation import comparison_rows, format_comparison
+            from sim.jobs.rotation import comparison_rows, format_comparison, rotated_table
 
-            click.echo(format_comparison(comparison_rows(out, level), spec.players,
-                                         spec.exposures, level))
-        click.echo(format_summary(summary_rows(totals, level), spec.players, spec.exposures,
-                                  rotate=spec.rotate))
+            table = rotated_table(table, comparison_rows(out, level))
+            click.echo(format_comparison(table, spec.players, spec.exposures, level))
+        click.echo(format_summary(table, spec.players, spec.exposures, rotate=spec.rotate))
 
 
 def echo_results(out, report: bool, level: float = 0.95) -> None:

@@ -332,11 +332,11 @@ class Job:
             for c in done_before:
                 totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
             table = summary_rows(totals, level)
-            if spec.rotate:  # each entry's score and every paired difference
-                from sim.jobs.rotation import comparison_rows
+            if spec.rotate:  # scores per deal (over the rotations), paired differences
+                from sim.jobs.rotation import comparison_rows, rotated_table
 
                 self._write_manifest()  # every finished chunk marked done on disk
-                table = table + comparison_rows(self.out, level)
+                table = rotated_table(table, comparison_rows(self.out, level))
         if level != DEFAULT_LEVEL:  # the summary's confidence level (default 0.95)
             m["summary_level"] = level
         else:

@@ -59,8 +59,8 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
     """The summary (rows or DataFrame) as text: scores per seat (mean ± CI half-width, ``n/a``
     when undefined, with a warning line) and rates.  ``rotate``: a rotated job
     (sim/jobs/rotation.py), whose rows are seated entries over 4 rows per deal."""
-    records = [r for r in _records(table) if r["metric"] not in
-               ("policy_zero_sum", "delta_zero_sum")]  # a rotated job's comparison rows
+    records = [r for r in _records(table)
+               if r["metric"] != "delta_zero_sum"]  # a rotated job's paired differences
     index = {(r["metric"], str(r["seat"])): r for r in records}
     lo_key = next((k for k in (records[0] if records else {}) if str(k).startswith("ci")
                    and str(k).endswith("_low")), "ci95_low")
@@ -82,9 +82,8 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
     scores = [m for m in SCORE_METRICS if (m, "0") in index]
     head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
     if rotate:
-        lines = [f"per seated entry (seat k = the k-th [[seats]] table, rotated through the "
-                 f"four seats): {n // 4:,} deals × 4 rotations = {n:,} plays; mean per play ± "
-                 f"{label} CI half-width (rows taken as independent)"]
+        lines = [f"{n:,} deals; per seated entry (the k-th [[seats]] table, rotated through "
+                 f"the seats): mean per deal over its 4 seatings ± {label} CI half-width"]
         head[0] = "entry"
     else:
         lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
@@ -94,7 +93,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
                     + [cell(m, str(s)) for m in scores])
     lines += _align(rows)
     lines.append("")
-    lines.append("rates (share of deals)")
+    lines.append("rates (share of the 4 × deals plays)" if rotate else "rates (share of deals)")
     rate_cols = list(RATE_METRICS)
     rows = [["entry" if rotate else "seat"] + [c.replace("exposed_", "exp ")
                                                .replace("took_", "took ")
@@ -104,8 +103,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
         rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in _ANY_RATES) else ""
                            for c in rate_cols])
     lines += _align(rows)
-    lines += [w for w in (undefined_warning(len(undefined)),
-                          small_n_warning(n // 4 if rotate else n)) if w]
+    lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
     return "\n".join(lines)
 
 

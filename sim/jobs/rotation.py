@@ -43,8 +43,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Rotations per deal.
 ROTATIONS = 4
-#: summary.csv metric of an entry's score (mean over rotations) and of a paired difference.
-SCORE_METRIC = "policy_zero_sum"
+#: summary.csv metric of a paired difference of two entries' zero-sum scores (seat "a-b");
+#: an entry's own scores are the ordinary metrics (raw, zero_sum, points, team_points) per
+#: deal, n = deals.
+SCORE_METRIC = "zero_sum"
 DELTA_METRIC = "delta_zero_sum"
 
 
@@ -93,52 +95,72 @@ def play_rotated_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = N
     return cols, Totals.from_columns(cols, has_teams)
 
 
-def _score_sums(raw: np.ndarray) -> np.ndarray:
-    """(n, 4) int64 Σ over the rotations of 3·zero-sum per entry, from (4n, 4) raw rows."""
-    raw = np.asarray(raw, dtype=np.int64).reshape(-1, ROTATIONS, 4)
-    z3 = 4 * raw - raw.sum(axis=2, keepdims=True)
-    return z3.sum(axis=1)
-
-
 class _Sums:
-    """Exact Σx and Σx² (Python ints) of the entries' scores and the pairs' differences."""
+    """Exact Σx and Σx² (Python ints) of the entries' per-deal sums over the rotations of
+    each score metric (zero-sum as 3·zero-sum = 4·raw − Σraw) and of the zero-sum pair
+    differences."""
 
     def __init__(self) -> None:
         self.n = 0
         self.pairs = list(combinations(range(4), 2))
-        self.s = [[0, 0] for _ in range(4 + len(self.pairs))]
+        self.s: dict[str, list[list[int]]] = {}
 
-    def add(self, raw: np.ndarray) -> None:
-        sc = _score_sums(raw)
-        cols = [sc[:, k] for k in range(4)] + [sc[:, a] - sc[:, b] for a, b in self.pairs]
-        self.n += int(sc.shape[0])
-        for acc, x in zip(self.s, cols, strict=True):
-            acc[0] += int(x.sum())
-            acc[1] += int((x * x).sum())  # |x| ≤ 4·3·4·max raw: x² far below 2**63 per row
+    def _acc(self, key: str, x: np.ndarray) -> None:
+        acc = self.s.setdefault(key, [0, 0])
+        acc[0] += int(x.sum())
+        acc[1] += int((x * x).sum())  # |x| ≤ 4·(scale·max score): x² far below 2**63
+
+    def add(self, cols: dict[str, np.ndarray]) -> None:
+        def per_deal(name: str) -> np.ndarray:  # (n, 4) Σ over the rotations
+            a = np.stack([np.asarray(cols[f"{name}_{k}"], dtype=np.int64) for k in range(4)],
+                         axis=1).reshape(-1, ROTATIONS, 4)
+            return a.sum(axis=1)
+
+        raw = np.stack([np.asarray(cols[f"raw_{k}"], dtype=np.int64) for k in range(4)],
+                       axis=1).reshape(-1, ROTATIONS, 4)
+        z3 = (4 * raw - raw.sum(axis=2, keepdims=True)).sum(axis=1)
+        sums = {"raw": raw.sum(axis=1), "zero_sum": z3, "points": per_deal("points")}
+        if "team_points_0" in cols:
+            sums["team_points"] = per_deal("team_points")
+        self.n += int(z3.shape[0])
+        for name, v in sums.items():
+            for k in range(4):
+                self._acc(f"{name}:{k}", v[:, k])
+        for a, b in self.pairs:
+            self._acc(f"{DELTA_METRIC}:{a}-{b}", z3[:, a] - z3[:, b])
+
+
+#: Per-deal sums of these metrics are kept (scale: the sum is scale × the per-deal mean).
+_SCALES = {"raw": ROTATIONS, "zero_sum": 3 * ROTATIONS, "points": ROTATIONS,
+           "team_points": ROTATIONS, DELTA_METRIC: 3 * ROTATIONS}
 
 
 def comparison_rows(folder: str | Path, level: float = DEFAULT_LEVEL) -> list[dict]:
-    """Summary rows of the rotated job in ``folder`` (its finished chunks).
+    """Per-deal summary rows of the rotated job in ``folder`` (its finished chunks).
 
-    One row per entry k (``metric`` :data:`SCORE_METRIC`, ``seat`` "k") and per pair a < b
-    (``metric`` :data:`DELTA_METRIC`, ``seat`` "a-b": Δ = score(a) − score(b)); columns as
-    summary.csv (``n`` = deals, ``mean``, ``sd``, ``se``, the interval at ``level``), in
-    zero-sum points per deal.  Chunks are read one at a time (memory: one chunk).
+    Per entry k (``seat`` "k") its mean per deal over the four rotations of ``raw``,
+    ``zero_sum``, ``points`` (and ``team_points`` with teams), and per pair a < b
+    (``metric`` :data:`DELTA_METRIC`, ``seat`` "a-b") the paired zero-sum difference
+    score(a) − score(b); columns as summary.csv (``n`` = deals, ``mean``, ``sd``, ``se``,
+    the interval at ``level``).  Chunks are read one at a time (memory: one chunk).
     """
     from sim.jobs.results import iter_results
 
     acc = _Sums()
-    cols = [f"raw_{s}" for s in range(4)]
-    for df in iter_results(folder, cols):
-        acc.add(df[cols].to_numpy())
+    for df in iter_results(folder):
+        names = [c for c in df.columns if c.split("_")[0] in ("raw", "points", "team")]
+        acc.add({c: df[c].to_numpy() for c in names})
     lo_name, hi_name = ci_names(level)
     rows = []
-    labels = [str(k) for k in range(4)] + [f"{a}-{b}" for a, b in acc.pairs]
-    for i, (label, (s1, s2)) in enumerate(zip(labels, acc.s, strict=True)):
-        mean, sd, se, lo, hi = sums_ci(acc.n, s1, s2, 12, level)
-        rows.append({"metric": SCORE_METRIC if i < 4 else DELTA_METRIC, "seat": label,
-                     "n": acc.n, "mean": mean, "sd": sd, "se": se,
-                     lo_name: lo, hi_name: hi})
+    metrics = ["raw", "zero_sum", "points", "team_points"]
+    keys = [f"{m}:{k}" for m in metrics for k in range(4) if f"{m}:{k}" in acc.s]
+    keys += [f"{DELTA_METRIC}:{a}-{b}" for a, b in acc.pairs]
+    for key in keys:
+        metric, label = key.split(":")
+        s1, s2 = acc.s.get(key, (0, 0))
+        mean, sd, se, lo, hi = sums_ci(acc.n, s1, s2, _SCALES[metric], level)
+        rows.append({"metric": metric, "seat": label, "n": acc.n, "mean": mean, "sd": sd,
+                     "se": se, lo_name: lo, hi_name: hi})
     return rows
 
 
@@ -150,6 +172,17 @@ def _short(exposure: str) -> str:
 
 #: How the tables name the tuned ``rule`` of the default job (a legend line gives it).
 TUNED_RULE_LABEL = "tuned rule"
+
+
+def rotated_table(totals_rows: Sequence[dict], rows: Sequence[dict]) -> list[dict]:
+    """The summary of a rotated job: its per-deal score rows and pair rows
+    (:func:`comparison_rows`) with the rate rows of the ordinary summary (``totals_rows``,
+    shares of the 4 × deals plays)."""
+    from sim.jobs.totals import SCORE_METRICS
+
+    scores = [r for r in rows if r["metric"] != DELTA_METRIC]
+    rates = [r for r in totals_rows if r["metric"] not in SCORE_METRICS]
+    return [*scores, *rates, *(r for r in rows if r["metric"] == DELTA_METRIC)]
 
 
 def entry_labels(players: Sequence[str], exposures: Sequence[str]) -> list[str]:
@@ -181,7 +214,8 @@ def comparison_tables(rows: Sequence[dict], players: Sequence[str],
     recs = list(rows)
     lo_key = next(k for k in recs[0] if str(k).startswith("ci") and str(k).endswith("_low"))
     hi_key = lo_key[:-4] + "_high"
-    scores = [r for r in recs if r["metric"] == SCORE_METRIC]
+    scores = [r for r in recs if r["metric"] == SCORE_METRIC and "-" not in str(r["seat"])
+              and str(r["seat"]) in "0123"]
     n = int(scores[0]["n"]) if scores else 0
     order = sorted(range(len(scores)), key=lambda k: -float(scores[k]["mean"]))
     score_rows = [{"rank": i + 1, "entry": k, "label": labels[k],
