@@ -3,11 +3,12 @@
 Extracts the commands from the fenced ``bash`` / ``console`` blocks (``console``: the lines
 after ``$ ``; ``\\`` continues a line; ``#`` starts a comment; ``> FILE`` is honoured, so
 ``gongzhu-sim run --example-config > job.toml`` feeds the next example), shrinks the long ones
-(:func:`shrink`: at most 2,000 deals for run/study/compare, 20,000 candidate-deals for tune,
+(:func:`shrink`: at most 2,000 deals for run/study/compare, 200,000 candidate-deals for tune,
 2,000 deals for expose, 20 deals whenever ``search`` plays, 50 worlds for advise) and runs them
 in order, file by file, in one scratch folder that holds the example inputs ``hands.txt`` and
-``deals.txt``.  Then it runs the ``python`` blocks of those pages (not docs/API.md, whose
-examples tests/test_api_doc.py runs).  ``python scripts/…`` lines are benchmarks and checks
+``deals.txt`` (an example whose ``--out`` folder an earlier page wrote gets ``--force``).
+Then it runs the ``python`` blocks of those pages (not docs/API.md, whose examples
+tests/test_api_doc.py runs).  ``python scripts/…`` lines are benchmarks and checks
 that print their own figures: listed, not run.  Commands that need a dask scheduler are
 skipped.  tests/test_docs.py checks, much faster, that every command and flag parses.
 
@@ -38,7 +39,7 @@ CAPS = {
     "run": ("--deals", 2000),
     "study": ("--deals", 2000),
     "compare": ("--deals", 2000),
-    "tune": ("--deals", 20000),
+    "tune": ("--deals", 200000),  # a full-family grid needs ≥ 198,000
     "expose": ("--max-deals", 2000),
     "advise": ("--max-worlds", 50),
 }
@@ -185,8 +186,11 @@ def run_example(ex: Example, cwd: Path, timeout: float) -> tuple[str, float, str
     reason = skip_reason(ex)
     if reason:
         return f"skip ({reason})", 0.0, ""
-    argv = [sys.executable, "-m", "sim.cli", *shrink(ex.argv)] if _has_main() else \
-        ["gongzhu-sim", *shrink(ex.argv)]
+    words = shrink(ex.argv)
+    if (words and words[0] in ("run", "study", "tune") and "--out" in words
+            and "--resume" not in words and (cwd / words[words.index("--out") + 1]).exists()):
+        words = [*words, "--force"]  # two pages write the same example folder
+    argv = [sys.executable, "-m", "sim.cli", *words] if _has_main() else ["gongzhu-sim", *words]
     t0 = time.perf_counter()
     out_f = open(cwd / ex.stdout, "w", encoding="utf-8") if ex.stdout else subprocess.PIPE
     try:

@@ -14,7 +14,8 @@ option) and four ``[[seats]]`` tables (``player`` and ``exposure`` names, seats 
 
 Unknown keys or tables raise :class:`sim.errors.InputError` naming them, and so do bad
 values; ``gongzhu-sim run --example-config`` prints :data:`DEFAULT_TOML`, the embedded
-default study.
+default job that ``gongzhu-sim run`` plays with no CONFIG (four exposure policies, every deal
+played in four seatings: ``rotate = true``, sim/jobs/rotation.py).
 
 A ``[study]`` table makes the job an exposure study (sim/jobs/study.py, ``gongzhu-sim study``)
 instead of a plain run: every deal is played twice per studied card, the card's holder
