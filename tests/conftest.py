@@ -21,7 +21,10 @@ SLOW: dict[str, set[str] | None] = {
     "tests/test_study2.py": None,  # two-deck study kernels (forced exposure per copy)
     "tests/test_search2.py": None,  # two-deck search kernels
     "tests/test_expose2.py": None,  # two-deck expose: the two-deck forced-exposure kernels
-    "tests/test_advise.py": {"test_two_decks_position"},  # two-deck advise (Python path)
+    "tests/test_advise.py": {  # two-deck advise (the Python path's two-deck kernels)
+        "test_two_decks_position",
+        "test_every_position_reached_by_legal_play_is_accepted[2-15]",
+    },
     "tests/test_batch.py": {
         "test_two_decks",  # two-deck batch across loky workers
         "test_sigint_keeps_finished_chunks_and_resume_completes",  # a child and a signal

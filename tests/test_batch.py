@@ -32,6 +32,9 @@ from sim.jobs.config import TUNED_RULE, build_spec
 from sim.jobs.results import MANIFEST, SUMMARY, column_names, load_results
 
 DEALS = 20_000
+#: The plain table of JobSpec() (four heuristic / rule seats, each deal once), not the main
+#: job that `gongzhu-sim run` plays with no CONFIG.
+PLAIN = ("--no-rotate", "--exposure", "rule")
 
 
 def cli(*args: str):
@@ -49,7 +52,7 @@ def reference(tmp_path_factory):
     DEALS deals, one job, chunks of 5000 (CLI, in-process)."""
     out = tmp_path_factory.mktemp("ref") / "jobs1"
     r = cli("--deals", str(DEALS), "--seed", "11", "--jobs", "1", "--chunk-size", "5000",
-            "--no-rotate", "--exposure", "rule", "--out", str(out))
+            *PLAIN, "--out", str(out))
     assert r.exit_code == 0, r.output
     assert "results: " in r.output and "zero-sum" in r.output
     return out
@@ -102,7 +105,8 @@ def test_jobs_chunks_and_backends_give_identical_results(reference, tmp_path):
                        ("threads", ["--backend", "threading", "--jobs", "2",
                                     "--chunk-size", "3000"])]:
         out = tmp_path / name
-        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *args)
+        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *PLAIN,
+                *args)
         assert r.exit_code == 0, r.output
         same_results(reference, out)
     assert len(list((tmp_path / "loky2").glob("chunk-*.parquet"))) == 3
@@ -114,7 +118,7 @@ def test_dask_backend_on_a_loopback_cluster(reference, tmp_path):
                                   protocol="tcp://", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         out = tmp_path / "dask"
-        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet",
+        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *PLAIN,
                 "--backend", "dask", "--scheduler", cluster.scheduler_address,
                 "--chunk-size", "7919")
         assert r.exit_code == 0, r.output

@@ -126,3 +126,20 @@ def test_readme_is_a_front_door():
     assert setup[1].startswith("pip install -e '.[dev,cluster]") and "python -m pytest" in setup[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert setup[1].split("&& ", 1)[1] in ci
+
+
+def test_slow_list_names_existing_tests():
+    """tests/conftest.py marks tests slow by file and name: every entry names a real test."""
+    import conftest
+
+    for path, names in conftest.SLOW.items():
+        text = (ROOT / path).read_text(encoding="utf-8")
+        for name in names or ():
+            assert f"def {name.split('[', 1)[0]}(" in text, (path, name)
+    assert conftest.is_slow("tests/test_study2.py", "test_anything")
+    assert conftest.is_slow("/x/tests/test_advise.py", "test_two_decks_position")
+    assert conftest.is_slow("tests/test_advise.py",
+                            "test_every_position_reached_by_legal_play_is_accepted[2-15]")
+    assert not conftest.is_slow("tests/test_advise.py",
+                                "test_every_position_reached_by_legal_play_is_accepted[1-60]")
+    assert not conftest.is_slow("tests/test_cards.py", "test_mask_roundtrip")
