@@ -125,3 +125,40 @@ def test_main_job_answers_which_policy_wins(tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Which policy wins" in md and "pair (better − worse)" in md
     assert md.index("Which policy wins") < md.index("Summary per seated entry")
+
+
+def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path, monkeypatch):
+    """Ctrl-C in the main job: the comparison of the finished chunks comes first (n = their
+    deals), then the summary; --resume finishes it with the summary of an uninterrupted run."""
+    import json
+
+    from sim.jobs.batch import JobInterrupted
+    from sim.jobs.results import MANIFEST, SUMMARY
+
+    args = ["run", "--players", "lowest", "--deals", "400", "--chunk-size", "100", "-j", "1",
+            "--no-report"]
+    whole, out = tmp_path / "whole", tmp_path / "cut"
+    for folder in (whole, out):
+        r = CliRunner().invoke(main, [*args, "--out", str(folder), "-q"])
+        assert r.exit_code == 0, r.output
+    m = json.loads((out / MANIFEST).read_text())
+    for c in m["chunks"][1:]:
+        c["status"] = "pending"
+        (out / c["file"]).unlink()
+    m["status"] = "interrupted"
+    (out / MANIFEST).write_text(json.dumps(m))
+    with monkeypatch.context() as mp:
+        def interrupted(spec, **kw):
+            raise JobInterrupted(out, 1, 4)
+
+        mp.setattr("sim.jobs.batch.run_job", interrupted)
+        r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume"])
+    assert r.exit_code == 130, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "interrupted: the estimate so far, from the finished chunks (100 of " \
+        "400 deals)"
+    assert lines[1].startswith("which exposure policy (lowest players) wins: 100 deals × 4")
+    assert any(ln.startswith("100 deals; per seated entry") for ln in lines)
+    r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume", "-q"])
+    assert r.exit_code == 0, r.output
+    assert (out / SUMMARY).read_bytes() == (whole / SUMMARY).read_bytes()
