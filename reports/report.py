@@ -240,6 +240,10 @@ def _rotation_section(rows: list[dict], spec: dict,
         f"{z_value(level):.2f}·sd/√n with n = deals. {legend(spec['exposures'])}".rstrip(),
         answer[:1].upper() + answer[1:]],
         tables=[("policies, best first", st), ("paired differences", pt)])
+    png = figures.policy_intervals(pd.DataFrame(scores), pd.DataFrame(pairs), "zero-sum points",
+                                   n, level, title="which policy wins")
+    sec.figures.append(("policies", "each policy's zero-sum points per deal and every paired "
+                        "difference with its interval", png))
     return sec, {"rotation": pd.DataFrame(rows)}
 
 

@@ -125,6 +125,8 @@ def test_main_job_answers_which_policy_wins(tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "## Which policy wins" in md and "pair (better − worse)" in md
     assert md.index("Which policy wins") < md.index("Summary per seated entry")
+    png = out / "report_files" / "policies.png"  # the figure of the comparison
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "report_files/policies.png" in md
 
 
 def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path, monkeypatch):
