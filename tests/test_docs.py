@@ -143,3 +143,37 @@ def test_slow_list_names_existing_tests():
     assert not conftest.is_slow("tests/test_advise.py",
                                 "test_every_position_reached_by_legal_play_is_accepted[1-60]")
     assert not conftest.is_slow("tests/test_cards.py", "test_mask_roundtrip")
+
+
+def _inline_commands() -> list[tuple[str, list[str]]]:
+    """``gongzhu-sim …`` in inline code of the prose (outside fenced blocks)."""
+    import shlex
+
+    out = []
+    for page in CD.pages():
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for m in re.finditer(r"`(gongzhu-sim [^`]+)`", text.replace("\n", " ")):
+            words = shlex.split(m.group(1))[1:]
+            for stop in (">", "|", "&&"):
+                if stop in words:
+                    words = words[:words.index(stop)]
+            out.append((f"{page.name}: {m.group(1)}", words))
+    return out
+
+
+#: Commands other helpers add (``train``, ``serve``): named before they arrive.
+ARRIVING_COMMANDS = {"train", "serve"}
+
+
+def test_inline_commands_in_the_prose_parse():
+    """`gongzhu-sim …` quoted in the text (not only the examples) names real commands and
+    flags."""
+    found = _inline_commands()
+    assert len(found) > 20
+    for where, words in found:
+        if words and words[0] in ARRIVING_COMMANDS and words[0] not in main.commands:
+            continue
+        if "--help" in words or "-h" in words:
+            assert words[0] in main.commands, where
+            continue
+        assert parse_error(words) is None, (where, parse_error(words))
