@@ -13,16 +13,19 @@ field (sim/analysis/compare.py :func:`~sim.analysis.compare.candidate_scores`):
 
 Results rows: four per deal (deal-major, ``rotation`` 0..3), and the per-seat columns are
 re-indexed by entry: ``raw_k``, ``hand_k``, ``exposed_k`` … are entry ``k``'s (it held the
-hand of seat ``(k + r) mod 4``); ``first_leader`` is the entry that led.  So the ordinary
-summary per "seat" is per entry, over ``4 × deals`` rows.
+hand of seat ``(k + r) mod 4``); ``first_leader`` is the entry that led.  The summary
+(:func:`rotated_table`) is per entry: scores per deal (the mean over the four rotations,
+n = deals), rates as shares of the ``4 × deals`` plays.
 
 The comparison (:func:`comparison_rows`): an entry's *score* on deal ``i`` is its mean
 zero-sum points (RULES.md §6) over the four rotations; the paired difference
 Δ(a, b)ᵢ = scoreᵢ(a) − scoreᵢ(b).  Means and intervals come from exact integer sums
 (3·zero-sum = 4·raw − Σraw is an integer; a score is Σ_r 3·zero-sum / 12), mean ± z·sd/√n
 with n = deals (sim/analysis/stats.py :func:`~sim.analysis.stats.sums_ci`), so they do not
-depend on chunks, jobs or backend; verdicts as in ``compare``
-(sim/analysis/compare_stats.py).  Two identical entries give Δ = 0 on every deal exactly.
+depend on chunks, jobs or backend.  A pair's verdict is "X better" when its interval
+excludes 0, "identical" when Δ = 0 on every deal (four identical entries play the same game
+in every rotation), else "undecided".  Two identical entries among different ones are not
+identical per deal: they sit at different places relative to the others.
 """
 
 from __future__ import annotations
