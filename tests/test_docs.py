@@ -123,7 +123,7 @@ def test_readme_is_a_front_door():
     blocks = [b for lang, _, b in CD.blocks(readme) if lang == "bash"]
     setup = [b[0] for b in blocks[:2]]
     assert setup[0] == "pip install -e '.[dev]' && gongzhu-sim run"
-    assert setup[1].startswith("pip install -e '.[dev,cluster]") and "python -m pytest" in setup[1]
+    assert setup[1].startswith("pip install -e '.[dev,cluster") and "python -m pytest" in setup[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert setup[1].split("&& ", 1)[1] in ci
 

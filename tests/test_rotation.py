@@ -161,6 +161,9 @@ def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path,
         "400 deals)"
     assert lines[1].startswith("which exposure policy (lowest players) wins: 100 deals × 4")
     assert any(ln.startswith("100 deals; per seated entry") for ln in lines)
-    r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume", "-q"])
+    kept = (out / m["chunks"][0]["file"]).stat().st_mtime_ns
+    r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume"])
     assert r.exit_code == 0, r.output
+    assert "; 3 of 4 chunks played" in r.output.splitlines()[0]  # the finished one is kept
+    assert (out / m["chunks"][0]["file"]).stat().st_mtime_ns == kept
     assert (out / SUMMARY).read_bytes() == (whole / SUMMARY).read_bytes()

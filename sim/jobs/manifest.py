@@ -206,7 +206,8 @@ def _resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[d
             and isinstance(spec.chunk_size, int) and spec.chunk_size >= 1):
         raise damaged(f"deals {spec.deals!r}, chunk size {spec.chunk_size!r}")
     expected = plan_chunks(spec.deals, spec.chunk_size)
-    rows_per_deal = len(spec.study.cards) if spec.study is not None else 1
+    rows_per_deal = (len(spec.study.cards) if spec.study is not None
+                     else 4 if spec.rotate else 1)  # a rotated run: a row per seating
     if len(chunks) != len(expected):
         raise damaged(f"{len(chunks)} chunks where the spec plans {len(expected)}")
     for c, e in zip(chunks, expected, strict=True):
