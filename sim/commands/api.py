@@ -149,8 +149,9 @@ def command_json(command: str, options: Mapping[str, Any], *,
             params["jobs"] = jobs
         pos = [params.pop(n) for n in names]
         params.pop("quiet")
+        tables = params.pop("tables")
         results, _, _ = expose_results(*pos, params, progress=None, notes=False,
-                                       partial=progress, deal_cap=deal_cap)
+                                       partial=progress, deal_cap=deal_cap, tables=tables)
         return to_json(results)
     from sim.analysis.advise_format import to_json as advise_json
     from sim.commands.advise import advise_result
