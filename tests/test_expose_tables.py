@@ -163,6 +163,8 @@ def test_tables_two_decks():
     (("--tables", "heuristic,nosuch"), "Error: --tables nosuch: "),
     (("--tables", "heuristic", "--opponents", "lowest"),
      "Error: give either --opponents or --tables"),
+    (("--tables", "heuristic", "--opponents", "heuristic"),
+     "Error: give either --opponents or --tables"),
     (("--tables", "lowest,lowest"), "Error: --tables names lowest twice"),
 ])
 def test_tables_bad_input_is_one_error_line(extra, message):
@@ -184,3 +186,17 @@ def test_command_json_passes_tables():
                   "--max-deals", "200", "--batch", "200", "--precision", "0", "--quiet",
                   "--seed", "7")
     assert data["rows"] == cli["rows"]
+    # gongzhu-sim serve refuses it (its bound on search work looks at player/opponents)
+    from sim.commands.api import NOT_FROM_THE_WEB, OptionError
+
+    with pytest.raises(OptionError, match="not available through gongzhu-sim serve"):
+        command_json("expose", {"hand": HAND, "tables": "heuristic"}, refused=NOT_FROM_THE_WEB)
+
+
+def test_tables_explicit_default_player_counts():
+    """``--player heuristic`` given explicitly keeps the hero on heuristic under every
+    table (the default value, but given)."""
+    data = as_json("expose", HAND, "--tables", "lowest", "--player", "heuristic", *TINY)
+    assert data["runs"][0]["by_table"]["lowest"]["player"] == "heuristic"
+    data = as_json("expose", HAND, "--tables", "lowest", *TINY)
+    assert data["runs"][0]["by_table"]["lowest"]["player"] == "lowest"

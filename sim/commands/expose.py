@@ -8,6 +8,7 @@ import sys
 import time
 
 import click
+from click.core import ParameterSource
 
 from sim.commands.options import (
     BACKEND_OPTION,
@@ -46,13 +47,12 @@ SEARCH_BATCH2 = 10
               help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable, "
               "once per seat: all of a seat's known cards in one --known; CARDS in any "
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
-@click.option("--player", default=None,
+@click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...])  [default: heuristic; with --tables: each table's]")
-@click.option("--opponents", default=None,
+              "search[:key=value,...]); with --tables, when not given: each table's")
+@click.option("--opponents", default="heuristic", show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
-              "one name, or three comma-separated for those seats in increasing seat number  "
-              "[default: heuristic]")
+              "one name, or three comma-separated for those seats in increasing seat number")
 @click.option("--tables", default=None, metavar="T1,T2,...",
               help="compare the options under several table models, e.g. heuristic,search: "
               "every seat but the hand's plays T (the hand too unless --player is given), on "
@@ -147,6 +147,11 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
     from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
 
+    if tables is not None:  # with --tables, --player / --opponents count only when given
+        ctx = click.get_current_context()
+        player, opponents = (v if ctx.get_parameter_source(k) != ParameterSource.DEFAULT
+                             else None for k, v in (("player", player),
+                                                    ("opponents", opponents)))
     results, interrupted, n_hands = expose_results(
         hand, seat, known, player, opponents, opponents_exposure, options, measure,
         precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, plot,
@@ -193,8 +198,9 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
     it is lowered to it, an explicit ``max_deals`` above it is refused.  ``tables``: the
     text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
     :class:`~sim.analysis.exposure_tables.TablesResult` (one analysis per table, same seed;
-    the default cap and batch are each table's own).  Raises InputError for bad input (the
-    CLI's ``Error:`` line), before any deal is played.
+    the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
+    given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
+    for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
     from sim.analysis.stats import check_level
     from sim.errors import InputError
