@@ -200,3 +200,32 @@ def test_tables_explicit_default_player_counts():
     assert data["runs"][0]["by_table"]["lowest"]["player"] == "heuristic"
     data = as_json("expose", HAND, "--tables", "lowest", *TINY)
     assert data["runs"][0]["by_table"]["lowest"]["player"] == "lowest"
+
+
+def test_interrupted_in_the_second_table_keeps_what_was_played():
+    """Ctrl-C (here: the snapshot callback raising KeyboardInterrupt, as serve's Cancel)
+    during the second table: the first table complete, the second its estimate so far,
+    the verdict from both; the outputs still render."""
+    from sim.analysis.exposure_format import format_text, to_json
+    from sim.commands.expose import expose_results
+
+    calls = []
+
+    def partial(snapshot):
+        calls.append(1)
+        if len(calls) == 3:  # table 1: batches 1-2; table 2: after its first batch
+            raise KeyboardInterrupt
+
+    results, interrupted, n_hands = expose_results(
+        (HAND,), 0, (), None, None, "rule", "none;SQ", "zero-sum", 0.0, 200, 7, 1, None,
+        None, 10.0, 100, None, None, 0.95, False, {}, notes=False, partial=partial,
+        tables="heuristic,lowest")
+    assert interrupted and n_hands == 1 and len(results) == 1
+    tr = results[0]
+    assert [r.n for r in tr.results] == [200, 100]
+    assert [r.stop for r in tr.results] == ["max_deals", "interrupted"]
+    data = to_json(results)
+    sq = next(r for r in data["rows"] if r["option"] == "SQ")
+    assert sq["by_table"]["lowest"]["n"] == 100 and sq["verdict"] in ("robust", "depends",
+                                                                      "undecided")
+    assert "lowest: Interrupted after 100 deals" in format_text(tr)

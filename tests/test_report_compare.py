@@ -109,6 +109,10 @@ def test_refuses_studies_that_differ(studies, tmp_path):
     man["rules"]["decks"] = 2
     (c / "manifest.json").write_text(json.dumps(man), encoding="utf-8")
     _one_error(run("report", a, c), "different decks (1 vs 2)")
+    man["rules"]["decks"] = 1
+    man["kind"] = "run"
+    (c / "manifest.json").write_text(json.dumps(man), encoding="utf-8")
+    _one_error(run("report", a, c), "is not a study")
     _one_error(run("report", a, b, c), "report takes one results folder, or two studies")
     _one_error(run("report", a, b, "--baseline", b), "report takes one results folder")
     _one_error(run("report", a, a), "the baseline is the same folder")
