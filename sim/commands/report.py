@@ -8,7 +8,8 @@ from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
 
 
 @click.command()
-@click.argument("results", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.argument("results", nargs=-1, required=True, type=click.Path(file_okay=False),
+                metavar="RESULTS [B]")
 @click.option("--baseline", type=click.Path(file_okay=False), default=None, metavar="B",
               help="a second study put side by side (as `report A B`): every comparison "
               "and decision rule shows its Δ under both (same cards, rules and decks) "
