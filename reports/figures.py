@@ -167,3 +167,39 @@ def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell:
         ax.legend(fontsize=8)
     _layout(fig)
     return _png(fig)
+
+
+def policy_intervals(scores: pd.DataFrame, pairs: pd.DataFrame, unit: str, n: int,
+                     level: float = DEFAULT_LEVEL, title: str = "") -> bytes:
+    """PNG: each entry's mean with its interval (left, best on top) and every paired
+    difference with its interval and a line at 0 (right); the main job's "which policy wins"
+    (sim/jobs/rotation.py :func:`~sim.jobs.rotation.comparison_tables`).
+
+    ``scores``: columns ``label``, ``mean``, ``lo``, ``hi`` (best first); ``pairs``: ``a``,
+    ``b``, ``delta``, ``lo``, ``hi``, ``verdict``.  Undefined intervals (nan) draw the point
+    alone.
+    """
+    plt = _plt()
+    rows = max(len(scores), len(pairs))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 1.4 + 0.42 * rows))
+
+    def draw(ax, mean, lo, hi, labels, color):
+        y = np.arange(len(mean))[::-1]
+        mean, lo, hi = (np.asarray(v, dtype=float) for v in (mean, lo, hi))
+        err = np.vstack([np.nan_to_num(mean - lo), np.nan_to_num(hi - mean)])
+        ax.errorbar(mean, y, xerr=err, fmt="o", capsize=4, color=color)
+        ax.set_yticks(y, labels)
+        ax.grid(axis="x", alpha=0.3)
+
+    draw(ax1, scores["mean"], scores["lo"], scores["hi"], list(scores["label"]), "C0")
+    ax1.set_xlabel(f"{unit} per deal")
+    ax1.set_title(f"score per deal ({level_label(level)} CI)")
+    ax2.axvline(0, color="0.5", lw=0.8)
+    draw(ax2, pairs["delta"], pairs["lo"], pairs["hi"],
+         [f"{a} − {b}" for a, b in zip(pairs["a"], pairs["b"], strict=True)], "C1")
+    ax2.set_xlabel(f"paired Δ, {unit} per deal")
+    ax2.set_title(f"better − worse, n = {n:,} deals")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return _png(fig)

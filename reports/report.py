@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, level_label, z_value
+from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
 from sim.analysis.study_analysis import Progress, analyse_study
 from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
 from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
@@ -168,6 +168,20 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
     if progress:
         progress(f"summary per seat ({len(df):,} deals)")
     summ = run_summary(df, spec.get("players"), spec.get("exposures"), level)
+    rot_rows = None
+    if spec.get("rotate"):  # scores per deal over the 4 seatings (sim/jobs/rotation.py)
+        from sim.jobs.rotation import comparison_rows
+
+        if progress:
+            progress("scores per deal over the rotations")
+        rot_rows = comparison_rows(folder, level)
+        lo_c, hi_c = ci_names(level)
+        for r in rot_rows:
+            if r["metric"] in SUMMARY_SCORES and f"{r['metric']} mean" in summ.columns:
+                k = int(r["seat"])
+                for col, key in (("mean", "mean"), ("se", "se"), (lo_c, lo_c), (hi_c, hi_c)):
+                    summ.loc[k, f"{r['metric']} {col}"] = r[key]
+                summ.loc[k, "n"] = r["n"]
     n = int(summ["n"].iloc[0]) if len(summ) else 0
     scores, rates = _score_display(summ, ["seat", "player", "exposure"], level)
     sec = Section("Summary per seat", text=[
@@ -189,7 +203,49 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
         "Histograms of the raw and zero-sum scores per seat (strategy / exposure policy); "
         "the y axis is logarithmic and the x axis spans the 0.1%–99.9% quantiles."],
         figures=[("histograms", "histograms of raw and zero-sum scores per seat", png)])
-    return [sec, hist], {"summary": summ}
+    if not spec.get("rotate"):
+        return [sec, hist], {"summary": summ}
+    sec.title = "Summary per seated entry (4 seatings per deal)"
+    sec.text.insert(0, "Seat k is the k-th [[seats]] entry, rotated through the four seats; "
+                    "its scores are per deal, the mean over its 4 seatings (n = deals); the "
+                    f"rates are shares of the {4 * n:,} plays.")
+    win, data = _rotation_section(rot_rows, spec, level)
+    return [win, sec, hist], {"summary": summ, **data}
+
+
+def _rotation_section(rows: list[dict], spec: dict,
+                      level: float) -> tuple[Section, dict[str, pd.DataFrame]]:
+    """"Which policy wins" of a rotated job (sim/jobs/rotation.py): the entries best first
+    and every paired difference (``rows``: :func:`sim.jobs.rotation.comparison_rows`)."""
+    from sim.jobs.rotation import comparison_tables, format_comparison, legend
+
+    scores, pairs, n = comparison_tables(rows, spec["players"], spec["exposures"])
+    lab = level_label(level)
+    st = pd.DataFrame({"rank": [s["rank"] for s in scores],
+                       "policy": [s["label"] for s in scores],
+                       "zero-sum per deal": [f"{s['mean']:+.2f}" for s in scores],
+                       f"{lab} CI": [fmt_interval(s["lo"], s["hi"]) for s in scores]})
+    pt = pd.DataFrame({"pair (better − worse)": [f"{p['a']} − {p['b']}" for p in pairs],
+                       "Δ per deal": ["0 (identical)" if p["verdict"] == "identical"
+                                      else f"{p['delta']:+.2f}" for p in pairs],
+                       f"{lab} CI": ["" if p["verdict"] == "identical"
+                                     else fmt_interval(p["lo"], p["hi"]) for p in pairs],
+                       "verdict": [p["verdict"] for p in pairs]})
+    answer = format_comparison(rows, spec["players"], spec["exposures"], level).splitlines()[-1]
+    answer = answer.removeprefix("answer: ")
+    sec = Section("Which policy wins", text=[
+        f"{n:,} deals, each played 4 times with the four seated entries rotated through the "
+        "seats (duplicate style: every entry plays every hand of every deal, with the same "
+        "random streams). An entry's score on a deal is its mean zero-sum points (RULES.md "
+        "§6) over the four rotations; Δ is the paired per-deal difference, mean ± "
+        f"{z_value(level):.2f}·sd/√n with n = deals. {legend(spec['exposures'])}".rstrip(),
+        answer[:1].upper() + answer[1:]],
+        tables=[("policies, best first", st), ("paired differences", pt)])
+    png = figures.policy_intervals(pd.DataFrame(scores), pd.DataFrame(pairs), "zero-sum points",
+                                   n, level, title="which policy wins")
+    sec.figures.append(("policies", "each policy's zero-sum points per deal and every paired "
+                        "difference with its interval", png))
+    return sec, {"rotation": pd.DataFrame(rows)}
 
 
 # ---------------------------------------------------------------------------------------

@@ -215,7 +215,8 @@ def main() -> None:
         out = base / f"run-{r}"
         cmd = [exe, "run", "--deals", str(args.deals), "--seed", str(args.seed),
                "--players", players, "--exposure", exposure, "--out", str(out),
-               "--quiet", "--force", "--no-report"]  # the run alone, not the HTML report
+               "--quiet", "--force", "--no-report",  # the run alone, not the HTML report
+               "--no-rotate"]  # each deal once, as the kernel plays it (not the main job)
         for flag, v in (("--jobs", args.jobs), ("--chunk-size", args.chunk_size),
                         ("--backend", args.backend)):
             if v is not None:

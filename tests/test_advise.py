@@ -355,3 +355,22 @@ def test_ctrl_c_prints_the_worlds_so_far_and_exits_130(monkeypatch):
     assert r.exit_code == 130, r.output
     assert "5 sampled worlds (interrupted by Ctrl-C)" in r.output
     assert "recommended:" in r.output and "Interrupted (Ctrl-C) after 5 worlds" in r.output
+
+
+def test_one_world_has_no_interval_and_json_stays_json():
+    """One sampled world gives no 95% CI: ``n/a`` in text, ``null`` in JSON (``NaN`` is not
+    JSON), and no numpy warning about degrees of freedom."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        code, out = _run(*README_POSITION, "--max-worlds", "1", "--precision", "0",
+                         "--format", "json")
+    assert code == 0, out
+    assert "NaN" not in out
+    doc = json.loads(out)
+    card = doc["cards"][0]
+    assert card["n"] == 1 and card["ci_low"] is None and card["delta_ci_high"] is None
+    assert isinstance(card["ev"], float)
+    code, out = _run(*README_POSITION, "--max-worlds", "1", "--precision", "0")
+    assert code == 0 and "n/a" in out and "nan" not in out

@@ -27,10 +27,13 @@ from sim.cli import main
 from sim.engine import play_deals
 from sim.game.rules import Rules
 from sim.jobs.batch import JobInterrupted, run_job
-from sim.jobs.config import build_spec
+from sim.jobs.config import TUNED_RULE, build_spec
 from sim.jobs.results import MANIFEST, SUMMARY, column_names, load_results
 
 DEALS = 20_000
+#: The plain table of JobSpec() (four heuristic / rule seats, each deal once), not the main
+#: job that `gongzhu-sim run` plays with no CONFIG.
+PLAIN = ("--no-rotate", "--exposure", "rule")
 
 
 def cli(*args: str):
@@ -44,10 +47,11 @@ def same_results(a: Path, b: Path) -> None:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    """The default players on DEALS deals, one job, chunks of 5000 (CLI, in-process)."""
+    """The plain table (four heuristic / rule seats, not rotated: JobSpec()'s defaults) on
+    DEALS deals, one job, chunks of 5000 (CLI, in-process)."""
     out = tmp_path_factory.mktemp("ref") / "jobs1"
     r = cli("--deals", str(DEALS), "--seed", "11", "--jobs", "1", "--chunk-size", "5000",
-            "--out", str(out))
+            *PLAIN, "--out", str(out))
     assert r.exit_code == 0, r.output
     assert "results: " in r.output and "zero-sum" in r.output
     return out
@@ -100,7 +104,8 @@ def test_jobs_chunks_and_backends_give_identical_results(reference, tmp_path):
                        ("threads", ["--backend", "threading", "--jobs", "2",
                                     "--chunk-size", "3000"])]:
         out = tmp_path / name
-        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *args)
+        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *PLAIN,
+                *args)
         assert r.exit_code == 0, r.output
         same_results(reference, out)
     assert len(list((tmp_path / "loky2").glob("chunk-*.parquet"))) == 3
@@ -112,7 +117,7 @@ def test_dask_backend_on_a_loopback_cluster(reference, tmp_path):
                                   protocol="tcp://", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         out = tmp_path / "dask"
-        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet",
+        r = cli("--deals", str(DEALS), "--seed", "11", "--out", str(out), "--quiet", *PLAIN,
                 "--backend", "dask", "--scheduler", cluster.scheduler_address,
                 "--chunk-size", "7919")
         assert r.exit_code == 0, r.output
@@ -256,7 +261,7 @@ def _chunks_on_disk(out: Path) -> set[str]:
 def test_sigint_keeps_finished_chunks_and_resume_completes(tmp_path, spawn):
     out = tmp_path / "killed"
     common = ["--deals", "120000", "--seed", "5", "--exposure", "random",
-              "--players", "lowest,random,lowest,random"]
+              "--players", "lowest,random,lowest,random", "--no-rotate"]
     exe = shutil.which("gongzhu-sim", path=os.path.dirname(sys.executable)) or "gongzhu-sim"
     # default SIGINT handling even under a shell that ignores it; killed when the test ends
     p = spawn([exe, "run", *common, "--chunk-size", "1200", "--jobs", "2",
@@ -363,7 +368,8 @@ def test_worker_failure_keeps_finished_chunks(tmp_path, monkeypatch):
 
 
 def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
-    """With no --out, run writes a new gongzhu-results-YYYYmmdd-HHMMSS folder in the cwd."""
+    """With no --out, run writes a new gongzhu-results-YYYYmmdd-HHMMSS folder in the cwd; with
+    no CONFIG it plays the main job (four exposure policies, rotated: tests/test_rotation.py)."""
     monkeypatch.chdir(tmp_path)
     r = cli("--deals", "2000", "--jobs", "1")
     assert r.exit_code == 0, r.output
@@ -372,15 +378,18 @@ def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
     assert {"manifest.json", "summary.csv", "chunk-000000.parquet"} <= {
         p.name for p in folder.iterdir()}
     m = json.loads((folder / MANIFEST).read_text())
-    assert m["spec"]["players"] == ["heuristic"] * 4 and m["spec"]["exposures"] == ["rule"] * 4
-    for text in ("2,000 deals", "zero-sum", "满红", "满贯", "took pig", f"results: {folder}"):
+    assert m["spec"]["players"] == ["heuristic"] * 4
+    assert m["spec"]["exposures"] == ["never", "always", "rule", TUNED_RULE]
+    assert m["spec"]["rotate"] is True
+    for text in ("2,000 deals × 4 rotations", "which exposure policy", "zero-sum", "满红",
+                 "满贯", "took pig", f"results: {folder}"):
         assert text in r.output
 
 
 def test_resume_checks_the_manifest_and_replays_damaged_chunks(tmp_path):
     out = tmp_path / "o"
     args = ["--deals", "600", "--players", "lowest", "--chunk-size", "200", "--jobs", "1",
-            "--out", str(out), "--quiet", "--no-report"]
+            "--no-rotate", "--out", str(out), "--quiet", "--no-report"]
     assert cli(*args).exit_code == 0
     summary = (out / SUMMARY).read_bytes()
     good = json.loads((out / MANIFEST).read_text())

@@ -11,7 +11,15 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.rules import Rules, RulesError
-from sim.jobs.config import DEFAULT_SPEC, DEFAULT_TOML, JobSpec, build_spec, default_out_dir
+from sim.jobs.config import (
+    DEFAULT_SPEC,
+    DEFAULT_TOML,
+    TUNED_RULE,
+    JobSpec,
+    build_spec,
+    default_out_dir,
+    main_job_values,
+)
 from strategies.registry import StrategyError
 
 
@@ -26,14 +34,36 @@ def test_example_config_is_the_embedded_default(tmp_path):
     assert r.exit_code == 0
     assert r.output == DEFAULT_TOML
     spec = build_spec(write(tmp_path, r.output))
-    assert spec == DEFAULT_SPEC == build_spec()
-    assert spec.players == ("heuristic",) * 4 and spec.exposures == ("rule",) * 4
+    # `gongzhu-sim run` with no CONFIG plays exactly this job (not marked explicit)
+    assert spec == build_spec(base=main_job_values())
+    assert build_spec(base=main_job_values()).explicit == frozenset()
+    assert spec.players == ("heuristic",) * 4
+    assert spec.exposures == ("never", "always", "rule", TUNED_RULE)
+    assert spec.rotate and spec.match_length == 1
     assert spec.rules == Rules() and spec.rules.decks == 1
-    assert spec.deals == 200_000 and spec.backend == "threading" and spec.out is None
+    assert spec.deals == 1_000_000 and spec.backend == "threading" and spec.out is None
+    # the Python API's JobSpec() stays the plain table (the base of `study`)
+    assert DEFAULT_SPEC == build_spec() and not DEFAULT_SPEC.rotate
+    assert DEFAULT_SPEC.exposures == ("rule",) * 4
     # every option of the spec appears in the example (commented or not)
     for key in spec.to_dict():
         if key not in ("players", "exposures"):
             assert key in DEFAULT_TOML
+
+
+def test_rotate_needs_a_plain_run_of_single_deals(tmp_path):
+    with pytest.raises(InputError, match="match_length = 1"):
+        build_spec(None, {"match_length": 3}, base=main_job_values())
+    assert not build_spec(None, {"match_length": 3, "rotate": False},
+                          base=main_job_values()).rotate
+    cfg = write(tmp_path, "rotate = true\n[study]\ncards = ['pig']\n")
+    with pytest.raises(InputError, match="study"):
+        build_spec(cfg)
+    with pytest.raises(InputError, match="rotate must be true or false"):
+        build_spec(write(tmp_path, "rotate = 1\n", "bad.toml"))
+    r = CliRunner().invoke(main, ["run", "--match-length", "2", "--deals", "4"])
+    assert r.exit_code == 2 and r.output.startswith("Error: rotate = true needs")
+    assert r.output.count("\n") == 1
 
 
 def test_flags_win_over_toml(tmp_path):

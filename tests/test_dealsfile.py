@@ -100,6 +100,7 @@ def test_run_plays_the_file_deals(tmp_path):
     out = tmp_path / "out"
     r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--players", "lowest",
                                   "--exposure", "always", "--seed", "4", "--out", str(out),
+                                  "--no-rotate",
                                   "--chunk-size", "3", "--jobs", "1", "--quiet"])
     assert r.exit_code == 0, r.output
     df = load_results(out)
@@ -112,7 +113,7 @@ def test_run_plays_the_file_deals(tmp_path):
     assert (df[[f"exposed_{s}" for s in range(4)]].to_numpy() == ref.exposed).all()
     # --deals takes the first deals of the file
     r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--deals", "2", "--jobs", "1",
-                                  "--out", str(tmp_path / "two"), "--quiet"])
+                                  "--out", str(tmp_path / "two"), "--quiet", "--no-rotate"])
     assert r.exit_code == 0, r.output
     assert len(load_results(tmp_path / "two")) == 2
     r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--deals", "8",
@@ -163,7 +164,7 @@ def test_two_deck_deals_file(tmp_path):
     out = tmp_path / "out"
     r = CliRunner().invoke(main, ["run", "--decks", "2", "--deals-file", str(f), "--seed", "3",
                                   "--players", "lowest", "--out", str(out), "--jobs", "1",
-                                  "--quiet"])
+                                  "--quiet", "--no-rotate", "--exposure", "rule"])
     assert r.exit_code == 0, r.output
     df = load_results(out)
     ref = play_deals(rules, "lowest", "rule", seed=3, n=5, hands=hands)

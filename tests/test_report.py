@@ -30,7 +30,7 @@ def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "res"
     r = CliRunner().invoke(main, ["run", "--deals", "3000", "--seed", "2", "--jobs", "1",
                                   "--players", "heuristic,lowest,heuristic,random",
-                                  "--out", str(out)])
+                                  "--no-rotate", "--exposure", "rule", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert f"report: {out.absolute() / 'report.html'}" in r.output  # printed at the end
     return out

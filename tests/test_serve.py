@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 
 import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
+from sim.errors import InputError
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
 POSITION = {"hand": "KQ2.QJ.76.95", "seat": 3, "exposed": {"1": "HA,DJ"},
@@ -187,6 +189,125 @@ def test_options_the_server_does_not_take_and_caps(app_for):
     assert r.status_code == 400 and r.json()["error"].startswith("Error: the request body")
 
 
+def test_a_huge_body_and_unknown_routes_get_an_error_line(client):
+    from sim.web.app import MAX_BODY
+
+    big = {"hand": SHEEP, "known": ["1=SA"] * (MAX_BODY // 4)}
+    for path in ("/api/expose", "/api/jobs", "/api/position", "/api/hand"):
+        r = client.post(path, json=big)
+        assert r.status_code == 413, path
+        assert r.json()["error"].startswith("Error: the request body has ")
+
+    def chunks():  # no Content-Length: the limit holds while reading
+        for _ in range(MAX_BODY // 1000 + 2):
+            yield b" " * 1000
+
+    r = client.post("/api/expose", content=chunks())
+    assert r.status_code == 413
+    assert r.json()["error"] == (f"Error: the request body is over this server's limit of "
+                                 f"{MAX_BODY:,} bytes")
+    deep = b"[" * 30_000 + b"]" * 30_000  # under the size limit, over the parser's depth
+    for path in ("/api/expose", "/api/jobs", "/api/position", "/api/hand"):
+        r = client.post(path, content=deep)
+        assert (r.status_code, r.json()["error"]) == (
+            400, "Error: the request body is nested too deeply to be read"), path
+    r = client.get("/api/expose")
+    assert (r.status_code, r.json()["error"]) == (
+        405, "Error: GET is not allowed on /api/expose")
+    assert r.headers["allow"] == "POST"
+    r = client.get("/api/nothing")
+    assert (r.status_code, r.json()["error"]) == (
+        404, "Error: no such page or API route: /api/nothing")
+    assert client.get("/static/nothing.js").json()["error"].startswith("Error: no such page")
+
+
+def test_search_play_between_two_time_checks_is_bounded(client):
+    """The time limit and Cancel act between batches: a huge batch of search play (hours
+    for one batch) is refused up front, the CLI's default search settings are not."""
+    from sim.commands.api import NOT_FROM_THE_WEB, parse_options
+    from sim.web.app import check_search_work
+
+    heavy = {"hand": SHEEP, "player": "search:worlds=1024", "batch": 2000, "max_deals": 2000}
+    want = ("Error: a batch of 2,000 deals with 1,024 search worlds per decision over the "
+            "searching seats is more play than gongzhu-sim serve runs between two checks of "
+            "its time limit and Cancel (57,600 deal-worlds): give batch 56 or less")
+    r = client.post("/api/expose", json=heavy)
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": heavy})
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    assert not client.app.state.jobs.running()
+    # the CLI's default batch with search:worlds=1024 is refused too; batch 56 is not
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": {
+        "hand": SHEEP, "player": "search:worlds=1024"}})
+    assert r.status_code == 400 and "a batch of 250 deals" in r.json()["error"]
+    two = SHEEP + " " + SHEEP
+    r = client.post("/api/advise", json={"hand": two, "decks": 2, "seat": 0,
+                                         "players": "search:worlds=64"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "Error: 16 worlds (advise's batch) with 256 search worlds per decision over the "
+        "searching seats is more play than gongzhu-sim serve runs between two checks of its "
+        "time limit and Cancel (92,160 deal-worlds, a two-deck deal counting 45): use fewer "
+        "search worlds or seats, or the command line")
+    for command, opts in (
+            ("expose", {"hand": SHEEP, "player": "search:worlds=1024", "batch": 56}),
+            ("expose", {"hand": SHEEP, "player": "search", "opponents": "search"}),
+            ("expose", {"hand": two, "decks": 2, "player": "search", "opponents": "search"}),
+            ("advise", {**POSITION, "players": "search"}),
+            ("advise", {"hand": two, "decks": 2, "seat": 0, "players": "search"})):
+        check_search_work(command, parse_options(command, opts, NOT_FROM_THE_WEB))
+    with pytest.raises(InputError, match="give batch 10 or less"):
+        check_search_work("expose", parse_options("expose", {
+            "hand": two, "decks": 2, "player": "search", "opponents": "search", "batch": 11}))
+
+
+def test_values_of_the_wrong_kind_are_named(client):
+    """A list or null where text belongs is refused as such, not parsed as "['SA']"."""
+    r = client.post("/api/expose", json={"hand": SHEEP, "known": {"1": ["SA"]}})
+    assert r.json()["error"] == "Error: option 'known.1': expected a number or text, got ['SA']"
+    for hand in (["SA", "SK"], None, {"a": 1}):
+        want = (400, f"Error: HAND must be text, got {hand!r}")
+        r = client.post("/api/hand", json={"hand": hand})
+        assert (r.status_code, r.json()["error"]) == want
+        r = client.post("/api/position", json={"hand": hand, "seat": 0, "first_leader": 0})
+        assert (r.status_code, r.json()["error"]) == want
+    r = client.post("/api/hand", json={"hand": SHEEP, "decks": True})
+    assert (r.status_code, r.json()["error"]) == (400, "Error: decks must be 1 or 2, got True")
+    assert client.post("/api/hand", json={"hand": SHEEP, "decks": 1}).json()["cards"][0] == "S3"
+
+
+def test_a_ci_that_does_not_exist_yet_is_null_not_a_500(client):
+    """One world: no CI (the CLI prints NaN); JSON has no NaN, so the API says null."""
+    r = client.post("/api/advise", json={**POSITION, "max_worlds": 1})
+    assert r.status_code == 200, r.text
+    cards = r.json()["cards"]
+    assert r.json()["worlds"] == 1 and len(cards) == 3
+    assert all(c["ci_low"] is None and c["delta_ci_high"] is None and c["n"] == 1
+               for c in cards)
+    assert all(isinstance(c["ev"], float) for c in cards)
+    v = client.post("/api/jobs", json={"page": "p", "command": "advise",
+                                       "options": {**POSITION, "max_worlds": 1}}).json()
+    done = _wait(client, v["job"], "p")
+    assert done.status_code == 200 and done.json()["result"] == r.json()
+
+
+def test_a_bug_is_one_error_line_not_a_bare_500(app_for, monkeypatch):
+    from starlette.testclient import TestClient
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("sim.web.app.command_json", broken)
+    client = app_for()
+    quiet = TestClient(client.app, base_url=BASE, raise_server_exceptions=False)
+    r = quiet.post("/api/expose", json={"hand": SHEEP})
+    assert (r.status_code, r.json()) == (500, {"error": "Error: internal error: RuntimeError: "
+                                                        "boom"})
+    v = client.post("/api/jobs", json={"page": "p", "command": "expose",
+                                       "options": {"hand": SHEEP}}).json()
+    r = _wait(client, v["job"], "p")
+    assert r.json()["error"] == "Error: internal error: RuntimeError: boom"
+
+
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
     r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
@@ -195,6 +316,46 @@ def test_time_limit_stops_with_the_estimate_so_far(app_for):
     j = r.json()
     assert j["runs"][0]["stop"] == "interrupted" and 0 < j["runs"][0]["n"] < 200_000
     assert j["stopped_by"] == "the server's time limit of 1 s per request"
+
+
+def test_a_client_that_hangs_up_stops_its_synchronous_run(client):
+    """curl interrupted: the analysis stops at its next batch, its slot is free again."""
+    import anyio
+
+    body = json.dumps({"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+                       "precision": 0}).encode()
+    sent: list[dict] = []
+    state = {"read": 0.0}
+
+    async def receive():  # as uvicorn's: the disconnect once the client hung up, else wait
+        if not state["read"]:
+            state["read"] = time.monotonic()
+            return {"type": "http.request", "body": body, "more_body": False}
+        if time.monotonic() - state["read"] < 0.5:  # the client hangs up half a second in
+            await anyio.sleep(0.5 - (time.monotonic() - state["read"]))
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": "/api/expose", "raw_path":
+             b"/api/expose", "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"content-type", b"application/json"),
+                         (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8765)}
+
+    async def call():
+        with anyio.fail_after(60):
+            await client.app(scope, receive, send)
+
+    client.get("/api/meta")  # the app's lifespan has started
+    anyio.run(call)
+    j = json.loads(b"".join(m.get("body", b"") for m in sent if m["type"] ==
+                            "http.response.body"))
+    assert j["stopped_by"] == "the client went away"
+    assert j["runs"][0]["stop"] == "interrupted" and 0 < j["runs"][0]["n"] < 200_000
+    assert not client.app.state.jobs._sync
 
 
 # ---------------------------------------------------------------- Host / Origin
@@ -216,6 +377,19 @@ def test_foreign_host_or_origin_is_refused(client):
     r = client.get("/api/meta", headers={"Origin": BASE})
     assert r.status_code == 200 and r.json()["caps"]["max_deals"] == 200_000
     assert client.get("/", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+def test_a_foreign_origin_among_several_is_refused(client):
+    """Duplicate headers: the check must not look at the last value only."""
+    for name, values in (("origin", ["http://evil.example", BASE]),
+                         ("origin", [BASE, "null"]),
+                         ("host", ["127.0.0.1:8765", "evil.example:8765"])):
+        headers = [(name.encode(), v.encode()) for v in values]
+        if name != "host":
+            headers.append((b"host", b"127.0.0.1:8765"))
+        r = client.get("/api/meta", headers=headers)
+        assert r.status_code == 403, (name, values)
+        assert r.json()["error"].startswith("Error: request refused: ")
 
 
 # ---------------------------------------------------------------- jobs
@@ -328,6 +502,84 @@ def test_a_job_with_bad_options_is_refused_at_once(client):
     assert r.json()["error"] == "Error: hand 'S:543' has 3 cards, expected 13"
 
 
+def test_running_analyses_have_a_global_bound(app_for):
+    """Page ids are the client's choice: one id per job must not start unbounded threads."""
+    client = app_for(max_running=2)
+    jobs = client.app.state.jobs
+    release = threading.Event()
+
+    def stuck(command, options, progress):  # an analysis that ignores its cancel flag
+        release.wait(30)
+        raise KeyboardInterrupt
+
+    jobs._run = stuck
+    start = {"command": "expose", "options": {"hand": SHEEP}}
+    try:
+        for page in ("p1", "p2"):
+            assert client.post("/api/jobs", json={"page": page, **start}).status_code == 200
+        busy = ("Error: the server is busy: 2 analyses are running, its most at once "
+                "(gongzhu-sim serve --max-running); try again when one has ended")
+        r = client.post("/api/jobs", json={"page": "p3", **start})
+        assert (r.status_code, r.json()["error"]) == (429, busy)
+        # restarting on the same page while its cancelled job has not stopped yet: still 2
+        assert client.post("/api/jobs", json={"page": "p1", **start}).status_code == 429
+        r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 100})
+        assert (r.status_code, r.json()["error"]) == (429, busy)
+        assert len(jobs.running()) == 2
+    finally:
+        release.set()
+    t0 = time.monotonic()
+    while jobs.running() and time.monotonic() - t0 < 10:
+        time.sleep(0.02)
+    assert client.post("/api/jobs", json={"page": "p3", **start}).status_code == 200
+
+
+def test_a_cancelled_job_keeps_its_reason_while_it_winds_down():
+    """The reaper must not relabel a job cancelled by its page as 'stopped asking'."""
+    from sim.web.jobs import JobManager
+
+    release = threading.Event()
+
+    def slow(command, options, progress):
+        release.wait(10)
+        progress(lambda: None)  # the next batch: raises KeyboardInterrupt, cancelled
+        return {"n": 1}
+
+    jobs = JobManager(slow, 60.0, page_timeout=0.1)
+    try:
+        job = jobs.start("p", "expose", {})
+        assert jobs.page_gone("p") == 1
+        time.sleep(1.5)  # the reaper (every second) sees a page that stopped polling
+        release.set()
+        t0 = time.monotonic()
+        while job.state == "running" and time.monotonic() - t0 < 10:
+            time.sleep(0.01)
+        assert (job.state, job.stopped_by) == ("cancelled", None)
+    finally:
+        release.set()
+        jobs.close()
+
+
+def test_finished_jobs_and_their_pages_are_not_kept_without_bound():
+    """A client starting job after job under new page ids must not grow the server."""
+    from sim.web.jobs import JobManager
+
+    jobs = JobManager(lambda command, options, progress: {"n": 1}, 60.0, max_kept=3)
+    try:
+        for i in range(10):
+            job = jobs.start(f"page-{i}", "expose", {})
+            t0 = time.monotonic()
+            while job.state == "running" and time.monotonic() - t0 < 10:
+                time.sleep(0.005)
+        jobs.start("last", "expose", {})
+        assert len(jobs._jobs) <= 4
+        assert set(jobs._seen) <= {j.page for j in jobs._jobs.values()}
+        assert jobs.get(job.id, "page-9") is not None  # the most recent ones are kept
+        assert jobs.get("1-x", "page-0") is None
+    finally:
+        jobs.close()
+
+
 # ---------------------------------------------------------------- reports
 
 
@@ -359,6 +611,23 @@ def test_reports_lists_folders_and_serves_their_files(app_for, tmp_path):
     assert client.get("/reports/gongzhu-results-1/nothing.html").status_code == 404
 
 
+def test_only_files_of_results_folders_are_served(app_for, tmp_path):
+    """--results may be a home folder: its other files are not the page's to serve."""
+    root, _ = _results(tmp_path)
+    (root / "private.txt").write_text("not a report")
+    (root / "empty" / "notes.html").write_text("not a report either")
+    (root / "nested" / "my-tune" / "figs").mkdir()
+    (root / "nested" / "my-tune" / "figs" / "a.png").write_bytes(b"png")
+    client = app_for(results=root)
+    for p in ("private.txt", "empty/notes.html"):
+        r = client.get(f"/reports/{p}")
+        assert r.status_code == 403 and "not a report" not in r.text
+        assert r.json()["error"] == (f"Error: report path {p!r} refused: not inside a run, "
+                                     "study or tune folder under --results")
+    assert client.get("/reports/nested/my-tune/figs/a.png").content == b"png"
+    assert client.get("/reports/nested/my-tune/tune.json").status_code == 200
+
+
 @pytest.mark.parametrize("path", ["%2E%2E/secret.txt", "gongzhu-results-1/%2E%2E/%2E%2E/secret.txt",
                                   "..%2Fsecret.txt", "gongzhu-results-1/%2E/report.html"])
 def test_a_dotdot_report_path_is_refused(app_for, tmp_path, path):
@@ -384,6 +653,24 @@ def test_a_symlink_out_of_results_is_neither_listed_nor_served(app_for, tmp_path
     for p in ("link.txt", "linked-run/report.html"):
         r = client.get(f"/reports/{p}")
         assert r.status_code == 403 and "is a symlink" in r.json()["error"]
+
+
+def test_the_page_cannot_be_framed_or_load_from_elsewhere_and_reports_are_sandboxed(
+        app_for, tmp_path):
+    root, _ = _results(tmp_path)
+    (root / "gongzhu-results-1" / "report.html").write_text(
+        "<script>fetch('/api/jobs', {method: 'POST'})</script>")  # results from elsewhere
+    client = app_for(results=root)
+    for path in ("/", "/static/app.js", "/api/meta"):
+        h = client.get(path).headers
+        assert h["content-security-policy"].startswith("default-src 'self'; "
+                                                       "frame-ancestors 'none'"), path
+        assert h["x-frame-options"] == "DENY" and h["x-content-type-options"] == "nosniff"
+    r = client.get("/reports/gongzhu-results-1/report.html")
+    assert r.status_code == 200
+    assert r.headers["content-security-policy"].startswith("sandbox; default-src 'none'")
+    r = client.get("/", headers={"Host": "evil.example:8765"})
+    assert r.status_code == 403 and r.headers["x-frame-options"] == "DENY"
 
 
 # ---------------------------------------------------------------- the page itself
@@ -416,15 +703,56 @@ def test_serve_without_the_web_extra_says_how_to_install_it(monkeypatch):
         "pip install -e '.[web]'"]
 
 
-def _serve(monkeypatch, *args):
-    """``gongzhu-sim serve ARGS`` with uvicorn.run replaced: (exit code, stderr, the
-    arguments uvicorn.run got)."""
+def _serve(monkeypatch, *args, check=True):
+    """``gongzhu-sim serve ARGS`` with uvicorn's Server.run replaced: (exit code, stderr,
+    what the server was given: app, host, port, and the server)."""
     uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: "
                                   "pip install -e '.[web]'")
     got = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: got.update(app=app, **kw))
+
+    def run(server):
+        c = server.config
+        got.update(app=c.app, host=c.host, port=c.port, server=server)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    if check:
+        monkeypatch.setattr("sim.commands.serve.check_listen", lambda host, port: None)
     code, _, err = _cli("serve", *args)
     return code, err, got
+
+
+def test_ctrl_c_stops_the_running_analyses_first(monkeypatch, client):
+    """uvicorn drains requests in flight before it stops: they must end at their next batch
+    (a synchronous run, else up to --time-limit), and the jobs are cancelled."""
+    import signal
+
+    code, err, got = _serve(monkeypatch)
+    assert code == 0, err
+    jobs = got["app"].state.jobs
+    assert not jobs.stopping.is_set()
+    got["server"].handle_exit(signal.SIGINT, None)
+    assert jobs.stopping.is_set() and got["server"].should_exit
+    # a synchronous run sees it at its next batch
+    client.app.state.jobs.close()
+    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+                                         "precision": 0})
+    assert r.status_code == 200 and r.json()["stopped_by"] == "the server is stopping"
+    assert r.json()["runs"][0]["stop"] == "interrupted" and r.json()["runs"][0]["n"] == 200
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(monkeypatch):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, err, got = _serve(monkeypatch, "--port", str(port), check=False)
+    assert code == 2 and not got
+    assert err == f"Error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    code, err, got = _serve(monkeypatch, "--host", "no-such-host.invalid", check=False)
+    assert code == 2 and not got and err.startswith(
+        "Error: cannot listen on no-such-host.invalid:8765: ") and "warning" not in err
 
 
 def test_serve_listens_on_loopback_by_default(monkeypatch):

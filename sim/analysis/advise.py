@@ -242,17 +242,24 @@ def _half_widths(x: np.ndarray) -> np.ndarray:
     """95% CI half-widths of the paired differences to the best column."""
     best = int(np.argmax(x.mean(axis=0)))
     diff = x - x[:, [best]]
+    return z_value() * _se(diff)
+
+
+def _se(x: np.ndarray) -> np.ndarray:
+    """Standard error of each column's mean; nan (undefined) with fewer than 2 worlds."""
     n = x.shape[0]
-    return z_value() * diff.std(axis=0, ddof=1) / np.sqrt(n)
+    if n < 2:
+        return np.full(x.shape[1], np.nan)
+    return x.std(axis=0, ddof=1) / np.sqrt(n)
 
 
 def _summarise(pos, legal, x, measure, names, stopped, precision, seed) -> Advice:
     n = x.shape[0]
     mean = x.mean(axis=0)
-    se = x.std(axis=0, ddof=1) / np.sqrt(n)
+    se = _se(x)
     best = int(np.argmax(mean))
     diff = x - x[:, [best]]
-    dse = diff.std(axis=0, ddof=1) / np.sqrt(n)
+    dse = _se(diff)
     boot = np.random.default_rng([seed, 2]).integers(0, n, size=(N_BOOT, n))
     means = x[boot].mean(axis=1)  # (N_BOOT, cards)
     p_best = float((means.argmax(axis=1) == best).mean())

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from sim.analysis.advise_position import Position, _public_replay, play_str
+from sim.analysis.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
 
 
@@ -38,7 +39,7 @@ def format_text(result, pos: Position, describe=describe) -> str:
     lines.append(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'n':>6}")
     for c in result.cards:
         mark = "▶" if c.play == result.recommended else " "
-        ci = f"[{c.ci_low:+.1f}, {c.ci_high:+.1f}]"
+        ci = fmt_interval(c.ci_low, c.ci_high, digits=1)
         lines.append(f"{mark} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f} {c.n:6d}")
     best = next(c for c in result.cards if c.play == result.recommended)
     lines.append(f"recommended: {best.card}  (P(best) {result.p_best:.2f})")
@@ -49,13 +50,15 @@ def to_json(result) -> dict:
     """The ``--format json`` object: ``recommended``, ``p_best``, ``cards`` (best first:
     ``card``, ``ev``, ``ci_low``, ``ci_high``, ``n``, ``delta``, ``delta_ci_low``,
     ``delta_ci_high``), ``worlds``, ``simulated``, ``measure``, ``stopped``, ``seat``,
-    ``trick``, ``players``, ``precision``."""
+    ``trick``, ``players``, ``precision``.  An undefined figure (a 95% CI from one world)
+    is ``null``, never ``NaN`` (which is not JSON)."""
     return {
         "recommended": play_str(result.recommended),
-        "p_best": result.p_best,
-        "cards": [{"card": c.card, "ev": c.ev, "ci_low": c.ci_low, "ci_high": c.ci_high,
-                   "n": c.n, "delta": c.delta, "delta_ci_low": c.delta_ci_low,
-                   "delta_ci_high": c.delta_ci_high} for c in result.cards],
+        "p_best": json_number(result.p_best),
+        "cards": [{"card": c.card, "ev": json_number(c.ev), "ci_low": json_number(c.ci_low),
+                   "ci_high": json_number(c.ci_high), "n": c.n,
+                   "delta": json_number(c.delta), "delta_ci_low": json_number(c.delta_ci_low),
+                   "delta_ci_high": json_number(c.delta_ci_high)} for c in result.cards],
         "worlds": result.worlds,
         "simulated": result.simulated,
         "measure": result.measure,

@@ -97,7 +97,7 @@ def to_argv(cmd: click.Command, options: Mapping[str, Any],
             continue
         if p.multiple:
             if isinstance(v, Mapping):
-                vals = [f"{s}={c}" for s, c in v.items()]
+                vals = [f"{s}={_scalar(f'{key}.{s}', c)}" for s, c in v.items()]
             else:
                 vals = v if isinstance(v, list) else [v]
             for x in vals:

@@ -174,9 +174,16 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
             if c["status"] == "done":
                 totals.merge(_totals_of_file(Path(out) / c["file"], spec.rules))
         total = sum(int(c["n_deals"]) for c in chunks)
+        done = totals.n // 4 if spec.rotate else totals.n
         click.echo(f"interrupted: the estimate so far, from the finished chunks "
-                   f"({totals.n:,} of {total:,} deals)")
-        click.echo(format_summary(summary_rows(totals, level), spec.players, spec.exposures))
+                   f"({done:,} of {total:,} deals)")
+        table = summary_rows(totals, level)
+        if spec.rotate:  # the comparison of the seated policies so far
+            from sim.jobs.rotation import comparison_rows, format_comparison, rotated_table
+
+            table = rotated_table(table, comparison_rows(out, level))
+            click.echo(format_comparison(table, spec.players, spec.exposures, level))
+        click.echo(format_summary(table, spec.players, spec.exposures, rotate=spec.rotate))
 
 
 def echo_results(out, report: bool, level: float = 0.95, quiet: bool = False) -> None:

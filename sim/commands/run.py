@@ -18,7 +18,7 @@ from sim.commands.options import (
 @click.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--deals", type=int, default=None,
-              help="number of deals [default: 200000; with --deals-file: all of it]")
+              help="number of deals [default: 1000000; with --deals-file: all of it]")
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
@@ -26,7 +26,12 @@ from sim.commands.options import (
               "[default: heuristic]")
 @click.option("--exposure", default=None,
               help="exposure policy for all seats, or four comma-separated "
-              "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: rule]")
+              "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: never, "
+              "always, rule and the tuned rule, one per seat]")
+@click.option("--rotate/--no-rotate", default=None,
+              help="play each deal 4 times with the seats' player/exposure pairs rotated "
+              "through the seats (duplicate style) and compare them [default: on; off with a "
+              "CONFIG that does not set rotate = true]")
 @click.option("--match-length", type=int, default=None,
               help="deals per match: within a match the pig taker leads the next deal "
               "[default: 1]")
@@ -51,16 +56,20 @@ from sim.commands.options import (
               help="print the default config (TOML) to start from, and exit")
 @LEVEL_OPTION
 @rules_options
-def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, backend,
+def run(config, deals, seed, players, exposure, rotate, match_length, chunk_size, jobs, backend,
         scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
         check_legal, example_config, level, **rule_flags):
     """Play many deals between configured players and keep every result.
 
-    With no arguments, runs the embedded default study: four `heuristic` players
-    with the `rule` exposure policy, one deck, 200,000 deals, seed 1.  CONFIG is a
-    TOML job spec (see --example-config); flags override it.
+    With no CONFIG, plays the embedded default job, which answers "which exposure policy
+    wins?": four `heuristic` players exposing by `never`, `always`, `rule` and the tuned
+    `rule`, one deck, 1,000,000 deals, seed 1, each deal played 4 times with the policies
+    rotated through the seats; it prints each policy's zero-sum points per deal and every
+    paired difference with 95% CIs.  CONFIG is a TOML job spec (see --example-config);
+    flags override it.
 
-    Writes to the results folder: one Parquet file per chunk (one row per deal),
+    Writes to the results folder: one Parquet file per chunk (one row per deal, four
+    when rotated),
     manifest.json (spec, versions, chunk status) and summary.csv (mean raw /
     zero-sum / points per seat with 95% CIs, exposure and pig/sheep/transformer/
     满红/满贯 rates), then prints the summary and writes the report (report.html with
@@ -69,7 +78,7 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     chunks and prints their summary; `--resume --out FOLDER` finishes the job.  Load the
     deals in Python with `sim.jobs.results.load_results(FOLDER)`.
     """
-    from sim.jobs.config import DEFAULT_TOML, build_spec
+    from sim.jobs.config import DEFAULT_TOML, build_spec, main_job_values
 
     if example_config:
         click.echo(DEFAULT_TOML, nl=False)
@@ -77,8 +86,10 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
                  match_length=match_length, chunk_size=chunk_size, jobs=jobs,
                  backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
-                 out=out, deals_file=deals_file, check_legal=check_legal or None)
-    spec = build_spec(config, flags, rule_flags)
+                 out=out, deals_file=deals_file, check_legal=check_legal or None,
+                 rotate=rotate)
+    spec = build_spec(config, flags, rule_flags,
+                      base=main_job_values() if config is None else None)
     from sim.analysis.stats import check_level
 
     level = check_level(level)
@@ -90,7 +101,8 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
     res = run_batch(spec, "run", resume=resume, force=force, quiet=quiet, level=level)
     s = res.spec
     if not quiet:
-        click.echo(f"{s.deals:,} deals, seed {s.seed}, {s.rules.variant}, "
+        click.echo(f"{s.deals:,} deals{' × 4 rotations' if s.rotate else ''}, seed {s.seed}, "
+                   f"{s.rules.variant}, "
                    f"{'one deck' if s.rules.decks == 1 else 'two decks'}, match length "
                    f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
                    f"in {res.seconds:.1f} s")
@@ -99,5 +111,10 @@ def run(config, deals, seed, players, exposure, match_length, chunk_size, jobs, 
 
             click.echo(format_study_summary(res.summary))
         else:
-            click.echo(format_summary(res.table, s.players, s.exposures))
+            if s.rotate:  # which seated policy wins, first: the answer of the job
+                from sim.jobs.rotation import format_comparison
+
+                click.echo(format_comparison(res.table, s.players, s.exposures, level))
+                click.echo("")
+            click.echo(format_summary(res.table, s.players, s.exposures, rotate=s.rotate))
     echo_results(res.out, report, level, quiet=quiet)

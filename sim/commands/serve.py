@@ -8,6 +8,7 @@ command says so in one ``Error:`` line.  docs/serve.md describes the page.
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from pathlib import Path
 
@@ -32,15 +33,20 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--time-limit", type=click.FloatRange(1, 86_400), default=120.0,
               show_default=True, help="seconds per request; a run then stops with the "
               "estimate so far")
+@click.option("--max-running", type=click.IntRange(1, 1024), default=None,
+              help="most analyses running at once over all pages (more are refused with "
+              "'the server is busy') [default: the number of CPU cores, at least 2]")
 @click.option("--open", "open_browser", is_flag=True, help="open the page in the browser")
-def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
+def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
+          open_browser):
     """Start the local web page: "Should I expose?", "What should I play?" and Reports.
 
     The page calls the same analysis as `expose` and `advise` (the same numbers for the
     same seed) and works offline.  It listens on 127.0.0.1 only unless --host is given;
     requests whose Host or Origin is not this server's are refused, each page runs one
-    analysis at a time (cancelled when the page goes away) and every request is capped by
-    --max-deals / --max-worlds and --time-limit.  Stop it with Ctrl-C.  See docs/serve.md.
+    analysis at a time (cancelled when the page goes away), the server at most --max-running
+    at once, and every request is capped by --max-deals / --max-worlds and --time-limit.
+    Stop it with Ctrl-C.  See docs/serve.md.
     """
     from sim.errors import InputError
 
@@ -52,6 +58,7 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
                          "pip install -e '.[web]'") from None
     from sim.web.app import ServerConfig, create_app
 
+    check_listen(host, port)
     extra: tuple[str, ...] = ()
     if not _is_loopback(host):
         extra = _own_names(host)
@@ -61,6 +68,7 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
     config = ServerConfig(host=host, port=port,
                           results=Path(results).resolve() if results else None,
                           max_deals=max_deals, max_worlds=max_worlds, time_limit=time_limit,
+                          max_running=max_running or max(2, os.cpu_count() or 1),
                           extra_hosts=extra)
     app = create_app(config)
     shown = f"[{host}]" if ":" in host else host
@@ -72,9 +80,38 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, open_browser):
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        _server(uvicorn, app, host, port).run()
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def _server(uvicorn, app, host: str, port: int):
+    """uvicorn's server for ``app``, whose Ctrl-C (SIGINT/SIGTERM) first stops the running
+    analyses: uvicorn waits for the requests in flight before it stops, and a synchronous
+    /api/expose would otherwise keep it up to --time-limit seconds after Ctrl-C."""
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            app.state.jobs.close()  # jobs and synchronous runs stop at their next batch
+            super().handle_exit(sig, frame)
+
+    return Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+
+
+def check_listen(host: str, port: int) -> None:
+    """Raise InputError (one ``Error:`` line, exit 2) when ``host:port`` cannot be listened
+    on — a port in use, an address not of this machine, an unknown name — before anything is
+    printed; uvicorn would log its own ``ERROR:`` line and exit with status 3."""
+    from sim.errors import InputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, addr = infos[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            sock.bind(addr)
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _is_loopback(host: str) -> bool:

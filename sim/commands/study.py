@@ -62,7 +62,8 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
     exposing one copy, none and (holding both) both copies; the report compares them
     per holding: 1of1, 1of2, 2of2 and 2vs1 (see sim/analysis/study_units.py).
 
-    CONFIG is a job spec (see `gongzhu-sim run --example-config`) with an optional
+    CONFIG is a job spec (see `gongzhu-sim run --example-config`; set its
+    rotate = false) with an optional
     [study] table (cards = ["pig", "sheep"], holder_others = "never"); flags
     override it.  Chunks, seeds, --resume and the backends work as for `run`.
     Ctrl-C prints the summary of the finished chunks (marked interrupted) and exits

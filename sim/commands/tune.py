@@ -24,7 +24,7 @@ TUNE_FORMAT = 1
 @click.option("--param", "params", multiple=True, metavar="KEY=LO..HI[:STEP]",
               help="a key of the family and its grid (STEP default 1; KEY=V fixes it); "
               "repeatable [default: every key of the family over its documented range, see "
-              "README 'What is the best exposure policy?']")
+              "docs/tune.md]")
 @click.option("--field", "field_name", default="heuristic+rule", show_default=True,
               metavar="PLAYER+EXPOSURE", help="the other three seats (compare's grammar)")
 @click.option("--players", default="heuristic", show_default=True,

@@ -24,6 +24,10 @@ missing chunks.
 Everything the user can get wrong (spec, deals file, output folder, scheduler) is checked
 by :func:`prepare_job` before anything is written.
 
+A rotated spec (``rotate = true``, the default job of ``gongzhu-sim run``) plays every deal
+four times with the seats rotated (sim/jobs/rotation.py) and adds each seated policy's
+score and every paired difference to the summary.
+
 A spec with a ``[study]`` table (``spec.kind == "study"``) is an exposure study: its
 chunks are played by :func:`sim.jobs.study.play_study_chunk` (each deal twice per studied card)
 and its summary is read back from the chunk files (:func:`sim.jobs.study.study_summary`);
@@ -136,11 +140,16 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     from sim.engine import play_deals
 
     t0 = time.perf_counter()
-    res = play_deals(spec.rules, list(spec.players), list(spec.exposures), seed=spec.seed,
-                     start=chunk.first, n=chunk.n, match_length=spec.match_length,
-                     threads=1, hands=hands, check_legal=spec.check_legal)
-    cols = deal_columns(res, spec.match_length)
-    totals = chunk_totals(cols, res)
+    if spec.rotate:  # each deal four times, the seats rotated (sim/jobs/rotation.py)
+        from sim.jobs.rotation import play_rotated_chunk
+
+        cols, totals = play_rotated_chunk(spec, chunk, hands)
+    else:
+        res = play_deals(spec.rules, list(spec.players), list(spec.exposures), seed=spec.seed,
+                         start=chunk.first, n=chunk.n, match_length=spec.match_length,
+                         threads=1, hands=hands, check_legal=spec.check_legal)
+        cols = deal_columns(res, spec.match_length)
+        totals = chunk_totals(cols, res)
     if tmp is not None:
         write_parquet(Path(tmp), cols)
         return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, tmp=tmp)
@@ -331,6 +340,11 @@ class Job:
             for c in done_before:
                 totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
             table = summary_rows(totals, level)
+            if spec.rotate:  # scores per deal (over the rotations), paired differences
+                from sim.jobs.rotation import comparison_rows, rotated_table
+
+                self._write_manifest()  # every finished chunk marked done on disk
+                table = rotated_table(table, comparison_rows(self.out, level))
         if level != DEFAULT_LEVEL:  # the summary's confidence level (default 0.95)
             m["summary_level"] = level
         else:

@@ -14,7 +14,8 @@ option) and four ``[[seats]]`` tables (``player`` and ``exposure`` names, seats 
 
 Unknown keys or tables raise :class:`sim.errors.InputError` naming them, and so do bad
 values; ``gongzhu-sim run --example-config`` prints :data:`DEFAULT_TOML`, the embedded
-default study.
+default job that ``gongzhu-sim run`` plays with no CONFIG (four exposure policies, every deal
+played in four seatings: ``rotate = true``, sim/jobs/rotation.py).
 
 A ``[study]`` table makes the job an exposure study (sim/jobs/study.py, ``gongzhu-sim study``)
 instead of a plain run: every deal is played twice per studied card, the card's holder
@@ -45,11 +46,11 @@ from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backe
 MAX_DEALS = 10**10
 
 RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
-               "chunk_size", "deals_file", "study")
+               "chunk_size", "deals_file", "study", "rotate")
 EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout", "check_legal")
 
-_TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "jobs", "backend", "scheduler",
-             "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
+_TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "rotate", "jobs", "backend",
+             "scheduler", "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
 _SEAT_KEYS = ("player", "exposure")
 #: Cards an exposure study can toggle, in exposure-flag order (sim/game/cards.py EXPOSE_NAMES).
 STUDY_CARDS = ("pig", "sheep", "transformer", "heartA")
@@ -57,12 +58,25 @@ STUDY_CARDS = ("pig", "sheep", "transformer", "heartA")
 HOLDER_OTHERS = ("never", "policy")
 _STUDY_KEYS = ("cards", "holder_others")
 
-DEFAULT_TOML = """\
-# gongzhu-sim job spec (`gongzhu-sim run CONFIG.toml`); command-line flags override it.
-# This is the embedded default study that `gongzhu-sim run` plays with no arguments.
+#: The tuned ``rule`` setting of docs/tune.md (``gongzhu-sim tune --family rule
+#: --field heuristic+rule``, 8,000,000 candidate-deals, seed 1): only its keys that differ
+#: from the defaults (pig_low 4 → 3, sheep_diamonds 3 → 2, trans_high_max 4 → 3).
+TUNED_RULE = "rule:pig_low=3,sheep_diamonds=2,trans_high_max=3"
 
-deals = 200000          # number of deals; deal i depends only on (seed, i)
+DEFAULT_TOML = f"""\
+# gongzhu-sim job spec (`gongzhu-sim run CONFIG.toml`); command-line flags override it.
+# This is the embedded default job that `gongzhu-sim run` plays with no CONFIG:
+# which exposure policy wins at one table?  Four `heuristic` players expose by four
+# policies (never, always, the default `rule`, the tuned `rule` of `gongzhu-sim tune`);
+# every deal is played four times with the policies rotated through the seats
+# (rotate = true, duplicate style), so each policy plays every hand of every deal and
+# the summary gives each policy's zero-sum points per deal and every pairwise
+# difference with its 95% confidence interval.
+
+deals = 1000000         # number of deals; deal i depends only on (seed, i)
 seed = 1                # root seed (0 .. 2**63-1 in TOML)
+rotate = true           # play each deal 4 times, the [[seats]] rotated through the seats
+                        #   (needs match_length = 1); false: each deal once, as seated
 match_length = 1        # deals per match: the pig taker leads the next deal (RULES.md §8)
 chunk_size = 20000      # deals per chunk (unit of work, one Parquet file each);
                         #   rounded up to a multiple of match_length
@@ -87,11 +101,15 @@ room_multiplier = 1.0
 fee = 0.0
 
 # one [[seats]] table per seat 0..3: a play strategy and an exposure policy
-# players: random, lowest, heuristic[:key=value,...]
+# players: random, lowest, heuristic[:key=value,...], search[:key=value,...]
 # exposure: never, always, random, fixed:SQ,HA, rule[:key=value,...]
 [[seats]]
 player = "heuristic"
-exposure = "rule"
+exposure = "never"
+
+[[seats]]
+player = "heuristic"
+exposure = "always"
 
 [[seats]]
 player = "heuristic"
@@ -99,11 +117,7 @@ exposure = "rule"
 
 [[seats]]
 player = "heuristic"
-exposure = "rule"
-
-[[seats]]
-player = "heuristic"
-exposure = "rule"
+exposure = "{TUNED_RULE}"
 """
 
 
@@ -118,6 +132,12 @@ class StudySpec:
 @dataclass(frozen=True)
 class JobSpec:
     """Every resolved option of a batch job (see :data:`DEFAULT_TOML` for their meaning).
+
+    The defaults here are a plain table (four ``heuristic`` / ``rule`` seats, not rotated):
+    the base of ``gongzhu-sim study`` and of :func:`sim.run_job`; ``gongzhu-sim run``
+    with no CONFIG plays :data:`DEFAULT_TOML` instead (:func:`main_job_values`).
+    ``rotate``: play each deal four times, the seats' player/exposure pairs rotated through
+    the four seats (sim/jobs/rotation.py).
 
     ``explicit`` names the options the user set (in the config file or as flags); a
     resumed job checks those against the interrupted run's manifest.
@@ -137,6 +157,7 @@ class JobSpec:
     out: str | None = None
     deals_file: str | None = None
     study: StudySpec | None = None
+    rotate: bool = False
     check_legal: bool = False
     explicit: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -163,6 +184,8 @@ class JobSpec:
         else:
             d["study"] = {"cards": list(self.study.cards),
                           "holder_others": self.study.holder_others}
+        if not self.rotate:
+            del d["rotate"]  # (rotate = true) an unrotated run's manifest stays as it was
         return d
 
     @classmethod
@@ -295,9 +318,9 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = _int(key, v, 1, where, MAX_DEALS)
         elif key == "jobs":
             out[key] = _int("jobs", v, 0, where)
-        elif key == "check_legal":
+        elif key in ("check_legal", "rotate"):
             if not isinstance(v, bool):
-                raise InputError(f"check_legal must be true or false{where}, got {v!r}")
+                raise InputError(f"{key} must be true or false{where}, got {v!r}")
             out[key] = v
         elif key == "study":
             out[key] = _study(v, where)
@@ -347,9 +370,19 @@ def spec_from_toml(data: dict[str, Any], source: str = "config",
     return out
 
 
+def main_job_values() -> dict[str, Any]:
+    """The JobSpec fields of :data:`DEFAULT_TOML`, the embedded default job that
+    ``gongzhu-sim run`` plays with no CONFIG (four exposure policies, rotated)."""
+    return spec_from_toml(tomllib.loads(DEFAULT_TOML), source="the embedded default job")
+
+
 def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = None,
-               rule_flags: dict[str, Any] | None = None) -> JobSpec:
-    """The job spec: defaults ← config file ← flags (flags win).
+               rule_flags: dict[str, Any] | None = None,
+               base: dict[str, Any] | None = None) -> JobSpec:
+    """The job spec: defaults ← ``base`` ← config file ← flags (flags win).
+
+    ``base``: JobSpec fields under the config (``gongzhu-sim run`` with no CONFIG passes
+    :func:`main_job_values`); they are not *explicit* (a resumed job keeps its own).
 
     ``flags`` are JobSpec fields given on the command line (None values are ignored;
     ``players``/``exposures`` may be one name or four comma-separated); ``rule_flags``
@@ -358,6 +391,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     Raises InputError (RulesError, StrategyError) with a message naming the problem.
     """
     values: dict[str, Any] = {}
+    base_values = dict(base or {}) if config is None else {}  # a config file replaces it
     if config is not None:
         values.update(spec_from_toml(load_toml(config), source=str(config),
                                      base_dir=Path(config).parent))
@@ -367,9 +401,9 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     study_set = {**(config_study or {}), **values.get("study", {})}  # table ← flags
     rule_given = {k: v for k, v in (rule_flags or {}).items() if v is not None}
     if rule_given:
-        base = values.get("rules", DEFAULT_SPEC.rules)
+        rules0 = values.get("rules", base_values.get("rules", DEFAULT_SPEC.rules))
         try:
-            values["rules"] = base.replace(**rule_given)
+            values["rules"] = rules0.replace(**rule_given)
         except TypeError as exc:  # an unknown field name from a caller
             raise RulesError(str(exc)) from None
         check_rule_flags(rule_given, values["rules"])
@@ -386,6 +420,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     explicit = frozenset(k for k in values if k != "study" or study_set)
     if "study" in values:
         values["study"] = StudySpec(**study_set)
+    values = {**base_values, **values}
     if "scheduler" in values and "backend" not in values:
         values["backend"] = "dask"
     spec = JobSpec(**values, explicit=explicit)
@@ -396,6 +431,8 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
         raise InputError(f"a scheduler address needs backend dask, not {spec.backend}")
     if spec.study is not None:
         _check_study(spec)
+    if spec.rotate:
+        _check_rotate(spec)
     _check_names(spec)
     ml = spec.match_length
     chunk = max(ml, -(-spec.chunk_size // ml) * ml)  # round up to a multiple of match_length
@@ -462,6 +499,17 @@ def _check_study(spec: JobSpec) -> None:
     if spec.match_length != 1:
         raise InputError("exposure studies need match_length = 1 (with longer matches the "
                          "two arms would lead the next deal from different seats)")
+
+
+def _check_rotate(spec: JobSpec) -> None:
+    """What a rotated job needs: a plain run (not a study), one deal per match."""
+    if spec.study is not None:
+        raise InputError("rotate = true plays a run four times rotated; an exposure study "
+                         "pairs its own arms: drop rotate (or --no-rotate)")
+    if spec.match_length != 1:
+        raise InputError("rotate = true needs match_length = 1 (in a longer match the "
+                         "pig taker leads the next deal, a different seat in each rotation)"
+                         "; use --no-rotate or match_length = 1")
 
 
 def default_out_dir(now: datetime | None = None, parent: str | Path = ".") -> Path:

@@ -166,7 +166,10 @@ def _columns(spec: JobSpec) -> list[str]:
         from sim.jobs.study import study_columns
 
         return study_columns(spec.rules)
-    return column_names(spec.rules)
+    cols = column_names(spec.rules)
+    if spec.rotate:  # sim/jobs/rotation.py: four rows per deal
+        cols.insert(cols.index("first_leader") + 1, "rotation")
+    return cols
 
 
 def _totals_of_file(path: Path, rules) -> Totals:

@@ -54,10 +54,13 @@ def _plain(v):
     return v.item() if hasattr(v, "item") else v
 
 
-def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] = ()) -> str:
+def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] = (),
+                   rotate: bool = False) -> str:
     """The summary (rows or DataFrame) as text: scores per seat (mean ± CI half-width, ``n/a``
-    when undefined, with a warning line) and rates."""
-    records = _records(table)
+    when undefined, with a warning line) and rates.  ``rotate``: a rotated job
+    (sim/jobs/rotation.py), whose rows are seated entries over 4 rows per deal."""
+    records = [r for r in _records(table)
+               if r["metric"] != "delta_zero_sum"]  # a rotated job's paired differences
     index = {(r["metric"], str(r["seat"])): r for r in records}
     lo_key = next((k for k in (records[0] if records else {}) if str(k).startswith("ci")
                    and str(k).endswith("_low")), "ci95_low")
@@ -78,16 +81,22 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
     n = int(next(iter(index.values()))["n"]) if index else 0
     scores = [m for m in SCORE_METRICS if (m, "0") in index]
     head = ["seat", "player", "exposure"] + [m.replace("_", "-") for m in scores]
-    lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
+    if rotate:
+        lines = [f"{n:,} deals; per seated entry (the k-th [[seats]] table, rotated through "
+                 f"the seats): mean per deal over its 4 seatings ± {label} CI half-width"]
+        head[0] = "entry"
+    else:
+        lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
     rows = [head]
     for s in SEATS:
         rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
                     + [cell(m, str(s)) for m in scores])
     lines += _align(rows)
     lines.append("")
-    lines.append("rates (share of deals)")
+    lines.append("rates (share of the 4 × deals plays)" if rotate else "rates (share of deals)")
     rate_cols = list(RATE_METRICS)
-    rows = [["seat"] + [c.replace("exposed_", "exp ").replace("took_", "took ")
+    rows = [["entry" if rotate else "seat"] + [c.replace("exposed_", "exp ")
+                                               .replace("took_", "took ")
                         .replace("full_hearts", "满红").replace("grand_slam", "满贯")
                         for c in rate_cols]]
     for s in [*map(str, SEATS), "any"]:

@@ -2,7 +2,7 @@
 
 Routes (every POST takes and returns JSON; an error is ``{"error": "Error: …"}``, the CLI's
 own text, with status 400 for bad input, 403 for a refused Host/Origin, 404 for an unknown
-job or report):
+job or report, 429 when the server already runs ``max_running`` analyses, its most at once):
 
 - ``GET /``: the page (sim/web/static: plain HTML, CSS and JavaScript modules, nothing
   fetched from elsewhere).
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,17 +39,26 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
+from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sim.commands.api import NOT_FROM_THE_WEB, command_json, parse_options
 from sim.errors import InputError
-from sim.web.jobs import JobManager
+from sim.web.jobs import Busy, JobManager
 from sim.web.reports import ReportError, list_reports, report_file
 
 STATIC = Path(__file__).with_name("static")
+
+#: The largest request body taken (bytes): a hand, a position and options are far smaller.
+MAX_BODY = 64 * 1024
+
+
+class TooLarge(InputError):
+    """A request body over :data:`MAX_BODY` (HTTP 413)."""
 
 
 @dataclass
@@ -62,6 +72,7 @@ class ServerConfig:
     max_worlds: int = 2_000  # advise: most worlds per request
     time_limit: float = 120.0  # seconds per request (sync or job)
     page_timeout: float = 20.0  # a page that has not polled for this long is gone
+    max_running: int = 2  # analyses at once over all pages (jobs and synchronous requests)
     extra_hosts: tuple[str, ...] = field(default_factory=tuple)
 
     def hosts(self) -> set[str]:
@@ -74,9 +85,49 @@ class ServerConfig:
             set(names) if self.port == 80 else set())
 
 
+def _finite(x: Any) -> Any:
+    """``x`` with every NaN/±inf float as None (JSON has no NaN: a CI of one world is NaN)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
+
+
+class JSONResponse(_StarletteJSON):
+    """Starlette's JSONResponse, with non-finite numbers as ``null`` (Starlette refuses them
+    with a ValueError, i.e. a 500; the CLI's ``--format json`` prints ``NaN``, which a
+    browser's JSON.parse refuses too)."""
+
+    def render(self, content: Any) -> bytes:
+        return super().render(_finite(content))
+
+
 def _error(msg: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": msg if msg.startswith("Error:") else f"Error: {msg}"},
                         status_code=status)
+
+
+def _status(exc: InputError) -> int:
+    return 413 if isinstance(exc, TooLarge) else 400
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own errors (no such route 404, wrong method 405) as ``Error:`` JSON."""
+    what = {404: f"no such page or API route: {request.url.path}",
+            405: f"{request.method} is not allowed on {request.url.path}"}
+    resp = _error(what.get(exc.status_code, str(exc.detail)), exc.status_code)
+    if exc.headers:
+        resp.headers.update(exc.headers)
+    return resp
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug (not bad input): one ``Error:`` line for the page, status 500; the traceback
+    stays in the server's console."""
+    return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
 
 class HostOriginCheck:
@@ -89,17 +140,18 @@ class HostOriginCheck:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
+        headers: dict[str, list[str]] = {}
+        for k, v in scope.get("headers", []):
+            headers.setdefault(k.decode("latin-1").lower(), []).append(v.decode("latin-1"))
         allowed = self.config.hosts()
-        host = headers.get("host", "")
-        origin = headers.get("origin")
         why = None
-        if host.lower() not in allowed:
-            why = f"Host {host!r} is not this server's"
-        elif origin is not None:
+        # every value counts: a request with a foreign Host or Origin among several is refused
+        for host in headers.get("host", [""]):
+            if host.lower() not in allowed:
+                why = f"Host {host!r} is not this server's"
+        for origin in headers.get("origin", []):
             o = urlsplit(origin)
-            if o.scheme != "http" or o.netloc.lower() not in allowed:
+            if why is None and (o.scheme != "http" or o.netloc.lower() not in allowed):
                 why = f"Origin {origin!r} is not this server's"
         if why is not None:
             resp = _error(f"request refused: {why} (gongzhu-sim serve answers only to "
@@ -108,17 +160,58 @@ class HostOriginCheck:
         return await self.app(scope, receive, send)
 
 
+#: Headers of the page and its modules: nothing from elsewhere can load (the offline promise
+#: enforced by the browser), no other site may frame the page (clickjacking the Run button).
+PAGE_HEADERS = {"content-security-policy": "default-src 'self'; frame-ancestors 'none'; "
+                "base-uri 'none'; form-action 'none'",
+                "x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+#: Headers of a file under /reports: a sandbox (an opaque origin, no scripts), so an HTML file
+#: in a results folder that came from elsewhere cannot use this server's API as its own page.
+REPORT_HEADERS = {"content-security-policy": "sandbox; default-src 'none'; img-src 'self' "
+                  "data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+                  "x-content-type-options": "nosniff", "x-frame-options": "DENY"}
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`PAGE_HEADERS` on every response, :data:`REPORT_HEADERS` on
+    those under ``/reports/``."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        extra = REPORT_HEADERS if scope["path"].startswith("/reports/") else PAGE_HEADERS
+
+        async def send_with(message):
+            if message["type"] == "http.response.start":
+                given = {k.lower() for k, _ in message.get("headers", [])}
+                message = {**message, "headers": [*message.get("headers", []), *(
+                    (k.encode(), v.encode()) for k, v in extra.items()
+                    if k.encode() not in given)]}
+            await send(message)
+
+        return await self.app(scope, receive, send_with)
+
+
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The Starlette application of ``gongzhu-sim serve`` for ``config`` (module doc)."""
     config = config or ServerConfig()
 
-    def run(command: str, options: dict, progress) -> dict:
+    def check(command: str, options: dict) -> None:
+        """The request's options as the CLI reads them, then this server's caps."""
+        params = parse_options(command, options, NOT_FROM_THE_WEB)
         if command == "advise":
-            mw = parse_options(command, options, NOT_FROM_THE_WEB)["max_worlds"]
+            mw = params["max_worlds"]
             if mw > config.max_worlds:
                 raise InputError(f"--max-worlds {mw:,} is over this server's cap of "
                                  f"{config.max_worlds:,} worlds per request (gongzhu-sim "
                                  "serve --max-worlds)")
+        check_search_work(command, params)
+
+    def run(command: str, options: dict, progress) -> dict:
+        check(command, options)
         return command_json(command, options, refused=NOT_FROM_THE_WEB, progress=progress,
                             deal_cap=config.max_deals, jobs=1)
 
@@ -128,13 +221,26 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except KeyboardInterrupt:  # stopped by the time limit before any estimate
             return None
 
-    jobs = JobManager(run, config.time_limit, config.page_timeout)
+    jobs = JobManager(run, config.time_limit, config.page_timeout,
+                      max_running=config.max_running)
 
     async def body_of(request: Request) -> dict:
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            raise TooLarge(f"the request body has {int(size):,} bytes, over this server's "
+                           f"limit of {MAX_BODY:,}")
+        raw = b""
+        async for chunk in request.stream():  # a chunked body has no Content-Length
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise TooLarge(f"the request body is over this server's limit of "
+                               f"{MAX_BODY:,} bytes")
         try:
-            data = json.loads(await request.body() or b"{}")
+            data = json.loads(raw or b"{}")
         except ValueError as exc:
             raise InputError(f"the request body is not JSON: {exc}") from None
+        except RecursionError:  # [[[[…]]]]: valid JSON, nested deeper than the parser goes
+            raise InputError("the request body is nested too deeply to be read") from None
         if not isinstance(data, dict):
             raise InputError("the request body must be a JSON object")
         return data
@@ -146,10 +252,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         command = request.url.path.rsplit("/", 1)[-1]
         try:
             options = await body_of(request)
-            job = _SyncJob(config.time_limit)
-            data = await run_in_threadpool(run_sync, command, options, job)
+            job = _SyncJob(config.time_limit, jobs.stopping)
+            with jobs.slot():
+                data = await _unless_gone(request, job,
+                                          run_in_threadpool(run_sync, command, options, job))
+        except Busy as exc:
+            return _error(str(exc), 429)
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
         if data is None:
             return _error(f"stopped by the server's time limit of {config.time_limit:g} s "
                           "before any estimate", 503)
@@ -166,10 +276,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise InputError("a job needs the page's id ('page': text)")
             if command not in ("expose", "advise"):
                 raise InputError(f"unknown command {command!r}; valid: expose, advise")
-            parse_options(command, options, NOT_FROM_THE_WEB)  # option errors: now, as 400
+            check(command, options)  # option errors and caps: now, as 400
         except InputError as exc:
-            return _error(str(exc))
-        job = jobs.start(page, command, options)
+            return _error(str(exc), _status(exc))
+        try:
+            job = jobs.start(page, command, options)
+        except Busy as exc:
+            return _error(str(exc), 429)
         return JSONResponse(job.view())
 
     def _job(request: Request):
@@ -198,7 +311,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             body = await body_of(request)
             return JSONResponse(await run_in_threadpool(check_position, body))
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
 
     async def hand(request: Request) -> Response:
         """The paste box: any hand form the CLI accepts, parsed by the CLI's parser."""
@@ -206,15 +319,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         try:
             body = await body_of(request)
-            decks = body.get("decks", 1)
-            if decks not in (1, 2):
+            decks, text = body.get("decks", 1), body.get("hand", "")
+            if isinstance(decks, bool) or decks not in (1, 2):
                 raise InputError(f"decks must be 1 or 2, got {decks!r}")
+            if not isinstance(text, str):
+                raise InputError(f"HAND must be text, got {text!r}")
             try:
-                cards = parse_hand(str(body.get("hand", "")), decks=decks)
+                cards = parse_hand(text, decks=int(decks))
             except CardError as exc:
                 raise InputError(f"HAND: {exc}") from None
         except InputError as exc:
-            return _error(str(exc))
+            return _error(str(exc), _status(exc))
         return JSONResponse({"cards": [card_str(c) for c in cards]})
 
     async def meta(request: Request) -> Response:
@@ -255,27 +370,108 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         yield
         jobs.close()  # server shutdown: every running job is cancelled
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: _http_error,
+                                        Exception: _internal_error})
     app.state.jobs = jobs
     app.state.config = config
     app.add_middleware(HostOriginCheck, config=config)
+    app.add_middleware(SecurityHeaders)  # outermost: the 403s get the headers too
     return app
 
 
-class _SyncJob:
-    """The time limit of a synchronous request (the progress callback's part of it)."""
+async def _unless_gone(request: Request, job: _SyncJob, work) -> Any:
+    """Await ``work`` (a synchronous request's analysis); when the client hangs up first,
+    stop it at its next batch (``job.gone``) instead of computing an answer nobody reads."""
+    import asyncio
 
-    def __init__(self, time_limit: float) -> None:
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        await asyncio.wait({task}, timeout=0.25)
+        if not task.done() and await request.is_disconnected():
+            job.gone = True
+            break
+    return await task
+
+
+class _SyncJob:
+    """The time limit of a synchronous request (the progress callback's part of it),
+    ``gone``: the client hung up, ``stopping``: the server's stop event (Ctrl-C)."""
+
+    def __init__(self, time_limit: float, stopping: Any = None) -> None:
         import time
 
         self.t0, self.time_limit, self.stopped_by = time.monotonic(), time_limit, None
+        self.gone, self.stopping = False, stopping
 
     def progress(self, *args: Any) -> None:
         import time
 
+        if self.gone:
+            self.stopped_by = "the client went away"
+            raise KeyboardInterrupt
+        if self.stopping is not None and self.stopping.is_set():
+            self.stopped_by = "the server is stopping"
+            raise KeyboardInterrupt
         if time.monotonic() - self.t0 > self.time_limit:
             self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
             raise KeyboardInterrupt
+
+
+#: The most search work between two checks of the time limit and Cancel (which the analyses
+#: see only between batches: expose's ``--batch`` deals, advise's 16 worlds), in deals (advise:
+#: worlds) × the search worlds of every searching seat, a two-deck deal counted SEARCH_COST2
+#: (45) times: the larger of each command's defaults with every seat searching — expose: one
+#: deck 250 × 4 × 32 = 32,000, two decks 10 × 4 × 32 × 45 = 57,600 (about a second per
+#: exposure option on a core); advise: one deck 16 × 4 × 32 = 2,048, two decks 16 × 4 × 32 ×
+#: 45 = 92,160 (each world plays every legal card to the end).
+MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
+
+
+def check_search_work(command: str, params: dict) -> None:
+    """Refuse (InputError) a request whose batch of search play is more than
+    :data:`MAX_SEARCH_WORK`, so the server's time limit and Cancel take hold in seconds, not
+    hours: ``params`` are the parsed CLI parameters of ``command`` (expose or advise)."""
+    from sim.analysis.exposure_options import split_names
+    from sim.commands.expose import SEARCH_BATCH, SEARCH_BATCH2, SEARCH_COST2
+    from sim.commands.options import pop_rules
+    from strategies.registry import PLAYERS, parse_player, parse_seats
+
+    try:
+        decks = pop_rules(dict(params)).decks
+        if command == "expose":
+            names = [params["player"], *split_names(params["opponents"], "opponents")]
+            names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
+        else:
+            names = parse_seats(params["players"], "players")
+        worlds = 0
+        for name in names:
+            if str(name).split(":", 1)[0].strip() == "search":
+                choice = parse_player(str(name), decks)
+                if choice.id == PLAYERS["search"]:
+                    worlds += int(choice.params[0])
+    except InputError:  # bad rules or names: the command says so, in its own words and order
+        return
+    if not worlds:
+        return
+    per = worlds * (SEARCH_COST2 if decks == 2 else 1)
+    if command == "expose":
+        batch = params["batch"] or (SEARCH_BATCH2 if decks == 2 else SEARCH_BATCH)
+        what = f"a batch of {batch:,} deals"
+    else:
+        from sim.analysis.advise import BATCH as batch
+
+        what = f"{batch} worlds (advise's batch)"
+    cap = MAX_SEARCH_WORK[command]
+    if batch * per <= cap:
+        return
+    most = cap // per
+    fix = (f"give batch {most:,} or less" if command == "expose" and most >= 1 else
+           "use fewer search worlds or seats, or the command line")
+    raise InputError(f"{what} with {worlds:,} search worlds per decision over the searching "
+                     f"seats is more play than gongzhu-sim serve runs between two checks of "
+                     f"its time limit and Cancel ({cap:,} deal-worlds"
+                     f"{', a two-deck deal counting 45' if decks == 2 else ''}): {fix}")
 
 
 def _meta(config: ServerConfig) -> dict:

@@ -11,6 +11,7 @@ No module-level state: a :class:`JobManager` belongs to one server.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import secrets
 import threading
@@ -20,6 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import InputError
+
+
+class Busy(InputError):
+    """The server already runs its most analyses at once (HTTP 429; the message says so)."""
 
 #: Seconds between two snapshots of the estimate so far (building one costs a table).
 SNAPSHOT_EVERY = 0.4
@@ -87,12 +92,20 @@ class JobManager:
     ``run(command, options, progress)`` computes a job's JSON (by default
     :func:`sim.commands.api.command_json` with the server's caps); ``page_timeout``: a
     page that has not polled for this many seconds has gone away and its job is
-    cancelled; ``keep``: finished jobs are forgotten after this many seconds.
+    cancelled; ``keep``: finished jobs are forgotten after this many seconds, and beyond
+    the ``max_kept`` most recent ones at once;
+    ``max_running``: the most analyses running at once over all pages, jobs and synchronous
+    requests (:meth:`slot`) together, cancelled jobs that have not yet stopped included — a
+    page id is the client's choice, so one page per id would otherwise start any number of
+    worker threads.
     """
 
     def __init__(self, run: Callable[..., dict], time_limit: float, page_timeout: float = 20.0,
-                 keep: float = 600.0) -> None:
+                 keep: float = 600.0, max_running: int = 2, max_kept: int = 100) -> None:
         self._run = run
+        self.max_kept = max_kept
+        self.max_running = max_running
+        self._sync = 0  # synchronous requests running (slot)
         self.time_limit = time_limit
         self.page_timeout = page_timeout
         self.keep = keep
@@ -106,19 +119,41 @@ class JobManager:
     # -- API ------------------------------------------------------------------------------
 
     def start(self, page: str, command: str, options: Mapping[str, Any]) -> Job:
-        """A new job for ``page``; the page's running job, if any, is cancelled first."""
+        """A new job for ``page``; the page's running job, if any, is cancelled first.
+        Raises :class:`Busy` when ``max_running`` analyses are already running."""
         self._ensure_reaper()
         with self._lock:
             for j in self._jobs.values():
                 if j.page == page and j.state == "running":
                     j.cancel.set()
+            self._check_room()
             job = Job(id=f"{next(self._ids)}-{secrets.token_hex(4)}", page=page,
                       command=command, options=dict(options), time_limit=self.time_limit)
             self._jobs[job.id] = job
             self._seen[page] = time.monotonic()
+            self._forget_beyond(self.max_kept)
         threading.Thread(target=self._work, args=(job,), name=f"gongzhu-job-{job.id}",
                          daemon=True).start()
         return job
+
+    @contextlib.contextmanager
+    def slot(self):
+        """Hold one of the ``max_running`` places while a synchronous request runs (raises
+        :class:`Busy` when none is free)."""
+        with self._lock:
+            self._check_room()
+            self._sync += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._sync -= 1
+
+    def _check_room(self) -> None:  # with self._lock held
+        busy = self._sync + sum(j.state == "running" for j in self._jobs.values())
+        if busy >= self.max_running:
+            raise Busy(f"the server is busy: {busy} analyses are running, its most at once "
+                       "(gongzhu-sim serve --max-running); try again when one has ended")
 
     def get(self, job_id: str, page: str) -> Job | None:
         """The job (None when unknown or of another page); counts as the page's poll."""
@@ -150,6 +185,11 @@ class JobManager:
         with self._lock:
             return [j for j in self._jobs.values() if j.state == "running"]
 
+    @property
+    def stopping(self) -> threading.Event:
+        """Set by :meth:`close`: the server is stopping (synchronous runs watch it too)."""
+        return self._stop
+
     def close(self) -> None:
         """Cancel every job and stop the reaper (server shutdown)."""
         self._stop.set()
@@ -178,6 +218,17 @@ class JobManager:
             elif state != "cancelled":
                 job.result = None
 
+    def _forget_beyond(self, kept: int) -> None:  # with self._lock held
+        """Forget the oldest finished jobs beyond ``kept``, and pages with no job left (a
+        client that starts job after job under new page ids must not grow memory)."""
+        done = sorted((j for j in self._jobs.values() if j.done_at is not None),
+                      key=lambda j: j.done_at)
+        for j in done[:max(0, len(done) - kept)]:
+            del self._jobs[j.id]
+        pages = {j.page for j in self._jobs.values()}
+        for page in [p for p in self._seen if p not in pages]:
+            del self._seen[page]
+
     def _ensure_reaper(self) -> None:
         with self._lock:
             if self._reaper is None:
@@ -191,10 +242,11 @@ class JobManager:
             now = time.monotonic()
             with self._lock:
                 for j in list(self._jobs.values()):
-                    if (j.state == "running"
+                    if (j.state == "running" and not j.cancel.is_set()
                             and now - self._seen.get(j.page, 0.0) > self.page_timeout):
                         j.stopped_by = (f"the page stopped asking for {self.page_timeout:g} s "
                                         "(closed or gone)")
                         j.cancel.set()
                     if j.done_at is not None and now - j.done_at > self.keep:
                         del self._jobs[j.id]
+                self._forget_beyond(self.max_kept)

@@ -54,8 +54,10 @@ def check_position(body: Mapping[str, Any]) -> dict:
     rules = pop_rules(params)
     seat = params["seat"]
     d = rules.decks
+    if not isinstance(body.get("hand", ""), str):
+        raise AdviseError(f"HAND must be text, got {body['hand']!r}")
     try:
-        dealt = parse_hand(str(body.get("hand", "")), decks=d)
+        dealt = parse_hand(body.get("hand", ""), decks=d)
     except CardError as exc:
         raise AdviseError(f"HAND: {exc}") from None
     if len(dealt) != rules.cards_per_seat:

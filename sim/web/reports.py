@@ -4,8 +4,9 @@ and their files, without ever leaving that folder.
 :func:`list_reports` finds the results folders (``manifest.json`` of ``run``/``study``,
 ``tune.json`` of ``tune``) up to :data:`MAX_DEPTH` levels below the root, never following a
 symlink; :func:`report_file` maps a request path to a file inside the root, refusing ``..``,
-absolute paths, hidden names and any symlink on the way (so nothing outside the root is
-served, whatever links the folder holds).
+absolute paths, hidden names, any symlink on the way (so nothing outside the root is
+served, whatever links the folder holds) and any file that is not inside one of those
+results folders.
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ def list_reports(root: str | Path) -> list[dict]:
 
 def report_file(root: str | Path, rel: str) -> Path:
     """The file ``rel`` (a ``/``-separated path) inside ``root``; ReportError otherwise:
-    400 for ``..``/absolute/hidden parts, 403 for a symlink on the way or a path that
-    resolves outside ``root``, 404 for a missing file or a folder."""
+    400 for ``..``/absolute/hidden parts, 403 for a symlink on the way, a path that
+    resolves outside ``root`` or a file not inside a results folder (:func:`list_reports`),
+    404 for a missing file or a folder."""
     if not rel or "\\" in rel or "\x00" in rel or rel.startswith("/"):
         raise ReportError(f"report path {rel!r} refused: a path relative to --results "
                           "is expected", 400)
@@ -99,4 +101,10 @@ def report_file(root: str | Path, rel: str) -> Path:
         raise ReportError(f"report path {rel!r} refused: outside --results", 403)
     if not cur.is_file():
         raise ReportError(f"no such report file: {rel}", 404)
+    # only the files of a results folder the Reports page lists, not whatever else the
+    # folder given as --results holds (it may be a home directory)
+    if not any(_kind(base.joinpath(*parts[:k])) is not None
+               for k in range(1, min(len(parts) - 1, MAX_DEPTH) + 1)):
+        raise ReportError(f"report path {rel!r} refused: not inside a run, study or tune "
+                          "folder under --results", 403)
     return cur
