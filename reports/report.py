@@ -540,6 +540,18 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     return Report(title, subtitle, kind, secs, data)
 
 
+def _same_deals_note(a: dict, b: dict) -> list[str]:
+    """A paragraph when two studies did not play the same deals (other seed, deal count or
+    deals file): their Δs are then independent estimates, not paired ones."""
+    sa, sb = a.get("spec", {}), b.get("spec", {})
+    diff = [k for k in ("seed", "deals", "deals_file") if sa.get(k) != sb.get(k)]
+    if not diff:
+        return []
+    return [f"Note: the two studies differ in {', '.join(diff)}, so they did not play the same "
+            "deals: each Δ is its own study's estimate (rules are still compared on "
+            "held-out deals)."]
+
+
 def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Path,
                           bman: dict, measure: str, min_cell: int | None, progress: Progress,
                           level: float) -> tuple[Section, dict, str, str]:
@@ -588,7 +600,7 @@ def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Pat
         "'otherwise' row is the complement of the rules confirmed in the study that found "
         "it. Verdict: robust = both CIs exclude 0 with the same sign; depends = they "
         "exclude 0 with opposite signs (the answer depends on the table); undecided = "
-        "anything else."], bullets=bullets,
+        "anything else."] + _same_deals_note(manifest, bman), bullets=bullets,
         tables=[("mean Δ per card under both tables", dshow),
                 ("decision rules under both tables (held-out deals)", rshow)])
     return sec, more, la, lb
