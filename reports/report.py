@@ -471,16 +471,20 @@ def _provenance(folder: Path, manifest: dict) -> Section:
 
 def build_report(results: str | Path, measure: str = "zero_sum",
                  min_cell: int | None = None, progress: Progress = None,
-                 level: float = DEFAULT_LEVEL) -> Report:
+                 level: float = DEFAULT_LEVEL, baseline: str | Path | None = None) -> Report:
     """Read a results folder and compute every section (no files written).
 
     ``progress``, when given, is called with a short text at the start of each step
     (reading, each card's analysis and figures, …).  ``level``: the confidence level of
     every interval (sim/analysis/stats.py: the SE does not depend on it, the half-width is
     z·SE with z = Φ⁻¹(½ + level/2); the tables' interval columns are named by
-    :func:`~sim.analysis.stats.ci_names`, ``ci95_low`` … at 0.95).  Raises InputError when
-    ``results`` is not a results folder, has no finished chunk, lacks ``measure``, or for
-    a level outside (0, 1).
+    :func:`~sim.analysis.stats.ci_names`, ``ci95_low`` … at 0.95).  ``baseline``: a second
+    study put side by side (``report A B``): a first section shows every comparison and
+    decision rule of either study with its Δ under both (sim/analysis/study_compare.py;
+    ``Report.data`` gains ``compare_delta`` and ``compare_rules``).  Raises InputError when
+    ``results`` is not a results folder, has no finished chunk, lacks ``measure``, for a
+    level outside (0, 1), or for a baseline that is not a study of the same cards, rules
+    and decks.
     """
     from sim.analysis.stats import check_level
     from sim.jobs.results import chunk_files, read_manifest
@@ -498,10 +502,27 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     spec = manifest.get("spec", {})
     rules = manifest.get("rules", {})
     deck = "one deck" if rules.get("decks", 1) == 1 else "two decks"
+    base = None
+    if baseline is not None:
+        from sim.analysis.study_compare import check_comparable
+
+        bfolder = Path(baseline)
+        bman = read_manifest(bfolder)
+        check_comparable(folder, manifest, bfolder, bman)  # before any long computation
+        if not chunk_files(bfolder, bman):
+            raise InputError(f"{bfolder} has no finished chunk yet: nothing to report "
+                             f"(finish it with `gongzhu-sim study --resume --out {bfolder}`)")
+        base = (bfolder, bman)
     if kind == "study":
         secs, data = _study_sections(folder, manifest, measure, min_cell, progress, level)
         cards = ", ".join(spec.get("study", {}).get("cards", []))
         title = f"gongzhu-sim exposure study: {cards}"
+        if base is not None:
+            sec, more, la, lb = _side_by_side_section(folder, manifest, data, *base, measure,
+                                                      min_cell, progress, level)
+            secs.insert(0, sec)
+            data.update(more)
+            title += f" — {la} vs {lb}"
     else:
         secs, data = _run_sections(folder, manifest, progress, level)
         title = "gongzhu-sim run report"
@@ -512,7 +533,77 @@ def build_report(results: str | Path, measure: str = "zero_sum",
                 f"{players}. Every number below is computed from the Parquet results in "
                 f"{folder} (sim.jobs.results.load_results).")
     secs.append(_provenance(folder, manifest))
+    if base is not None:
+        prov = _provenance(*base)
+        prov.title = f"Provenance of the baseline study {base[0]}"
+        secs.append(prov)
     return Report(title, subtitle, kind, secs, data)
+
+
+def _same_deals_note(a: dict, b: dict) -> list[str]:
+    """A paragraph when two studies did not play the same deals (other seed, deal count or
+    deals file): their Δs are then independent estimates, not paired ones."""
+    sa, sb = a.get("spec", {}), b.get("spec", {})
+    diff = [k for k in ("seed", "deals", "deals_file") if sa.get(k) != sb.get(k)]
+    if not diff:
+        return []
+    return [f"Note: the two studies differ in {', '.join(diff)}, so they did not play the same "
+            "deals: each Δ is its own study's estimate (rules are still compared on "
+            "held-out deals)."]
+
+
+def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Path,
+                          bman: dict, measure: str, min_cell: int | None, progress: Progress,
+                          level: float) -> tuple[Section, dict, str, str]:
+    """The section of ``report A B``: every comparison and decision rule of either study
+    with its Δ under both (sim/analysis/study_compare.py), its tables and the labels."""
+    from sim.analysis.study_compare import labels, side_by_side
+
+    la, lb = labels(folder, manifest, bfolder, bman)
+    if progress:
+        progress(f"the baseline study {bfolder}")
+    an_b = analyse_study(bfolder, measure, min_cell, manifest=bman, progress=progress,
+                         level=level)
+    data_b = an_b.tables()
+    empty = pd.DataFrame(columns=["card", "kind", "rule", "query", "confirmed"])
+    more = side_by_side(folder, manifest, data.get("decisions", empty),
+                        data["delta_summary"], bfolder, bman, data_b.get("decisions", empty),
+                        data_b["delta_summary"], measure, level, progress)
+    unit = MEASURE_UNITS[measure]
+    ci = f"{level_label(level)} CI"
+    lo, hi = ci_names(level)
+
+    def cell(r, tag):
+        return f"{fmt_ci(r['mean_' + tag], r[f'{lo}_{tag}'], r[f'{hi}_{tag}'])} " \
+               f"(n = {int(r['n_' + tag]):,})"
+
+    cd = more["compare_delta"]
+    dshow = pd.DataFrame({"card": cd["card"],
+                          f"Δ under {la}": [cell(r, "a") for _, r in cd.iterrows()],
+                          f"Δ under {lb}": [cell(r, "b") for _, r in cd.iterrows()],
+                          "verdict": cd["verdict"]}) if len(cd) else cd
+    cr = more["compare_rules"]
+    rshow = pd.DataFrame({
+        "found in": [la if f == "A" else lb for f in cr["found_in"]],
+        "card": cr["card"], "rule": cr["rule"],
+        f"Δ under {la}": [cell(r, "a") for _, r in cr.iterrows()],
+        f"Δ under {lb}": [cell(r, "b") for _, r in cr.iterrows()],
+        "verdict": cr["verdict"]}) if len(cr) else cr
+    bullets = [f"{r['rule']} [{r['card']}]: {fmt_pm(r['mean_a'], r[f'{lo}_a'], r[f'{hi}_a'])}"
+               f" under {la}, {fmt_pm(r['mean_b'], r[f'{lo}_b'], r[f'{hi}_b'])} under {lb} "
+               f"({r['verdict']})" for _, r in cr.iterrows() if r["kind"] == "rule"]
+    sec = Section(f"Side by side: {la} vs {lb}", text=[
+        f"The same exposure study played by two tables: {folder} ({la}) and {bfolder} "
+        f"({lb}), same cards and rules. Δ = the holder's {unit} per deal, exposing − not, "
+        f"mean with {ci} and n. Every decision rule of either study (chosen on its own "
+        "even-numbered deals) is evaluated on the odd-numbered (held-out) deals of both; its "
+        "'otherwise' row is the complement of the rules confirmed in the study that found "
+        "it. Verdict: robust = both CIs exclude 0 with the same sign; depends = they "
+        "exclude 0 with opposite signs (the answer depends on the table); undecided = "
+        "anything else."] + _same_deals_note(manifest, bman), bullets=bullets,
+        tables=[("mean Δ per card under both tables", dshow),
+                ("decision rules under both tables (held-out deals)", rshow)])
+    return sec, more, la, lb
 
 
 def _html_table(df: pd.DataFrame) -> str:
@@ -559,18 +650,19 @@ def render_markdown(rep: Report, figure_dir: str) -> tuple[str, dict[str, bytes]
 
 def write_report(results: str | Path, out: str | Path | None = None,
                  measure: str = "zero_sum", min_cell: int | None = None,
-                 progress: Progress = None, level: float = DEFAULT_LEVEL
-                 ) -> tuple[Path, Path]:
+                 progress: Progress = None, level: float = DEFAULT_LEVEL,
+                 baseline: str | Path | None = None) -> tuple[Path, Path]:
     """Write the HTML report (default ``RESULTS/report.html``) and its Markdown twin.
 
     The twin has the same name with ``.md`` and its figures in ``<name>_files/``.
     Returns (html path, markdown path).  Raises InputError as :func:`build_report`, and
     before building anything when a file there was not written by gongzhu-sim
-    (:func:`check_report_paths`: never replaced); ``progress`` and ``level`` as there.
+    (:func:`check_report_paths`: never replaced); ``progress``, ``level`` and
+    ``baseline`` as there (with a baseline the default is ``RESULTS/report-vs-<B>.html``).
     """
-    html_path = Path(out) if out is not None else Path(results) / "report.html"
+    html_path = Path(out) if out is not None else default_report_path(results, baseline)
     check_report_paths(html_path)
-    rep = build_report(results, measure, min_cell, progress, level)
+    rep = build_report(results, measure, min_cell, progress, level, baseline)
     if progress:
         progress("writing the HTML page and its Markdown twin")
     html_path.parent.mkdir(parents=True, exist_ok=True)
@@ -583,6 +675,14 @@ def write_report(results: str | Path, out: str | Path | None = None,
     html_path.write_text(render_html(rep), encoding="utf-8")
     md_path.write_text(md, encoding="utf-8")
     return html_path.absolute(), md_path.absolute()
+
+
+def default_report_path(results: str | Path, baseline: str | Path | None = None) -> Path:
+    """``RESULTS/report.html``; with a baseline study ``RESULTS/report-vs-<B>.html`` (the
+    study's own report is left as it is)."""
+    if baseline is None:
+        return Path(results) / "report.html"
+    return Path(results) / f"report-vs-{Path(baseline).resolve().name}.html"
 
 
 def check_report_paths(html_path: str | Path, what: str = "report --out") -> None:

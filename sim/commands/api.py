@@ -22,8 +22,10 @@ COMMANDS = ("expose", "advise")
 
 #: Options a web request may not give: output and files (the server answers in JSON and
 #: writes nothing), where the work runs (the server decides), progress display.
+#: ``tables`` too: the page does not offer it, and the server's bound on search work per batch
+#: looks at ``player`` / ``opponents`` only.
 NOT_FROM_THE_WEB = {"fmt", "plot", "hands_file", "quiet", "jobs", "backend", "scheduler",
-                    "scheduler_timeout"}
+                    "scheduler_timeout", "tables"}
 
 
 class OptionError(InputError):
@@ -147,10 +149,17 @@ def command_json(command: str, options: Mapping[str, Any], *,
                  "check_legal")
         if "jobs" in refused:
             params["jobs"] = jobs
+        tables = params.pop("tables")
+        if tables is not None:  # --player / --opponents count only when given
+            cmd = _command(command)
+            given = {_param(cmd, str(k)).name for k in options}
+            for n in ("player", "opponents"):
+                if n not in given:
+                    params[n] = None
         pos = [params.pop(n) for n in names]
         params.pop("quiet")
         results, _, _ = expose_results(*pos, params, progress=None, notes=False,
-                                       partial=progress, deal_cap=deal_cap)
+                                       partial=progress, deal_cap=deal_cap, tables=tables)
         return to_json(results)
     from sim.analysis.advise_format import to_json as advise_json
     from sim.commands.advise import advise_result

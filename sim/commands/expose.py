@@ -8,6 +8,7 @@ import sys
 import time
 
 import click
+from click.core import ParameterSource
 
 from sim.commands.options import (
     BACKEND_OPTION,
@@ -48,10 +49,15 @@ SEARCH_BATCH2 = 10
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
 @click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...])")
+              "search[:key=value,...]); with --tables, when not given: each table's")
 @click.option("--opponents", default="heuristic", show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
+@click.option("--tables", default=None, metavar="T1,T2,...",
+              help="compare the options under several table models, e.g. heuristic,search: "
+              "every seat but the hand's plays T (the hand too unless --player is given), on "
+              "the same deals and random streams for every table; per option a verdict "
+              "(robust, depends, undecided); not with --opponents")
 @click.option("--opponents-exposure", default="rule", show_default=True,
               help="exposure policy of the other seats: one or three (never, always, random, "
               "fixed:CARDS, rule[:key=value,...])")
@@ -99,9 +105,9 @@ SEARCH_BATCH2 = 10
 @LEVEL_OPTION
 @check_legal_option
 @rules_options
-def expose(hand, seat, known, player, opponents, opponents_exposure, options, measure, precision,
-           max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, fmt, plot,
-           hands_file, quiet, level, check_legal, **kwargs):
+def expose(hand, seat, known, player, opponents, tables, opponents_exposure, options, measure,
+           precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, fmt,
+           plot, hands_file, quiet, level, check_legal, **kwargs):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -124,6 +130,16 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     deals (about as long as the one-deck 4,000): a rough estimate, a note on stderr
     says so; raise --max-deals for a tighter one.
 
+    Several tables (--tables heuristic,search): each table T is played as with
+    --opponents T --player T (--player, when given, for every table) with the same
+    seed, so the same deals and random streams, and the same precision target and
+    deal cap (each per table; a table that plays search gets search's default cap).
+    Per option the EV and Δ under each table, and a verdict: robust (under every
+    table the Δ's CI excludes 0 with the same sign), depends (CIs exclude 0 with
+    opposite signs: the tables are named) or undecided.  The recommendation names
+    the tables it holds for.  JSON/CSV: a row's usual keys are the first table's
+    figures, plus by_table and verdict.
+
     Ctrl-C (or SIGTERM) prints the estimate so far, marked as interrupted with its n,
     and exits with 130.
     """
@@ -131,12 +147,17 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
     from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
 
+    if tables is not None:  # with --tables, --player / --opponents count only when given
+        ctx = click.get_current_context()
+        player, opponents = (v if ctx.get_parameter_source(k) != ParameterSource.DEFAULT
+                             else None for k, v in (("player", player),
+                                                    ("opponents", opponents)))
     results, interrupted, n_hands = expose_results(
         hand, seat, known, player, opponents, opponents_exposure, options, measure,
         precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, plot,
         hands_file, level, check_legal, kwargs,
         progress=None if quiet else (lambda label: _Progress(label, precision)),
-        notes=not quiet)
+        notes=not quiet, tables=tables)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
                    f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
@@ -163,7 +184,7 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
 def expose_results(hand, seat, known, player, opponents, opponents_exposure, options, measure,
                    precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
                    batch, plot, hands_file, level, check_legal, kwargs, *, progress=None,
-                   notes=True, partial=None, deal_cap=None):
+                   notes=True, partial=None, deal_cap=None, tables=None):
     """The analysis of ``gongzhu-sim expose`` from its parsed options (the click parameter
     names; ``kwargs`` holds the rule flags): ``(results, interrupted, number of hands)``,
     ``results`` a list of :class:`~sim.analysis.exposure_result.ExposureResult` (one per
@@ -174,27 +195,61 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
     hand's label returning the progress callback of :func:`analyse_exposure` (or None);
     ``partial``: :func:`analyse_exposure`'s snapshot callback; ``notes``: print the stderr
     notes; ``deal_cap``: the most deals a run may have (the server's cap): a default above
-    it is lowered to it, an explicit ``max_deals`` above it is refused.  Raises InputError
+    it is lowered to it, an explicit ``max_deals`` above it is refused.  ``tables``: the
+    text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
+    :class:`~sim.analysis.exposure_tables.TablesResult` (one analysis per table, same seed;
+    the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
+    given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
     for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
     from sim.analysis.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
+    from strategies.registry import parse_player
 
     rules = pop_rules(dict(kwargs))
     check_plot_path(plot)
-    slow = _plays_search(player, opponents)
     two = rules.decks == 2
-    default_cap = max_deals is None
-    if max_deals is None:
-        max_deals = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else 1_000_000
-        if deal_cap is not None:
-            max_deals = min(max_deals, deal_cap)
-    elif deal_cap is not None and max_deals > deal_cap:
+    explicit_cap = max_deals
+    if explicit_cap is not None and deal_cap is not None and explicit_cap > deal_cap:
         raise InputError(f"--max-deals {max_deals:,} is over this server's cap of "
                          f"{deal_cap:,} deals per request (gongzhu-sim serve --max-deals)")
-    if batch is None:
-        batch = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else 10_000
+    if tables is None:
+        names = None
+        runs = [(None, player or "heuristic", opponents or "heuristic")]
+    else:
+        from sim.analysis.exposure_tables import split_tables
+
+        if opponents is not None:
+            raise InputError("give either --opponents or --tables (every seat but the "
+                             "hand's plays each table), not both")
+        if plot:
+            raise InputError("--plot needs a single table (not --tables)")
+        names = split_tables(tables)
+        for t in names:  # an unknown table name: one Error: line before any deal
+            try:
+                parse_player(t, rules.decks)
+            except InputError as exc:
+                raise type(exc)(f"--tables {t}: {exc}") from None
+        runs = [(t, player or t, t) for t in names]
+
+    def caps(slow: bool) -> tuple[int, int]:
+        """(deal cap, batch) of one table: search's smaller defaults when a seat plays it."""
+        cap = explicit_cap
+        if cap is None:
+            cap = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else 1_000_000
+            if deal_cap is not None:
+                cap = min(cap, deal_cap)
+        b = batch
+        if b is None:
+            b = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else 10_000
+        return cap, b
+
+    runs = [(t, p, o, *caps(_plays_search(p, o))) for t, p, o in runs]
+    slow = any(_plays_search(p, o) for _, p, o, _, _ in runs)
+    default_cap = explicit_cap is None
+    max_deals = max(r[3] for r in runs)
+    batch = min(r[4] for r in runs)
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
@@ -234,33 +289,45 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
     interrupted = False
     for i, (where, text) in enumerate(hands):
         label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
-        prog = None if progress is None else progress(label)
-        try:
-            res = analyse_exposure(
-                text, seat=seat, known=known_map, rules=rules, player=player,
-                opponents=opponents, opponents_exposure=opponents_exposure, options=options,
-                measure=measure, precision=precision, max_deals=max_deals, seed=seed,
-                jobs=jobs, batch=batch, keep_values=bool(plot), progress=prog,
-                backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
-                level=level,
-                check_legal=check_legal, partial=partial,
-            )
-        except InputError as exc:
-            if where:
-                raise type(exc)(f"{where}: {exc}") from None
-            raise
-        except Interrupted as exc:
-            res, interrupted = exc.result, True
-        except KeyboardInterrupt:
-            if not results:
+        per_table = []
+        for k, (t, p, o, cap, b) in enumerate(runs):
+            tlabel = label + (f"table {t} ({k + 1}/{len(runs)}): " if t is not None else "")
+            prog = None if progress is None else progress(tlabel)
+            try:
+                res = analyse_exposure(
+                    text, seat=seat, known=known_map, rules=rules, player=p,
+                    opponents=o, opponents_exposure=opponents_exposure, options=options,
+                    measure=measure, precision=precision, max_deals=cap, seed=seed,
+                    jobs=jobs, batch=b, keep_values=bool(plot), progress=prog,
+                    backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                    level=level,
+                    check_legal=check_legal, partial=partial,
+                )
+            except InputError as exc:
+                if where:
+                    raise type(exc)(f"{where}: {exc}") from None
                 raise
-            interrupted = True
-            res = None
-        finally:
-            if prog is not None and hasattr(prog, "done"):
-                prog.done()
-        if res is not None:
-            results.append(res)
+            except Interrupted as exc:
+                res, interrupted = exc.result, True
+            except KeyboardInterrupt:
+                if not results and not per_table:
+                    raise
+                interrupted = True
+                res = None
+            finally:
+                if prog is not None and hasattr(prog, "done"):
+                    prog.done()
+            if res is not None:
+                per_table.append(res)
+            if interrupted:
+                break
+        if per_table:
+            if names is None:
+                results.append(per_table[0])
+            else:
+                from sim.analysis.exposure_tables import TablesResult
+
+                results.append(TablesResult(list(names), per_table))
         if interrupted:
             break
     return results, interrupted, len(hands)

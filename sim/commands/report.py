@@ -8,7 +8,12 @@ from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
 
 
 @click.command()
-@click.argument("results", type=click.Path(file_okay=False))
+@click.argument("results", nargs=-1, required=True, type=click.Path(file_okay=False),
+                metavar="RESULTS [B]")
+@click.option("--baseline", type=click.Path(file_okay=False), default=None, metavar="B",
+              help="a second study put side by side (as `report A B`): every comparison "
+              "and decision rule shows its Δ under both (same cards, rules and decks) "
+              "[default out: A/report-vs-B.html]")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="the HTML file to write; the Markdown twin goes next to it (same name, "
               ".md; missing folders are created) [default: RESULTS/report.html]")
@@ -19,7 +24,7 @@ from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
               help="studies: heatmap cells with fewer deals are greyed out "
               "[default: 1,000, or 0.1% of the card's deals when fewer than 1,000,000]")
 @LEVEL_OPTION
-def report(results, out, measure, min_cell, level):
+def report(results, baseline, out, measure, min_cell, level):
     """Write the report of a results folder of `gongzhu-sim run` or `study`.
 
     The HTML page is self-contained (PNG figures embedded as base64) and has a
@@ -30,14 +35,27 @@ def report(results, out, measure, min_cell, level):
     one feature with CI bands, and a decision table of simple feature thresholds.
     Every number is computed from the Parquet results (sim.jobs.results.load_results).
     Prints the paths written.
+
+    Two studies (`report A B` or `report A --baseline B`, e.g. the same study with
+    --players heuristic and with another table): a first section puts them side by
+    side, labelled by their players: the mean Δ of each card and every decision rule
+    of either study on the held-out deals of both, with a verdict (robust, depends,
+    undecided).  They must study the same cards with the same rules and decks.
     """
     from pathlib import Path
 
-    from reports.report import check_report_paths
+    from reports.report import check_report_paths, default_report_path
     from sim.analysis.measures import get
     from sim.analysis.stats import check_level
+    from sim.errors import InputError
     from sim.jobs.paths import check_file
 
+    if len(results) > 2 or (len(results) == 2 and baseline is not None):
+        raise InputError("report takes one results folder, or two studies (`report A B` or "
+                         "`report A --baseline B`)")
+    results, baseline = results[0], (results[1] if len(results) == 2 else baseline)
+    if baseline is not None and Path(baseline).resolve() == Path(results).resolve():
+        raise InputError(f"report {results}: the baseline is the same folder")
     measure = get(measure).column
     level = check_level(level)
     if out is not None:  # before the (long) report is built
@@ -46,10 +64,11 @@ def report(results, out, measure, min_cell, level):
                    parents=True)
         check_report_paths(out)  # never replaces a file gongzhu-sim did not write
     elif Path(results).is_dir():
-        check_file(Path(results) / "report.html", "report", parents=True)
-        check_report_paths(Path(results) / "report.html", "report")
+        default = default_report_path(results, baseline)
+        check_file(default, "report", parents=True)
+        check_report_paths(default, "report")
     html, md = safe_write_report(results, out, measure=measure, min_cell=min_cell,
-                                 progress=progress_printer(), level=level)
+                                 progress=progress_printer(), level=level, baseline=baseline)
     click.echo(f"report: {html}")
     click.echo(f"markdown: {md}")
 
