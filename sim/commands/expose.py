@@ -232,9 +232,16 @@ def expose(hand, seat, known, player, opponents, opponents_exposure, options, me
 
 
 def _plays_search(player: str, opponents: str) -> bool:
-    """True when the hero or an opponent plays ``search`` (≈1,000× slower than heuristic)."""
+    """True when the hero or an opponent plays a slow player (a registry entry marked
+    ``slow``, e.g. ``search``: ≈1,000× slower than heuristic)."""
+    from strategies.registry import PLAYER, lookup
+
     names = f"{player},{opponents}".split(",")
-    return any(n.strip().split(":", 1)[0] == "search" for n in names)
+    for n in names:
+        s = lookup(PLAYER, n.strip().split(":", 1)[0])
+        if s is not None and s.slow:
+            return True
+    return False
 
 
 def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:
