@@ -475,6 +475,7 @@ def _learned_data(arg: str, name: str, decks: int | None):
                                     "model for the game's deck count)")
             path = v.strip()
     params = tuple(HEURISTIC_PARAMS.values()) + (0.0,) * (N_PARAMS - len(HEURISTIC_PARAMS))
+    explicit = path is not None
     if path is None:
         if decks is None:  # the deck count is not known yet: the engine resolves again
             return params, None
@@ -484,7 +485,9 @@ def _learned_data(arg: str, name: str, decks: int | None):
         check_model(path, values, meta, decks)
     except ModelFileError as exc:
         raise StrategyError(f"in player {name!r}: {exc}") from None
-    rules = tuple(int(x) for x in meta.get("rules_array", ()))
+    # an explicit model plays only the rules it was made for; the shipped default (made
+    # for the default rules) is the player's model under every rule option
+    rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
     return params, ModelData(tuple(float(x) for x in values), rules, path)
 
 

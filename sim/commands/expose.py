@@ -46,7 +46,7 @@ SEARCH_BATCH2 = 10
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
 @click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...])")
+              "search[:key=value,...], learned[:model=PATH])")
 @click.option("--opponents", default="heuristic", show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
