@@ -3,7 +3,7 @@
 A model file holds two arrays:
 
 * ``values``: float64, the numbers the kernel reads (strategies/learned.py layout:
-  ``[FEATURE_VERSION, F, H, w, W, b, v]``);
+  ``[FEATURE_VERSION, F, H, w, W (feature-major), b, v]``);
 * ``meta``: a JSON text with ``feature_version``, ``decks``, ``rules`` (the play rules,
   ``{option: value}``), ``rules_array`` (``Rules.to_array()``), ``teacher``, ``seed``,
   ``deals``, ``decisions``, ``hidden``, ``command`` and, when measured, ``fit``.
@@ -49,7 +49,7 @@ def pack(w: np.ndarray, W: np.ndarray | None = None, b: np.ndarray | None = None
         b = v = np.zeros(0)
     W = np.asarray(W, dtype=np.float64).reshape(-1, nf)
     nh = W.shape[0]
-    return np.concatenate([[FEATURE_VERSION, nf, nh], w, W.ravel(),
+    return np.concatenate([[FEATURE_VERSION, nf, nh], w, W.T.ravel(),
                            np.asarray(b, np.float64).ravel(), np.asarray(v, np.float64).ravel()])
 
 
@@ -58,7 +58,7 @@ def unpack(values: np.ndarray):
     nf, nh = int(values[1]), int(values[2])
     o = HEADER
     w = values[o:o + nf]
-    W = values[o + nf:o + nf + nh * nf].reshape(nh, nf)
+    W = values[o + nf:o + nf + nh * nf].reshape(nf, nh).T
     b = values[o + nf + nh * nf:o + nf + nh * nf + nh]
     v = values[o + nf + nh * nf + nh:o + nf + nh * nf + 2 * nh]
     return w, W, b, v
