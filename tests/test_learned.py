@@ -277,3 +277,12 @@ def test_cli_train_writes_a_model_with_metadata(tmp_path):
     r = CliRunner().invoke(main, ["train", "--deals", "1", "--out", str(other)])
     assert r.exit_code == 2 and "not a model file" in r.output
     assert other.read_text() == "mine"
+
+
+def test_slowness_is_a_property_of_the_registry_entry():
+    from sim.commands.expose import _plays_search
+    from strategies.registry import PLAYER, lookup
+
+    assert lookup(PLAYER, "search").slow and not lookup(PLAYER, "learned").slow
+    assert _plays_search("heuristic", "heuristic,search:worlds=4,heuristic")
+    assert not _plays_search("learned", "heuristic")
