@@ -238,7 +238,7 @@ def search_2v2(seed, n, threads, search="search", decks=1):
     d_b = (rb[:, 1] + rb[:, 3] - rb[:, 0] - rb[:, 2]) / 2
     za, zb = zero_sum(a.raw), zero_sum(b.raw)
     return [fmt(f"{search} − heuristic, raw / seat / deal", (d_a + d_b) / 2),
-            fmt("  seating 0+2 search", d_a), fmt("  seating 1+3 search", d_b),
+            fmt(f"  seating 0+2 {search}", d_a), fmt(f"  seating 1+3 {search}", d_b),
             fmt(f"{search} seat zero-sum / deal", ((za[:, 0] + za[:, 2]) / 2
                                                   + (zb[:, 1] + zb[:, 3]) / 2) / 2)], rate
 
