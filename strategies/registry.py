@@ -48,6 +48,12 @@ How to add a play strategy ``NAME`` (e.g. ``search``)
    (``--check-legal``) verifies its plays.  tests/test_registry.py checks that every
    registered id has its dispatch branch.
 
+A strategy that reads data beside its 16 parameters (``learned``: a model file) gives
+``load_data=`` instead: ``(arg, name, decks) -> (params, ModelData)``; the data reaches its
+kernel in the seat's row of the parameter table after the parameters (:func:`params_table`),
+never as a module-level array numba would freeze.  ``slow=True`` marks a player about
+1,000× slower than ``heuristic`` (``search``), for commands that pick default deal counts.
+
 Exposure policies are added the same way (``EXPOSE_NAME``, a branch in
 ``choose_exposure`` / ``choose_exposure2``, ``kind=EXPOSURE``).
 """
