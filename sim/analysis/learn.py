@@ -296,13 +296,15 @@ def _record_chunk(args) -> Decisions:
 def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, jobs: int = 1,
                 chunk: int = 250, log=None) -> Decisions:
     """:func:`record_decisions` over deals ``0 … deals−1`` in chunks on ``jobs`` workers
-    (loky processes; the records, in deal order, do not depend on ``jobs``)."""
-    from sim.jobs.executor import run_batches
+    (loky processes, 0 = all cores, never more than the chunks; the records, in deal order,
+    do not depend on ``jobs``)."""
+    from sim.jobs.executor import n_workers, run_batches
 
     items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo))
              for lo in range(0, deals, chunk)]
     parts: list[Decisions] = []
     done = 0
+    jobs = min(n_workers(jobs), len(items))  # 0 = all cores; never more workers than chunks
     backend = "threading" if jobs == 1 else "loky"
     for part in run_batches(_record_chunk, items, jobs=jobs, backend=backend,
                             n_items=len(items)):

@@ -32,7 +32,7 @@ from sim.commands.options import MAX_DEALS, SEED, pop_rules, rules_options
               "means (raw points)")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="root seed of the recorded deals (deal i of this seed) and of the fit")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="parallel worker processes recording decisions, 0 = all cores (the "
               "model does not depend on it)")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
