@@ -268,3 +268,48 @@ def test_config_one_deck_rule_keys_with_two_decks_are_refused(rules_toml, messag
     example = tmp_path / "example.toml"
     example.write_text(DEFAULT_TOML.replace("decks = 1", "decks = 2"))
     assert build_spec(example).rules.decks == 2
+
+
+@pytest.mark.parametrize("text, n", [("1e6", 1_000_000), ("1_000_000", 1_000_000),
+                                     ("1,000,000", 1_000_000), ("2.5e5", 250_000),
+                                     (" 20000 ", 20_000), (7, 7)])
+def test_deal_counts_read_as_players_write_them(text, n):
+    """``--deals 1e6`` was refused as "'1e6' is not a valid integer range" (click's type
+    name); a deal count now reads 1e6, 1_000_000 and 1,000,000 as one million."""
+    from sim.commands.options import deal_count
+
+    assert deal_count(1).convert(text, None, None) == n
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "-c", "heuristic+rule", "--deals", "1.5e3x"],
+     "Error: Invalid value for '--deals': '1.5e3x' is not a whole number of deals"),
+    (["expose", "S:543 H:32 D:AKQJT98 C:2", "--max-deals", "2.5"],
+     "Error: Invalid value for '--max-deals': '2.5' is not a whole number of deals"),
+    (["tune", "--deals", "1e0"], "Error: Invalid value for '--deals': 1 is not in the range"),
+    (["run", "--deals", "ten"],
+     "Error: Invalid value for '--deals': 'ten' is not a whole number of deals"),
+])
+def test_bad_deal_counts_are_one_usage_error(args, message):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert message in r.output and "integer range" not in r.output
+
+
+def test_run_accepts_1e6_for_deals(tmp_path):
+    """``run --deals 2e3`` parses (the bad strategy after it is then the one error, before
+    any deal is played or folder written)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    out = tmp_path / "job"
+    r = CliRunner().invoke(main, ["run", "--deals", "2e3", "--players", "nosuch",
+                                  "--out", str(out)])
+    assert r.exit_code == 2 and "--deals" not in r.output
+    assert "unknown player 'nosuch'" in r.output
+    assert not out.exists()
