@@ -154,9 +154,9 @@ def parse_position(
     Raises AdviseError naming the problem: a card played twice, a played card also in the
     hand, an unknown card, a play of the wrong size, a deal already over, a hand size that
     does not fit the position, the first leader not putting ``seat`` to play, an exposure of
-    a card seen elsewhere (in the hand, or played by another seat: the message names it) or not exposable, the
-    ♣2 not opening a first deal.  Rule breaks inside the plays are found by :func:`advise`
-    (they need a world to replay in) and raised there.
+    a card seen elsewhere (in the hand, or played by another seat: the message names it) or
+    not exposable, the ♣2 not opening a first deal.  Rule breaks inside the plays are found
+    by :func:`advise` (they need a world to replay in) and raised there.
 
     ``seat_to_play=False`` (``gongzhu-sim serve``'s position editor, plays entered one by
     one): ``seat`` need not be the seat to play after ``plays``; ``first_leader`` is then
