@@ -313,3 +313,23 @@ def test_run_accepts_1e6_for_deals(tmp_path):
     assert r.exit_code == 2 and "--deals" not in r.output
     assert "unknown player 'nosuch'" in r.output
     assert not out.exists()
+
+
+def test_help_as_a_command():
+    """``gongzhu-sim help`` said "No such command 'help'"; it is ``--help`` now (not listed
+    among the commands), ``help expose`` is ``expose --help``, an unknown one exits 2."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, ["help"])
+    top = CliRunner().invoke(main, ["--help"])
+    assert r.exit_code == 0 and r.output == top.output and "help" not in main.commands
+    assert "\n  help " not in top.output
+    r = CliRunner().invoke(main, ["help", "expose"])
+    assert r.exit_code == 0
+    assert r.output == CliRunner().invoke(main, ["expose", "--help"]).output
+    assert "Usage: main expose [OPTIONS] [HAND]..." in r.output
+    r = CliRunner().invoke(main, ["help", "exposee"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "Error: No such command 'exposee'; the commands are: advise, compare," in r.output
