@@ -1,6 +1,7 @@
 """Engine throughput: deals/s on 1 thread and all cores, against OpenSpiel's C++ hearts.
 
-Usage: python scripts/bench_engine.py [--deals N] [--runs 5] [--players random,lowest,heuristic]
+Usage: python scripts/bench_engine.py [--deals N] [--runs 5]
+                                      [--players random,lowest,heuristic,learned]
                                       [--players2 random,lowest,heuristic]
                                       [--players-search 'SEATS;SEATS' --search-deals N]
                                       [--players-search2 'SEATS;SEATS' --search2-deals N]
@@ -145,7 +146,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=400_000, help="deals per timed run")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
-    ap.add_argument("--players", default="random,lowest,heuristic")
+    ap.add_argument("--players", default="random,lowest,heuristic,learned")
     ap.add_argument("--players2", default="random,lowest,heuristic",
                     help="two-deck rows ('' for none)")
     ap.add_argument("--no-startup", action="store_true", help="skip the compile-time check")
@@ -175,11 +176,16 @@ def main() -> None:
         os_rate = openspiel_rate(seconds=2.0, runs=a.runs)
         print(f"{'players':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}"
               f"{'vs OpenSpiel':>14}")
+        ones = {}
         for name in [x for x in a.players.split(",") if x]:
             one = rate(name, a.deals, 1, a.runs)
             allc = rate(name, a.deals, cores, a.runs)
+            ones[name] = one
             ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
             print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x{ratio}")
+        if "learned" in ones and "heuristic" in ones:
+            print(f"learned / heuristic, 1 thread, same run: "
+                  f"{ones['learned'] / ones['heuristic']:.2f}")
         if os_rate:
             print(f"{'OpenSpiel':<12}{os_rate:>14,.0f}{'':>14}{'':>9}{'1x':>14}"
                   "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")

@@ -31,6 +31,12 @@ Pairings (one deck, no exposure unless said):
   ``never`` on the same deals: the paired zero-sum gain of each seat that chose to
   expose a card (by card; auto-exposed cards do not count as chosen).
 
+Learned player (one deck, no exposure; fast, in the default list):
+
+* ``learned_2v2`` — ``search_2v2`` below with ``learned`` (the shipped model) in place of
+  ``search``: two ``learned`` (seats 0+2) vs two ``heuristic`` and swapped, same deals;
+* ``learned_1v3`` — ``search_1v3`` with ``learned``.
+
 Search section (``--search-deals N``, or name them in ``--only``; one deck, no exposure):
 
 * ``search_2v2`` — two ``search`` (seats 0+2) vs two ``heuristic`` (1+3) and swapped, the
@@ -232,7 +238,7 @@ def search_2v2(seed, n, threads, search="search", decks=1):
     d_b = (rb[:, 1] + rb[:, 3] - rb[:, 0] - rb[:, 2]) / 2
     za, zb = zero_sum(a.raw), zero_sum(b.raw)
     return [fmt(f"{search} − heuristic, raw / seat / deal", (d_a + d_b) / 2),
-            fmt("  seating 0+2 search", d_a), fmt("  seating 1+3 search", d_b),
+            fmt(f"  seating 0+2 {search}", d_a), fmt(f"  seating 1+3 {search}", d_b),
             fmt(f"{search} seat zero-sum / deal", ((za[:, 0] + za[:, 2]) / 2
                                                   + (zb[:, 1] + zb[:, 3]) / 2) / 2)], rate
 
@@ -292,6 +298,8 @@ PAIRINGS = {
                                               s, n, t, team=True),
     "expose_pig": expose_pig,
     "expose_rule": expose_rule,
+    "learned_2v2": lambda s, n, t: search_2v2(s, n, t, "learned"),
+    "learned_1v3": lambda s, n, t: search_1v3(s, n, t, "learned"),
 }
 #: the search section (slow: run with --search-deals, or --only search_2v2,...)
 SEARCH_PAIRINGS = {

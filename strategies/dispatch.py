@@ -23,6 +23,8 @@ from strategies.baseline import expose_random, held_exposable, play_lowest, play
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
+from strategies.learned import N_PARAMS as _MODEL_COLUMN
+from strategies.learned import play_learned
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -36,7 +38,7 @@ from strategies.search import ROLLOUTS, play_search
 from strategies.search2 import play_search2
 
 #: Play-strategy ids (``Choice.id`` of strategies/registry.py).
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH = 0, 1, 2, 3
+PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LEARNED = 0, 1, 2, 3, 4
 assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
 #: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
 PLAY_ILLEGAL = 63
@@ -44,6 +46,7 @@ PLAY_ILLEGAL = 63
 EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2, 3, 4
 #: Length of a seat's parameter row (float64[N_PARAMS]).
 N_PARAMS = 16
+assert N_PARAMS == _MODEL_COLUMN  # a model's data starts after the parameters
 #: Error codes returned for an id the dispatcher does not know (never a card / flags).
 BAD_PLAY = -1
 BAD_EXPOSURE = -1
@@ -56,8 +59,9 @@ _NONE = np.int64(NONE)
 def choose_play(sid, params, obs, rng):
     """Card chosen by play strategy ``sid`` (one deck); returns ``(card, rng)``.
 
-    ``params`` is the float64 (4, N_PARAMS) table of every seat's strategy
-    parameters; a strategy reads its own row ``obs[O_SEAT]`` (passing the whole
+    ``params`` is the float64 (4, N_PARAMS + K) table of every seat's strategy
+    parameters, then its data (``learned``: the model, K numbers; registry
+    ``params_table``); a strategy reads its own row ``obs[O_SEAT]`` (passing the whole
     table avoids creating an array view per decision in the hot loop).
 
     ``obs`` is the uint64 observation array (sim/game/observation.py); a registered
@@ -72,6 +76,8 @@ def choose_play(sid, params, obs, rng):
         return play_heuristic(obs, params, rng)
     if sid == PLAY_SEARCH:
         return play_search(obs, params, rng)
+    if sid == PLAY_LEARNED:
+        return play_learned(obs, params, rng)
     if sid == PLAY_ILLEGAL:
         return play_illegal(obs, rng)
     return _BAD_PLAY, rng

@@ -48,6 +48,12 @@ How to add a play strategy ``NAME`` (e.g. ``search``)
    (``--check-legal``) verifies its plays.  tests/test_registry.py checks that every
    registered id has its dispatch branch.
 
+A strategy that reads data beside its 16 parameters (``learned``: a model file) gives
+``load_data=`` instead: ``(arg, name, decks) -> (params, ModelData)``; the data reaches its
+kernel in the seat's row of the parameter table after the parameters (:func:`params_table`),
+never as a module-level array numba would freeze.  ``slow=True`` marks a player about
+1,000× slower than ``heuristic`` (``search``), for commands that pick default deal counts.
+
 Exposure policies are added the same way (``EXPOSE_NAME``, a branch in
 ``choose_exposure`` / ``choose_exposure2``, ``kind=EXPOSURE``).
 """
@@ -71,12 +77,14 @@ from strategies.dispatch import (
     N_PARAMS,
     PLAY_HEURISTIC,
     PLAY_ILLEGAL,
+    PLAY_LEARNED,
     PLAY_LOWEST,
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
 from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
+from strategies.learned import play_learned
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -127,6 +135,12 @@ class Strategy:
         parse_arg: a custom argument parser ``(arg, name, decks) -> params tuple`` for a
             grammar other than ``key=value`` (``fixed:SQ,HA``).
         hidden: test-only, not for results (listed apart, never in the README tables).
+        slow: about 1,000× slower than ``heuristic`` per deal (``search``): commands that
+            play many deals by default (``expose``) pick a smaller default deal cap.
+        load_data: for a strategy that reads data beside its parameters (a model file):
+            ``(arg, name, decks) -> (params, ModelData)``, called instead of the
+            ``key=value`` parser; the data reaches the kernel in the seat's row of the
+            parameter table (:func:`params_table`), never as a module-level array.
     """
 
     kind: str
@@ -141,6 +155,8 @@ class Strategy:
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     parse_arg: Callable[[str, str, int | None], tuple[float, ...]] | None = None
     hidden: bool = False
+    slow: bool = False
+    load_data: Callable[[str, str, int | None], ModelData] | None = None
 
     @property
     def decks(self) -> tuple[int, ...]:
@@ -208,21 +224,72 @@ def by_id(kind: str, sid: int) -> Strategy | None:
 
 
 @dataclass(frozen=True)
+class ModelData:
+    """The data a strategy reads beside its parameters (e.g. a learned model's weights).
+
+    ``values``: the float64 numbers the kernel reads from its seat's row of the parameter
+    table, after the N_PARAMS parameters (:func:`params_table`); ``rules``: the play rules
+    (``Rules.to_array()`` as a tuple) the data was made for, or () for any; ``source``: where
+    it came from (a path), for messages.
+    """
+
+    values: tuple[float, ...]
+    rules: tuple[int, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Choice:
     """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS]).
 
     ``decks``: the deck count it was resolved for (None: checked for some deck count
     only); the engine re-resolves a Choice made for another deck count (:func:`resolve`).
+    ``data``: the strategy's data (a model), None for the strategies that read none.
     """
 
     name: str
     id: int
     params: tuple[float, ...]
     decks: int | None = None
+    data: ModelData | None = field(default=None, compare=True)
+
+    def row(self, width: int) -> np.ndarray:
+        """The seat's row of the parameter table: params, then the data, zero-padded to
+        ``width`` (≥ N_PARAMS + len(data)) float64 entries."""
+        out = np.zeros(width, dtype=np.float64)
+        out[:N_PARAMS] = self.params
+        if self.data is not None:
+            out[N_PARAMS:N_PARAMS + len(self.data.values)] = self.data.values
+        return out
 
     def params_array(self) -> np.ndarray:
         """Parameters as a float64 array of shape (N_PARAMS,)."""
         return np.array(self.params, dtype=np.float64)
+
+
+def params_table(choices, rules=None) -> np.ndarray:
+    """The float64 (4, N_PARAMS + K) table every kernel receives whole: row ``p`` = seat
+    ``p``'s parameters (columns 0..N_PARAMS−1) then its data (a model's weights; K = the
+    longest data of the four seats, 0 when none reads data).
+
+    The data travels as a kernel argument like the parameters, so a changed model file
+    is read by the next run (numba never freezes it).  ``rules`` (a Rules): each seat's
+    data must have been made for these play rules; raises StrategyError otherwise.
+    """
+    choices = list(choices)
+    k = max((len(c.data.values) for c in choices if c.data is not None), default=0)
+    if rules is not None:
+        want = tuple(int(x) for x in rules.to_array())
+        for c in choices:
+            if c.data is not None and c.data.rules and tuple(c.data.rules) != want:
+                from sim.game.rules import rules_from_array
+
+                raise StrategyError(
+                    f"{c.name!r}: the model {c.data.source} was made for other rules "
+                    f"({rules_from_array(c.data.rules)}) than this game's "
+                    f"({rules_from_array(want)})")
+    return np.array([c.row(N_PARAMS + k) for c in choices], dtype=np.float64).reshape(
+        len(choices), N_PARAMS + k)
 
 
 def _decks_text(decks: tuple[int, ...]) -> str:
@@ -301,11 +368,14 @@ def _parse(kind: str, name: str, decks: int | None) -> Choice:
             "fixed:CARDS (e.g. fixed:SQ,HA), rule or rule:key=value,..."
         )
     _check_decks(strategy, decks, text)
-    if strategy.parse_arg is not None:
+    data = None
+    if strategy.load_data is not None:
+        params, data = strategy.load_data(arg, name, decks)
+    elif strategy.parse_arg is not None:
         params = strategy.parse_arg(arg, name, decks)
     else:
         params = _kv_params(strategy, arg, name, decks)
-    return Choice(text, strategy.id, params, decks)
+    return Choice(text, strategy.id, params, decks, data)
 
 
 def parse_player(name: str, decks: int | None = 1) -> Choice:
@@ -391,7 +461,48 @@ register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
-                  ranges={"worlds": (1, 1024)}, syntax="search:key=value,..."))
+                  ranges={"worlds": (1, 1024)}, syntax="search:key=value,...", slow=True))
+
+
+def _learned_data(arg: str, name: str, decks: int | None):
+    """``learned`` / ``learned:model=PATH``: the heuristic default parameters (its
+    heuristic-choice feature reads them) and the model file's weights (strategies/model.py).
+    Raises StrategyError for an unknown key, a missing or unreadable file, or a model made
+    for another feature version or deck count."""
+    from strategies.model import ModelFileError, check_model, default_model_path, read_model
+
+    path = None
+    if arg.strip():
+        for item in arg.split(","):
+            k, sep, v = item.partition("=")
+            if k.strip() != "model" or not sep or not v.strip():
+                raise StrategyError(f"unknown parameter {k.strip()!r} in player {name!r}; "
+                                    "valid keys: model (a model file, default: the shipped "
+                                    "model for the game's deck count)")
+            path = v.strip()
+    params = tuple(HEURISTIC_PARAMS.values()) + (0.0,) * (N_PARAMS - len(HEURISTIC_PARAMS))
+    explicit = path is not None
+    if path is None:
+        if decks is None:  # the deck count is not known yet: the engine resolves again
+            return params, None
+        path = str(default_model_path(decks))
+    try:
+        values, meta = read_model(path)
+        check_model(path, values, meta, decks)
+    except ModelFileError as exc:
+        raise StrategyError(f"in player {name!r}: {exc}") from None
+    # an explicit model plays only the rules it was made for; the shipped default (made
+    # for the default rules) is the player's model under every rule option
+    rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
+    return params, ModelData(tuple(float(x) for x in values), rules, path)
+
+
+register(Strategy(PLAYER, "learned", PLAY_LEARNED,
+                  "a model distilled from search's decisions scores each legal card from "
+                  "features of the seat's own observation and plays the best "
+                  "(learned:model=PATH; default: the shipped model; docs/learned.md)",
+                  kernels={1: play_learned}, syntax="learned:model=PATH",
+                  load_data=_learned_data))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
                   "plays a card it does not hold, to test --check-legal (never for results)",
                   kernels={1: play_illegal, 2: play_illegal2}, hidden=True))

@@ -482,23 +482,36 @@ def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
 
 
 @njit(cache=True, nogil=True)
-def play_search(obs, params, rng):
-    """The ``search`` strategy: ``(card, rng)`` for the observation; params row
-    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``).  A single legal card, or legal
-    cards that are all equivalent (:func:`representatives`), are played without searching
-    (and without drawing)."""
+def search_decision(obs, params, rng, totals):
+    """:func:`play_search`, also giving what it computed: ``(card, rng, worlds)``.
+
+    ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
+    value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
+    searched; ``worlds`` = 0 when it did not (one legal card, or all equivalent: totals
+    then all 0).  Used by the training-data recorder (sim/analysis/learn.py).
+    """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
-    if popcount(legal) <= 1:
-        return lowest_bit(legal), rng
-    if popcount(representatives(obs)) == 1:
-        return lowest_bit(legal), rng  # every legal card plays the same: nothing to search
+    if popcount(legal) <= 1 or popcount(representatives(obs)) == 1:
+        for i in range(52):
+            totals[i] = 0
+        return lowest_bit(legal), rng, 0  # every legal card plays the same: nothing to search
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
     policy = np.int64(params[seat, _P_ROLLOUT])
     measure = np.int64(params[seat, _P_MEASURE])
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
-    totals = np.empty(52, dtype=np.int64)
     rng = sample_worlds(obs, n_worlds, rng, worlds)
     rng, base = next_u64(rng)
-    return choose_card(obs, worlds, policy, measure, base, scratch, totals), rng
+    return choose_card(obs, worlds, policy, measure, base, scratch, totals), rng, n_worlds
+
+
+@njit(cache=True, nogil=True)
+def play_search(obs, params, rng):
+    """The ``search`` strategy: ``(card, rng)`` for the observation; params row
+    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``).  A single legal card, or legal
+    cards that are all equivalent (:func:`representatives`), are played without searching
+    (and without drawing)."""
+    totals = np.empty(52, dtype=np.int64)
+    c, rng, _ = search_decision(obs, params, rng, totals)
+    return c, rng

@@ -17,7 +17,8 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.strategies import strategies
     from sim.commands.study import study
     from sim.commands.trace import trace
+    from sim.commands.train import train
     from sim.commands.tune import tune
 
     return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise,
-            serve]
+            serve, train]

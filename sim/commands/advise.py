@@ -34,7 +34,7 @@ from sim.commands.options import SEED, pop_rules, rules_options
 @click.option("--players", default="heuristic", show_default=True,
               help="the model for every seat after this decision (your own later cards too): "
               "one name or four comma-separated (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...])")
+              "search[:key=value,...], learned[:model=PATH])")
 @click.option("--precision", type=float, default=10.0, show_default=True,
               help="stop when every card's paired difference to the best card has a 95% CI "
               "half-width ≤ this (outcome units); 0 = play --max-worlds")

@@ -49,7 +49,8 @@ SEARCH_BATCH2 = 10
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
 @click.option("--player", default="heuristic", show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...]); with --tables, when not given: each table's")
+              "search[:key=value,...], learned[:model=PATH]); with --tables, when not given: "
+              "each table's")
 @click.option("--opponents", default="heuristic", show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
@@ -334,9 +335,16 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
 
 
 def _plays_search(player: str, opponents: str) -> bool:
-    """True when the hero or an opponent plays ``search`` (≈1,000× slower than heuristic)."""
+    """True when the hero or an opponent plays a slow player (a registry entry marked
+    ``slow``, e.g. ``search``: ≈1,000× slower than heuristic)."""
+    from strategies.registry import PLAYER, lookup
+
     names = f"{player},{opponents}".split(",")
-    return any(n.strip().split(":", 1)[0] == "search" for n in names)
+    for n in names:
+        s = lookup(PLAYER, n.strip().split(":", 1)[0])
+        if s is not None and s.slow:
+            return True
+    return False
 
 
 def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:

@@ -23,7 +23,8 @@ from sim.commands.options import (
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...]) "
+              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
+              "learned[:model=PATH]) "
               "[default: heuristic]")
 @click.option("--exposure", default=None,
               help="exposure policy for all seats, or four comma-separated "

@@ -27,7 +27,8 @@ from sim.commands.options import (
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...]) "
+              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
+              "learned[:model=PATH]) "
               "[default: heuristic]")
 @click.option("--exposure", default=None,
               help="exposure policy of the seats not holding the studied card, one or four "

@@ -24,7 +24,8 @@ from sim.commands.options import (
               help="number of deals to show (at most 100,000)")
 @click.option("--players", default="heuristic", show_default=True,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...])")
+              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
+              "learned[:model=PATH])")
 @click.option("--exposure", default="rule", show_default=True,
               help="exposure policy for all seats, or four comma-separated "
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...])")

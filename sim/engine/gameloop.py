@@ -48,6 +48,7 @@ from strategies.registry import (
     EXPOSURE,
     PLAYER,
     Choice,
+    params_table,
     parse_exposure,
     parse_player,
     parse_seats,
@@ -94,7 +95,7 @@ def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: R
                   rules.decks)
     if len(chs) == 1:
         chs *= 4
-    table = np.array([c.params for c in chs], dtype=np.float64)
+    table = params_table(chs)
 
     def make(ch: Choice):
         def policy(seat: int, hand: list[int], announced: int) -> int:
@@ -138,8 +139,9 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
     players = [resolve([p], PLAYER, state.rules.decks)[0] if isinstance(p, Choice) else p
                for p in seat_players(seats, state.rules.decks)]
     two = state.rules.decks == 2
-    rows = [p.params if isinstance(p, Choice) else (0.0,) * N_PARAMS for p in players]
-    table = np.array(rows, dtype=np.float64)
+    rows = [p if isinstance(p, Choice) else Choice("bot", -1, (0.0,) * N_PARAMS)
+            for p in players]
+    table = params_table(rows, state.rules)
     rngs = [np.uint64(py_stream(state.seed, state.deal, STREAM_PLAY + p)) for p in range(4)]
     while not state.is_over and not (until is not None and until(state)):
         seat = state.to_play

@@ -74,7 +74,7 @@ from sim.game.tricks import legal_mask as _legal
 from sim.game.tricks import pack_rules
 from strategies.baseline import expose_random, random_card
 from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
-from strategies.registry import Choice
+from strategies.registry import Choice, params_table
 
 _C2 = np.int64(C2)
 _SQ = np.int64(SQ)
@@ -401,9 +401,9 @@ def play_deals(
     plays = np.zeros((total if record else 0, 52), np.int8)
     winners = np.zeros((total if record else 0, 13), np.int8)
     sids = np.array([c.id for c in p], np.int64)
-    sparams = np.array([c.params for c in p], np.float64)
+    sparams = params_table(p, rules)
     pids = np.array([c.id for c in e], np.int64)
-    pparams = np.array([c.params for c in e], np.float64)
+    pparams = params_table(e)
     block = max(match_length, (block // match_length) * match_length)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,

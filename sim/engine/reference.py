@@ -49,6 +49,7 @@ from sim.game.rules import EXPOSURE_ORDERS, Rules
 from sim.game.scoring import raw_score
 from strategies.dispatch import choose_exposure, choose_play
 from strategies.registry import Choice
+from strategies.registry import params_table as _params_table
 
 __all__ = ["DealRecord", "Play", "Trick", "auto_expose", "choose_exposures", "deal_hands",
            "legal_plays", "observation", "params_table", "play_deal", "play_match",
@@ -83,10 +84,11 @@ class DealRecord:
     flags: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
 
-def params_table(choices: list[Choice]) -> np.ndarray:
-    """The float64 (4, N_PARAMS) table of the seats' parameters (row = seat) that
-    ``choose_play`` / ``choose_exposure`` receive whole (strategies/dispatch.py)."""
-    return np.array([ch.params for ch in choices], dtype=np.float64)
+def params_table(choices: list[Choice], rules: Rules | None = None) -> np.ndarray:
+    """The float64 (4, N_PARAMS + K) table of the seats' parameters and data (row = seat)
+    that ``choose_play`` / ``choose_exposure`` receive whole (strategies/dispatch.py);
+    :func:`strategies.registry.params_table`."""
+    return _params_table(choices, rules)
 
 
 # ---------------------------------------------------------------- exposure (§3, engine step 3)
@@ -164,7 +166,7 @@ def play_deal(
     flags = choose_exposures(seed, deal, rules, exposures, hands, leader)
     exposed = {c for f in flags for c in flags_to_cards(f)}
 
-    table = params_table(players)
+    table = params_table(players, rules)
     rngs = [np.uint64(py_stream(seed, deal, STREAM_PLAY + p)) for p in range(4)]
     held = [set(h) for h in hands]
     taken: list[set[int]] = [set() for _ in range(4)]

@@ -164,7 +164,7 @@ def play_deal2(
         plain[p] = +plain[p]
         shown[p] = +shown[p]
 
-    table = params_table(players)
+    table = params_table(players, rules)
     rngs = [np.uint64(py_stream(seed, deal, STREAM_PLAY + p)) for p in range(4)]
     taken = [Counter() for _ in range(4)]
     taken_masks = [(0, 0)] * 4

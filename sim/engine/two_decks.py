@@ -93,6 +93,7 @@ from sim.game.tricks2 import take_copy as _take
 from sim.game.tricks2 import unexposed_in_suit as _unexposed_in_suit
 from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2, obs_level2
 from strategies.pairs import random_play
+from strategies.registry import params_table
 
 _C2 = np.int64(C2)
 _SQ = np.int64(SQ)
@@ -501,9 +502,9 @@ def play_deals2(
     plays2 = np.full((total if record else 0, MAX_PLAYS), -1, np.int8)
     winners = np.full((total if record else 0, MAX_TRICKS), -1, np.int8)
     sids = np.array([c.id for c in p], np.int64)
-    sparams = np.array([c.params for c in p], np.float64)
+    sparams = params_table(p, rules)
     pids = np.array([c.id for c in e], np.int64)
-    pparams = np.array([c.params for c in e], np.float64)
+    pparams = params_table(e)
     block = max(match_length, (block // match_length) * match_length)
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,

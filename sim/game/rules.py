@@ -160,3 +160,32 @@ def rule_option_specs() -> list[tuple[str, Any, str, tuple[str, ...] | None]]:
     return [
         (f.name, f.default, _HELP[f.name], _CHOICES.get(f.name)) for f in fields(Rules)
     ]
+
+
+#: The play rules (the options the kernels read) in ``Rules.to_array()`` order.
+PLAY_RULE_KEYS = ("decks", "variant", "exposure_order", "auto_expose_fourth", "grand_slam",
+                  "full_hearts_flips", "heart_values")
+
+
+def play_rules_dict(arr) -> dict[str, Any]:
+    """``Rules.to_array()`` (any int sequence of length R_SIZE) as ``{option: value}`` of the
+    play rules (:data:`PLAY_RULE_KEYS`); raises RulesError for a bad length or index."""
+    vals = [int(x) for x in arr]
+    if len(vals) != R_SIZE:
+        raise RulesError(f"a rules array has {R_SIZE} entries, got {len(vals)}")
+    out: dict[str, Any] = {}
+    for key, v in zip(PLAY_RULE_KEYS, vals, strict=True):
+        if key in _CHOICES:
+            if not 0 <= v < len(_CHOICES[key]):
+                raise RulesError(f"rules option '{key}' index {v} out of range")
+            out[key] = _CHOICES[key][v]
+        elif key == "auto_expose_fourth":
+            out[key] = bool(v)
+        else:
+            out[key] = v
+    return out
+
+
+def rules_from_array(arr) -> str:
+    """The play rules of ``Rules.to_array()`` as one line, e.g. ``decks=1 variant=solo …``."""
+    return " ".join(f"{k}={v}" for k, v in play_rules_dict(arr).items())

@@ -107,7 +107,7 @@ from sim.game.rules import Rules
 from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
 from sim.jobs.study2 import ARMS2, _columns2, _play_study2, _study_range2, exposed_total2  # noqa: F401
 from strategies.dispatch import EXPOSE_FIXED, EXPOSE_RANDOM, choose_exposure
-from strategies.registry import Choice, parse_exposure, parse_player
+from strategies.registry import Choice, params_table, parse_exposure, parse_player
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -292,9 +292,9 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
     _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
                  np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
                  np.array([c.id for c in p], np.int64),
-                 np.array([c.params for c in p], np.float64),
+                 params_table(p, rules),
                  np.array([c.id for c in e], np.int64),
-                 np.array([c.params for c in e], np.float64),
+                 params_table(e),
                  given, hands_in, hands_out, exposed, leader, collected, raw, holder)
     return _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw)
 

@@ -23,6 +23,7 @@ from sim.game.cards import EXPOSABLE
 from sim.game.observation2 import Q_SIZE
 from sim.jobs.config import STUDY_CARDS
 from strategies.dispatch import choose_exposure2
+from strategies.registry import params_table
 
 if TYPE_CHECKING:  # pragma: no cover
 
@@ -179,9 +180,9 @@ def _play_study2(rules, p, e, idx, seed, start, n, hands, holder_others):
     _study_range2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
                   np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
                   np.array([c.id for c in p], np.int64),
-                  np.array([c.params for c in p], np.float64),
+                  params_table(p, rules),
                   np.array([c.id for c in e], np.int64),
-                  np.array([c.params for c in e], np.float64),
+                  params_table(e),
                   given, hands_in, hands_out, hands2_out, exposed, leader, collected,
                   collected2, raw, holder)
     return _columns2(rules, idx, start, n, holder, hands_out, hands2_out, exposed, leader,

@@ -1,0 +1,359 @@
+"""Distilling ``search`` into the ``learned`` player: record search's decisions, fit a model.
+
+:func:`record_decisions` plays deals ``start … start+n−1`` of a seed (each dealt and played
+exactly as the engine does, through :class:`sim.game.state.GameState`) at *self-play* tables
+(four ``search`` seats) and *mixed* tables (``search`` at seats 0+2 or 1+3, the ``field``
+player at the others, alternating), and at every decision a ``search`` seat makes with more
+than one distinct legal card keeps the seat's observation and each legal card's rollout
+mean as search computed it (strategies/search.py ``search_decision``; the seat plays exactly
+the card search plays).  Deal ``i`` of seed ``s`` gives the same records whatever the chunks
+or jobs.
+
+:func:`fit_model` turns the records into features (strategies/learned.py
+``decision_features``) and fits the scores by listwise softmax cross-entropy: the target of
+a decision is the softmax of the legal cards' rollout means over a temperature (raw
+points), the model's is the softmax of its scores; numpy, Adam on mini-batches of decisions,
+a linear model or one hidden layer.  :func:`regret` measures a model on held-out decisions:
+the mean rollout value lost against search's best card (the heuristic choice is measured
+the same way, so the two compare on the same decisions).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.rng import STREAM_PLAY, py_stream
+from sim.game.observation import O_SIZE
+from sim.game.rules import Rules
+from strategies.dispatch import N_PARAMS, choose_play
+from strategies.heuristic import HEURISTIC_PARAMS
+from strategies.learned import N_FEATURES, decision_features
+from strategies.model import pack, unpack
+from strategies.registry import PLAYER, Choice, params_table, parse_player, resolve
+from strategies.search import search_decision
+
+#: Table kinds of :func:`record_decisions` (deal ``i`` uses ``TABLES[i % 3]``).
+TABLES = ("self", "mixed02", "mixed13")
+
+
+@dataclass
+class Decisions:
+    """Recorded decisions: ``obs`` uint64 (D, O_SIZE) the deciding seat's observation,
+    ``values`` float32 (D, 52) each legal card's rollout mean in raw points (NaN for the
+    cards that are not legal), ``deal`` int64 (D,) the deal index."""
+
+    obs: np.ndarray
+    values: np.ndarray
+    deal: np.ndarray
+
+    @classmethod
+    def concat(cls, parts: list[Decisions]) -> Decisions:
+        if not parts:
+            return cls(np.zeros((0, O_SIZE), np.uint64), np.zeros((0, 52), np.float32),
+                       np.zeros(0, np.int64))
+        return cls(np.concatenate([p.obs for p in parts]),
+                   np.concatenate([p.values for p in parts]),
+                   np.concatenate([p.deal for p in parts]))
+
+    def __len__(self) -> int:
+        return len(self.deal)
+
+
+def table_seats(kind: str, teacher: str, field: str) -> list[str]:
+    """The four seats' players of a table kind of :data:`TABLES`."""
+    if kind == "self":
+        return [teacher] * 4
+    if kind == "mixed02":
+        return [teacher, field, teacher, field]
+    return [field, teacher, field, teacher]
+
+
+def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: int,
+                     n: int, exposures: str = "never") -> Decisions:
+    """Search's decisions over deals ``start … start+n−1`` of ``seed`` (module doc).
+
+    ``teacher``: a ``search`` name (its keys: ``search:worlds=16``); ``field``: the other
+    seats' player at mixed tables.  One deck.  Raises StrategyError for bad names.
+    """
+    from sim.engine.gameloop import deal_game
+
+    teach = parse_player(teacher, rules.decks)
+    if not teach.name.startswith("search"):
+        raise ValueError(f"the teacher must be a search player, got {teacher!r}")
+    fld = parse_player(field, rules.decks)
+    obs_l, val_l, deal_l = [], [], []
+    totals = np.zeros(52, np.int64)
+    for i in range(start, start + n):
+        kind = TABLES[i % len(TABLES)]
+        seats = [teach if s == teacher else fld for s in table_seats(kind, teacher, field)]
+        seats = resolve(seats, PLAYER, rules.decks)
+        table = params_table(seats, rules)
+        state = deal_game(rules, seed=seed, deal=i, exposures=exposures)
+        rngs = [np.uint64(py_stream(seed, i, STREAM_PLAY + p)) for p in range(4)]
+        while not state.is_over:
+            seat = state.to_play
+            legal = state.legal_plays()
+            if len(legal) == 1:
+                state.play(legal[0])
+                continue
+            o = state.observation(seat)
+            ch = seats[seat]
+            if ch.id == teach.id:
+                c, rng, worlds = search_decision(o, table, rngs[seat], totals)
+                if worlds > 0:
+                    v = np.full(52, np.nan, np.float32)
+                    v[legal] = totals[legal] / float(worlds)
+                    obs_l.append(o.copy())
+                    val_l.append(v)
+                    deal_l.append(i)
+            else:
+                c, rng = choose_play(int(ch.id), table, o, rngs[seat])
+            rngs[seat] = np.uint64(rng)
+            state.play(int(c))
+    if not obs_l:
+        return Decisions.concat([])
+    return Decisions(np.array(obs_l, np.uint64), np.array(val_l, np.float32),
+                     np.array(deal_l, np.int64))
+
+
+def heuristic_table() -> np.ndarray:
+    """A (4, N_PARAMS) table with the heuristic defaults in every row (the features'
+    heuristic choice)."""
+    t = np.zeros((4, N_PARAMS), np.float64)
+    t[:, :len(HEURISTIC_PARAMS)] = list(HEURISTIC_PARAMS.values())
+    return t
+
+
+@dataclass
+class Dataset:
+    """Feature rows of the decisions: ``X`` float32 (R, F), ``offsets`` int64 (D + 1): rows
+    of decision ``d`` are ``offsets[d]:offsets[d+1]``; ``q`` float32 (R,) each row's rollout
+    mean; ``heur`` bool (R,) the heuristic's choice."""
+
+    X: np.ndarray
+    offsets: np.ndarray
+    q: np.ndarray
+    heur: np.ndarray
+
+    @property
+    def n_decisions(self) -> int:
+        return len(self.offsets) - 1
+
+    def subset(self, idx: np.ndarray) -> Dataset:
+        lens = np.diff(self.offsets)[idx]
+        rows = np.concatenate([np.arange(self.offsets[d], self.offsets[d + 1]) for d in idx]) \
+            if len(idx) else np.zeros(0, np.int64)
+        return Dataset(self.X[rows], np.concatenate([[0], np.cumsum(lens)]), self.q[rows],
+                       self.heur[rows])
+
+
+def featurize(dec: Decisions) -> Dataset:
+    """The feature rows of every recorded decision (strategies/learned.py features)."""
+    table = heuristic_table()
+    cards = np.zeros(13, np.int64)
+    feats = np.zeros((13, N_FEATURES), np.float64)
+    X, q, offs = [], [], [0]
+    for d in range(len(dec)):
+        k = decision_features(dec.obs[d], table, cards, feats)
+        X.append(feats[:k].astype(np.float32))
+        q.append(dec.values[d, cards[:k]])
+        offs.append(offs[-1] + k)
+    Xa = np.concatenate(X) if X else np.zeros((0, N_FEATURES), np.float32)
+    qa = np.concatenate(q) if q else np.zeros(0, np.float32)
+    return Dataset(Xa, np.array(offs, np.int64), qa, Xa[:, 0] > 0.5)
+
+
+def _group_softmax(s: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    m = np.maximum.reduceat(s, starts)
+    e = np.exp(s - m[seg])
+    z = np.add.reduceat(e, starts)
+    return e / z[seg]
+
+
+def model_scores(values: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """The scores of the feature rows ``X`` under the packed model ``values`` (numpy; equal
+    to the kernel's score_features)."""
+    w, W, b, v = unpack(values)
+    s = X @ w
+    if len(b):
+        s = s + np.maximum(X @ W.T + b, 0.0) @ v
+    return s
+
+
+def regret(ds: Dataset, values: np.ndarray | None) -> tuple[float, float]:
+    """``(mean regret, share of decisions where the card is search's best)`` of a model (or
+    of the heuristic choice when ``values`` is None): regret = best rollout mean − the
+    rollout mean of the card chosen, in raw points, averaged over decisions."""
+    D = ds.n_decisions
+    if D == 0:
+        return float("nan"), float("nan")
+    starts = ds.offsets[:-1]
+    seg = np.repeat(np.arange(D), np.diff(ds.offsets))
+    if values is None:
+        s = ds.heur.astype(np.float64)
+    else:
+        s = model_scores(values, ds.X.astype(np.float64))
+    # the first row of the best score in each decision (the kernel's tie rule: lowest card)
+    top = np.maximum.reduceat(s, starts)
+    is_top = s >= top[seg]
+    first = np.full(D, -1)
+    rows = np.nonzero(is_top)[0]
+    seen = np.zeros(D, bool)
+    for r in rows:
+        d = seg[r]
+        if not seen[d]:
+            seen[d] = True
+            first[d] = r
+    qbest = np.maximum.reduceat(ds.q, starts)
+    chosen = ds.q[first]
+    return float(np.mean(qbest - chosen)), float(np.mean(chosen >= qbest))
+
+
+def fit_model(ds: Dataset, hidden: int = 0, temperature: float = 10.0, epochs: int = 30,
+              batch: int = 512, lr: float = 0.01, l2: float = 1e-5, seed: int = 0,
+              log=None) -> np.ndarray:
+    """Fit the packed model (strategies/model.py ``pack``) to the decisions ``ds``.
+
+    Listwise softmax cross-entropy: target softmax(q / ``temperature``) per decision
+    (``q``: rollout means, raw points), model softmax(scores); Adam on mini-batches of
+    ``batch`` decisions for ``epochs`` passes; ``hidden`` units of one relu layer beside
+    the linear part (0: linear).  Starts from the heuristic's choice (weight 3 on the
+    heuristic feature).  ``log(text)`` gets one line per epoch.  Deterministic in ``seed``.
+    """
+    rng = np.random.default_rng(seed)
+    F = ds.X.shape[1]
+    w = np.zeros(F)
+    w[0] = 3.0
+    W = rng.normal(0, 0.3, (hidden, F))
+    b = np.zeros(hidden)
+    v = rng.normal(0, 0.1, hidden) if hidden else np.zeros(0)
+    theta = [w, W, b, v]
+    m1 = [np.zeros_like(p) for p in theta]
+    m2 = [np.zeros_like(p) for p in theta]
+    step = 0
+    D = ds.n_decisions
+    lens = np.diff(ds.offsets)
+    for ep in range(epochs):
+        order = rng.permutation(D)
+        total_loss = 0.0
+        for lo in range(0, D, batch):
+            idx = order[lo:lo + batch]
+            rows = np.concatenate([np.arange(ds.offsets[d], ds.offsets[d + 1]) for d in idx])
+            X = ds.X[rows]
+            q = ds.q[rows].astype(np.float64)
+            bl = lens[idx]
+            starts = np.concatenate([[0], np.cumsum(bl)[:-1]])
+            seg = np.repeat(np.arange(len(idx)), bl)
+            target = _group_softmax(q / temperature, starts, seg)
+            s = (X @ w.astype(np.float32)).astype(np.float64)
+            if hidden:
+                A = X @ W.T.astype(np.float32) + b.astype(np.float32)
+                H = np.maximum(A, 0.0)
+                s = s + H @ v.astype(np.float32)
+            p = _group_softmax(s, starts, seg)
+            total_loss += -np.sum(target * np.log(p + 1e-12))
+            ds_ = ((p - target) / len(idx)).astype(np.float32)
+            grads = [X.T @ ds_ + l2 * w, np.zeros_like(W), np.zeros_like(b), np.zeros_like(v)]
+            if hidden:
+                grads[3] = H.T @ ds_ + l2 * v
+                dA = np.outer(ds_, v.astype(np.float32)) * (A > 0)
+                grads[1] = dA.T @ X + l2 * W
+                grads[2] = dA.sum(0)
+            step += 1
+            for p_, g, a1, a2 in zip(theta, grads, m1, m2, strict=True):
+                a1 *= 0.9
+                a1 += 0.1 * g
+                a2 *= 0.999
+                a2 += 0.001 * g * g
+                p_ -= lr * (a1 / (1 - 0.9 ** step)) / (np.sqrt(a2 / (1 - 0.999 ** step)) + 1e-8)
+        if log is not None:
+            log(f"epoch {ep + 1}/{epochs}: loss {total_loss / max(D, 1):.4f}")
+    return pack(w, W if hidden else None, b if hidden else None, v if hidden else None)
+
+
+def progress_line(text: str) -> None:
+    """One progress line on stderr."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def model_choice(values: np.ndarray) -> Choice:
+    """A ``learned`` Choice playing the packed model ``values`` (no file; for tests and
+    benchmarks)."""
+    from strategies.registry import ModelData
+
+    base = parse_player("learned", None)
+    return Choice("learned", base.id, base.params, 1, ModelData(tuple(map(float, values))))
+
+
+def _record_chunk(args) -> Decisions:
+    rules, teacher, field, seed, lo, n = args
+    return record_decisions(rules, teacher, field, seed, lo, n)
+
+
+def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, jobs: int = 1,
+                chunk: int = 250, log=None) -> Decisions:
+    """:func:`record_decisions` over deals ``0 … deals−1`` in chunks on ``jobs`` workers
+    (loky processes; the records, in deal order, do not depend on ``jobs``)."""
+    from sim.jobs.executor import run_batches
+
+    items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo))
+             for lo in range(0, deals, chunk)]
+    parts: list[Decisions] = []
+    done = 0
+    backend = "threading" if jobs == 1 else "loky"
+    for part in run_batches(_record_chunk, items, jobs=jobs, backend=backend,
+                            n_items=len(items)):
+        parts.append(part)
+        done += 1
+        if log is not None:
+            log(f"recorded {min(done * chunk, deals):,}/{deals:,} deals, "
+                f"{sum(len(p) for p in parts):,} decisions")
+    return Decisions.concat(parts)
+
+
+def split_by_deal(dec: Decisions, holdout: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
+    """Decision indices ``(train, test)``: every ``round(1/holdout)``-th deal is held out."""
+    every = max(2, round(1 / holdout))
+    test = (dec.deal % every) == every - 1
+    return np.nonzero(~test)[0], np.nonzero(test)[0]
+
+
+def train_model(rules: Rules, teacher: str, field: str, deals: int, seed: int, jobs: int,
+                hidden: int, epochs: int, temperature: float, out, command: str,
+                log=None) -> dict:
+    """Record, fit and write a model file (``gongzhu-sim train``); returns its metadata.
+
+    The fit uses nine deals in ten; the tenth measures the regret (raw points per decision
+    lost against search's best card) of the model and of the heuristic's choice, kept in
+    the metadata under ``fit``.
+    """
+    from sim.game.rules import play_rules_dict
+    from strategies.learned import FEATURE_VERSION
+    from strategies.model import save_model
+
+    dec = record_many(rules, teacher, field, seed, deals, jobs, log=log)
+    ds = featurize(dec)
+    tr, te = split_by_deal(dec)
+    dtr, dte = ds.subset(tr), ds.subset(te)
+    values = fit_model(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
+                       seed=seed & 0xFFFFFFFF, log=log)
+    rm, am = regret(dte, values)
+    rh, ah = regret(dte, None)
+    arr = [int(x) for x in rules.to_array()]
+    meta = {
+        "feature_version": FEATURE_VERSION, "decks": rules.decks,
+        "rules": play_rules_dict(arr), "rules_array": arr, "teacher": teacher,
+        "field": field, "seed": int(seed), "deals": int(deals), "decisions": len(dec),
+        "hidden": int(hidden), "epochs": int(epochs), "temperature": float(temperature),
+        "command": command,
+        "fit": {"test_decisions": int(len(te)), "regret_model": rm, "regret_heuristic": rh,
+                "best_share_model": am, "best_share_heuristic": ah},
+    }
+    save_model(out, values, meta)
+    if log is not None:
+        log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best card {am:.1%}), "
+            f"heuristic {rh:.2f} ({ah:.1%}) raw points per decision")
+    return meta

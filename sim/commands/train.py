@@ -1,0 +1,89 @@
+"""``gongzhu-sim train``: distil ``search`` into a ``learned`` model file (issue 24)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from sim.commands.options import MAX_DEALS, SEED, pop_rules, rules_options
+
+
+@click.command()
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=10_000, show_default=True,
+              help="deals whose search decisions are recorded (a third at self-play tables, "
+              "two thirds at mixed tables with the --field player)")
+@click.option("--teacher", default="search", show_default=True,
+              help="the search player whose decisions are learned, with its keys "
+              "(search:worlds=16,measure=zero_sum)")
+@click.option("--worlds", type=click.IntRange(1, 1024), default=None,
+              help="the teacher's sampled worlds per decision (shorthand for "
+              "--teacher search:worlds=N)")
+@click.option("--field", "field_name", default="heuristic", show_default=True,
+              help="the other seats' player at mixed tables")
+@click.option("--hidden", type=click.IntRange(0, 256), default=0, show_default=True,
+              help="hidden units of the model (0 = linear in the features)")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True,
+              help="passes of the fit over the recorded decisions")
+@click.option("--temperature", type=click.FloatRange(0.1, 1000.0), default=10.0,
+              show_default=True, help="the target softmax's temperature over the rollout "
+              "means (raw points)")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="root seed of the recorded deals (deal i of this seed) and of the fit")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="parallel worker processes recording decisions, 0 = all cores (the "
+              "model does not depend on it)")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+              metavar="MODEL.npz", help="the model file to write (an existing file is "
+              "replaced only when it is a model file)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
+@rules_options
+def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed, jobs, out,
+          quiet, **rule_flags):
+    """Record search's decisions and fit a learned player's model to them.
+
+    Plays deals 0..DEALS−1 of --seed with the --teacher at every seat (self-play) or at
+    seats 0+2 / 1+3 beside --field players, keeps each search decision's observation and
+    every legal card's rollout mean, and fits the model's scores by listwise softmax
+    cross-entropy (docs/learned.md).  The model file carries its metadata (feature-set
+    version, rules, decks, teacher, seed, data size and this command); play it with
+    ``learned:model=MODEL.npz``.
+    """
+    from sim.errors import InputError
+
+    rules = pop_rules(rule_flags)
+    if rules.decks != 1:
+        raise InputError("train: the learned player plays one deck so far (--decks 1)")
+    if worlds is not None:
+        if teacher != "search":
+            raise InputError("give the teacher's worlds either in --teacher or --worlds, "
+                             "not both")
+        teacher = f"search:worlds={worlds}"
+    if not teacher.strip().startswith("search"):
+        raise InputError(f"--teacher must be a search player, got {teacher!r}")
+    from strategies.registry import parse_player
+
+    parse_player(teacher, rules.decks)
+    parse_player(field_name, rules.decks)
+    out_path = Path(out)
+    if out_path.exists():
+        from strategies.model import ModelFileError, read_model
+
+        try:
+            read_model(out_path)
+        except ModelFileError:
+            raise InputError(f"{out} exists and is not a model file: not replaced") from None
+    if not out_path.parent.exists():
+        raise InputError(f"folder {out_path.parent} does not exist")
+    from sim.analysis.learn import train_model
+
+    log = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
+    command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    result = train_model(rules, teacher=teacher, field=field_name, deals=deals, seed=seed,
+                         jobs=jobs, hidden=hidden, epochs=epochs, temperature=temperature,
+                         out=out_path, command=command, log=log)
+    click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
+               f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
+               f"heuristic {result['fit']['regret_heuristic']:.2f})")

@@ -1,0 +1,106 @@
+"""Model files of the ``learned`` player: ``.npz`` with the weights and their metadata.
+
+A model file holds two arrays:
+
+* ``values``: float64, the numbers the kernel reads (strategies/learned.py layout:
+  ``[FEATURE_VERSION, F, H, w, W (feature-major), b, v]``);
+* ``meta``: a JSON text with ``feature_version``, ``decks``, ``rules`` (the play rules,
+  ``{option: value}``), ``rules_array`` (``Rules.to_array()``), ``teacher``, ``seed``,
+  ``deals``, ``decisions``, ``hidden``, ``command`` and, when measured, ``fit``.
+
+:func:`load_model` checks a file against the feature version and the deck count and
+returns the :class:`strategies.registry.ModelData` that the parameter table carries to the
+kernel; the engine refuses it for a game with other rules (registry ``params_table``).
+The file is read afresh at every parse, never cached, so a changed file plays at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from strategies.learned import FEATURE_VERSION, HEADER, N_FEATURES
+
+#: Shipped default models, by deck count (inside the package: strategies/models/).
+DEFAULT_MODELS = {1: "learned1.npz", 2: "learned2.npz"}
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be read or does not fit the game (message names the file)."""
+
+
+def default_model_path(decks: int) -> Path:
+    """The shipped model for ``decks`` decks (strategies/models/learned{decks}.npz)."""
+    return Path(str(resources.files("strategies") / "models" / DEFAULT_MODELS[decks]))
+
+
+def pack(w: np.ndarray, W: np.ndarray | None = None, b: np.ndarray | None = None,
+         v: np.ndarray | None = None) -> np.ndarray:
+    """The kernel's float64 layout of a model: linear weights ``w`` (F,), optional hidden
+    layer ``W`` (H, F), ``b`` (H,), ``v`` (H,)."""
+    w = np.asarray(w, dtype=np.float64).ravel()
+    nf = w.size
+    if W is None:
+        W = np.zeros((0, nf))
+        b = v = np.zeros(0)
+    W = np.asarray(W, dtype=np.float64).reshape(-1, nf)
+    nh = W.shape[0]
+    return np.concatenate([[FEATURE_VERSION, nf, nh], w, W.T.ravel(),
+                           np.asarray(b, np.float64).ravel(), np.asarray(v, np.float64).ravel()])
+
+
+def unpack(values: np.ndarray):
+    """``(w, W, b, v)`` of the kernel layout ``values`` (inverse of :func:`pack`)."""
+    nf, nh = int(values[1]), int(values[2])
+    o = HEADER
+    w = values[o:o + nf]
+    W = values[o + nf:o + nf + nh * nf].reshape(nf, nh).T
+    b = values[o + nf + nh * nf:o + nf + nh * nf + nh]
+    v = values[o + nf + nh * nf + nh:o + nf + nh * nf + 2 * nh]
+    return w, W, b, v
+
+
+def save_model(path: str | os.PathLike, values: np.ndarray, meta: dict) -> None:
+    """Write a model file (written whole to a temporary name, then renamed)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, values=np.asarray(values, np.float64),
+                        meta=np.array(json.dumps(meta, sort_keys=True)))
+    os.replace(tmp, path)
+
+
+def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
+    """``(values, meta)`` of a model file; raises ModelFileError naming the file."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            values = np.array(z["values"], dtype=np.float64)
+            meta = json.loads(str(z["meta"]))
+    except FileNotFoundError:
+        raise ModelFileError(f"model file {path} not found") from None
+    except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{path} is not a learned-model file ({exc})") from None
+    if not isinstance(meta, dict) or values.ndim != 1 or values.size < HEADER:
+        raise ModelFileError(f"{path} is not a learned-model file")
+    return values, meta
+
+
+def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None:
+    """Refuse a model made for another feature version or deck count (ModelFileError)."""
+    version = meta.get("feature_version")
+    if version != FEATURE_VERSION or int(values[0]) != FEATURE_VERSION:
+        raise ModelFileError(f"model {path} was made for feature set version {version}; "
+                             f"this program reads version {FEATURE_VERSION} (retrain it with "
+                             "gongzhu-sim train)")
+    nf, nh = int(values[1]), int(values[2])
+    if nf != N_FEATURES or values.size != HEADER + nf + nh * nf + 2 * nh:
+        raise ModelFileError(f"model {path} has a bad layout ({nf} features, {nh} hidden, "
+                             f"{values.size} numbers)")
+    if not np.all(np.isfinite(values)):
+        raise ModelFileError(f"model {path} holds non-finite weights")
+    if decks is not None and meta.get("decks") != decks:
+        raise ModelFileError(f"model {path} was made for {meta.get('decks')} deck(s), "
+                             f"this game has {decks}")

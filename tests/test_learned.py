@@ -1,0 +1,288 @@
+"""The ``learned`` player (issue 24): model data as a kernel argument, model files and their
+checks, no peeking, the training-data recorder and ``gongzhu-sim train``.  Tiny models
+written by the tests, few deals, few worlds."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis.learn import (
+    featurize,
+    fit_model,
+    model_choice,
+    model_scores,
+    record_decisions,
+    regret,
+)
+from sim.cli import main
+from sim.engine.gameloop import deal_game, play_game
+from sim.engine.one_deck import play_deals
+from sim.engine.verify import compare_engines
+from sim.game.observation import O_SEAT
+from sim.game.rules import Rules, play_rules_dict
+from strategies.learned import (
+    FEATURE_NAMES,
+    FEATURE_VERSION,
+    N_FEATURES,
+    decision_features,
+    play_learned,
+    play_probabilities,
+    score_features,
+)
+from strategies.model import pack, read_model, save_model
+from strategies.registry import StrategyError, params_table, parse_player
+
+RULES = Rules()
+
+
+def _meta(rules: Rules = RULES, **extra) -> dict:
+    arr = [int(x) for x in rules.to_array()]
+    meta = {"feature_version": FEATURE_VERSION, "decks": rules.decks,
+            "rules": play_rules_dict(arr), "rules_array": arr, "teacher": "test", "seed": 0,
+            "deals": 0, "decisions": 0, "hidden": 0, "command": "test"}
+    meta.update(extra)
+    return meta
+
+
+def _heuristic_copy() -> np.ndarray:
+    w = np.zeros(N_FEATURES)
+    w[0] = 1.0
+    return pack(w)
+
+
+def _rank_lover() -> np.ndarray:
+    """Plays the highest-ranked legal card (weight on the rank feature only)."""
+    w = np.zeros(N_FEATURES)
+    w[FEATURE_NAMES.index("rank")] = 5.0
+    return pack(w)
+
+
+def _random_mlp(seed: int = 3, hidden: int = 4) -> np.ndarray:
+    g = np.random.default_rng(seed)
+    return pack(g.normal(size=N_FEATURES), g.normal(size=(hidden, N_FEATURES)),
+                g.normal(size=hidden), g.normal(size=hidden))
+
+
+def test_feature_names_match_the_kernel():
+    assert len(FEATURE_NAMES) == N_FEATURES == len(set(FEATURE_NAMES))
+
+
+def test_a_heuristic_copy_plays_card_for_card_as_heuristic(tmp_path):
+    """Differential check: weight 1 on the heuristic-choice feature alone is heuristic."""
+    path = tmp_path / "h.npz"
+    save_model(path, _heuristic_copy(), _meta())
+    a = play_deals(RULES, f"learned:model={path},random,learned:model={path},lowest", "rule",
+                   seed=5, n=40, record=True, threads=1)
+    b = play_deals(RULES, "heuristic,random,heuristic,lowest", "rule", seed=5, n=40,
+                   record=True, threads=1)
+    assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+
+
+def test_swapping_the_model_file_changes_play_with_no_stale_cache(tmp_path):
+    path = tmp_path / "m.npz"
+    save_model(path, _heuristic_copy(), _meta())
+    first = play_deals(RULES, f"learned:model={path}", seed=2, n=30, record=True, threads=1)
+    save_model(path, _rank_lover(), _meta())
+    second = play_deals(RULES, f"learned:model={path}", seed=2, n=30, record=True, threads=1)
+    assert not np.array_equal(first.plays, second.plays)
+    # the rank lover plays its highest legal card whenever it has a choice
+    obs_seen = play_deals(RULES, "heuristic", seed=2, n=30, record=True, threads=1)
+    assert not np.array_equal(second.plays, obs_seen.plays)
+    save_model(path, _heuristic_copy(), _meta())
+    again = play_deals(RULES, f"learned:model={path}", seed=2, n=30, record=True, threads=1)
+    assert np.array_equal(first.plays, again.plays)
+
+
+def test_kernel_scores_equal_numpy_scores_and_probabilities_sum_to_one():
+    values = _random_mlp()
+    table = params_table([model_choice(values)] * 4)
+    rng = random.Random(4)
+    cards = np.zeros(13, np.int64)
+    feats = np.zeros((13, N_FEATURES))
+    scores = np.zeros(13)
+    probs = np.zeros(52)
+    checked = 0
+    for _ in range(20):
+        state = deal_game(RULES, seed=rng.randrange(1000), deal=rng.randrange(100))
+        while not state.is_over:
+            legal = state.legal_plays()
+            obs = state.observation(state.to_play)
+            if len(legal) > 1:
+                n = decision_features(obs, table, cards, feats)
+                assert sorted(cards[:n].tolist()) == sorted(legal)
+                score_features(table, int(obs[O_SEAT]), feats, n, scores)
+                np.testing.assert_allclose(scores[:n], model_scores(values, feats[:n]),
+                                           rtol=1e-9, atol=1e-9)
+                assert play_probabilities(obs, table, probs) == n
+                assert abs(probs.sum() - 1) < 1e-9
+                assert set(np.nonzero(probs)[0].tolist()) <= set(legal)
+                c, _ = play_learned(obs, table, np.uint64(1))
+                assert int(c) == int(cards[int(np.argmax(scores[:n]))])
+                assert probs[int(c)] == probs.max()
+                checked += 1
+            state.play(legal[rng.randrange(len(legal))])
+    assert checked > 100
+
+
+def test_no_peeking_other_hidden_cards_cannot_change_the_features():
+    """Permuting the other seats' hidden cards keeps everything seat 0 sees, so the learned
+    player's features and card at its first decision are the same."""
+    rng = random.Random(2)
+    deck = list(range(52))
+    while True:
+        rng.shuffle(deck)
+        hands = [set(deck[13 * p:13 * p + 13]) for p in range(4)]
+        if 39 in hands[3] and sum(1 for c in hands[0] if c // 13 == 3) >= 2:
+            break
+    fixed = {10, 35, 47, 25, 39}
+    values = _random_mlp(7)
+    seen = set()
+    for _ in range(6):
+        movable = [c for p in (1, 2, 3) for c in sorted(hands[p]) if c not in fixed]
+        rng.shuffle(movable)
+        new = [set(hands[0])]
+        it = iter(movable)
+        for p in (1, 2, 3):
+            keep = {c for c in hands[p] if c in fixed}
+            new.append(keep | {next(it) for _ in range(13 - len(keep))})
+        arr = np.array([[sum(1 << c for c in h) for h in new]], np.uint64)
+        ch = model_choice(values)
+        res = play_deals(RULES, [ch, "heuristic", "heuristic", "heuristic"], "always", seed=9,
+                         n=1, hands=arr, record=True, threads=1)
+        assert int(res.plays[0, 0]) == 39
+        seen.add(int(res.plays[0, 1]))
+    assert len(seen) == 1
+
+
+def test_engines_agree_and_check_legal_passes_for_learned():
+    assert compare_engines(RULES, "learned,heuristic,learned,random", "rule", seed=3, start=0,
+                           n=15) == []
+    assert compare_engines(Rules(variant="partners"), "learned", "random", seed=4, start=0,
+                           n=10) == []
+    a = play_deals(RULES, "learned", "rule", seed=1, n=200, check_legal=True)
+    b = play_deals(RULES, "learned", "rule", seed=1, n=200)
+    assert np.array_equal(a.raw, b.raw)
+
+
+def test_gamestate_plays_learned_like_the_engine():
+    res = play_deals(RULES, "learned,heuristic,learned,lowest", seed=6, start=3, n=1)
+    state = play_game(deal_game(RULES, seed=6, deal=3),
+                      ["learned", "heuristic", "learned", "lowest"])
+    assert list(state.raw_scores()) == [int(x) for x in res.raw[0]]
+
+
+def test_bad_models_are_refused(tmp_path):
+    with pytest.raises(StrategyError, match="not found"):
+        parse_player(f"learned:model={tmp_path / 'none.npz'}")
+    with pytest.raises(StrategyError, match="valid keys: model"):
+        parse_player("learned:worlds=3")
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a model")
+    with pytest.raises(StrategyError, match="not a learned-model file"):
+        parse_player(f"learned:model={junk}")
+    old = tmp_path / "old.npz"
+    v = _heuristic_copy()
+    save_model(old, v, _meta(feature_version=FEATURE_VERSION - 1))
+    with pytest.raises(StrategyError, match="feature set version"):
+        parse_player(f"learned:model={old}")
+    two = tmp_path / "two.npz"
+    save_model(two, v, _meta(decks=2))
+    with pytest.raises(StrategyError, match="made for 2 deck"):
+        parse_player(f"learned:model={two}")
+    with pytest.raises(StrategyError, match="does not support 2 decks"):
+        parse_player("learned", 2)
+    partners = tmp_path / "partners.npz"
+    save_model(partners, v, _meta(Rules(variant="partners")))
+    with pytest.raises(StrategyError, match="made for other rules"):
+        play_deals(RULES, f"learned:model={partners}", seed=1, n=1)
+    play_deals(Rules(variant="partners"), f"learned:model={partners}", seed=1, n=1)
+
+
+def test_cli_refuses_a_model_for_other_rules_with_one_error_line(tmp_path):
+    path = tmp_path / "pips.npz"
+    save_model(path, _heuristic_copy(), _meta(Rules(heart_values="pips")))
+    r = CliRunner().invoke(main, ["run", "--deals", "4", "--players", f"learned:model={path}",
+                                  "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert lines[-1].startswith("Error:") and "other rules" in lines[-1]
+    assert "Traceback" not in r.output
+
+
+def test_the_shipped_model_loads_and_plays_identically():
+    ch = parse_player("learned")
+    values, meta = read_model(ch.data.source)
+    assert meta["decks"] == 1 and meta["feature_version"] == FEATURE_VERSION
+    assert "gongzhu-sim train" in meta["command"] or meta["deals"] == 0
+    a = play_deals(RULES, "learned", seed=8, n=20)
+    b = play_deals(RULES, [model_choice(values)] * 4, seed=8, n=20)
+    assert np.array_equal(a.raw, b.raw)
+
+
+# ------------------------------------------------------------------ recorder and training
+
+
+def test_recorder_is_reproducible_and_plays_as_search():
+    teacher = "search:worlds=2"
+    whole = record_decisions(RULES, teacher, "heuristic", seed=3, start=0, n=4)
+    parts = [record_decisions(RULES, teacher, "heuristic", seed=3, start=i, n=1)
+             for i in range(4)]
+    assert np.array_equal(whole.obs, np.concatenate([p.obs for p in parts]))
+    assert np.array_equal(whole.values, np.concatenate([p.values for p in parts]),
+                          equal_nan=True)
+    assert set(whole.deal.tolist()) == {0, 1, 2, 3}
+    # the values are exactly what search computed: legal cards only, finite
+    for o, v in zip(whole.obs, whole.values, strict=True):
+        legal = [c for c in range(52) if (int(o[3]) >> c) & 1]
+        assert np.all(np.isfinite(v[legal])) and np.isnan(np.delete(v, legal)).all()
+    # deal 0 is a self-play table: the recorded game is the engine's search game
+    res = play_deals(RULES, teacher, seed=3, start=0, n=1, record=True)
+    state = play_game(deal_game(RULES, seed=3, deal=0), teacher)
+    assert list(state.raw_scores()) == [int(x) for x in res.raw[0]]
+
+
+def test_fit_learns_a_planted_preference():
+    """Decisions whose values favour the highest card: a fitted model picks it."""
+    dec = record_decisions(RULES, "search:worlds=1", "heuristic", seed=4, start=0, n=3)
+    ranks = np.arange(52) % 13
+    dec.values[:] = np.where(np.isnan(dec.values), np.nan, 10.0 * ranks)
+    ds = featurize(dec)
+    values = fit_model(ds, hidden=2, temperature=5.0, epochs=40, batch=16, lr=0.05)
+    r_model, best_model = regret(ds, values)
+    r_heur, _ = regret(ds, None)
+    assert r_model < r_heur and best_model > 0.9
+
+
+def test_cli_train_writes_a_model_with_metadata(tmp_path):
+    out = tmp_path / "tiny.npz"
+    r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--epochs", "1",
+                                  "--hidden", "2", "--seed", "5", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    values, meta = read_model(out)
+    assert meta["teacher"] == "search:worlds=1" and meta["deals"] == 3 and meta["seed"] == 5
+    assert meta["decks"] == 1 and meta["rules"]["variant"] == "solo"
+    assert meta["command"].startswith("gongzhu-sim train") and meta["decisions"] > 0
+    assert values[2] == 2  # hidden units
+    play_deals(RULES, f"learned:model={out}", seed=1, n=2)
+    # refusals: two decks, a file that is not a model
+    r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "1", "--out",
+                                  str(tmp_path / "x.npz")])
+    assert r.exit_code == 2 and "Error:" in r.output
+    other = tmp_path / "notes.npz"
+    other.write_text("mine")
+    r = CliRunner().invoke(main, ["train", "--deals", "1", "--out", str(other)])
+    assert r.exit_code == 2 and "not a model file" in r.output
+    assert other.read_text() == "mine"
+
+
+def test_slowness_is_a_property_of_the_registry_entry():
+    from sim.commands.expose import _plays_search
+    from strategies.registry import PLAYER, lookup
+
+    assert lookup(PLAYER, "search").slow and not lookup(PLAYER, "learned").slow
+    assert _plays_search("heuristic", "heuristic,search:worlds=4,heuristic")
+    assert not _plays_search("learned", "heuristic")
