@@ -201,3 +201,11 @@ def test_a_hand_in_no_form_says_how_hands_are_written(text, message):
     with pytest.raises(CardError) as err:
         parse_hand(text)
     assert str(err.value).startswith(message)
+
+
+@pytest.mark.parametrize("text", ["♠ A K Q 5 ♥ A 9 3 ♦ J 4 ♣ 10 8 6 3",
+                                  "♠️ A K Q 5  ♥️ A 9 3  ♦️ J 4  ♣️ 10 8 6 3",
+                                  "S: A K Q 5 H: A 9 3 D: J 4 C: T 8 6 3"])
+def test_ranks_spaced_apart_as_phones_type_them(text):
+    """'♠ A K Q 5 ♥ A 9 3 …' (a space after each rank) said "unknown card '♠'"."""
+    assert parse_hand(text, size=13) == parse_hand("AKQ5.A93.J4.T863")

@@ -266,7 +266,11 @@ def _suit_groups(t: str) -> list[str]:
     for tok in toks:
         lone = out and out[-1].rstrip(":").upper() in _SUIT_OF_CHAR and len(
             out[-1].rstrip(":")) == 1
-        if lone and tok[0].upper() not in _SUIT_OF_CHAR:
+        # ranks spaced apart as a phone keyboard gives them (♠ A K Q 5): a token of ranks
+        # only is no card, so it belongs to the suit group before it
+        ranks = out and out[-1][0].upper() in _SUIT_OF_CHAR and all(
+            ch in RANKS or ch in "0-" for ch in tok.upper())
+        if (lone and tok[0].upper() not in _SUIT_OF_CHAR) or ranks:
             out[-1] += tok
         else:
             out.append(tok)
