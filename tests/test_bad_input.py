@@ -333,3 +333,16 @@ def test_help_as_a_command():
     r = CliRunner().invoke(main, ["help", "exposee"])
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert "Error: No such command 'exposee'; the commands are: advise, compare," in r.output
+
+
+def test_an_option_named_pig_says_which_card_to_write():
+    """``--options pig`` (study's name for ♠Q) said only "unknown card 'pig'"."""
+    hand = parse_hand("S:AKQ5 H:A93 D:J4 C:T863")
+    one, _ = cards_to_masks2(hand)
+    with pytest.raises(InputError) as err:
+        parse_options("none;pig;sheep", one)
+    assert str(err.value) == (
+        "exposure option 'pig': unknown card 'pig' (cards are written SQ, QS, H10, 10H, ♠Q) "
+        "(write the card: pig = SQ; options are separated by ';', e.g. --options 'none;SQ;DJ')")
+    with pytest.raises(InputError, match=r"unknown card 'XX' \(cards are written [^(]*\)$"):
+        parse_options("none;XX", one)
