@@ -54,6 +54,36 @@ class _Group(click.Group):
             sys.exit(130)
 
 
+    def get_command(self, ctx: click.Context, name: str):  # noqa: D401 - click API
+        """``help [COMMAND]`` (what players type first) is ``--help``; it is not listed."""
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name == "help":
+            return _help_command(self)
+        return cmd
+
+
+def _help_command(group: click.Group) -> click.Command:
+    """``gongzhu-sim help`` prints the list of commands, ``help COMMAND`` its --help; an
+    unknown COMMAND is click's usage error (exit 2)."""
+
+    @click.command("help", hidden=True)
+    @click.argument("command", required=False)
+    @click.pass_context
+    def _help(ctx: click.Context, command: str | None) -> None:
+        top = ctx.parent
+        if command is None:
+            click.echo(top.get_help())
+            return
+        sub = group.get_command(top, command)
+        if sub is None or command == "help":
+            raise click.UsageError(f"No such command {command!r}; the commands are: "
+                                   f"{', '.join(group.list_commands(top))}", ctx)
+        with click.Context(sub, info_name=command, parent=top) as sub_ctx:
+            click.echo(sub.get_help(sub_ctx))
+
+    return _help
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
 def main() -> None:

@@ -145,7 +145,14 @@ def test_two_decks_position():
      "Error: --exposed 1=SQ: SQ is already seen elsewhere (in HAND)"),
     (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
       "--exposed", "2=DJ"],
-     "Error: --exposed 2=DJ: DJ is already seen elsewhere (played by another seat)"),
+     "Error: --exposed 2=DJ: DJ is already seen elsewhere (played by seat 1; --plays are "
+     "seated from --seat, the seat to play now)"),
+    # the README position with --seat 2 instead of 3: every play moves one seat, so seat 0
+    # discards seat 1's exposed ♥A; the message said only "played by another seat"
+    (["KQ2.QJ.76.95", "--seat", "2", "--exposed", "1=HA,DJ", "--plays",
+      "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"],
+     "Error: --exposed 1=HA: HA is already seen elsewhere (played by seat 0; --plays are "
+     "seated from --seat, the seat to play now)"),
     (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
       "--first-leader", "0"],
      "Error: with first leader 0 the plays put seat 2 to play, not seat 3"),

@@ -268,3 +268,81 @@ def test_config_one_deck_rule_keys_with_two_decks_are_refused(rules_toml, messag
     example = tmp_path / "example.toml"
     example.write_text(DEFAULT_TOML.replace("decks = 1", "decks = 2"))
     assert build_spec(example).rules.decks == 2
+
+
+@pytest.mark.parametrize("text, n", [("1e6", 1_000_000), ("1_000_000", 1_000_000),
+                                     ("1,000,000", 1_000_000), ("2.5e5", 250_000),
+                                     (" 20000 ", 20_000), (7, 7)])
+def test_deal_counts_read_as_players_write_them(text, n):
+    """``--deals 1e6`` was refused as "'1e6' is not a valid integer range" (click's type
+    name); a deal count now reads 1e6, 1_000_000 and 1,000,000 as one million."""
+    from sim.commands.options import deal_count
+
+    assert deal_count(1).convert(text, None, None) == n
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "-c", "heuristic+rule", "--deals", "1.5e3x"],
+     "Error: Invalid value for '--deals': '1.5e3x' is not a whole number of deals"),
+    (["expose", "S:543 H:32 D:AKQJT98 C:2", "--max-deals", "2.5"],
+     "Error: Invalid value for '--max-deals': '2.5' is not a whole number of deals"),
+    (["tune", "--deals", "1e0"], "Error: Invalid value for '--deals': 1 is not in the range"),
+    (["run", "--deals", "ten"],
+     "Error: Invalid value for '--deals': 'ten' is not a whole number of deals"),
+])
+def test_bad_deal_counts_are_one_usage_error(args, message):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert message in r.output and "integer range" not in r.output
+
+
+def test_run_accepts_1e6_for_deals(tmp_path):
+    """``run --deals 2e3`` parses (the bad strategy after it is then the one error, before
+    any deal is played or folder written)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    out = tmp_path / "job"
+    r = CliRunner().invoke(main, ["run", "--deals", "2e3", "--players", "nosuch",
+                                  "--out", str(out)])
+    assert r.exit_code == 2 and "--deals" not in r.output
+    assert "unknown player 'nosuch'" in r.output
+    assert not out.exists()
+
+
+def test_help_as_a_command():
+    """``gongzhu-sim help`` said "No such command 'help'"; it is ``--help`` now (not listed
+    among the commands), ``help expose`` is ``expose --help``, an unknown one exits 2."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, ["help"])
+    top = CliRunner().invoke(main, ["--help"])
+    assert r.exit_code == 0 and r.output == top.output and "help" not in main.commands
+    assert "\n  help " not in top.output
+    r = CliRunner().invoke(main, ["help", "expose"])
+    assert r.exit_code == 0
+    assert r.output == CliRunner().invoke(main, ["expose", "--help"]).output
+    assert "Usage: main expose [OPTIONS] [HAND]..." in r.output
+    r = CliRunner().invoke(main, ["help", "exposee"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "Error: No such command 'exposee'; the commands are: advise, compare," in r.output
+
+
+def test_an_option_named_pig_says_which_card_to_write():
+    """``--options pig`` (study's name for ♠Q) said only "unknown card 'pig'"."""
+    hand = parse_hand("S:AKQ5 H:A93 D:J4 C:T863")
+    one, _ = cards_to_masks2(hand)
+    with pytest.raises(InputError) as err:
+        parse_options("none;pig;sheep", one)
+    assert str(err.value) == (
+        "exposure option 'pig': unknown card 'pig' (cards are written SQ, QS, H10, 10H, ♠Q) "
+        "(write the card: pig = SQ; options are separated by ';', e.g. --options 'none;SQ;DJ')")
+    with pytest.raises(InputError, match=r"unknown card 'XX' \(cards are written [^(]*\)$"):
+        parse_options("none;XX", one)

@@ -182,3 +182,30 @@ def test_invisible_characters_are_ignored_in_card_input():
                                   "♥2\u00a0♥\u200b3", "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["raw"] == [-190, 180, 0, 0]  # RULES.md §5, as test_cli_score
+
+
+@pytest.mark.parametrize("text, message", [
+    # PBN with spaces (or slashes) for the dots said only "unknown card 'AKQ5'"
+    ("AKQ5 A93 J4 T863", "unknown card 'AKQ5' (cards are written SQ, QS, H10, 10H, ♠Q); "
+     "a hand is written AQ72.KJ3.T9.A842, S:AQ72 H:KJ3 D:T9 C:A842, ♠AQ72 ♥KJ3 ♦T9 ♣A842 "
+     "or SA SQ S7 …: docs/cards.md"),
+    ("AKQ5/A93/J4/T863", "unknown card 'AKQ5/A93/J4/T863' (cards are written"),
+    # a typo in a card list stays the card's error (not "suit S given twice")
+    ("SA SK SX", "unknown card 'SX' (cards are written SQ, QS, H10, 10H, ♠Q); a hand is"),
+    # a suit group written twice says so (it said "unknown card '♠543'")
+    ("♠543 ♥32 ♦AKQJ98 ♣2 ♦10", "suit D given twice in hand '♠543 ♥32 ♦AKQJ98 ♣2 ♦10'"),
+    # 'C:1' for the ten: the ranks are listed
+    ("S:543 H:32 D:AKQJT98 C:1", "unknown rank '1' in '1' (ranks are A K Q J 10 or T, 9 … 2)"),
+])
+def test_a_hand_in_no_form_says_how_hands_are_written(text, message):
+    with pytest.raises(CardError) as err:
+        parse_hand(text)
+    assert str(err.value).startswith(message)
+
+
+@pytest.mark.parametrize("text", ["♠ A K Q 5 ♥ A 9 3 ♦ J 4 ♣ 10 8 6 3",
+                                  "♠️ A K Q 5  ♥️ A 9 3  ♦️ J 4  ♣️ 10 8 6 3",
+                                  "S: A K Q 5 H: A 9 3 D: J 4 C: T 8 6 3"])
+def test_ranks_spaced_apart_as_phones_type_them(text):
+    """'♠ A K Q 5 ♥ A 9 3 …' (a space after each rank) said "unknown card '♠'"."""
+    assert parse_hand(text, size=13) == parse_hand("AKQ5.A93.J4.T863")

@@ -80,6 +80,9 @@ def test_synthetic_full_grid_finds_the_known_best():
         true = -(x - 6) ** 2 + 4
         assert m["n"] >= MIN_RACE_DEALS and m["gain_low"] <= true <= m["gain_high"]
     assert "beats the starting policy" in res["answer"]
+    # the closing policy line says which it is (the winner here, the start below)
+    assert (f"policy: {res['final']}  (the winner: it beat the start on fresh deals)"
+            in format_text(res).splitlines())
 
 
 def test_two_deck_field_with_both_copies_is_parsed_for_two_decks():
@@ -120,6 +123,9 @@ def test_no_candidate_beats_a_start_that_is_best():
     rnd = res["rounds"][0]
     assert rnd["winner"] == rnd["start"] and rnd["confirmation"] is None
     assert not rnd["beats_start"] and res["answer"].startswith("No candidate beats")
+    # a new user read "winner: X" then "policy: <the start>" as a contradiction
+    assert (f"policy: {rnd['start']}  (the start, kept: no candidate beat it with an "
+            "interval excluding 0)" in format_text(res).splitlines())
 
 
 def test_equilibrium_iterates_best_responses_to_the_fixed_point():

@@ -154,9 +154,9 @@ def parse_position(
     Raises AdviseError naming the problem: a card played twice, a played card also in the
     hand, an unknown card, a play of the wrong size, a deal already over, a hand size that
     does not fit the position, the first leader not putting ``seat`` to play, an exposure of
-    a card seen elsewhere (in the hand, or played by another seat) or not exposable, the
-    ♣2 not opening a first deal.  Rule breaks inside the plays are found by :func:`advise`
-    (they need a world to replay in) and raised there.
+    a card seen elsewhere (in the hand, or played by another seat: the message names it) or
+    not exposable, the ♣2 not opening a first deal.  Rule breaks inside the plays are found
+    by :func:`advise` (they need a world to replay in) and raised there.
 
     ``seat_to_play=False`` (``gongzhu-sim serve``'s position editor, plays entered one by
     one): ``seat`` need not be the seat to play after ``plays``; ``first_leader`` is then
@@ -272,8 +272,13 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
                 raise AdviseError(f"{opt}: seat {s} is the advised seat and holds or played "
                                   f"one copy of {name}, not both")
             if seen + n > d:
+                # name the seat(s): a wrong --seat or a missing play re-seats every play,
+                # and "another seat" left the player guessing which
+                by = [str(o) for o in range(4) if o != s and c in played_by[o]]
+                by_text = (f"played by seat {' and '.join(by)}; --plays are seated from "
+                           "--seat, the seat to play now")
                 where = " and ".join(w for w, k in (("in HAND", in_hand),
-                                                    ("played by another seat", played)) if k)
+                                                    (by_text, played)) if k)
                 if d == 1:
                     raise AdviseError(f"{opt}: {name} is already seen elsewhere ({where})")
                 raise AdviseError(f"{opt}: seat {s} exposes {n} of the 2 copies of {name}, "

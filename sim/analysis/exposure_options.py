@@ -68,6 +68,12 @@ def default_options(hand_mask: int, decks: int = 1, hand2: int = 0) -> list[int]
             for b in range(h[1] + 1) for a in range(h[0] + 1)]
 
 
+#: The cards' names in study's --cards and in talk, for the hint of a misspelt option.
+_NICKNAMES = {"pig": "pig = SQ", "猪": "猪 = SQ", "sheep": "sheep = DJ", "goat": "goat = DJ",
+              "羊": "羊 = DJ", "transformer": "transformer = CT", "变压器": "变压器 = CT",
+              "hearta": "heartA = HA"}
+
+
 def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                   decks: int = 1, hand2: int = 0) -> list[int]:
     """Parse exposure options into flags (bit 0 ♠Q, 1 ♦J, 2 ♣10, 3 ♥A; two decks bit b+4
@@ -116,7 +122,10 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                 try:
                     flags = _card_flags([parse_card(t) for t in toks], decks, label)
                 except CardError as exc:
-                    raise InputError(f"exposure option {item!r}: {exc}") from None
+                    nick = [_NICKNAMES[t.lower()] for t in toks if t.lower() in _NICKNAMES]
+                    hint = (f" (write the card: {', '.join(nick)}; options are separated by "
+                            "';', e.g. --options 'none;SQ;DJ')" if nick else "")
+                    raise InputError(f"exposure option {item!r}: {exc}{hint}") from None
         else:
             try:
                 cards = [int(c) for c in item]

@@ -135,6 +135,10 @@ def format_text(res: dict[str, Any]) -> str:
                             f"gain {_ci(c)}" if c is not None else
                             "the field's own policy (no candidate beat it)"))
         lines.append(f"stop: {res['stop']}")
-    lines += ["", f"policy: {res['final']}", f"as a player: {res['final_candidate']}",
+    last = res["rounds"][-1] if res["rounds"] else None
+    why = ("" if last is None else
+           "  (the winner: it beat the start on fresh deals)" if last["beats_start"] else
+           "  (the start, kept: no candidate beat it with an interval excluding 0)")
+    lines += ["", f"policy: {res['final']}{why}", f"as a player: {res['final_candidate']}",
               f"time: {res['elapsed_seconds']:.1f} s"]
     return "\n".join(lines)

@@ -11,11 +11,11 @@ from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
     MAX_BATCH,
-    MAX_DEALS,
     MEASURE_CHOICE,
     SEED,
     check_legal_option,
     check_plot_path,
+    deal_count,
     note_unused_exposure,
     pop_rules,
     rules_options,
@@ -31,7 +31,7 @@ from sim.commands.options import (
 @click.option("--field", "field_name", default="heuristic+rule", show_default=True,
               metavar="NAME", help="the player in the other three seats (same grammar; a "
               "bare PLAYER means exposure 'never')")
-@click.option("--deals", type=click.IntRange(max=MAX_DEALS), default=100_000, show_default=True,
+@click.option("--deals", type=deal_count(), default=100_000, show_default=True,
               help="deal cap; each deal is played by every candidate in all four seats")
 @click.option("--precision", type=float, default=None,
               help="stop once every pairwise half-width is ≤ this (in --measure units)")

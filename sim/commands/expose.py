@@ -14,11 +14,11 @@ from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
     MAX_BATCH,
-    MAX_DEALS,
     MEASURE_CHOICE,
     SEED,
     check_legal_option,
     check_plot_path,
+    deal_count,
     pop_rules,
     rules_options,
 )
@@ -75,7 +75,7 @@ SEARCH_BATCH2 = 10
 @click.option("--precision", type=float, default=2.0, show_default=True,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals")
-@click.option("--max-deals", type=click.IntRange(max=MAX_DEALS), default=None,
+@click.option("--max-deals", type=deal_count(), default=None,
               help="deal cap (every option is played on each deal)  [default: 1000000; "
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
               f"--decks 2 and search, whose deals cost about {SEARCH_COST2}× as much (a rough "

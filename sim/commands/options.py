@@ -71,6 +71,38 @@ check_legal_option = click.option(
 #: Bounds for user-given counts (memory and int64 deal indices stay safe).
 MAX_DEALS = 10**10
 MAX_BATCH = 10**7
+
+
+class DealCount(click.IntRange):
+    """A count of deals as players write it: ``1000000``, ``1_000_000``, ``1,000,000``,
+    ``1e6`` or ``2.5e5`` (a whole number only), within ``min``..``max`` like IntRange.
+
+    A bad value is click's usual usage error (exit 2) naming the value and the accepted
+    forms, e.g. ``'1.5e0' is not a whole number of deals``.
+    """
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            text = value.strip().replace("_", "").replace(",", "")
+            if any(c in text for c in "eE."):
+                try:
+                    f = float(text)
+                except ValueError:
+                    f = None
+                if f is None or not f.is_integer():
+                    self.fail(f"{value!r} is not a whole number of deals "
+                              "(write e.g. 1000000, 1_000_000, 1,000,000 or 1e6)", param, ctx)
+                value = int(f)
+            else:
+                value = text
+        return super().convert(value, param, ctx)
+
+
+def deal_count(min: int | None = None, max: int | None = MAX_DEALS) -> DealCount:
+    """The click type of a ``--deals``-like option (see :class:`DealCount`)."""
+    return DealCount(min, max)
 SEED = click.IntRange(0, 2**64 - 1)
 PLOT_FORMATS = (".png", ".pdf", ".svg")
 

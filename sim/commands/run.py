@@ -7,6 +7,7 @@ import click
 from sim.commands.options import (
     LEVEL_OPTION,
     check_legal_option,
+    deal_count,
     echo_results,
     execution_options,
     note_unused_exposure,
@@ -17,7 +18,7 @@ from sim.commands.options import (
 
 @click.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--deals", type=int, default=None,
+@click.option("--deals", type=deal_count(max=None), default=None,
               help="number of deals [default: 1000000; with --deals-file: all of it]")
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,

@@ -6,6 +6,7 @@ import click
 
 from sim.commands.options import (
     LEVEL_OPTION,
+    deal_count,
     echo_results,
     execution_options,
     rules_options,
@@ -21,7 +22,7 @@ from sim.commands.options import (
 @click.option("--holder-others", type=click.Choice(["never", "policy"]), default=None,
               help="the holder's other exposable cards: never exposed in either arm, or "
               "as the holder's exposure policy in both arms [default: never]")
-@click.option("--deals", type=int, default=None,
+@click.option("--deals", type=deal_count(max=None), default=None,
               help="number of deals [default: 200000; with --deals-file: all of it]")
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from sim.commands.options import MAX_DEALS, SEED, pop_rules, rules_options
+from sim.commands.options import SEED, deal_count, pop_rules, rules_options
 
 
 @click.command()
-@click.option("--deals", type=click.IntRange(1, MAX_DEALS), default=10_000, show_default=True,
+@click.option("--deals", type=deal_count(1), default=10_000, show_default=True,
               help="deals whose search decisions are recorded (a third at self-play tables, "
               "two thirds at mixed tables with the --field player)")
 @click.option("--teacher", default="search", show_default=True,

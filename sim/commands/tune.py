@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from sim.commands.options import MAX_BATCH, MAX_DEALS, SEED, pop_rules, rules_options
+from sim.commands.options import MAX_BATCH, SEED, deal_count, pop_rules, rules_options
 
 #: The history file of a tune folder.
 TUNE_FILE = "tune.json"
@@ -34,10 +34,10 @@ TUNE_FORMAT = 1
 @click.option("--start", default=None, metavar="POLICY",
               help="the starting policy (e.g. rule:pig_low=3) [default: the family's "
               "defaults; --equilibrium: the field's policy]")
-@click.option("--deals", type=click.IntRange(2, MAX_DEALS), default=2_000_000,
+@click.option("--deals", type=deal_count(2), default=2_000_000,
               show_default=True, help="racing budget in candidate-deals: the sum over "
               "races and candidates of the deals each played (each in all four seats)")
-@click.option("--confirm-deals", type=click.IntRange(2, MAX_DEALS), default=None,
+@click.option("--confirm-deals", type=deal_count(2), default=None,
               help="fresh deals of the confirmation compare (winner vs start) "
               "[default: --deals / 10]")
 @click.option("--precision", type=float, default=None,

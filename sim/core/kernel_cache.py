@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import sys
 
-#: The line printed on stderr before a cold compile.
-COMPILING = "compiling kernels (first run only, about a minute)…"
+#: The line printed on stderr before a cold compile.  Not "first run only": study, two
+#: decks and search compile their own kernels when first used, so a new user saw the
+#: "first run only" line again on the first study right after the first run.
+COMPILING = ("compiling kernels (once for each kind of job, then cached; about a "
+             "minute)…")
 
 _noted = False
 

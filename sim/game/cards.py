@@ -131,12 +131,16 @@ def card_symbol(c: int) -> str:
 def _rank_index(ch: str, context: str) -> int:
     i = RANKS.find(ch.upper())
     if i < 0:
-        raise CardError(f"unknown rank {ch!r} in {context!r}")
+        raise CardError(f"unknown rank {ch!r} in {context!r} (ranks are A K Q J 10 or T, "
+                        "9 … 2)")
     return i
 
 
 #: How cards are written, quoted by every "unknown card" error (RULES.md §1).
 CARD_FORMS = "cards are written SQ, QS, H10, 10H, ♠Q"
+#: How hands are written, added when a hand reads as none of the forms (docs/cards.md).
+HAND_FORMS = ("a hand is written AQ72.KJ3.T9.A842, S:AQ72 H:KJ3 D:T9 C:A842, "
+              "♠AQ72 ♥KJ3 ♦T9 ♣A842 or SA SQ S7 …: docs/cards.md")
 
 
 def _rank_of_text(rank_text: str) -> int | None:
@@ -196,6 +200,14 @@ def _split_cards(text: str) -> list[str]:
     return [tok for tok in text.replace(",", " ").split() if tok]
 
 
+def _is_card(tok: str) -> bool:
+    try:
+        parse_card(tok)
+    except CardError:
+        return False
+    return True
+
+
 def parse_cards(text: str) -> list[int]:
     """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``).
 
@@ -234,8 +246,12 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
         except CardError as card_err:
             try:  # per-suit groups without colons: ♠AQ72 ♥KJ3 ♦T9 ♣A842
                 cards = _parse_per_suit(t)
-            except CardError:
-                raise card_err from None
+            except CardError as suit_err:
+                bad = next(tok for tok in _split_cards(t) if not _is_card(tok))
+                if len(bad) > 2 and bad[0].upper() in _SUIT_OF_CHAR:
+                    raise suit_err from None  # a suit group: ♠543 ♥32 ♦AKQJ98 ♣2 ♦10
+                # 'AKQ5 A93 J4 T863' (PBN with spaces) said only "unknown card 'AKQ5'"
+                raise CardError(f"{card_err}; {HAND_FORMS}") from None
     check_copies(cards, decks)
     if size is not None and len(cards) != size:
         raise CardError(f"hand {text!r} has {len(cards)} cards, expected {size}")
@@ -250,7 +266,11 @@ def _suit_groups(t: str) -> list[str]:
     for tok in toks:
         lone = out and out[-1].rstrip(":").upper() in _SUIT_OF_CHAR and len(
             out[-1].rstrip(":")) == 1
-        if lone and tok[0].upper() not in _SUIT_OF_CHAR:
+        # ranks spaced apart as a phone keyboard gives them (♠ A K Q 5): a token of ranks
+        # only is no card, so it belongs to the suit group before it
+        ranks = out and out[-1][0].upper() in _SUIT_OF_CHAR and all(
+            ch in RANKS or ch in "0-" for ch in tok.upper())
+        if (lone and tok[0].upper() not in _SUIT_OF_CHAR) or ranks:
             out[-1] += tok
         else:
             out.append(tok)
