@@ -285,7 +285,7 @@ function renderAdvise(view) {
     h += `<table class="result" id="advise-table"><tr><th>card</th><th>EV</th><th>95% CI</th><th>Δ best</th><th>95% CI</th><th>n</th></tr>`;
     for (const c of res.cards) {
       h += `<tr class="${c.card === res.recommended ? "recommended" : ""}" data-card="${esc(c.card)}"><td>${esc(c.card)}</td><td>${num(c.ev, 1, true)}</td>` +
-        `<td>${ci(c.ci_low, c.ci_high, 1, true)}</td><td>${num(c.delta, 1, true)}</td><td>${ci(c.delta_ci_low, c.delta_ci_high, 1, true)}</td><td>${c.n}</td></tr>`;
+        `<td>${ci(c.ci_low, c.ci_high, 1, true)}</td><td>${num(c.delta, 1, true)}</td><td>${c.card === res.recommended ? "—" : ci(c.delta_ci_low, c.delta_ci_high, 1, true)}</td><td>${c.n}</td></tr>`;
     }
     h += "</table>";
   }
