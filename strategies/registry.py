@@ -60,6 +60,7 @@ Exposure policies are added the same way (``EXPOSE_NAME``, a branch in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -338,8 +339,10 @@ def _kv_params(strategy: Strategy, arg: str, name: str, decks: int | None) -> tu
             try:
                 values[k] = float(v)
             except ValueError:
+                values[k] = math.nan
+            if not math.isfinite(values[k]):  # nan / inf would reach the kernels' arithmetic
                 raise StrategyError(
-                    f"parameter {k} in {name!r} needs a number, got {v!r}"
+                    f"parameter {k} in {name!r} needs a finite number, got {v!r}"
                 ) from None
             lo_hi = strategy.ranges.get(k)
             if lo_hi is not None and not (lo_hi[0] <= values[k] <= lo_hi[1]

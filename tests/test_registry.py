@@ -255,3 +255,19 @@ def test_strategies_lists_decks_and_test_players():
     both = play_deals(TWO, "random", "always", seed=1, n=400)
     assert not (np.asarray(rule.exposed) >> 4).any() and (np.asarray(both.exposed) >> 4).any()
     assert "for tests only" in out and "illegal" in out
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "x"])
+def test_a_parameter_must_be_a_finite_number(value):
+    """``heuristic:push_pig=nan`` ran (nan reached the kernel's arithmetic): one error now,
+    on the command line too (exit 2)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from strategies.registry import parse_player
+
+    with pytest.raises(StrategyError, match=f"push_pig in .* needs a finite number, got '{value}'"):
+        parse_player(f"heuristic:push_pig={value}")
+    r = CliRunner().invoke(main, ["trace", "--players", f"heuristic:push_pig={value}"])
+    assert r.exit_code == 2 and "needs a finite number" in r.output
+    assert parse_player("heuristic:push_pig=1e0").params[0] == 1.0
