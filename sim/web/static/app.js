@@ -211,7 +211,7 @@ function renderTables(view, tables) {
   if (!res.settings.tables) {  // the snapshot of one table's run
     const t = res.settings.opponents[0], k = tables.indexOf(t);
     const cap = res.settings.max_deals, n = run.n;
-    $("expose-status").textContent = `table ${t} (${k + 1} of ${tables.length}): n = ${n.toLocaleString("en")} deals of at most ` +
+    $("expose-status").textContent = `table ${t}${k >= 0 ? ` (${k + 1} of ${tables.length})` : ""}: n = ${n.toLocaleString("en")} deals of at most ` +
       `${cap.toLocaleString("en")} · ${dur(view.elapsed)} · largest Δ half-width ${num(run.max_half_width)} (target ${res.settings.precision})`;
     out.innerHTML = `<p class="status">The comparison shows when every table is played.</p>`;
     return;
