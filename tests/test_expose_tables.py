@@ -186,11 +186,13 @@ def test_command_json_passes_tables():
                   "--max-deals", "200", "--batch", "200", "--precision", "0", "--quiet",
                   "--seed", "7")
     assert data["rows"] == cli["rows"]
-    # gongzhu-sim serve refuses it (its bound on search work looks at player/opponents)
-    from sim.commands.api import NOT_FROM_THE_WEB, OptionError
+    # gongzhu-sim serve takes it (its search-work check counts every table: test_serve.py)
+    from sim.commands.api import NOT_FROM_THE_WEB
 
-    with pytest.raises(OptionError, match="not available through gongzhu-sim serve"):
-        command_json("expose", {"hand": HAND, "tables": "heuristic"}, refused=NOT_FROM_THE_WEB)
+    web = command_json("expose", {"hand": HAND, "tables": "heuristic,lowest",
+                                  "options": "none;SQ", "max_deals": 200, "batch": 200,
+                                  "precision": 0, "seed": 7}, refused=NOT_FROM_THE_WEB)
+    assert web == data
 
 
 def test_tables_explicit_default_player_counts():

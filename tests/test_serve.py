@@ -260,6 +260,83 @@ def test_search_play_between_two_time_checks_is_bounded(client):
             "hand": two, "decks": 2, "player": "search", "opponents": "search", "batch": 11}))
 
 
+def test_expose_tables_gives_the_cli_json_for_the_same_seed(app_for):
+    """``tables`` (the page's "compare tables"): the CLI's --tables JSON, by_table and
+    verdict included; the job API gives the same."""
+    client = app_for(time_limit=3600.0)  # a cold numba cache compiles for minutes
+    opts = {"hand": SHEEP, "tables": "heuristic,lowest", "max_deals": 400, "batch": 200,
+            "precision": 0, "seed": 3, "options": "none;DJ"}
+    r = client.post("/api/expose", json=opts)
+    assert r.status_code == 200, r.text
+    code, out, err = _cli("expose", SHEEP, "--tables", "heuristic,lowest", "--max-deals",
+                          "400", "--batch", "200", "--precision", "0", "--seed", "3",
+                          "--options", "none;DJ", "--format", "json", "--quiet")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert r.json() == cli
+    assert cli["settings"]["tables"] == ["heuristic", "lowest"]
+    dj = next(row for row in cli["rows"] if row["option"] == "DJ")
+    assert set(dj["by_table"]) == {"heuristic", "lowest"}
+    assert dj["by_table"]["lowest"]["n"] == 400
+    assert dj["verdict"] in ("robust", "depends", "undecided")
+    v = client.post("/api/jobs", json={"page": "t", "command": "expose",
+                                       "options": opts}).json()
+    assert _wait(client, v["job"], "t").json()["result"] == cli
+
+
+def test_expose_tables_errors_and_caps(app_for):
+    client = app_for(max_deals=1000, time_limit=3600.0)
+    code, out, err = _cli("expose", SHEEP, "--tables", "heuristic,nosuch", "--quiet")
+    assert code == 2 and err.startswith("Error: --tables nosuch: ")
+    r = client.post("/api/expose", json={"hand": SHEEP, "tables": "heuristic,nosuch"})
+    assert (r.status_code, r.json()["error"]) == (400, err.strip())
+    # the deal cap is the whole request's: 600 deals for each of 2 tables is over 1,000
+    r = client.post("/api/expose", json={"hand": SHEEP, "tables": "heuristic,lowest",
+                                         "max_deals": 600})
+    assert (r.status_code, r.json()["error"]) == (
+        400, "Error: --max-deals 600 for each of 2 tables is over this server's cap of "
+        "1,000 deals per request (gongzhu-sim serve --max-deals): give 500 or less")
+    # without max_deals each table gets its share of the cap
+    r = client.post("/api/expose", json={"hand": SHEEP, "tables": "heuristic,lowest",
+                                         "precision": 0, "batch": 250, "options": "none;DJ"})
+    assert r.status_code == 200, r.text
+    row = r.json()["rows"][0]
+    assert [row["by_table"][t]["n"] for t in ("heuristic", "lowest")] == [500, 500]
+
+
+def test_search_work_counts_every_table(client):
+    """A search table plays search at the three other seats (and the hand's, unless
+    player is given): its batch is bounded as with --opponents search."""
+    from sim.commands.api import NOT_FROM_THE_WEB, parse_options, unset_table_defaults
+    from sim.web.app import check_search_work
+
+    heavy = {"hand": SHEEP, "tables": "heuristic,search:worlds=64"}
+    want = ("Error: table search:worlds=64: a batch of 250 deals with 256 search worlds per "
+            "decision over the searching seats is more play than gongzhu-sim serve runs "
+            "between two checks of its time limit and Cancel (57,600 deal-worlds): give "
+            "batch 225 or less")
+    r = client.post("/api/expose", json=heavy)
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": heavy})
+    assert (r.status_code, r.json()["error"]) == (400, want)
+    assert not client.app.state.jobs.running()
+    # the hero's own player given: three searching seats, 192 worlds: the default batch fits
+    ok = {**heavy, "player": "heuristic"}
+    params = unset_table_defaults("expose", ok, parse_options("expose", ok, NOT_FROM_THE_WEB))
+    check_search_work("expose", params)
+    # the default search table (32 worlds × 4 seats) fits; a heuristic table with an
+    # explicit batch of search-free play is not search work at all
+    for opts in ({"hand": SHEEP, "tables": "heuristic,search"},
+                 {"hand": SHEEP, "tables": "heuristic,lowest", "batch": 100_000}):
+        params = unset_table_defaults("expose", opts,
+                                      parse_options("expose", opts, NOT_FROM_THE_WEB))
+        check_search_work("expose", params)
+    with pytest.raises(InputError, match="table search: a batch of 500 deals"):
+        opts = {"hand": SHEEP, "tables": "lowest,search", "batch": 500}
+        check_search_work("expose", unset_table_defaults(
+            "expose", opts, parse_options("expose", opts, NOT_FROM_THE_WEB)))
+
+
 def test_values_of_the_wrong_kind_are_named(client):
     """A list or null where text belongs is refused as such, not parsed as "['SA']"."""
     r = client.post("/api/expose", json={"hand": SHEEP, "known": {"1": ["SA"]}})

@@ -22,10 +22,9 @@ COMMANDS = ("expose", "advise")
 
 #: Options a web request may not give: output and files (the server answers in JSON and
 #: writes nothing), where the work runs (the server decides), progress display.
-#: ``tables`` too: the page does not offer it, and the server's bound on search work per batch
-#: looks at ``player`` / ``opponents`` only.
+#: (``tables`` is taken: the server's search-work and deal caps count every table.)
 NOT_FROM_THE_WEB = {"fmt", "plot", "hands_file", "quiet", "jobs", "backend", "scheduler",
-                    "scheduler_timeout", "tables"}
+                    "scheduler_timeout"}
 
 
 class OptionError(InputError):
@@ -121,6 +120,18 @@ def parse_options(command: str, options: Mapping[str, Any],
     return dict(ctx.params)
 
 
+def unset_table_defaults(command: str, options: Mapping[str, Any], params: dict) -> dict:
+    """``params`` (parsed ``options`` of expose with ``tables``) with ``player`` and
+    ``opponents`` None where the request did not give them: with ``--tables`` each table
+    plays them then, as on the command line.  Changes and returns ``params``."""
+    cmd = _command(command)
+    given = {_param(cmd, str(k)).name for k in options}
+    for n in ("player", "opponents"):
+        if n not in given:
+            params[n] = None
+    return params
+
+
 def command_json(command: str, options: Mapping[str, Any], *,
                  refused: set[str] | frozenset[str] = frozenset(),
                  progress: Callable | None = None, deal_cap: int | None = None,
@@ -151,11 +162,7 @@ def command_json(command: str, options: Mapping[str, Any], *,
             params["jobs"] = jobs
         tables = params.pop("tables")
         if tables is not None:  # --player / --opponents count only when given
-            cmd = _command(command)
-            given = {_param(cmd, str(k)).name for k in options}
-            for n in ("player", "opponents"):
-                if n not in given:
-                    params[n] = None
+            unset_table_defaults(command, options, params)
         pos = [params.pop(n) for n in names]
         params.pop("quiet")
         results, _, _ = expose_results(*pos, params, progress=None, notes=False,

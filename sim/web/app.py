@@ -46,7 +46,12 @@ from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from sim.commands.api import NOT_FROM_THE_WEB, command_json, parse_options
+from sim.commands.api import (
+    NOT_FROM_THE_WEB,
+    command_json,
+    parse_options,
+    unset_table_defaults,
+)
 from sim.errors import InputError
 from sim.web.jobs import Busy, JobManager
 from sim.web.reports import ReportError, list_reports, report_file
@@ -208,12 +213,23 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 raise InputError(f"--max-worlds {mw:,} is over this server's cap of "
                                  f"{config.max_worlds:,} worlds per request (gongzhu-sim "
                                  "serve --max-worlds)")
+        elif params.get("tables") is not None:
+            unset_table_defaults(command, options, params)
+            n, md = _n_tables(params), params["max_deals"]
+            if n > 1 and md is not None and md * n > config.max_deals:
+                raise InputError(f"--max-deals {md:,} for each of {n} tables is over this "
+                                 f"server's cap of {config.max_deals:,} deals per request "
+                                 f"(gongzhu-sim serve --max-deals): give "
+                                 f"{config.max_deals // n:,} or less")
         check_search_work(command, params)
 
     def run(command: str, options: dict, progress) -> dict:
         check(command, options)
+        # the deal cap is the whole request's: with --tables, shared among the tables
+        n = _n_tables(parse_options(command, options, NOT_FROM_THE_WEB)) \
+            if command == "expose" else 1
         return command_json(command, options, refused=NOT_FROM_THE_WEB, progress=progress,
-                            deal_cap=config.max_deals, jobs=1)
+                            deal_cap=max(1, config.max_deals // n), jobs=1)
 
     def run_sync(command: str, options: dict, job: _SyncJob) -> dict | None:
         try:
@@ -428,50 +444,87 @@ class _SyncJob:
 MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
 
 
+def _n_tables(params: dict) -> int:
+    """How many tables an expose request plays (``tables``; 1 without it or when the names
+    cannot be read: the command then says why)."""
+    from sim.analysis.exposure_tables import split_tables
+
+    if params.get("tables") is None:
+        return 1
+    try:
+        return len(split_tables(params["tables"]))
+    except InputError:
+        return 1
+
+
 def check_search_work(command: str, params: dict) -> None:
     """Refuse (InputError) a request whose batch of search play is more than
     :data:`MAX_SEARCH_WORK`, so the server's time limit and Cancel take hold in seconds, not
-    hours: ``params`` are the parsed CLI parameters of ``command`` (expose or advise)."""
+    hours: ``params`` are the parsed CLI parameters of ``command`` (expose or advise).
+
+    Expose with ``tables``: every table is checked (the tables play one after the other, each
+    with its own batch): a table T plays T at every seat but the hand's, and at the hand's
+    seat too unless ``params["player"]`` is given (not None), as ``--opponents T`` does; a
+    table of a ``slow`` registry player gets search's smaller default batch, as the command.
+    """
     from sim.analysis.exposure_options import split_names
     from sim.commands.expose import SEARCH_BATCH, SEARCH_BATCH2, SEARCH_COST2
     from sim.commands.options import pop_rules
-    from strategies.registry import PLAYERS, parse_player, parse_seats
+    from strategies.registry import PLAYER, PLAYERS, lookup, parse_player, parse_seats
+
+    def search_worlds(names: list[str]) -> tuple[int, bool]:
+        """(search worlds per decision over the seats, whether a seat's player is slow)."""
+        worlds, slow = 0, False
+        for name in names:
+            entry = lookup(PLAYER, str(name).split(":", 1)[0].strip())
+            if entry is None or not entry.slow:
+                continue
+            slow = True
+            choice = parse_player(str(name), decks)
+            if choice.id == PLAYERS["search"]:
+                worlds += int(choice.params[0])
+        return worlds, slow
 
     try:
         decks = pop_rules(dict(params)).decks
         if command == "expose":
-            names = [params["player"], *split_names(params["opponents"], "opponents")]
-            names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
+            if params.get("tables") is None:
+                names = [params["player"], *split_names(params["opponents"], "opponents")]
+                names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
+                seats = [(None, names)]
+            else:
+                from sim.analysis.exposure_tables import split_tables
+
+                seats = [(t, [params["player"] or t, t, t, t])
+                         for t in split_tables(params["tables"])]
         else:
-            names = parse_seats(params["players"], "players")
-        worlds = 0
-        for name in names:
-            if str(name).split(":", 1)[0].strip() == "search":
-                choice = parse_player(str(name), decks)
-                if choice.id == PLAYERS["search"]:
-                    worlds += int(choice.params[0])
+            seats = [(None, parse_seats(params["players"], "players"))]
+        work = [(t, *search_worlds(names)) for t, names in seats]
     except InputError:  # bad rules or names: the command says so, in its own words and order
         return
-    if not worlds:
-        return
-    per = worlds * (SEARCH_COST2 if decks == 2 else 1)
-    if command == "expose":
-        batch = params["batch"] or (SEARCH_BATCH2 if decks == 2 else SEARCH_BATCH)
-        what = f"a batch of {batch:,} deals"
-    else:
-        from sim.analysis.advise import BATCH as batch
+    for table, worlds, slow in work:
+        if not worlds:
+            continue
+        per = worlds * (SEARCH_COST2 if decks == 2 else 1)
+        if command == "expose":
+            batch = params["batch"] or ((SEARCH_BATCH2 if decks == 2 else SEARCH_BATCH)
+                                        if slow else 10_000)
+            what = f"a batch of {batch:,} deals"
+        else:
+            from sim.analysis.advise import BATCH as batch
 
-        what = f"{batch} worlds (advise's batch)"
-    cap = MAX_SEARCH_WORK[command]
-    if batch * per <= cap:
-        return
-    most = cap // per
-    fix = (f"give batch {most:,} or less" if command == "expose" and most >= 1 else
-           "use fewer search worlds or seats, or the command line")
-    raise InputError(f"{what} with {worlds:,} search worlds per decision over the searching "
-                     f"seats is more play than gongzhu-sim serve runs between two checks of "
-                     f"its time limit and Cancel ({cap:,} deal-worlds"
-                     f"{', a two-deck deal counting 45' if decks == 2 else ''}): {fix}")
+            what = f"{batch} worlds (advise's batch)"
+        cap = MAX_SEARCH_WORK[command]
+        if batch * per <= cap:
+            continue
+        most = cap // per
+        fix = (f"give batch {most:,} or less" if command == "expose" and most >= 1 else
+               "use fewer search worlds or seats, or the command line")
+        where = f"table {table}: " if table is not None else ""
+        raise InputError(f"{where}{what} with {worlds:,} search worlds per decision over the "
+                         f"searching seats is more play than gongzhu-sim serve runs between "
+                         f"two checks of its time limit and Cancel ({cap:,} deal-worlds"
+                         f"{', a two-deck deal counting 45' if decks == 2 else ''}): {fix}")
 
 
 def _meta(config: ServerConfig) -> dict:
@@ -482,7 +535,7 @@ def _meta(config: ServerConfig) -> dict:
     from strategies.registry import EXPOSURE, PLAYER, strategies
 
     def names(kind):
-        return [{"name": s.name, "decks": list(s.decks), "help": s.help}
+        return [{"name": s.name, "decks": list(s.decks), "help": s.help, "slow": s.slow}
                 for s in strategies(kind)]
 
     return {

@@ -93,6 +93,19 @@ function fillPlayers() {
       if (p.decks.includes(d)) sel.append(new Option(p.name, p.name, false, p.name === old));
     }
   }
+  const box = $("expose-tables"), ticked = new Set(pickedTables());
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (const p of META.players) {
+    if (!p.decks.includes(d)) continue;
+    const cb = Object.assign(document.createElement("input"), { type: "checkbox", value: p.name, checked: ticked.has(p.name) });
+    cb.className = "table-check";
+    cb.addEventListener("change", tablesChanged);
+    const lab = document.createElement("label");
+    lab.title = p.help || "";
+    lab.append(cb, " " + p.name);
+    box.append(lab);
+  }
+  tablesChanged();
   const ex = $("expose-opp-exposure"), old = ex.value || "rule";
   ex.replaceChildren();
   for (const e of META.exposures) {
@@ -104,10 +117,26 @@ function fillPlayers() {
 
 let exposeGrid, exposeJob = null;
 
+function pickedTables() {  // the ticked "compare tables" boxes, in the registry's order
+  return [...document.querySelectorAll("#expose-tables input.table-check:checked")].map((c) => c.value);
+}
+
+function tablesChanged() {  // two or more tables replace the single table of the other seats
+  $("expose-opponents").disabled = pickedTables().length > 1;
+  if (exposeGrid) exposeCli();
+}
+
 function exposeOptions() {
   const o = { hand: exposeGrid.text(), seat: Number($("expose-seat").value) };
-  if ($("expose-player").value !== "heuristic") o.player = $("expose-player").value;
-  if ($("expose-opponents").value !== "heuristic") o.opponents = $("expose-opponents").value;
+  const tables = pickedTables();
+  if (tables.length > 1) {
+    // your play stays what the form says under every table (the CLI's --player with --tables)
+    o.player = $("expose-player").value;
+    o.tables = tables.join(",");
+  } else {
+    if ($("expose-player").value !== "heuristic") o.player = $("expose-player").value;
+    if ($("expose-opponents").value !== "heuristic") o.opponents = $("expose-opponents").value;
+  }
   if ($("expose-opp-exposure").value !== "rule") o.opponents_exposure = $("expose-opp-exposure").value;
   if ($("expose-options").value.trim()) o.options = $("expose-options").value.trim();
   if ($("expose-measure").value !== "zero-sum") o.measure = $("expose-measure").value;
@@ -116,7 +145,8 @@ function exposeOptions() {
   o.seed = Number($("expose-seed").value);
   // batch: the table refreshes after every batch; empty = 1,000, or the CLI's own default
   // when a seat plays search (250 deals; 10 with two decks)
-  const searching = [o.player, o.opponents].some((p) => p && p.startsWith("search"));
+  const slow = new Set(META.players.filter((p) => p.slow).map((p) => p.name));
+  const searching = [o.player, o.opponents, ...tables].some((p) => p && slow.has(p.split(":")[0]));
   if ($("expose-batch").value !== "") o.batch = Number($("expose-batch").value);
   else if (!searching) o.batch = 1000;
   return { ...o, ...rules() };
@@ -146,6 +176,8 @@ function renderExpose(view) {
       : view.state === "cancelled" ? "cancelled before the first batch: no estimate" : "";
     return;
   }
+  const asked = exposeJob ? exposeJob.options.tables : null;
+  if (res.settings.tables || asked) return renderTables(view, asked ? asked.split(",") : res.settings.tables);
   const run = res.runs[0], cap = res.settings.max_deals, n = run.n;
   if (view.state === "running") {
     const left = Math.min(n ? (view.elapsed / n) * (cap - n) : NaN, view.time_limit - view.elapsed);
@@ -166,6 +198,43 @@ function renderExpose(view) {
       `<td>${r.option === "none" ? "0" : num(r.delta, 2, true)}</td><td>${r.option === "none" ? "" : ci(r.delta_lo, r.delta_hi, 2, true)}</td>` +
       `<td>${r.option === "none" ? "" : pct(r.p_gain)}</td><td>${r.option === "none" ? "" : pct(r.p_tie)}</td>` +
       `<td>${esc(r.status)}</td><td>${num(r.pig, 3)}</td><td>${num(r.sheep, 3)}</td><td>${num(r.transformer, 3)}</td><td>${num(r.hearts)}</td></tr>`;
+  }
+  h += "</table>";
+  for (const w of run.warnings || []) h += `<p class="status">${esc(w)}</p>`;
+  out.innerHTML = h;
+}
+
+// Several tables: while running, the estimate so far is the table being played (progress
+// only); at the end, per option its Δ with 95% CI under each table and the verdict.
+function renderTables(view, tables) {
+  const out = $("expose-out"), res = view.result, run = res.runs[0];
+  if (!res.settings.tables) {  // the snapshot of one table's run
+    const t = res.settings.opponents[0], k = tables.indexOf(t);
+    const cap = res.settings.max_deals, n = run.n;
+    $("expose-status").textContent = `table ${t}${k >= 0 ? ` (${k + 1} of ${tables.length})` : ""}: n = ${n.toLocaleString("en")} deals of at most ` +
+      `${cap.toLocaleString("en")} · ${dur(view.elapsed)} · largest Δ half-width ${num(run.max_half_width)} (target ${res.settings.precision})`;
+    out.innerHTML = `<p class="status">The comparison shows when every table is played.</p>`;
+    return;
+  }
+  tables = res.settings.tables;
+  const by = run.by_table || {};
+  $("expose-status").textContent = `${tables.map((t) => `${t}: n = ${(by[t] ? by[t].n : 0).toLocaleString("en")}`).join(" · ")}` +
+    ` · ${dur(view.elapsed)}${view.stopped_by ? ` (stopped: ${view.stopped_by})` : view.state === "cancelled" ? " (cancelled)" : ""}`;
+  let h = `<p id="expose-recommendation" class="recommendation" data-option="${esc(run.recommended)}">` +
+    `Recommendation: <b>${esc(run.recommendation || run.recommended)}</b>` +
+    ` <span class="status">(${esc(res.settings.unit)} per deal; Δ vs exposing nothing with its 95% CI under each table)</span></p>`;
+  h += `<table class="result" id="expose-tables-table"><tr><th>option</th>` +
+    tables.map((t) => `<th colspan="2">${esc(t)}</th>`).join("") + `<th>verdict</th></tr>` +
+    `<tr class="tables-head"><th></th>${tables.map(() => "<th>Δ</th><th>95% CI</th>").join("")}<th></th></tr>`;
+  for (const r of res.rows) {
+    const rec = r.option === run.recommended, none = r.option === "none";
+    h += `<tr class="${rec ? "recommended" : ""}" data-option="${esc(r.option)}"><td>${esc(r.option)}</td>`;
+    for (const t of tables) {
+      const b = (r.by_table || {})[t];
+      h += !b ? "<td></td><td></td>" : none ? "<td>0</td><td></td>"
+        : `<td>${num(b.delta, 2, true)}</td><td>${ci(b.delta_lo, b.delta_hi, 2, true)}</td>`;
+    }
+    h += `<td class="verdict-${esc(r.verdict || "")}">${none ? "" : esc(r.verdict || "")}</td></tr>`;
   }
   h += "</table>";
   for (const w of run.warnings || []) h += `<p class="status">${esc(w)}</p>`;
