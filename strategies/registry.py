@@ -501,7 +501,8 @@ def _learned_data(arg: str, name: str, decks: int | None):
 register(Strategy(PLAYER, "learned", PLAY_LEARNED,
                   "a model distilled from search's decisions scores each legal card from "
                   "features of the seat's own observation and plays the best "
-                  "(learned:model=PATH; default: the shipped model; docs/learned.md)",
+                  "(learned:model=PATH; default: the shipped model for the deck count; "
+                  "one and two decks; docs/learned.md)",
                   kernels={1: play_learned, 2: play_learned2}, syntax="learned:model=PATH",
                   load_data=_learned_data))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
