@@ -35,7 +35,9 @@ Learned player (one deck, no exposure; fast, in the default list):
 
 * ``learned_2v2`` — ``search_2v2`` below with ``learned`` (the shipped model) in place of
   ``search``: two ``learned`` (seats 0+2) vs two ``heuristic`` and swapped, same deals;
-* ``learned_1v3`` — ``search_1v3`` with ``learned``.
+* ``learned_1v3`` — ``search_1v3`` with ``learned``;
+* ``learned2_2v2``, ``learned2_1v3`` — the same with two decks (the shipped two-deck model
+  against the two-deck heuristic).
 
 Search section (``--search-deals N``, or name them in ``--only``; one deck, no exposure):
 
@@ -300,6 +302,8 @@ PAIRINGS = {
     "expose_rule": expose_rule,
     "learned_2v2": lambda s, n, t: search_2v2(s, n, t, "learned"),
     "learned_1v3": lambda s, n, t: search_1v3(s, n, t, "learned"),
+    "learned2_2v2": lambda s, n, t: search_2v2(s, n, t, "learned", decks=2),
+    "learned2_1v3": lambda s, n, t: search_1v3(s, n, t, "learned", decks=2),
 }
 #: the search section (slow: run with --search-deals, or --only search_2v2,...)
 SEARCH_PAIRINGS = {

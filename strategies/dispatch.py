@@ -25,6 +25,7 @@ from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
 from strategies.learned import N_PARAMS as _MODEL_COLUMN
 from strategies.learned import play_learned
+from strategies.learned2 import play_learned2
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -96,6 +97,8 @@ def choose_play2(sid, params, obs, rng):
         return play_heuristic2(obs, params, rng)
     if sid == PLAY_SEARCH:
         return play_search2(obs, params, rng)
+    if sid == PLAY_LEARNED:
+        return play_learned2(obs, params, rng)
     if sid == PLAY_ILLEGAL:
         return play_illegal2(obs, rng)
     return _BAD_PLAY, _NONE, rng
@@ -106,7 +109,7 @@ def obs_level2(sids):
     """Which two-deck observation slots the play strategies ``sids`` (int64[4]) read, so
     the engine (sim/engine/two_decks.py) maintains only those: 0 none (every seat plays
     ``random``, which chooses from the legal masks alone), 1 every slot but ``Q_SHOWN`` /
-    ``Q_NO_PAIRS`` (every seat plays ``random``, ``lowest`` or ``heuristic``), 2 every
+    ``Q_NO_PAIRS`` (every seat plays ``random``, ``lowest``, ``heuristic`` or ``learned``), 2 every
     slot (any other id, e.g. ``search``, which samples hidden hands from the public words).
 
     A two-deck strategy that starts reading ``Q_SHOWN`` / ``Q_NO_PAIRS`` must leave the
@@ -116,8 +119,8 @@ def obs_level2(sids):
         sid = sids[p]
         if sid == PLAY_RANDOM:
             continue
-        if sid == PLAY_LOWEST or sid == PLAY_HEURISTIC:
-            level = max(level, 1)
+        if sid == PLAY_LOWEST or sid == PLAY_HEURISTIC or sid == PLAY_LEARNED:
+            level = max(level, 1)  # learned2 reads neither Q_SHOWN nor Q_NO_PAIRS
         else:
             level = 2
     return level

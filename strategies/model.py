@@ -89,18 +89,25 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
 
 
 def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None:
-    """Refuse a model made for another feature version or deck count (ModelFileError)."""
+    """Refuse a model made for another deck count or feature version (ModelFileError); a
+    two-deck model (``decks`` 2 in its metadata) is checked against strategies/learned2.py's
+    feature set."""
+    if decks is not None and meta.get("decks") != decks:
+        raise ModelFileError(f"model {path} was made for {meta.get('decks')} deck(s), "
+                             f"this game has {decks}")
+    want_version, want_nf = FEATURE_VERSION, N_FEATURES
+    if meta.get("decks") == 2:  # the two-deck feature set (strategies/learned2.py)
+        from strategies.learned2 import FEATURE_VERSION2, N_FEATURES2
+
+        want_version, want_nf = FEATURE_VERSION2, N_FEATURES2
     version = meta.get("feature_version")
-    if version != FEATURE_VERSION or int(values[0]) != FEATURE_VERSION:
+    if version != want_version or int(values[0]) != want_version:
         raise ModelFileError(f"model {path} was made for feature set version {version}; "
-                             f"this program reads version {FEATURE_VERSION} (retrain it with "
+                             f"this program reads version {want_version} (retrain it with "
                              "gongzhu-sim train)")
     nf, nh = int(values[1]), int(values[2])
-    if nf != N_FEATURES or values.size != HEADER + nf + nh * nf + 2 * nh:
+    if nf != want_nf or values.size != HEADER + nf + nh * nf + 2 * nh:
         raise ModelFileError(f"model {path} has a bad layout ({nf} features, {nh} hidden, "
                              f"{values.size} numbers)")
     if not np.all(np.isfinite(values)):
         raise ModelFileError(f"model {path} holds non-finite weights")
-    if decks is not None and meta.get("decks") != decks:
-        raise ModelFileError(f"model {path} was made for {meta.get('decks')} deck(s), "
-                             f"this game has {decks}")

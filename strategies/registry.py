@@ -86,6 +86,7 @@ from strategies.dispatch import (
 from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
 from strategies.learned import play_learned
+from strategies.learned2 import play_learned2
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -503,8 +504,9 @@ def _learned_data(arg: str, name: str, decks: int | None):
 register(Strategy(PLAYER, "learned", PLAY_LEARNED,
                   "a model distilled from search's decisions scores each legal card from "
                   "features of the seat's own observation and plays the best "
-                  "(learned:model=PATH; default: the shipped model; docs/learned.md)",
-                  kernels={1: play_learned}, syntax="learned:model=PATH",
+                  "(learned:model=PATH; default: the shipped model for the deck count; "
+                  "one and two decks; docs/learned.md)",
+                  kernels={1: play_learned, 2: play_learned2}, syntax="learned:model=PATH",
                   load_data=_learned_data))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
                   "plays a card it does not hold, to test --check-legal (never for results)",

@@ -47,15 +47,14 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
     Plays deals 0..DEALS−1 of --seed with the --teacher at every seat (self-play) or at
     seats 0+2 / 1+3 beside --field players, keeps each search decision's observation and
     every legal card's rollout mean, and fits the model's scores by listwise softmax
-    cross-entropy (docs/learned.md).  The model file carries its metadata (feature-set
-    version, rules, decks, teacher, seed, data size and this command); play it with
-    ``learned:model=MODEL.npz``.
+    cross-entropy (docs/learned.md).  With --decks 2 the teacher is two-deck search and
+    the model scores two-deck plays (singles, pairs, two cards).  The model file carries its
+    metadata (feature-set version, rules, decks, teacher, seed, data size and this command);
+    play it with ``learned:model=MODEL.npz``.
     """
     from sim.errors import InputError
 
     rules = pop_rules(rule_flags)
-    if rules.decks != 1:
-        raise InputError("train: the learned player plays one deck so far (--decks 1)")
     if worlds is not None:
         if teacher != "search":
             raise InputError("give the teacher's worlds either in --teacher or --worlds, "
@@ -77,7 +76,10 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
             raise InputError(f"{out} exists and is not a model file: not replaced") from None
     if not out_path.parent.exists():
         raise InputError(f"folder {out_path.parent} does not exist")
-    from sim.analysis.learn import train_model
+    if rules.decks == 2:  # the two-deck feature set and recorder (sim/analysis/learn2.py)
+        from sim.analysis.learn2 import train_model2 as train_model
+    else:
+        from sim.analysis.learn import train_model
 
     log = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
