@@ -1,5 +1,6 @@
-"""The test sets (issue 26): ``python -m pytest`` runs the fast set (pyproject addopts
-``-m "not slow"``; within 5 minutes on a quiet 2-core machine from a cold numba cache) and
+"""The test sets (issue 26): ``python -m pytest -n 2`` runs the fast set (pyproject addopts
+``-m "not slow"``; two pytest-xdist workers, within 5 minutes on a quiet 2-core machine from a
+cold numba cache) and
 ``python -m pytest -m slow`` the slow set after it (CI, .ci/run).
 
 The slow set is selected here, by file or by test (a name, or a name with its parameter id),
