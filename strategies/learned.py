@@ -234,10 +234,11 @@ def decision_features(obs, params, cards, out):
 
 
 @njit(cache=True, nogil=True)
-def _score(row, f, buf):
+def score_model(row, f, buf):
     """The score of the feature vector ``f`` under the model in ``row`` (the seat's row of
-    the parameter table; module doc layout), ``buf``: float64[≥ H] work space.  The hidden
-    layer is evaluated sparsely: only the non-zero features (most are zero)."""
+    the parameter table; module doc layout, the same for one and two decks, so
+    strategies/learned2.py scores with it too), ``buf``: float64[≥ H] work space.  The
+    hidden layer is evaluated sparsely: only the non-zero features (most are zero)."""
     base = N_PARAMS
     nf = np.int64(row[base + 1])
     nh = np.int64(row[base + 2])
@@ -275,7 +276,7 @@ def score_features(params, seat, feats, n, scores):
         return
     buf = np.empty(max(1, np.int64(row[N_PARAMS + 2])), dtype=np.float64)
     for j in range(n):
-        scores[j] = _score(row, feats[j], buf)
+        scores[j] = score_model(row, feats[j], buf)
 
 
 @njit(cache=True, nogil=True)
@@ -302,7 +303,7 @@ def play_learned(obs, params, rng):
         c = lowest_bit(m)
         m &= m - ONE
         _card_features(obs, ctx, c, f)
-        sc = _score(row, f, hid)
+        sc = score_model(row, f, hid)
         if sc > best_s:
             best_s = sc
             best_c = c

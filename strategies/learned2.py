@@ -74,6 +74,7 @@ from strategies.heuristic2 import (
     _score_of,
     _shed,
 )
+from strategies.learned import score_model
 
 #: Version of the two-deck feature set (distinct from the one-deck version 1).
 FEATURE_VERSION2 = 2
@@ -255,33 +256,6 @@ def _play_features(obs, ctx, c1, c2, f):
 
 
 @njit(cache=True, nogil=True)
-def _score2(row, f, buf):
-    """The score of the features ``f`` under the model in ``row`` (module doc layout);
-    ``buf``: float64[≥ H] work space.  The hidden layer runs over non-zero features only."""
-    base = N_PARAMS
-    nf = np.int64(row[base + 1])
-    nh = np.int64(row[base + 2])
-    w0 = base + HEADER
-    w1 = w0 + nf
-    b1 = w1 + nh * nf
-    v0 = b1 + nh
-    sc = 0.0
-    for h in range(nh):
-        buf[h] = row[b1 + h]
-    for i in range(nf):
-        x = f[i]
-        if x != 0.0:
-            sc += row[w0 + i] * x
-            o = w1 + i * nh
-            for h in range(nh):
-                buf[h] += row[o + h] * x
-    for h in range(nh):
-        if buf[h] > 0.0:
-            sc += row[v0 + h] * buf[h]
-    return sc
-
-
-@njit(cache=True, nogil=True)
 def decision_features2(obs, c1s, c2s, out):
     """Features of every legal play of the two-deck observation ``obs`` (uint64[Q_SIZE]).
 
@@ -307,7 +281,7 @@ def decision_features2(obs, c1s, c2s, out):
 @njit(cache=True, nogil=True)
 def _consider(obs, ctx, row, f, hid, a, b, best_s, best_a, best_b):
     _play_features(obs, ctx, a, b, f)
-    sc = _score2(row, f, hid)
+    sc = score_model(row, f, hid)
     if sc > best_s:
         return sc, a, b
     return best_s, best_a, best_b
