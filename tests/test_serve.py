@@ -21,6 +21,10 @@ from sim.cli import main
 from sim.errors import InputError
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
+#: A hand with all four exposable cards: 16 options, so 200,000 deals take many seconds on any
+#: machine and a test that stops a job (time limit, cancel, hang-up, page timeout) never races
+#: the job's own end (the sheep hand's 2 options can finish within a second on a warm one).
+LONG_JOB = "AKQ5.A93.J4.T863"
 POSITION = {"hand": "KQ2.QJ.76.95", "seat": 3, "exposed": {"1": "HA,DJ"},
             "plays": "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"}
 POSITION_ARGS = ["KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--plays",
@@ -387,7 +391,7 @@ def test_a_bug_is_one_error_line_not_a_bare_500(app_for, monkeypatch):
 
 def test_time_limit_stops_with_the_estimate_so_far(app_for):
     client = app_for(time_limit=1.0)
-    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+    r = client.post("/api/expose", json={"hand": LONG_JOB, "max_deals": 200_000, "batch": 200,
                                          "precision": 0})
     assert r.status_code == 200
     j = r.json()
@@ -399,7 +403,7 @@ def test_a_client_that_hangs_up_stops_its_synchronous_run(client):
     """curl interrupted: the analysis stops at its next batch, its slot is free again."""
     import anyio
 
-    body = json.dumps({"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+    body = json.dumps({"hand": LONG_JOB, "max_deals": 200_000, "batch": 200,
                        "precision": 0}).encode()
     sent: list[dict] = []
     state = {"read": 0.0}
@@ -524,7 +528,7 @@ def test_partial_estimates_grow_batch_by_batch_and_end_in_the_final_one():
 
 
 def test_cancel_and_one_job_per_page(client):
-    opts = {"hand": SHEEP, "max_deals": 200_000, "batch": 200, "precision": 0}
+    opts = {"hand": LONG_JOB, "max_deals": 200_000, "batch": 200, "precision": 0}
     a = client.post("/api/jobs", json={"page": "pa", "command": "expose", "options": opts})
     b = client.post("/api/jobs", json={"page": "pa", "command": "expose", "options": opts})
     ja, jb = a.json()["job"], b.json()["job"]
@@ -540,7 +544,7 @@ def test_cancel_and_one_job_per_page(client):
 
 
 def test_a_page_that_goes_away_has_its_job_cancelled(client):
-    opts = {"hand": SHEEP, "max_deals": 200_000, "batch": 200, "precision": 0}
+    opts = {"hand": LONG_JOB, "max_deals": 200_000, "batch": 200, "precision": 0}
     j = client.post("/api/jobs", json={"page": "gone", "command": "expose",
                                        "options": opts}).json()["job"]
     assert client.post("/api/pages/gone/gone").json() == {"cancelled": 1}
@@ -557,7 +561,7 @@ def test_a_page_that_stops_polling_has_its_job_cancelled(app_for):
     # 16 options (♠Q ♦J ♣10 ♥A held) × 200,000 deals: far more than the reaper's first
     # look (≤ 1 s plus the timeout) on any machine; the sheep hand's 2 options could finish
     # first on a fast, warm one (the job then ended "done", stopped by nobody)
-    opts = {"hand": "AKQ5.A93.J4.T863", "max_deals": 200_000, "batch": 200, "precision": 0}
+    opts = {"hand": LONG_JOB, "max_deals": 200_000, "batch": 200, "precision": 0}
     j = client.post("/api/jobs", json={"page": "quiet", "command": "expose",
                                        "options": opts}).json()["job"]
     jobs = client.app.state.jobs
@@ -815,7 +819,7 @@ def test_ctrl_c_stops_the_running_analyses_first(monkeypatch, client):
     assert jobs.stopping.is_set() and got["server"].should_exit
     # a synchronous run sees it at its next batch
     client.app.state.jobs.close()
-    r = client.post("/api/expose", json={"hand": SHEEP, "max_deals": 200_000, "batch": 200,
+    r = client.post("/api/expose", json={"hand": LONG_JOB, "max_deals": 200_000, "batch": 200,
                                          "precision": 0})
     assert r.status_code == 200 and r.json()["stopped_by"] == "the server is stopping"
     assert r.json()["runs"][0]["stop"] == "interrupted" and r.json()["runs"][0]["n"] == 200
