@@ -60,7 +60,9 @@ from sim.jobs.manifest import (  # noqa: F401 (re-exported)
     _resume_chunks,
     _resume_spec,
     _totals_of_file,
+    check_models,
     gongzhu_manifest,
+    model_digests,
     plan_chunks,
     versions,
     write_json_atomic,
@@ -245,6 +247,7 @@ class Job:
                 "rules": spec.rules.to_dict(),
                 "seed": spec.seed,
                 "deals_file_sha256": self.digest,
+                "model_sha256": model_digests(spec),
                 "versions": versions(),
                 "kind": spec.kind,
                 "columns": _columns(spec),
@@ -431,6 +434,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
             digest = file_digest(spec.deals_file) if Path(spec.deals_file).is_file() else None
         try:
             spec = _resume_spec(spec, manifest, digest)
+            check_models(spec, manifest)
         except InputError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
