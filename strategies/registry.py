@@ -240,6 +240,35 @@ class ModelData:
     source: str = ""
 
 
+def data_digests(choices) -> dict[str, str]:
+    """SHA-256 (hex) of the data each Choice plays with (a ``learned`` model's weights), by
+    Choice name; Choices that read no data are left out.
+
+    A job records these so that a resume never mixes two models under one player name.
+    """
+    import hashlib
+
+    out: dict[str, str] = {}
+    for c in choices:
+        if c.data is not None:
+            raw = np.asarray(c.data.values, dtype=np.float64).tobytes()
+            out[c.name] = hashlib.sha256(raw).hexdigest()
+    return out
+
+
+def check_data_digests(was, now: dict[str, str], how: str) -> None:
+    """Raise StrategyError when a player's data (its model) differs between ``was`` (a
+    recorded :func:`data_digests`, or None when not recorded: not checked) and ``now``.
+    ``how`` names the command that resumes, e.g. ``--resume``."""
+    if not isinstance(was, dict):
+        return
+    for name in sorted(set(was) | set(now)):
+        if was.get(name) != now.get(name):
+            raise StrategyError(f"{how}: the model of player {name!r} changed since the "
+                                "interrupted run (its results would mix two models); use "
+                                "--force to start over")
+
+
 @dataclass(frozen=True)
 class Choice:
     """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS]).

@@ -124,6 +124,9 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         d["rules"] = Rules.from_dict(d["rules"], where=f"{folder / TUNE_FILE} rules")
         settings = Settings(**d)
         check_settings(settings)
+        from strategies.registry import check_data_digests
+
+        check_data_digests(state.get("model_sha256"), _model_digests(settings), "--resume")
         entries = state.get("history", [])
     else:
         rules = pop_rules(kwargs)
@@ -147,7 +150,8 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         entries = []
         state = {"format": TUNE_FORMAT, "kind": "tune", "status": "running",
                  "started": datetime.now(UTC).isoformat(timespec="seconds"),
-                 "settings": settings.to_dict(), "history": []}
+                 "settings": settings.to_dict(), "model_sha256": _model_digests(settings),
+                 "history": []}
         _write_state(folder, state)
 
     def save(h):
@@ -230,6 +234,19 @@ def _logger():
             click.echo(f"  confirmation: {c['gain']:+.3f} [{c['low']:+.3f}, "
                        f"{c['high']:+.3f}] (n = {c['n']:,})", err=True)
     return log
+
+
+def _model_digests(settings) -> dict[str, str]:
+    """SHA-256 of the model of every player the tune plays (the field's and, for an
+    exposure family, the tuned seat's), by name: a resume refuses a changed model."""
+    from sim.analysis.candidates import parse_candidate
+    from strategies.registry import data_digests, parse_player
+
+    decks = settings.rules.decks
+    choices = [parse_candidate(settings.field, "--field", decks).player]
+    if settings.family == "rule":  # the tuned seat's player (an exposure family)
+        choices.append(parse_player(settings.other, decks))
+    return data_digests(choices)
 
 
 def _read_state(folder: Path) -> dict:

@@ -129,38 +129,20 @@ class _DeferInterrupt:
 
 
 def model_digests(spec: JobSpec) -> dict[str, str]:
-    """SHA-256 of the data (a ``learned`` model's weights) each distinct player of ``spec``
-    plays with, by player name; players that read no data are left out.
+    """SHA-256 of the model each distinct player of ``spec`` plays with, by player name
+    (players that read no model are left out; strategies/registry.py ``data_digests``).
+    Recorded in the manifest as ``model_sha256``. Raises StrategyError as the registry does."""
+    from strategies.registry import data_digests, parse_player
 
-    Recorded in the manifest so that ``--resume`` refuses to mix two models under one name
-    (a model file replaced between the runs). Raises StrategyError as the registry does.
-    """
-    import hashlib
-
-    from strategies.registry import parse_player
-
-    out: dict[str, str] = {}
-    for name in dict.fromkeys(spec.players):
-        data = parse_player(name, spec.rules.decks).data
-        if data is not None:
-            raw = np.asarray(data.values, dtype=np.float64).tobytes()
-            out[name] = hashlib.sha256(raw).hexdigest()
-    return out
+    return data_digests(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
 
 
 def check_models(spec: JobSpec, old: dict[str, Any]) -> None:
-    """``--resume``: refuse when a player's model changed since the interrupted run
-    (manifests without ``model_sha256``, written before it was recorded, are not checked).
-    Raises InputError naming the player."""
-    was = old.get("model_sha256")
-    if not isinstance(was, dict):
-        return
-    now = model_digests(spec)
-    for name in sorted(set(was) | set(now)):
-        if was.get(name) != now.get(name):
-            raise InputError(f"--resume: the model of player {name!r} changed since the "
-                             "interrupted run (its results would mix two models); use "
-                             "--force to start over")
+    """``--resume``: refuse (StrategyError, an InputError) when a player's model changed
+    since the interrupted run; manifests without ``model_sha256`` are not checked."""
+    from strategies.registry import check_data_digests
+
+    check_data_digests(old.get("model_sha256"), model_digests(spec), "--resume")
 
 
 def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
