@@ -488,7 +488,7 @@ def search_decision(obs, params, rng, totals):
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
     searched; ``worlds`` = 0 when it did not (one legal card, or all equivalent: totals
-    then all 0).  Used by the training-data recorder (sim/analysis/learn.py).
+    then all 0).  Used by the training-data recorder (sim/analysis/learn/record.py).
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.analysis.exposure_options import parse_options
+from sim.analysis.exposure.options import parse_options
 from sim.errors import InputError
 from sim.game.cards import cards_to_masks2, parse_hand
 

@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.exposure import analyse_exposure, default_options, exposure_ev, parse_options
-from sim.analysis.exposure_options import option_label
+from sim.analysis.exposure.compute import (
+    analyse_exposure,
+    default_options,
+    exposure_ev,
+    parse_options,
+)
+from sim.analysis.exposure.options import option_label
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.cards import cards_to_masks2, parse_hand
@@ -173,7 +178,7 @@ def test_two_deck_search_default_cap(monkeypatch, decks, hand, extra, cap, batch
     faster).  Two decks with search now default to 90 deals in batches of
     10 (about as long as the one-deck default) and say so on stderr; an explicit cap is
     kept and the note gives its cost.  (analyse_exposure is replaced: nothing is played.)"""
-    import sim.analysis.exposure as ex
+    import sim.analysis.exposure.compute as ex
 
     seen = {}
 

@@ -9,7 +9,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.exposure_tables import sign, split_tables, verdict
+from sim.analysis.exposure.tables import sign, split_tables, verdict
 from sim.cli import main
 from sim.errors import InputError
 
@@ -208,7 +208,7 @@ def test_interrupted_in_the_second_table_keeps_what_was_played():
     """Ctrl-C (here: the snapshot callback raising KeyboardInterrupt, as serve's Cancel)
     during the second table: the first table complete, the second its estimate so far,
     the verdict from both; the outputs still render."""
-    from sim.analysis.exposure_format import format_text, to_json
+    from sim.analysis.exposure.format import format_text, to_json
     from sim.commands.expose import expose_results
 
     calls = []

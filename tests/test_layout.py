@@ -1,9 +1,11 @@
 """The layout shows the architecture: imports point one way and nothing imports in a cycle.
 
-Layers, lowest first (sim/__init__.py): sim.errors → sim.core → sim.game → strategies →
-sim.engine → sim.jobs / sim.analysis → reports → sim.commands / sim.cli / sim.web.  A module
-may import its own layer or any layer below it (function-level imports included: a lazy
-import is still a dependency).  ``sim/__init__.py`` (the public API, imported lazily) is exempt.
+Layers, lowest first (sim/__init__.py, docs/architecture.md): sim.errors → sim.core (with
+the statistics, sim.core.stats) → sim.game (with the measure table, sim.game.measures) →
+strategies → sim.engine → sim.jobs → sim.analysis → reports → sim.commands / sim.cli /
+sim.web.  Every module has a layer and may import only its own layer or the layers below it
+(function-level imports included: a lazy import is still a dependency).
+``sim/__init__.py`` (the public API, imported lazily) is exempt.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ LAYERS = [
     ("sim.game",),
     ("strategies",),
     ("sim.engine",),
-    ("sim.jobs", "sim.analysis"),
+    ("sim.jobs",),
+    ("sim.analysis",),
     ("reports",),
     ("sim.commands", "sim.cli", "sim.web"),
 ]
@@ -136,6 +139,14 @@ def test_each_module_imports_alone():
     r = subprocess.run([sys.executable, "-c", code, *MODULES], cwd=ROOT, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_analysis_is_one_subpackage_per_question():
+    """sim/analysis holds subpackages only (exposure, compare, tune, advise, study, learn)."""
+    top = ROOT / "sim" / "analysis"
+    assert sorted(p.name for p in top.glob("*.py")) == ["__init__.py"]
+    assert {p.name for p in top.iterdir() if (p / "__init__.py").exists()} >= {
+        "exposure", "compare", "tune", "advise", "study", "learn"}
 
 
 @pytest.mark.parametrize("name", importlib.import_module("sim").__all__)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.learn import (
+from sim.analysis.learn.record import (
     featurize,
     fit_model,
     model_choice,

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.learn import fit_model, model_scores, regret
-from sim.analysis.learn2 import featurize2, record_decisions2
+from sim.analysis.learn.record import fit_model, model_scores, regret
+from sim.analysis.learn.record_two_decks import featurize2, record_decisions2
 from sim.cli import main
 from sim.engine.gameloop import deal_game, play_game
 from sim.engine.one_deck import play_deals

@@ -1,4 +1,4 @@
-"""Two-deck exposure studies (issue 16.3): sim/jobs/study.py, sim/analysis/study_units.py,
+"""Two-deck exposure studies (issue 16.3): sim/jobs/study.py, sim/jobs/study_units.py,
 the two-deck hand features and the report.
 
 Every arm is the engine's own two-deck play with the holder's policy set to ``fixed`` with
@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.study_units import unit_frame
 from sim.cli import main
 from sim.engine import play_deals
 from sim.game.cards import parse_hand
@@ -23,6 +22,7 @@ from sim.game.rules import Rules
 from sim.game.scoring import points, yuanbao, zero_sum
 from sim.jobs.results import MANIFEST, SUMMARY, load_results
 from sim.jobs.study import exposed_total2, play_study, study_columns
+from sim.jobs.study_units import unit_frame
 
 CODE = {"pig": "SQ", "sheep": "DJ", "transformer": "CT", "heartA": "HA"}
 R2 = Rules(decks=2)

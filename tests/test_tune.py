@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.compare import candidate_scores, parse_candidate
-from sim.analysis.tune import (
+from sim.analysis.compare.compute import candidate_scores, parse_candidate
+from sim.analysis.tune.compute import (
     MIN_RACE_DEALS,
     EngineEvaluator,
     Family,
@@ -17,7 +17,7 @@ from sim.analysis.tune import (
     race,
     tune,
 )
-from sim.analysis.tune_format import format_text
+from sim.analysis.tune.format import format_text
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.rules import Rules
@@ -279,7 +279,7 @@ class Fickle:
         pass
 
     def scores(self, policies, seed, start, n):
-        from sim.analysis.tune import RACE_STRIDE
+        from sim.analysis.tune.compute import RACE_STRIDE
 
         common = np.random.default_rng([seed, start, 7]).normal(0, 20, n)
         out = np.empty((n, len(policies)))

@@ -6,16 +6,16 @@ import click
 
 
 class _MeasureChoice(click.Choice):
-    """``--measure``: the names of sim/analysis/measures.py, any accepted spelling
+    """``--measure``: the names of sim/game/measures.py, any accepted spelling
     (``zero_sum``, ``team_points`` …) normalised to the command-line name."""
 
     def __init__(self):
-        from sim.analysis.measures import NAMES
+        from sim.game.measures import NAMES
 
         super().__init__(list(NAMES))
 
     def convert(self, value, param, ctx):
-        from sim.analysis.measures import ALIASES
+        from sim.game.measures import ALIASES
 
         key = ALIASES.get(str(value).strip().lower())
         if key is not None:
@@ -27,7 +27,7 @@ class _MeasureChoice(click.Choice):
 MEASURE_CHOICE = _MeasureChoice()
 
 
-#: ``--level`` of every estimating command (sim/analysis/stats.py); here, not in
+#: ``--level`` of every estimating command (sim/core/stats.py); here, not in
 #: sim/commands/options.py, so that ``report`` (which options.py calls) can use it.
 LEVEL_OPTION = click.option(
     "--level", type=float, default=0.95, show_default=True,

@@ -145,7 +145,7 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
     and exits with 130.
     """
     from reports.analysis_plots import plot_exposure
-    from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
+    from sim.analysis.exposure.format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
 
     if tables is not None:  # with --tables, --player / --opponents count only when given
@@ -188,7 +188,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
                    notes=True, partial=None, deal_cap=None, tables=None):
     """The analysis of ``gongzhu-sim expose`` from its parsed options (the click parameter
     names; ``kwargs`` holds the rule flags): ``(results, interrupted, number of hands)``,
-    ``results`` a list of :class:`~sim.analysis.exposure_result.ExposureResult` (one per
+    ``results`` a list of :class:`~sim.analysis.exposure.result.ExposureResult` (one per
     hand, the last one partial when interrupted).
 
     The CLI and ``gongzhu-sim serve`` (sim/web, :func:`sim.commands.api.command_json`) both
@@ -198,12 +198,12 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
     notes; ``deal_cap``: the most deals a run may have (the server's cap): a default above
     it is lowered to it, an explicit ``max_deals`` above it is refused.  ``tables``: the
     text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
-    :class:`~sim.analysis.exposure_tables.TablesResult` (one analysis per table, same seed;
+    :class:`~sim.analysis.exposure.tables.TablesResult` (one analysis per table, same seed;
     the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
     given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
     for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
     from strategies.registry import parse_player
@@ -219,7 +219,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
         names = None
         runs = [(None, player or "heuristic", opponents or "heuristic")]
     else:
-        from sim.analysis.exposure_tables import split_tables
+        from sim.analysis.exposure.tables import split_tables
 
         if opponents is not None:
             raise InputError("give either --opponents or --tables (every seat but the "
@@ -270,7 +270,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
                          "tcp://HOST:8786)")
     level = check_level(level)
 
-    from sim.analysis.exposure import analyse_exposure, parse_options
+    from sim.analysis.exposure.compute import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -326,7 +326,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
             if names is None:
                 results.append(per_table[0])
             else:
-                from sim.analysis.exposure_tables import TablesResult
+                from sim.analysis.exposure.tables import TablesResult
 
                 results.append(TablesResult(list(names), per_table))
         if interrupted:

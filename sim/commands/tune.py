@@ -96,7 +96,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     Example: gongzhu-sim tune --family rule --field heuristic+rule --players heuristic
     --param pig_low=2..6 --param pig_guards_max=0..2 --deals 400000
     """
-    from sim.analysis.tune import (
+    from sim.analysis.tune.compute import (
         Family,
         History,
         Settings,
@@ -156,7 +156,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
 
     history = History(entries, on_save=save)
     log = None if quiet else _logger()
-    from sim.analysis.tune import tune as run_tune
+    from sim.analysis.tune.compute import tune as run_tune
 
     try:
         res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
@@ -205,7 +205,7 @@ def _race_progress():
 
 
 def _logger():
-    from sim.analysis.tune_format import deals_text, gain_text
+    from sim.analysis.tune.format import deals_text, gain_text
 
     start = {"policy": None}
 

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.analysis.stats import DEFAULT_LEVEL
+from sim.core.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import JobSpec, default_out_dir

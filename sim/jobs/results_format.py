@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
+from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
 from sim.jobs.totals import _ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
 
 SUMMARY = "summary.csv"

@@ -77,7 +77,7 @@ column              dtype     meaning
                               copy is held)
 ==================  ========  ===============================================================
 
-``summary.csv`` of a two-deck study holds the comparisons of sim/analysis/study_units.py
+``summary.csv`` of a two-deck study holds the comparisons of sim/jobs/study_units.py
 (``sheep_1of1``: one copy held, x − n; ``sheep_1of2`` / ``sheep_2of2``: both held, x − n /
 x2 − n; ``sheep_2vs1``: both held, x2 − x) in its ``card`` column.
 """
@@ -92,16 +92,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.analysis.measures import COLUMN_ORDER
-from sim.analysis.measures import UNITS as MEASURE_UNITS
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names
-from sim.analysis.stats import mean_ci as _mean_ci
 from sim.core.bits import ONE, bit, keep_alive, unmanaged
 from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
+from sim.core.stats import DEFAULT_LEVEL, ci_names
+from sim.core.stats import mean_ci as _mean_ci
 from sim.engine.one_deck import _deal, _play_one
 from sim.errors import InputError
 from sim.game.cards import EXPOSABLE, EXPOSE_NAMES
+from sim.game.measures import COLUMN_ORDER
+from sim.game.measures import UNITS as MEASURE_UNITS
 from sim.game.observation import O_SIZE
 from sim.game.rules import Rules
 from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
@@ -118,7 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The two arms, in row order: x = the holder exposes the card, n = it does not.
 ARMS = ("x", "n")
 #: Two decks, in row order: x = the holder exposes one copy, n = none, x2 = both copies.
-#: Δ measures stored per row (``d_<measure>``), in column order (sim/analysis/measures.py).
+#: Δ measures stored per row (``d_<measure>``), in column order (sim/game/measures.py).
 DELTA_MEASURES = COLUMN_ORDER
 #: Units of the measures, for reports.
 UNITS = MEASURE_UNITS
@@ -363,7 +363,7 @@ def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = Non
 
 def mean_ci(x: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, float]:
     """n, mean, sd (ddof = 1), se = sd/√n and the normal CI of ``x`` at ``level``
-    (:func:`sim.analysis.stats.mean_ci`; keys ``ci95_low``/``ci95_high`` at 0.95)."""
+    (:func:`sim.core.stats.mean_ci`; keys ``ci95_low``/``ci95_high`` at 0.95)."""
     return _mean_ci(x, level)
 
 
@@ -373,8 +373,8 @@ def summary_from_frame(df: pd.DataFrame, level: float = DEFAULT_LEVEL) -> pd.Dat
 
     rows = []
     present = [c for c in STUDY_CARDS if (df["card"] == c).any()]
-    if "copies" in df.columns:  # two decks: per card and comparison (study_units.py)
-        from sim.analysis.study_units import UNITS2, unit_key
+    if "copies" in df.columns:  # two decks: per card and comparison (sim/jobs/study_units.py)
+        from sim.jobs.study_units import UNITS2, unit_key
 
         for card in present:
             sub = df[df["card"] == card]
@@ -425,7 +425,7 @@ def _team_col(folder) -> list[str]:
 def format_study_summary(table: pd.DataFrame) -> str:
     """The study summary for the terminal: per card, mean Δ ± CI of each measure (``n/a``
     when undefined, with a warning line)."""
-    from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
+    from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
 
     lo_key = next((c for c in table.columns if str(c).startswith("ci")
                    and str(c).endswith("_low")), "ci95_low")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names, sums_ci
+from sim.core.stats import DEFAULT_LEVEL, ci_names, sums_ci
 from sim.game.cards import CT as _CT
 from sim.game.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
 
@@ -200,7 +200,7 @@ class Totals:
 
 def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1,
          level: float = DEFAULT_LEVEL) -> dict:
-    """One summary row from exact sums of ``scale·x`` (sim/analysis/stats.py :func:`sums_ci`:
+    """One summary row from exact sums of ``scale·x`` (sim/core/stats.py :func:`sums_ci`:
     mean ± z·sd/√n, sd with ddof = 1; undefined interval — nan — for n < 2 or equal values)."""
     lo_name, hi_name = ci_names(level)
     mean, sd, se, lo, hi = sums_ci(n, s1, s2, scale, level)
@@ -209,7 +209,7 @@ def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1,
 
 
 #: Columns of ``summary.csv`` / :func:`summary_table` (at level 0.95; the interval columns
-#: are named after the level: ``ci90_low`` … at 0.9, see :func:`sim.analysis.stats.ci_names`).
+#: are named after the level: ``ci90_low`` … at 0.9, see :func:`sim.core.stats.ci_names`).
 SUMMARY_COLUMNS = ("metric", "seat", "n", "mean", "sd", "se", "ci95_low", "ci95_high")
 
 
@@ -243,7 +243,7 @@ def summary_table(totals: Totals, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
     Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
     ``se`` (= sd/√n, sd with ddof = 1), ``ci95_low``/``ci95_high`` (mean ± z·se, z the
     normal quantile of ``level``; the names follow the level; empty/nan when undefined:
-    n < 2 or every deal equal, see sim/analysis/stats.py).  Score metrics
+    n < 2 or every deal equal, see sim/core/stats.py).  Score metrics
     (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
     (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
     with sd = √(p(1−p)·n/(n−1)).

@@ -1,4 +1,4 @@
-"""Sampling the hidden cards of a position for ``advise`` (sim/analysis/advise.py).
+"""Sampling the hidden cards of a position for ``advise`` (sim/analysis/advise/compute.py).
 
 :class:`WorldSampler` deals the hidden cards uniformly among the deals consistent with
 everything public — the cards' owners fixed by the plays and exposures, a seat that showed
@@ -14,7 +14,7 @@ from math import comb
 
 import numpy as np
 
-from sim.analysis.advise_position import AdviseError, Position
+from sim.analysis.advise.position import AdviseError, Position
 from sim.game.cards import suit_of
 from sim.game.state import GameState, IllegalPlay
 

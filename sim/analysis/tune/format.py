@@ -1,11 +1,11 @@
-"""Text of a ``tune`` result (sim/analysis/tune.py :func:`~sim.analysis.tune.tune`): the
-answer sentence and the human-readable report of every round."""
+"""Text of a ``tune`` result (:func:`sim.analysis.tune.compute.tune`): the answer sentence
+and the human-readable report of every round."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sim.analysis.measures import MEASURES
+from sim.game.measures import MEASURES
 
 
 def _ci(d: dict[str, Any] | None, gain="gain", low="low", high="high") -> str:

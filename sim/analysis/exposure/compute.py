@@ -23,7 +23,7 @@ decks: exposure per copy, options such as ``DJ`` and ``DJ,DJ``):
    played in slices of at most :data:`SLICE` deals whose statistics are merged in
    order, so a worker's memory does not grow with ``batch`` (see :data:`SLICE`).
 
-Statistics (sim/analysis/stats.py; normal approximation at the confidence ``level``,
+Statistics (sim/core/stats.py; normal approximation at the confidence ``level``,
 default 0.95, z = Φ⁻¹(½ + level/2)): for option j with per-deal values
 ``v_j``, EV = mean(v_j), SE = sd(v_j)/√n (ddof = 1); Δ_j and the difference to the best
 option use the paired per-deal differences, SE = sd(v_j − v_0)/√n.  An interval is
@@ -38,9 +38,9 @@ against exposing nothing on the same deals.  Two decks: ``pig``, ``sheep`` and
 ``transformer`` are the mean copies taken (0..2), 满红 is all 26 hearts, 满贯 all 32
 scoring cards, and the hearts count per copy (+200·2·2^e_♥A for 满红, e_♥A = 0..2).
 
-The rest of the package: sim/analysis/exposure_options.py (the option grammar),
-sim/analysis/exposure_result.py (statistics, table, :class:`ExposureResult`),
-sim/analysis/exposure_format.py (text, JSON, CSV, Markdown), reports/analysis_plots.py
+The rest of the package: sim/analysis/exposure/options.py (the option grammar),
+sim/analysis/exposure/result.py (statistics, table, :class:`ExposureResult`),
+sim/analysis/exposure/format.py (text, JSON, CSV, Markdown), reports/analysis_plots.py
 (the ``--plot`` figure).
 
 Units follow ``measure``: ``zero-sum`` (zero-sum points, RULES §6, default),
@@ -59,8 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.analysis import stats
-from sim.analysis.exposure_options import (
+from sim.analysis.exposure.options import (
     default_options,
     held_counts,
     option_label,
@@ -68,15 +67,14 @@ from sim.analysis.exposure_options import (
     resolve_names,
     split_names,
 )
-from sim.analysis.exposure_result import (
+from sim.analysis.exposure.result import (
     COMPONENTS,
     ExposureResult,
     ExposureStats,
     build_table,
 )
-from sim.analysis.measures import MEASURES
-from sim.analysis.measures import get as get_measure
-from sim.analysis.stats import DEFAULT_LEVEL
+from sim.core import stats
+from sim.core.stats import DEFAULT_LEVEL
 from sim.engine.forced import counts_of_flags, force_seats
 from sim.errors import InputError, check_seed
 from sim.game.cards import (
@@ -88,6 +86,8 @@ from sim.game.cards import (
     card_str,
 )
 from sim.game.dealing import DealSpec, deal_hands, make_deal_spec
+from sim.game.measures import MEASURES
+from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
 from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
@@ -189,7 +189,7 @@ class _Job:
 
 
 def _measure(res, measure: str, rules: Rules, seat: int) -> np.ndarray:
-    """Per-deal value of ``seat`` under ``measure`` (float64; sim/analysis/measures.py)."""
+    """Per-deal value of ``seat`` under ``measure`` (float64; sim/game/measures.py)."""
     return np.ascontiguousarray(get_measure(measure).values(res, rules)[:, seat])
 
 

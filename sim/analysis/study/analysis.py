@@ -4,8 +4,8 @@ Everything a study report shows (reports/report.py lays it out) is computed here
 per-deal rows of sim/jobs/study.py: per studied card the Δ summary of every measure, the
 holder's summary per arm, the most telling hand features and feature pairs, the heatmap
 cells of the best pair, the ΔEV curves of the two best single features, the decision table
-(sim/analysis/decision.py) and the per-deal values behind the histograms.  The statistics
-are those of sim/analysis/study_stats.py.
+(sim/analysis/study/decision.py) and the per-deal values behind the histograms.  The statistics
+are those of sim/analysis/study/stats.py.
 
 Speed and memory: the Parquet chunks are read once into one Arrow table; each card's rows
 are then converted to pandas, analysed and released before the next card, so the peak
@@ -22,9 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.analysis.decision import decision_table
-from sim.analysis.stats import DEFAULT_LEVEL
-from sim.analysis.study_stats import (
+from sim.analysis.study.decision import decision_table
+from sim.analysis.study.stats import (
     MEASURE_UNITS,
     arm_summary_rows,
     default_min_cell,
@@ -34,6 +33,7 @@ from sim.analysis.study_stats import (
     holder_values,
     telling_features,
 )
+from sim.core.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 
 #: Called with a short description at the start of every step (``None``: silent).
@@ -49,9 +49,9 @@ class CardAnalysis:
         n: deals (rows) of this card.
         min_cell: heatmap cells / curve points with fewer deals are greyed out / left out.
         features: single features, best first (``feature``, ``groups``, ``score``,
-            ``explained``: see :func:`sim.analysis.study_stats.telling_features`).
+            ``explained``: see :func:`sim.analysis.study.stats.telling_features`).
         pairs: feature pairs, best first (``x``, ``y``, ``groups``, ``score``, ``explained``).
-        decisions: the decision table (:func:`sim.analysis.decision.decision_table`).
+        decisions: the decision table (:func:`sim.analysis.study.decision.decision_table`).
         heatmap: Δ per cell of the best pair (``x``, ``y`` values, n, mean, sd, se,
             ci95_low, ci95_high), or None when no pair varies.
         heatmap_axes: the best pair's feature names ``(x, y)`` (None with ``heatmap``).
@@ -60,7 +60,7 @@ class CardAnalysis:
             ``zero_sum`` (float64) and ``points`` (RULES.md §5, §6).
         delta: the per-deal Δ of the measure, float64 (n,).
         unit: two decks, the comparison's label (``sheep_1of2``,
-            sim/analysis/study_units.py); None with one deck.
+            sim/jobs/study_units.py); None with one deck.
         what: two decks, what the holder exposes in words (rules, titles); None: the card.
         arm_words: the holder's options in arms x and n (legends, summaries).
     """
@@ -97,7 +97,7 @@ class StudyAnalysis:
         delta_summary: per card and measure n, mean, sd, se, ci95_low, ci95_high of Δ.
         arm_summary: per card and arm the holder's means / CIs and rates.
         cards: one :class:`CardAnalysis` per studied card present, in flag order (two
-            decks: per card, one per comparison with rows, sim/analysis/study_units.py).
+            decks: per card, one per comparison with rows, sim/jobs/study_units.py).
         decks: 1 or 2.
     """
 
@@ -183,8 +183,8 @@ def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: in
     """The analysis of one card from its study rows with hand features (see the class);
     every interval at confidence ``level``.
 
-    Two decks: ``sub`` is one comparison's frame (sim/analysis/study_units.py
-    :func:`~sim.analysis.study_units.unit_frame`), ``unit`` its label, ``what`` and
+    Two decks: ``sub`` is one comparison's frame (sim/jobs/study_units.py
+    :func:`~sim.jobs.study_units.unit_frame`), ``unit`` its label, ``what`` and
     ``arm_words`` its words; the features searched are :data:`sim.game.features.CANDIDATES2`.
     """
     from sim.game.features import CANDIDATES, CANDIDATES2
@@ -219,11 +219,11 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
                   level: float = DEFAULT_LEVEL) -> StudyAnalysis:
     """Analyse a study folder (sim/jobs/study.py): see :class:`StudyAnalysis`.
 
-    ``measure``: a Δ measure of :data:`sim.analysis.study_stats.MEASURE_UNITS`;
+    ``measure``: a Δ measure of :data:`sim.analysis.study.stats.MEASURE_UNITS`;
     ``min_cell``: see :class:`CardAnalysis` (default
-    :func:`sim.analysis.study_stats.default_min_cell`); ``progress``: called with a short
+    :func:`sim.analysis.study.stats.default_min_cell`); ``progress``: called with a short
     text at the start of each step; ``level``: the confidence level of every interval
-    (columns named by :func:`sim.analysis.stats.ci_names`: ``ci95_low`` … at 0.95; the
+    (columns named by :func:`sim.core.stats.ci_names`: ``ci95_low`` … at 0.95; the
     decision rules are searched and confirmed at it too).  Raises InputError for an
     unknown measure, a measure the study does not hold (team points without teams) or a
     folder with no finished chunk.
@@ -259,9 +259,9 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
 def _analyse_card2(card, sub, measure, rules, min_cell, progress, delta_rows, arm_rows,
                    cards, level: float = DEFAULT_LEVEL) -> None:
     """Two decks: one :class:`CardAnalysis` per comparison of ``card`` with rows
-    (sim/analysis/study_units.py), appended to ``cards``; their summary rows too."""
-    from sim.analysis.study_stats import CARD_SHORT
-    from sim.analysis.study_units import ARM_WORDS, unit_frames, unit_key, unit_what
+    (sim/jobs/study_units.py), appended to ``cards``; their summary rows too."""
+    from sim.analysis.study.stats import CARD_SHORT
+    from sim.jobs.study_units import ARM_WORDS, unit_frames, unit_key, unit_what
 
     for u, uf in unit_frames(card, sub):
         key = unit_key(card, u)

@@ -1,9 +1,9 @@
 """Distilling two-deck ``search`` into the two-deck ``learned`` player (issue 24, two decks).
 
-The two-deck twin of :mod:`sim.analysis.learn`: :func:`record_decisions2` plays deals
+The two-deck twin of :mod:`sim.analysis.learn.record`: :func:`record_decisions2` plays deals
 ``start … start+n−1`` of a seed (dealt and played exactly as the engine does, through
 :class:`sim.game.state.GameState`) at self-play and mixed tables (``TABLES`` of
-sim/analysis/learn.py) and, at every decision of a ``search`` seat with more than one
+sim/analysis/learn/record.py) and, at every decision of a ``search`` seat with more than one
 non-equivalent legal play, keeps the seat's observation and each legal play's rollout mean
 as two-deck search computed it (:func:`search_decision2`, which makes exactly the decision
 ``play_search2`` makes, so the seat plays search's play).  Deal ``i`` of seed ``s`` gives the
@@ -12,7 +12,7 @@ same records whatever the chunks or jobs.
 The plays of a decision are in the enumeration order of sim/game/observation2.py (singles,
 pairs, two-card plays), the order in which strategies/learned2.py ``decision_features2``
 lists them, so :func:`featurize2` lines features and rollout means up.  The fit, the
-regret and the held-out split are those of sim/analysis/learn.py.
+regret and the held-out split are those of sim/analysis/learn/record.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.analysis.learn import TABLES, Dataset, fit_model, regret, split_by_deal, table_seats
+from sim.analysis.learn.record import TABLES, Dataset, fit_model, regret, split_by_deal, table_seats
 from sim.core.rng import STREAM_PLAY, next_u64, py_stream
 from sim.game.observation2 import Q_FORCED, Q_L2, Q_LP, Q_LS, Q_SEAT, Q_SIZE, n_legal, nth_play
 from sim.game.rules import Rules
@@ -149,7 +149,7 @@ def record_decisions2(rules: Rules, teacher: str, field: str, seed: int, start: 
 
 def featurize2(dec: Decisions2) -> Dataset:
     """The feature rows of every recorded two-deck decision (strategies/learned2.py
-    features), as a :class:`sim.analysis.learn.Dataset` (``heur``: the two-deck heuristic's
+    features), as a :class:`sim.analysis.learn.record.Dataset` (``heur``: the two-deck heuristic's
     play)."""
     cap = int(np.max(np.diff(dec.offsets))) if len(dec) else 1
     c1s = np.zeros(cap, np.int64)
@@ -191,7 +191,7 @@ def record_many2(rules: Rules, teacher: str, field: str, seed: int, deals: int, 
 
 
 def fit_model2(ds: Dataset, **kw) -> np.ndarray:
-    """:func:`sim.analysis.learn.fit_model` for the two-deck features: the packed model with
+    """:func:`sim.analysis.learn.record.fit_model` for the two-deck features: the packed model with
     the two-deck feature version in its header."""
     values = fit_model(ds, **kw)
     values[0] = FEATURE_VERSION2

@@ -24,21 +24,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis.advise_format import describe  # noqa: F401
-from sim.analysis.advise_position import (  # noqa: F401
+from sim.analysis.advise.format import describe  # noqa: F401
+from sim.analysis.advise.position import (  # noqa: F401
     AdviseError,
     Position,
     parse_position,
     play_str,
 )
-from sim.analysis.advise_worlds import (  # noqa: F401
+from sim.analysis.advise.worlds import (  # noqa: F401
     MAX_ATTEMPTS,
     WorldSampler,
     check_history,
     replay,
     sample_world,
 )
-from sim.analysis.stats import z_value
+from sim.core.stats import z_value
 from sim.game.cards import DJ, SQ
 from sim.game.rules import Rules
 from sim.game.state import GameState, IllegalPlay

@@ -1,10 +1,10 @@
 """The result of an exposure analysis: mergeable statistics, the table, :class:`ExposureResult`.
 
-Computation only, no playing (sim/analysis/exposure.py plays the deals) and no output
-formatting (sim/analysis/exposure_format.py).  :class:`ExposureStats` holds the mergeable
-sufficient statistics of k options' per-deal values (sim/analysis/stats.py: Chan's merge,
+Computation only, no playing (sim/analysis/exposure/compute.py plays the deals) and no output
+formatting (sim/analysis/exposure/format.py).  :class:`ExposureStats` holds the mergeable
+sufficient statistics of k options' per-deal values (sim/core/stats.py: Chan's merge,
 paired SEs); :func:`build_table` turns them into the table documented in
-:func:`sim.analysis.exposure.exposure_ev`; :class:`ExposureResult` is the frozen outcome.
+:func:`sim.analysis.exposure.compute.exposure_ev`; :class:`ExposureResult` is the frozen outcome.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis import stats
-from sim.analysis.exposure_options import option_label
-from sim.analysis.stats import DEFAULT_LEVEL
+from sim.analysis.exposure.options import option_label
+from sim.core import stats
+from sim.core.stats import DEFAULT_LEVEL
 from sim.game.rules import Rules
 
 #: Component names, in column order (per-deal rates or points of the analysed seat; two
@@ -178,7 +178,7 @@ class ExposureResult:
 
 def build_table(st: ExposureStats, flags: list[int], level: float = DEFAULT_LEVEL,
                 decks: int = 1) -> pd.DataFrame:
-    """The table of :func:`sim.analysis.exposure.exposure_ev` from the statistics of the
+    """The table of :func:`sim.analysis.exposure.compute.exposure_ev` from the statistics of the
     options ``flags`` (option order, ``none`` first), best EV first."""
     k = len(flags)
     z = stats.z_value(level)

@@ -1,7 +1,7 @@
-"""Running paired statistics of ``compare`` (sim/analysis/compare.py, issue 9): the
+"""Running paired statistics of ``compare`` (sim/analysis/compare/compute.py, issue 9): the
 moments of the per-deal scores and paired differences merged batch by batch in deal order
 (Chan's pairwise update), their interval half-widths (fixed-n CI or confidence sequence,
-sim/analysis/stats.py) and the verdict of every pair."""
+sim/core/stats.py) and the verdict of every pair."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.analysis import stats
-from sim.analysis.stats import DEFAULT_LEVEL, cs_margin
+from sim.core import stats
+from sim.core.stats import DEFAULT_LEVEL, cs_margin
 
 
 @dataclass

@@ -8,7 +8,7 @@ even-numbered deals) is evaluated on the odd-numbered (held-out) deals of each s
 its figures under its own study are exactly that study's decision table; its
 ``otherwise`` row is the complement of the rules *confirmed* in the study that found it.
 
-Each row gets the verdict of ``expose --tables`` (sim/analysis/exposure_tables.py):
+Each row gets the verdict of ``expose --tables`` (sim/analysis/exposure/tables.py):
 ``robust`` (both CIs exclude 0 with the same sign), ``depends`` (opposite signs) or
 ``undecided``.  Compute only: reports/report.py lays the tables out.
 """
@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.analysis.decision import Condition, rule_mask
-from sim.analysis.exposure_tables import verdict
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names
-from sim.analysis.study_stats import mean_ci
+from sim.analysis.exposure.tables import verdict
+from sim.analysis.study.decision import Condition, rule_mask
+from sim.analysis.study.stats import mean_ci
+from sim.core.stats import DEFAULT_LEVEL, ci_names
 from sim.errors import InputError
 
 
@@ -88,7 +88,7 @@ def _conditions(query: str) -> tuple[Condition, ...]:
 def evaluate_rules(dt: pd.DataFrame, sub: pd.DataFrame, col: str,
                    level: float = DEFAULT_LEVEL) -> list[dict]:
     """The held-out figures (n, mean, se, CI at ``level``) of every row of the decision
-    table ``dt`` (:func:`sim.analysis.decision.decision_table`) on the odd-numbered deals
+    table ``dt`` (:func:`sim.analysis.study.decision.decision_table`) on the odd-numbered deals
     of ``sub`` (one card's or comparison's rows with hand features, Δ column ``col``)."""
     hold = sub.loc[sub["deal"].to_numpy() % 2 == 1]
     d = hold[col].to_numpy(np.float64)
@@ -107,8 +107,8 @@ def evaluate_rules(dt: pd.DataFrame, sub: pd.DataFrame, col: str,
 
 def _frames(folder: Path, manifest: dict, progress) -> Iterator[tuple[str, pd.DataFrame]]:
     """(card or two-deck comparison name, its rows with hand features) of a study."""
-    from sim.analysis.study_analysis import _card_frames
-    from sim.analysis.study_units import unit_frames, unit_key
+    from sim.analysis.study.analysis import _card_frames
+    from sim.jobs.study_units import unit_frames, unit_key
 
     two = manifest.get("rules", {}).get("decks", 1) == 2
     _, frames = _card_frames(folder, manifest, progress)
@@ -130,7 +130,7 @@ def side_by_side(folder_a: Path, man_a: dict, dec_a: pd.DataFrame, delta_a: pd.D
     ["decisions"]``); ``delta_*``: their Δ summaries (``delta_summary``).  Returns
     ``{"compare_delta": …, "compare_rules": …}``: per card (comparison) the mean Δ of
     ``measure`` under A and B (``n_a mean_a <lo>_a <hi>_a``, the same for ``_b``, the
-    interval columns named by :func:`~sim.analysis.stats.ci_names`) and the verdict;
+    interval columns named by :func:`~sim.core.stats.ci_names`) and the verdict;
     per decision rule of either study (``found_in``: ``A`` or ``B``) the same figures on
     each study's held-out deals.
     """

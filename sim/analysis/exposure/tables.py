@@ -2,7 +2,7 @@
 
 Issue 25 point 2.  Each *table* is a play strategy that every seat but the analysed one
 plays (the analysed seat plays it too unless ``--player`` is given).  Every table is an
-ordinary :func:`sim.analysis.exposure.analyse_exposure` run with the same seed, so the
+ordinary :func:`sim.analysis.exposure.compute.analyse_exposure` run with the same seed, so the
 tables see the same deals and the same random streams (deal i depends only on (seed, i)),
 and each table's figures are exactly those of ``expose --opponents T --player T`` with
 that seed (precision target and deal cap apply per table).
@@ -17,7 +17,7 @@ across the tables:
 
 The ``none`` option is the Δ baseline (Δ ≡ 0 is no estimate): its verdict is None (null
 in JSON).  Formatting of the several-table outputs is here too (text, JSON, CSV, Markdown);
-sim/analysis/exposure_format.py dispatches to it.
+sim/analysis/exposure/format.py dispatches to it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sim.analysis.exposure_result import ExposureResult
+from sim.analysis.exposure.result import ExposureResult
 from sim.errors import InputError
 
 #: The verdicts, in the order of :func:`verdict`'s documentation.

@@ -6,7 +6,7 @@ A **family** is a parameterised policy of the registry (strategies/registry.py):
 ``exposure``).  A **point** gives a value to every tuned key (``--param KEY=LO..HI:STEP``;
 default: every key over :data:`RANGES`); the other keys keep the starting policy's values.
 
-**Scores** are those of ``compare`` (sim/analysis/compare.py): the candidate sits in each
+**Scores** are those of ``compare`` (sim/analysis/compare/compute.py): the candidate sits in each
 of the four seats of the engine's deal of ``(seed, i)`` in turn, the ``field`` in the
 other three, and scores the mean of its four seat values under ``measure`` (zero-sum
 points by default, RULES.md §5–§6).  Every candidate of a race plays the same deals with
@@ -21,7 +21,7 @@ each merged batch (in deal order, so the answer does not depend on ``jobs``) and
 least :data:`MIN_RACE_DEALS` deals were played, a candidate is *eliminated* when the
 upper end of the 95% confidence sequence of its paired difference to the current best
 (highest mean) is below 0 — the anytime-valid normal-mixture boundary of
-:func:`sim.analysis.compare.cs_margin`, tuned at the race's budget per member, at
+:func:`sim.analysis.compare.compute.cs_margin`, tuned at the race's budget per member, at
 level α/(k − 1) for k candidates (Bonferroni over the pairs that involve the true best,
 so the best survives with probability ≥ 95%).  A candidate that scored exactly the same
 as the best on every deal so far is dropped as a duplicate.  A race ends when one
@@ -52,7 +52,7 @@ goes to the survivors, and what a race leaves goes to the later races.  A grid w
 race cannot give each member :data:`MIN_RACE_DEALS` deals is refused (InputError).
 
 **Confirmation**: the racing sample overstates the best of many (winner's curse), so the
-winner is compared with the start by :func:`sim.analysis.compare.compare_candidates` on
+winner is compared with the start by :func:`sim.analysis.compare.compute.compare_candidates` on
 ``confirm_deals`` fresh deals of seed ``seed + 1`` (fixed n, 95% CI); the answer says
 the winner beats the start only when that interval lies above 0.
 
@@ -80,10 +80,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.candidates import parse_candidate
-from sim.analysis.measures import MEASURES
-from sim.analysis.tune_format import answer_text, format_text, short  # noqa: F401
-from sim.analysis.tune_grid import (  # noqa: F401
+from sim.analysis.compare.candidates import parse_candidate
+from sim.analysis.tune.format import answer_text, format_text, short  # noqa: F401
+from sim.analysis.tune.grid import (  # noqa: F401
     MAX_VALUES,
     RANGES,
     Family,
@@ -91,7 +90,7 @@ from sim.analysis.tune_grid import (  # noqa: F401
     family_keys,
     parse_param,
 )
-from sim.analysis.tune_race import (  # noqa: F401
+from sim.analysis.tune.race import (  # noqa: F401
     ALPHA,
     DEFAULT_BATCH,
     MIN_RACE_DEALS,
@@ -100,6 +99,7 @@ from sim.analysis.tune_race import (  # noqa: F401
     race,
 )
 from sim.errors import InputError
+from sim.game.measures import MEASURES
 from sim.game.rules import Rules
 from strategies.registry import parse_exposure, parse_player
 

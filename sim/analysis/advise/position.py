@@ -1,4 +1,4 @@
-"""A position for ``advise`` (sim/analysis/advise.py, issue 15.3): what one seat knows.
+"""A position for ``advise`` (sim/analysis/advise/compute.py, issue 15.3): what one seat knows.
 
 :func:`parse_position` checks the seat's hand, every card played so far in order, the first
 leader and the exposures (RULES.md §3–§4), one clear AdviseError per problem naming the card,
@@ -161,7 +161,7 @@ def parse_position(
     ``seat_to_play=False`` (``gongzhu-sim serve``'s position editor, plays entered one by
     one): ``seat`` need not be the seat to play after ``plays``; ``first_leader`` is then
     required (the Position is one of ``seat``'s knowledge, for checking the history with
-    :func:`sim.analysis.advise_worlds.check_history`, not for :func:`advise`).
+    :func:`sim.analysis.advise.worlds.check_history`, not for :func:`advise`).
     """
     rules = rules or Rules()
     d, size = rules.decks, rules.cards_per_seat

@@ -17,7 +17,7 @@ Design (duplicate style, common random numbers):
 3. A candidate's **score** on deal ``i`` is the mean over the 4 rotations of its own
    seat's value under ``measure`` (``zero-sum`` default, ``raw``, ``points``, ``team``,
    ``yuanbao``; RULES.md §5–§6).  **Paired difference** Δ(A, B)ᵢ = scoreᵢ(A) − scoreᵢ(B).
-4. **Statistics** (sim/analysis/stats.py): mean ± z·sd/√n at the confidence ``level``
+4. **Statistics** (sim/core/stats.py): mean ± z·sd/√n at the confidence ``level``
    (default 0.95, z = Φ⁻¹(½ + level/2), sd with ddof = 1; normal approximation) for every
    candidate and every pair, undefined (nan, ``n/a``) when n < 2 or every deal gave the
    same value; the fraction of deals on which A scored more than B (and less, and ties); a
@@ -55,7 +55,7 @@ the CLT behind the fixed-n interval — not a finite-sample guarantee.  ρ² is 
 the boundary is tightest at t* = the deal cap: ρ² = x*/t* with x* the root of
 x = log(1 + x) + 2·log(1/α) (≈ 8.21 for α = 0.05); there the half-width is
 σ̂·sqrt((1 + x*)/t*) ≈ 3.03·σ̂/√t*, against z·σ̂/√t* for the fixed-n interval
-(sim/analysis/stats.py :func:`~sim.analysis.stats.cs_margin`).
+(sim/core/stats.py :func:`~sim.core.stats.cs_margin`).
 
 **Interruption**: Ctrl-C or SIGTERM raises :class:`sim.jobs.executor.Interrupted` whose
 ``result`` is the comparison so far (``stop == "interrupted"``, with its n) once at least
@@ -63,9 +63,9 @@ one batch was merged.
 
 Entry points: :func:`compare_candidates` (full :class:`CompareResult` with pandas
 tables), :func:`candidate_scores` (per-deal scores of one batch, used by
-scripts/variance_check.py); the candidate grammar is sim/analysis/candidates.py, the
+scripts/variance_check.py); the candidate grammar is sim/analysis/compare/candidates.py, the
 formatters :func:`format_text`, :func:`to_json`, :func:`to_csv` are
-sim/analysis/compare_format.py and :func:`plot_compare` is reports/analysis_plots.py.
+sim/analysis/compare/format.py and :func:`plot_compare` is reports/analysis_plots.py.
 """
 
 from __future__ import annotations
@@ -80,13 +80,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis import stats
-from sim.analysis.candidates import Candidate, parse_candidate  # noqa: F401
-from sim.analysis.compare_stats import _half_width, _Moments, _stop_width, _verdicts
-from sim.analysis.measures import MEASURES
-from sim.analysis.measures import get as get_measure
-from sim.analysis.stats import DEFAULT_LEVEL, cs_margin  # noqa: F401 (re-exported)
+from sim.analysis.compare.candidates import Candidate, parse_candidate  # noqa: F401
+from sim.analysis.compare.stats import _half_width, _Moments, _stop_width, _verdicts
+from sim.core import stats
+from sim.core.stats import DEFAULT_LEVEL, cs_margin  # noqa: F401 (re-exported)
 from sim.errors import InputError, check_seed
+from sim.game.measures import MEASURES
+from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Interrupted, run_batches
 
@@ -108,7 +108,7 @@ _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _values(res, measure: str, rules: Rules) -> np.ndarray:
-    """(n, 4) float64 value of every seat under ``measure`` (sim/analysis/measures.py)."""
+    """(n, 4) float64 value of every seat under ``measure`` (sim/game/measures.py)."""
     return get_measure(measure).values(res, rules)
 
 
@@ -351,7 +351,7 @@ def compare_candidates(
             dask (``scheduler`` = the dask scheduler address); see
             :func:`sim.jobs.executor.run_batches`.  Results do not depend on them.
         measure: zero-sum (default), raw, points, team (partners / pig_sheep) or yuanbao
-            (any spelling of sim/analysis/measures.py).
+            (any spelling of sim/game/measures.py).
         sequential: anytime-valid confidence sequences instead of fixed-n CIs, and stop
             as soon as every pair has a verdict (see the module docstring).
         delta: equivalence margin δ of the verdict (measure units).

@@ -2,7 +2,7 @@
 
 Compute only (numpy / pandas, no rendering): reports/report.py lays these tables out.
 
-Statistics (sim/analysis/stats.py): a mean comes with its 95% CI, mean ± z·sd/√n with
+Statistics (sim/core/stats.py): a mean comes with its 95% CI, mean ± z·sd/√n with
 z = Φ⁻¹(0.975) and the sd with ddof = 1 (normal approximation; the paired Δ of a study is
 one value per deal, so its sd is that of the per-deal Δ); a CI from fewer than 2 deals or
 from equal values is undefined (nan, shown as ``n/a``).
@@ -17,7 +17,7 @@ card, taking the pig / sheep / transformer, 满红 and 满贯.
 (for each hand feature of sim/game/features.py and each pair of features: the
 between-group sum of squares of Δ minus what noise alone would give, (groups − 1) × the
 within-group variance), :func:`grouped_ci` and :func:`feature_curve` (heatmap cells and
-ΔEV curves).  The decision table is sim/analysis/decision.py.
+ΔEV curves).  The decision table is sim/analysis/study/decision.py.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis import stats
-from sim.analysis.measures import UNITS as MEASURE_UNITS  # noqa: F401 - re-exported
+from sim.core import stats
 from sim.game.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
+from sim.game.measures import UNITS as MEASURE_UNITS  # noqa: F401 - re-exported
 
 #: Short names of the studied cards, for sentences ("expose the pig …").
 CARD_SHORT = {"pig": "the pig", "sheep": "the sheep", "transformer": "the transformer",
@@ -46,15 +46,15 @@ _FLAGS = CARD_FLAGS
 
 
 def mean_ci(x, level: float = stats.DEFAULT_LEVEL) -> dict[str, float]:
-    """n, mean, sd, se and the CI at ``level`` of ``x`` (:func:`sim.analysis.stats.mean_ci`:
-    keys ``ci95_low``/``ci95_high`` at 0.95, :func:`~sim.analysis.stats.ci_names`)."""
+    """n, mean, sd, se and the CI at ``level`` of ``x`` (:func:`sim.core.stats.mean_ci`:
+    keys ``ci95_low``/``ci95_high`` at 0.95, :func:`~sim.core.stats.ci_names`)."""
     return stats.mean_ci(x, level)
 
 
 def grouped_ci(df: pd.DataFrame, by: list[str], col: str,
                level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
     """Per group of ``by``: n, mean, sd, se and the CI at ``level`` of ``col`` (columns
-    ``ci95_low``, ``ci95_high`` at 0.95: :func:`~sim.analysis.stats.ci_names`; nan where
+    ``ci95_low``, ``ci95_high`` at 0.95: :func:`~sim.core.stats.ci_names`; nan where
     undefined: one deal, or equal values)."""
     g = df.groupby(by, observed=True)[col].agg(["count", "mean", "std"]).reset_index()
     g = g.rename(columns={"count": "n", "std": "sd"})
@@ -185,7 +185,7 @@ def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFram
     """One card's rows of :func:`study_arm_summary`; ``holder``: arm → :func:`holder_values`;
     intervals at ``level``.
 
-    Two decks (sim/analysis/study_units.py): ``label`` names the comparison in the
+    Two decks (sim/jobs/study_units.py): ``label`` names the comparison in the
     ``card`` column, ``words`` the holder's option in arms x and n; ``exposed card`` is
     the share with at least one copy exposed, ``exposed both`` with both, and 满红 / 满贯
     need both copies (``collected2_<arm>``).
@@ -238,7 +238,7 @@ def telling_features(sub: pd.DataFrame, col: str, feats: list[str]
     squares (an adjusted η²).  Returns (singles, pairs), best first, with columns
     ``feature`` (or ``x``, ``y``), ``groups``, ``score`` and ``explained``.
     """
-    from sim.analysis.group_sums import code_matrix, group_sums
+    from sim.analysis.study.group_sums import code_matrix, group_sums
     from sim.game.features import REDUNDANT
 
     d = sub[col].to_numpy(np.float64)

@@ -1,10 +1,10 @@
-"""Text and JSON of an ``advise`` result (sim/analysis/advise.py :class:`Advice`): what
+"""Text and JSON of an ``advise`` result (sim/analysis/advise/compute.py :class:`Advice`): what
 ``gongzhu-sim advise`` prints."""
 
 from __future__ import annotations
 
-from sim.analysis.advise_position import Position, _public_replay, play_str
-from sim.analysis.stats import fmt_interval, json_number
+from sim.analysis.advise.position import Position, _public_replay, play_str
+from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
 
 

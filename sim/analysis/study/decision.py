@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.analysis.group_sums import GroupSums, code_matrix, group_sums
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names, z_value
-from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study_stats import mean_ci
+from sim.analysis.study.group_sums import GroupSums, code_matrix, group_sums
+from sim.analysis.study.stats import CARD_SHORT as _CARD_SHORT
+from sim.analysis.study.stats import mean_ci
+from sim.core.stats import DEFAULT_LEVEL, ci_names, z_value
 
 #: Rules with more conditions must gain this much more than the simpler best rule.
 SIMPLER_MARGIN = 1.05
@@ -55,7 +55,7 @@ def rule_mask(conds: tuple[Condition, ...], df: pd.DataFrame) -> np.ndarray:
 
 def _stats(n, s, q, z: float):
     """Mean and the CI lower bound mean − z·SE from counts, sums and sums of squares
-    (arrays; ``z`` = :func:`~sim.analysis.stats.z_value` of the level)."""
+    (arrays; ``z`` = :func:`~sim.core.stats.z_value` of the level)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = s / n
         var = np.maximum(q - n * mean * mean, 0.0) / np.maximum(n - 1, 1)
@@ -219,8 +219,8 @@ def decision_table(sub: pd.DataFrame, card: str, col: str, feats: list[str], min
     ``n``, ``mean``, ``se``, ``ci95_low``, ``ci95_high``, ``share`` (of the card's
     held-out deals), ``confirmed`` (held-out CI > 0), ``kind`` (rule / otherwise).  The
     intervals (and so the rule search and the confirmations) are at ``level``; the
-    interval columns are named by :func:`~sim.analysis.stats.ci_names` (``ci95_…`` at 0.95).
-    Two decks (one comparison of sim/analysis/study_units.py): ``label`` goes in the
+    interval columns are named by :func:`~sim.core.stats.ci_names` (``ci95_…`` at 0.95).
+    Two decks (one comparison of sim/jobs/study_units.py): ``label`` goes in the
     ``card`` column, ``what`` and ``decks`` into the words (:func:`rule_words`).
     """
     lo, hi = ci_names(level)

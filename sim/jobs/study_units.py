@@ -4,7 +4,7 @@ A two-deck study (sim/jobs/study.py, table "Two decks") plays, per deal, studied
 seat dealt a copy of it (the *holder*), the arms x (expose one copy), n (expose none)
 and x2 (expose both copies; for a holder of one copy x2 is x).  A holder of one copy
 chooses between two options, a holder of both between three, so the analysis (heatmaps,
-curves, decision table: sim/analysis/study_analysis.py, reports/report.py) is made per
+curves, decision table: sim/analysis/study/analysis.py, reports/report.py) is made per
 *comparison* — a pair of arms on the rows of holders with a given number of copies:
 
 ==========  ========  ==========  =====================================================

@@ -1,7 +1,7 @@
 """Group counts and sums of a per-deal value by every hand feature and feature pair, in one pass.
 
-The study analysis (sim/analysis/study_stats.py :func:`telling_features`, and the decision
-rules of sim/analysis/decision.py) needs, for each of ~16 hand features and each of their
+The study analysis (sim/analysis/study/stats.py :func:`telling_features`, and the decision
+rules of sim/analysis/study/decision.py) needs, for each of ~16 hand features and each of their
 ~115 pairs, the count, Σ d and Σ d² of the per-deal Δ ``d`` in every group of values.  With
 ``np.bincount`` that is 3 passes over the rows per pair (about 8 s for a 2,000,000-deal
 study); :func:`group_sums` makes all of them in one pass over the rows.

@@ -1,7 +1,7 @@
 """The outputs of ``gongzhu-sim expose``: text, JSON, CSV and Markdown of
-:class:`sim.analysis.exposure_result.ExposureResult` objects.
+:class:`sim.analysis.exposure.result.ExposureResult` objects.
 
-Formatting only (sim/analysis/exposure.py computes; reports/analysis_plots.py draws the
+Formatting only (sim/analysis/exposure/compute.py computes; reports/analysis_plots.py draws the
 ``--plot`` figure): :func:`format_text` (the human-readable report of a hand),
 :func:`to_json` (a JSON-ready dict, undefined values as null), :func:`to_csv` (one tidy
 table, a row per hand and option) and :func:`format_markdown` (the same tables as the text
@@ -15,9 +15,9 @@ import io
 import math
 import unicodedata
 
-from sim.analysis.exposure_result import ExposureResult
-from sim.analysis.exposure_tables import BY_TABLE_KEYS, TablesResult
-from sim.analysis.stats import NA, json_number, level_label
+from sim.analysis.exposure.result import ExposureResult
+from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
+from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
@@ -47,7 +47,7 @@ def to_json(results: list) -> dict:
     undefined values as null.
 
     Several tables (``expose --tables``: ``results`` are
-    :class:`~sim.analysis.exposure_tables.TablesResult`): the top-level keys of
+    :class:`~sim.analysis.exposure.tables.TablesResult`): the top-level keys of
     ``settings``, of each run and of each row are the first table's (what ``expose
     --opponents T1 --player T1`` gives); ``settings`` gains ``tables``, each run
     ``by_table`` (per table: n, stop, max_half_width, recommended, player) and

@@ -1,7 +1,7 @@
-"""Scoring candidates and racing them for ``tune`` (sim/analysis/tune.py, issue 18).
+"""Scoring candidates and racing them for ``tune`` (sim/analysis/tune/compute.py, issue 18).
 
 :class:`EngineEvaluator` plays candidates of a family on the engine (the scores of
-``compare``; ``rule`` candidates by arms, module docstring of sim/analysis/tune.py);
+``compare``; ``rule`` candidates by arms, module docstring of sim/analysis/tune/compute.py);
 :func:`race` races policies on paired deals with anytime-valid confidence sequences and
 eliminates those that are worse than the best.
 """
@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.analysis.candidates import Candidate, parse_candidate
-from sim.analysis.compare import compare_candidates
-from sim.analysis.measures import get as get_measure
-from sim.analysis.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z_value
-from sim.analysis.tune_grid import Family
+from sim.analysis.compare.candidates import Candidate, parse_candidate
+from sim.analysis.compare.compute import compare_candidates
+from sim.analysis.tune.grid import Family
+from sim.core.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z_value
+from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.jobs.executor import n_workers
 from strategies.registry import parse_exposure
@@ -60,8 +60,8 @@ class EngineEvaluator:
     def scores(self, policies: Sequence[str], seed: int, start: int, n: int) -> np.ndarray:
         """(n, k) float64 scores (mean over the 4 seats, ``measure`` units) of deals
         ``start … start+n−1`` of ``seed`` — the same numbers as
-        :func:`sim.analysis.compare.candidate_scores`."""
-        from sim.analysis.compare import candidate_scores
+        :func:`sim.analysis.compare.compute.candidate_scores`."""
+        from sim.analysis.compare.compute import candidate_scores
 
         cands = [self.candidate(p) for p in policies]
         if self.family.name != "rule":
@@ -71,7 +71,7 @@ class EngineEvaluator:
 
     def _rule_scores(self, cands: list[Candidate], seed: int, start: int,
                      n: int) -> np.ndarray:
-        from sim.analysis.compare import candidate_scores, seat_mean
+        from sim.analysis.compare.compute import candidate_scores, seat_mean
         from sim.engine import play_deals
         from strategies.exposure_rules import RULE_CARD, RULE_FORCE, rule_flags_many
 

@@ -1,6 +1,6 @@
 """The outputs of ``gongzhu-sim compare``: text, JSON and CSV of a :class:`CompareResult`.
 
-Formatting only (sim/analysis/compare.py computes the result; reports/analysis_plots.py
+Formatting only (sim/analysis/compare/compute.py computes the result; reports/analysis_plots.py
 draws it): :func:`format_text` (the human-readable report), :func:`to_json` (a JSON-ready
 dict, undefined values as null) and :func:`to_csv` (one tidy table, :data:`CSV_COLUMNS`).
 """
@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.analysis import stats
-from sim.analysis.compare import CompareResult
-from sim.analysis.stats import json_number
+from sim.analysis.compare.compute import CompareResult
+from sim.core import stats
+from sim.core.stats import json_number
 
 
 def _fmt(x: float) -> str:
