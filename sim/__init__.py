@@ -104,8 +104,8 @@ _API = {
 __all__ = sorted(_API)
 
 
-#: Modules of the former flat layout → where they live now (issue 26: outside code that
-#: imported ``sim.cards`` got a bare ModuleNotFoundError; it now gets the new path).
+#: Modules of the former flat layout → where they live now: importing one
+#: (``sim.cards``) raises an ImportError that names the new path.
 MOVED = {
     "batch": "sim.jobs.batch", "bits": "sim.core.bits", "cards": "sim.game.cards",
     "compare": "sim.analysis.compare.compute", "config": "sim.jobs.config",

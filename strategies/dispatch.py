@@ -9,8 +9,9 @@ value), which the engines turn into a clear error (sim/engine/request.py
 ``raise_kernel_error``) instead of silently playing another strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
-the next free id ``PLAY_NAME`` here, add one branch ``if sid == PLAY_NAME: return …`` to
-:func:`choose_play` (one deck) and/or :func:`choose_play2` (two decks), and register it.
+the next free id ``PLAY_NAME`` in strategies/ids.py, add one branch
+``if sid == PLAY_NAME: return …`` to :func:`choose_play` (one deck) and/or
+:func:`choose_play2` (two decks), and register it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,20 @@ from strategies.baseline import expose_random, held_exposable, play_lowest, play
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
-from strategies.learned import N_PARAMS as _MODEL_COLUMN
+from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row length)
+    EXPOSE_ALWAYS,
+    EXPOSE_FIXED,
+    EXPOSE_NEVER,
+    EXPOSE_RANDOM,
+    EXPOSE_RULE,
+    N_PARAMS,
+    PLAY_HEURISTIC,
+    PLAY_ILLEGAL,
+    PLAY_LEARNED,
+    PLAY_LOWEST,
+    PLAY_RANDOM,
+    PLAY_SEARCH,
+)
 from strategies.learned import play_learned
 from strategies.learned2 import play_learned2
 from strategies.pairs import (
@@ -35,19 +49,9 @@ from strategies.pairs import (
     play_lowest2,
     play_random2,
 )
-from strategies.search import ROLLOUTS, play_search
+from strategies.search import play_search
 from strategies.search2 import play_search2
 
-#: Play-strategy ids (``Choice.id`` of strategies/registry.py).
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LEARNED = 0, 1, 2, 3, 4
-assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
-#: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
-PLAY_ILLEGAL = 63
-#: Exposure-policy ids.
-EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2, 3, 4
-#: Length of a seat's parameter row (float64[N_PARAMS]).
-N_PARAMS = 16
-assert N_PARAMS == _MODEL_COLUMN  # a model's data starts after the parameters
 #: Error codes returned for an id the dispatcher does not know (never a card / flags).
 BAD_PLAY = -1
 BAD_EXPOSURE = -1

@@ -153,12 +153,16 @@ def _score_of(base, k, any_pts, st):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _follow_value(c1, c2, key, h2, best, winner, partner, last, base_t, k_t, any_t, st,
-                  s_my, pig_out, sha, spig, ssh):
+def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
     """Value of following with the play ``(c1, c2)`` of ranking key ``key`` (higher is
-    better).  ``(base_t, k_t, any_t)``: :func:`_base_points` of what the seat took plus
+    better).  ``trick``: ``(best, winner, partner, last)`` of the trick so far;
+    ``took`` = ``(base_t, k_t, any_t)``: :func:`_base_points` of what the seat took plus
     the trick's cards so far, ``s_my`` the score of what the seat took (the gain of
-    winning is ``_score_of`` of the trick added, the play's cards included, minus it)."""
+    winning is ``_score_of`` of the trick added, the play's cards included, minus it);
+    ``vals``: ``(sha, spig, ssh)`` of :func:`_card_points`."""
+    best, winner, partner, last = trick
+    base_t, k_t, any_t = took
+    sha, spig, ssh = vals
     pts = _card_points(c1, sha, spig, ssh)
     shed = _shed(c1, pig_out)
     nt = 1 if c1 == _TRANS_C else 0
@@ -278,20 +282,23 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
+    trick = (best, winner, partner, last)
+    took = (base_t, k_t, any_t)
+    vals = (sha, spig, ssh)
     r = _follow_singles(ls, h2, led, best, pair_trick, pig_out)
     while r:
         c = lowest_bit(r)
         r &= r - ONE
-        v = _follow_value(c, _NONE, play_key(c, _NONE, led, pair_trick), h2, best, winner,
-                          partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig, ssh)
+        v = _follow_value(c, _NONE, play_key(c, _NONE, led, pair_trick), h2, trick, took, st,
+                          s_my, pig_out, vals)
         if v > bv:
             bv, bc1, bc2 = v, c, _NONE
     r = lp
     while r:
         c = lowest_bit(r)
         r &= r - ONE
-        v = _follow_value(c, c, play_key(c, c, led, pair_trick), h2, best, winner, partner,
-                          last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig, ssh)
+        v = _follow_value(c, c, play_key(c, c, led, pair_trick), h2, trick, took, st,
+                          s_my, pig_out, vals)
         if v > bv:
             bv, bc1, bc2 = v, c, c
     if forced != ZERO:
@@ -300,9 +307,8 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         while r:
             c = lowest_bit(r)
             r &= r - ONE
-            v = _follow_value(f, c, play_key(f, c, led, pair_trick), h2, best, winner,
-                              partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha, spig,
-                              ssh)
+            v = _follow_value(f, c, play_key(f, c, led, pair_trick), h2, trick, took, st,
+                              s_my, pig_out, vals)
             if v > bv:
                 bv, bc1, bc2 = v, f, c
     else:
@@ -314,9 +320,8 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
             while rb:
                 b = lowest_bit(rb)
                 rb &= rb - ONE
-                v = _follow_value(a, b, play_key(a, b, led, pair_trick), h2, best, winner,
-                                  partner, last, base_t, k_t, any_t, st, s_my, pig_out, sha,
-                                  spig, ssh)
+                v = _follow_value(a, b, play_key(a, b, led, pair_trick), h2, trick, took, st,
+                                  s_my, pig_out, vals)
                 if v > bv:
                     bv, bc1, bc2 = v, a, b
     return bc1, bc2
@@ -394,10 +399,13 @@ def _suit_lead_value(s, h1, h2, e1, pig_out, others_void):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh, pig_out,
-                       others_void, bv, bc):
+def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen, vals, pig_out, others_void, bv, bc):
     """``(value, card)`` of the best lead so far ``(bv, bc)`` or of the candidate leads
-    ``r`` (cards of suit ``s``, as singles or as pairs), the first in card order on ties."""
+    ``r`` (cards of suit ``s``, as singles or as pairs), the first in card order on ties.
+    ``unseen``: ``(unseen1, unseen2)``; ``vals``: ``(sha, spig, ssh)`` of
+    :func:`_card_points`."""
+    unseen1, unseen2 = unseen
+    sha, spig, ssh = vals
     sm = suit_mask(s)
     length = popcount(h1 & sm) + popcount(h2 & sm)
     n_suit = popcount(unseen1 & sm) + popcount(unseen2 & sm)
@@ -425,6 +433,8 @@ def _lead2(obs, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
     spig = copies(e1, e2, _PIG)
     ssh = copies(e1, e2, _SHEEP)
     pig_out = (unseen1 & _PIG) != ZERO
+    unseen = (unseen1, unseen2)
+    vals = (sha, spig, ssh)
     bc1 = -1
     bc2 = _NONE
     bv = -1e18
@@ -442,8 +452,8 @@ def _lead2(obs, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
         if lo & h2:
             unpaired = plain & ~h2
             r |= unpaired & (~unpaired + ONE)
-        bv, bc1 = _best_lead_of_suit(r, False, s, h1, h2, e1, unseen1, unseen2, sha, spig,
-                                     ssh, pig_out, others_void, bv, bc1)
+        bv, bc1 = _best_lead_of_suit(r, False, s, h1, h2, e1, unseen, vals, pig_out,
+                                     others_void, bv, bc1)
     # pairs: a plain pair's value falls with its rank (two singles beat a pair of ♠ ♥ ♣; with
     # ♦ fewer higher pairs are out), so only the lowest plain pair of a suit can be first
     for s in range(4):
@@ -452,8 +462,8 @@ def _lead2(obs, seat, h1, h2, ls, lp, e1, e2, unseen1, unseen2):
             continue
         plain = r & ~_LEAD_SPECIAL
         r = (r & _LEAD_SPECIAL) | (plain & (~plain + ONE))
-        v, c = _best_lead_of_suit(r, True, s, h1, h2, e1, unseen1, unseen2, sha, spig, ssh,
-                                  pig_out, others_void, bv, bc1)
+        v, c = _best_lead_of_suit(r, True, s, h1, h2, e1, unseen, vals, pig_out, others_void,
+                                  bv, bc1)
         if v > bv:
             bv, bc1, bc2 = v, c, c
     return bc1, bc2

@@ -49,6 +49,7 @@ from sim.game.observation import (
     O_VOIDS,
 )
 from strategies.heuristic import _gain, play_heuristic
+from strategies.ids import N_PARAMS  # column of the parameter table where the model starts
 
 #: Version of the feature set; a model made for another version is refused.
 FEATURE_VERSION = 1
@@ -69,8 +70,6 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 #: Header length of the model data: version, F, H.
 HEADER = 3
-#: Column of the parameter table where the model starts (= strategies.dispatch.N_PARAMS).
-N_PARAMS = 16
 
 _FULL = np.uint64(FULL_DECK)
 _PIG = np.uint64(mask_of(SQ))

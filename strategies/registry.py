@@ -28,7 +28,8 @@ How to add a play strategy ``NAME`` (e.g. ``search``)
    over sim/game/observation2.py.  A kernel returns a legal play (a bit of ``O_LEGAL``;
    two decks: one of the plays of ``Q_LS/Q_LP/Q_L2/Q_FORCED``) and reads its parameters
    from ``params[seat, i]`` (``seat = obs[O_SEAT]``), ``i`` = the key's position below.
-2. strategies/dispatch.py: a new id ``PLAY_NAME = <next free integer>`` and one branch
+2. strategies/ids.py: a new id ``PLAY_NAME = <next free integer>``; strategies/dispatch.py:
+   one branch
    ``if sid == PLAY_NAME: return play_NAME(obs, params, rng)`` in :func:`choose_play`
    (and ``choose_play2`` for two decks), before the final ``return BAD_PLAY…`` line.
 3. Here: one :func:`register` call in ``_register_builtins``-style, e.g.::

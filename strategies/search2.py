@@ -90,7 +90,7 @@ from sim.game.observation2 import (
     nth_play,
     play_key,
 )
-from sim.game.rules import R_SIZE
+from sim.game.rules import R_SIZE, VARIANT_PARTNERS
 from sim.game.scoring import raw_score
 from sim.game.tricks import unpack_rules
 from sim.game.tricks2 import legal2, take_copy, unexposed_in_suit
@@ -235,7 +235,8 @@ def rollout_value2(world, obs, c1, c2, policy, rules, exp, measure, rng, scratch
                     ro[Q_TRICK_LEN] = np.uint64(k)
                     ro[Q_WINNER] = np.uint64(winner)
                     ro[Q_BEST] = np.uint64(max(best, 0))
-                    ro[Q_PARTNER] = np.uint64((p + 2) & 3) if variant == 1 else _NO_PARTNER
+                    ro[Q_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
+                                     else _NO_PARTNER)
                     d1, d2, rng = _policy2(policy, ro, rng)
             if k == 0:
                 led = d1 // 13
@@ -306,7 +307,7 @@ def rollout_value2(world, obs, c1, c2, policy, rules, exp, measure, rng, scratch
         ro[Q_PAIR_TRICK] = ZERO
         for j in range(8):
             ro[Q_TRICK + j] = np.uint64(NONE)
-    in_team = (1 << seat) | ((1 << ((seat + 2) & 3)) if variant == 1 else 0)
+    in_team = (1 << seat) | ((1 << ((seat + 2) & 3)) if variant == VARIANT_PARTNERS else 0)
     t_in = np.int64(0)
     t_all = np.int64(0)
     for q in range(4):
@@ -318,7 +319,7 @@ def rollout_value2(world, obs, c1, c2, policy, rules, exp, measure, rng, scratch
             t_in += r
     if measure == 0:
         return t_in, rng
-    if variant != 1:
+    if variant != VARIANT_PARTNERS:
         return 4 * t_in - t_all, rng
     return 2 * t_in - t_all, rng
 

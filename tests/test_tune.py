@@ -18,6 +18,7 @@ from sim.analysis.tune.compute import (
     tune,
 )
 from sim.analysis.tune.format import format_text
+from sim.analysis.tune.race import Execution
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.rules import Rules
@@ -168,8 +169,8 @@ def test_resumed_interrupted_tune_gives_the_same_answer():
 def test_race_result_does_not_depend_on_jobs():
     pol = [RULE.policy(dict(RULE.defaults, pig_low=float(x))) for x in (4, 3, 5, 8)]
     q = Quadratic(t=4.0)
-    a = race(q, pol, 0, 6000, 3, batch=500, jobs=1)
-    b = race(q, pol, 0, 6000, 3, batch=500, jobs=2, backend="threading")
+    a = race(q, pol, 0, 6000, 3, batch=500, execution=Execution(jobs=1))
+    b = race(q, pol, 0, 6000, 3, batch=500, execution=Execution(jobs=2, backend="threading"))
     assert a == b
 
 

@@ -1,4 +1,4 @@
-"""``gongzhu-sim advise``: which card should I play here? (issue 15.3)
+"""``gongzhu-sim advise``: which card should I play here?
 
 Thin: parse the flags, call :mod:`sim.analysis.advise.compute`, print text or JSON.  The analysis
 (and numba) is imported inside the command so ``gongzhu-sim --help`` stays instant.

@@ -152,21 +152,17 @@ def command_json(command: str, options: Mapping[str, Any], *,
     params.pop("fmt", None)
     if command == "expose":
         from sim.analysis.exposure.format import to_json
-        from sim.commands.expose import expose_results
+        from sim.commands.expose import ExposeOptions, expose_results
 
-        names = ("hand", "seat", "known", "player", "opponents", "opponents_exposure",
-                 "options", "measure", "precision", "max_deals", "seed", "jobs", "backend",
-                 "scheduler", "scheduler_timeout", "batch", "plot", "hands_file", "level",
-                 "check_legal")
         if "jobs" in refused:
             params["jobs"] = jobs
         tables = params.pop("tables")
         if tables is not None:  # --player / --opponents count only when given
             unset_table_defaults(command, options, params)
-        pos = [params.pop(n) for n in names]
         params.pop("quiet")
-        results, _, _ = expose_results(*pos, params, progress=None, notes=False,
-                                       partial=progress, deal_cap=deal_cap, tables=tables)
+        results, _, _ = expose_results(ExposeOptions.from_params(params), progress=None,
+                                       notes=False, partial=progress, deal_cap=deal_cap,
+                                       tables=tables)
         return to_json(results)
     from sim.analysis.advise.format import to_json as advise_json
     from sim.commands.advise import advise_result

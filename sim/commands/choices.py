@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from sim.core.stats import DEFAULT_LEVEL
+
 
 class _MeasureChoice(click.Choice):
     """``--measure``: the names of sim/game/measures.py, any accepted spelling
@@ -30,6 +32,6 @@ MEASURE_CHOICE = _MeasureChoice()
 #: ``--level`` of every estimating command (sim/core/stats.py); here, not in
 #: sim/commands/options.py, so that ``report`` (which options.py calls) can use it.
 LEVEL_OPTION = click.option(
-    "--level", type=float, default=0.95, show_default=True,
+    "--level", type=float, default=DEFAULT_LEVEL, show_default=True,
     help="confidence level of the intervals; the SE does not depend on it, the "
     "half-width scales with the normal quantile")

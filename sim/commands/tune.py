@@ -1,4 +1,4 @@
-"""``gongzhu-sim tune``: the policy of a family that nothing in the family beats (issue 18)."""
+"""``gongzhu-sim tune``: the policy of a family that nothing in the family beats."""
 
 from __future__ import annotations
 

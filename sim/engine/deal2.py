@@ -30,7 +30,7 @@ def _shuffle2(key, deck):
 
 
 @njit(cache=True, nogil=True)
-def _deal2(key, deck, h1, h2):
+def shuffle_deal2(key, deck, h1, h2):
     """Shuffle and deal the 104 cards of the deal with key ``key`` (docs/engine2.md step 1);
     returns the seat dealt the first ♣2 (step 2).
 
@@ -84,7 +84,7 @@ def first_c2_given(key, deck, h1, h2):
     """The seat dealt the first ♣2 for given hands ``(h1, h2)`` (docs/engine2.md step 2).
 
     The holder of both ♣2 copies; else the given hands borrow the order of the deal's own
-    deck (shuffle and dealer seat ``d`` as in :func:`_deal2`; ``deck`` is scratch): the
+    deck (shuffle and dealer seat ``d`` as in :func:`shuffle_deal2`; ``deck`` is scratch): the
     given cards of seat ``p`` sorted by card take the slots of the deck's entries for that
     seat sorted by (card, copy), so each holder's ♣2 (rank ``r`` = its cards below ♣2,
     copies counted) lies at position ``4 k + (p − d) % 4``, ``k`` = the slot of the deck

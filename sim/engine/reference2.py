@@ -30,14 +30,15 @@ from sim.game.play2 import (  # the two-deck rules of play live in the game laye
     CARDS_PER_SEAT,
     DIAMONDS,
     Play,
+    PublicState2,
     SeatPlay,
     Trick,
-    _counts_flags,
-    _flags_counts,
-    _masks,
+    copies_to_flags,
+    count_masks,
     deal_deck2,
     deal_hands2,
     dealer_seat2,
+    exposed_copies,
     exposed_restricted,
     first_c2_seat_given,
     legal_masks,
@@ -47,7 +48,7 @@ from sim.game.play2 import (  # the two-deck rules of play live in the game laye
     trick_winner2,
     why_illegal2,
 )
-from sim.game.rules import EXPOSURE_ORDERS, Rules
+from sim.game.rules import EXPOSURE_ORDERS, EXPOSURE_SEQUENTIAL, Rules
 from sim.game.scoring import raw_score_py
 from strategies.dispatch import choose_exposure2, choose_play2
 from strategies.registry import Choice
@@ -104,21 +105,21 @@ def choose_exposures2(
     auto-exposure of the fourth card: that is a one-deck rule.
     """
     flags = [0, 0, 0, 0]
-    sequential = rules.exposure_order == EXPOSURE_ORDERS[1]
+    sequential = rules.exposure_order == EXPOSURE_ORDERS[EXPOSURE_SEQUENTIAL]
     table = params_table(exposures)
     for k in range(4):
         p = (leader + k) % 4 if sequential else k
         announced = 0
         if sequential:
-            total = [sum(x) for x in zip(*(_flags_counts(f) for f in flags), strict=True)]
-            announced = _counts_flags(total)
+            total = [sum(x) for x in zip(*(exposed_copies(f) for f in flags), strict=True)]
+            announced = copies_to_flags(total)
         one, two = cards_to_masks2(hands[p])
         rng = np.uint64(py_stream(seed, deal, STREAM_EXPOSE + p))
         f, _ = choose_exposure2(int(exposures[p].id), table, np.uint64(one), np.uint64(two),
                                 p, announced, rng)
         f = int(f)
         held = Counter(hands[p])
-        for b, n in enumerate(_flags_counts(f)):
+        for b, n in enumerate(exposed_copies(f)):
             if n > held[EXPOSABLE[b]] or (f >> (b + 4) & 1 and not f >> b & 1):
                 raise AssertionError(f"exposure policy {exposures[p].name!r} returned flags {f}")
         if f >> 8:
@@ -154,11 +155,11 @@ def play_deal2(
     elif leader is None:
         raise ValueError("a deal that does not open its match needs the previous pig taker")
     flags = choose_exposures2(seed, deal, rules, exposures, hands, leader)
-    exposed_counts = [sum(_flags_counts(f)[b] for f in flags) for b in range(4)]
+    exposed_counts = [sum(exposed_copies(f)[b] for f in flags) for b in range(4)]
     plain = [Counter(h) for h in hands]
     shown = [Counter() for _ in range(4)]
     for p in range(4):
-        for b, n in enumerate(_flags_counts(flags[p])):
+        for b, n in enumerate(exposed_copies(flags[p])):
             plain[p][EXPOSABLE[b]] -= n
             shown[p][EXPOSABLE[b]] += n
         plain[p] = +plain[p]
@@ -185,11 +186,9 @@ def play_deal2(
             if len(legal) == 1:
                 (play,) = legal
             else:
-                obs = observation2(
-                    seat, rules, plain[seat], shown[seat], legal, played, exposed_counts,
-                    taken_masks, voids, trick, lead, led_suits, trick_no, first_deal, flags,
-                    tricks,
-                )
+                obs = observation2(seat, rules, plain[seat], shown[seat], legal, PublicState2(
+                    played, exposed_counts, taken_masks, voids, trick, lead, led_suits,
+                    trick_no, first_deal, flags, tricks))
                 c1, c2, rng = choose_play2(int(players[seat].id), table, obs, rngs[seat])
                 rngs[seat] = np.uint64(rng)
                 play = (int(c1),) if int(c2) == NONE else (int(c1), int(c2))
@@ -208,7 +207,7 @@ def play_deal2(
         winner = trick_winner2(trick)
         for _, play in trick:
             taken[winner].update(play)
-        taken_masks[winner] = _masks(taken[winner])
+        taken_masks[winner] = count_masks(taken[winner])
         if pig_taker is None and any(SQ in play for _, play in trick):
             pig_taker = winner
         led_suits.add(suit_of(trick[0][1][0]))
@@ -223,7 +222,7 @@ def play_deal2(
     return DealRecord2(
         hands=hands,
         flags=flags,
-        exposed=[sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(_flags_counts(f)[b]))
+        exposed=[sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(exposed_copies(f)[b]))
                  for f in flags],
         leader=leader,
         tricks=tricks,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations_with_replacement
+from typing import NamedTuple
 
 import numpy as np
 
@@ -334,12 +335,12 @@ def _restriction_text(c: int) -> str:
 # ---------------------------------------------------------------- exposure flags (§3)
 
 
-def _flags_counts(f: int) -> list[int]:
+def exposed_copies(f: int) -> list[int]:
     """Exposed copies of each exposable card in 8-bit flags ``f``."""
     return [(f >> b & 1) + (f >> (b + 4) & 1) for b in range(4)]
 
 
-def _counts_flags(counts: list[int]) -> int:
+def copies_to_flags(counts: list[int]) -> int:
     f = 0
     for b, n in enumerate(counts):
         if n >= 1:
@@ -352,7 +353,7 @@ def _counts_flags(counts: list[int]) -> int:
 # ---------------------------------------------------------------- observation
 
 
-def _masks(cards: Counter) -> tuple[int, int]:
+def count_masks(cards: Counter) -> tuple[int, int]:
     """``(has_one, has_two)`` masks of a card count."""
     one = two = 0
     for c, n in cards.items():
@@ -409,7 +410,7 @@ def public_slots2(flags: list[int], history: list[Trick], trick: list[SeatPlay]
     of the suit's exposable card (the restriction may have kept that pair back);
     bit FIRST_IN_BIT when the current trick is the first led in its suit.
     """
-    counts = [_flags_counts(f) for f in flags]
+    counts = [exposed_copies(f) for f in flags]
     no_pairs = 0
     led_before: set[int] = set()
     tricks = [t for _, t, _ in history] + ([trick] if trick else [])
@@ -425,49 +426,55 @@ def public_slots2(flags: list[int], history: list[Trick], trick: list[SeatPlay]
             if pair_trick and k > 0 and not (play[0] == play[1] and suit_of(play[0]) == led):
                 bits = 1 << led
                 e = EXPOSABLE.index(EXPOSABLE_OF_SUIT[led])
-                if not (first_in and _flags_counts(flags[seat])[e] > 0):
+                if not (first_in and exposed_copies(flags[seat])[e] > 0):
                     bits |= 1 << (led + 4)
                 no_pairs |= bits << (8 * seat)
         led_before.add(led)
-    shown = sum(_counts_flags(counts[p]) << (8 * p) for p in range(4))
+    shown = sum(copies_to_flags(counts[p]) << (8 * p) for p in range(4))
     if trick and first_in:
         no_pairs |= 1 << FIRST_IN_BIT
     return shown, no_pairs
 
 
-def observation2(
-    seat: int,
-    rules: Rules,
-    plain: Counter,
-    shown: Counter,
-    legal: set[Play],
-    played: Counter,
-    exposed_counts: list[int],
-    taken: list[tuple[int, int]],
-    voids: list[int],
-    trick: list[SeatPlay],
-    leader: int,
-    led_suits: set[int],
-    trick_no: int,
-    first_deal: bool,
-    flags: list[int],
-    history: list[Trick] | None = None,
-) -> np.ndarray:
-    """The uint64 observation array of sim/game/observation2.py for ``seat``'s decision.
+class PublicState2(NamedTuple):
+    """What every seat has seen of a two-deck deal at a decision (:func:`observation2`).
 
-    ``history``: the completed tricks (for ``Q_SHOWN`` / ``Q_NO_PAIRS``,
-    :func:`public_slots2`); None = no trick completed yet.
-
-    ``played`` counts every card played so far (current trick included); ``taken`` the
+    ``played`` counts every card played so far (current trick included);
+    ``exposed_counts`` the exposed copies per exposable card; ``taken`` the
     ``(has_one, has_two)`` masks of each seat's completed tricks; ``voids`` include a
-    discard made earlier in the current trick.  Unplayed slots of ``Q_TRICK`` hold NONE.
+    discard made earlier in the current trick; ``trick`` the current trick's plays,
+    ``leader`` its leader; ``led_suits``, ``trick_no``, ``first_deal`` and ``flags`` as
+    with one deck; ``history``: the completed tricks (for ``Q_SHOWN`` / ``Q_NO_PAIRS``,
+    :func:`public_slots2`), None = no trick completed yet.
     """
+
+    played: Counter
+    exposed_counts: list[int]
+    taken: list[tuple[int, int]]
+    voids: list[int]
+    trick: list[SeatPlay]
+    leader: int
+    led_suits: set[int]
+    trick_no: int
+    first_deal: bool
+    flags: list[int]
+    history: list[Trick] | None = None
+
+
+def observation2(seat: int, rules: Rules, plain: Counter, shown: Counter, legal: set[Play],
+                 public: PublicState2) -> np.ndarray:
+    """The uint64 observation array of sim/game/observation2.py for ``seat``'s decision:
+    its hand (``plain`` and exposed ``shown`` cards), its ``legal`` plays and the deal's
+    :class:`PublicState2`.  Unplayed slots of ``Q_TRICK`` hold NONE.
+    """
+    (played, exposed_counts, taken, voids, trick, leader, led_suits, trick_no, first_deal,
+     flags, history) = public
     obs = [0] * Q_SIZE  # a list first: numpy item assignment is slow
     obs[Q_SEAT] = seat
     obs[Q_PARTNER] = (seat + 2) % 4 if VARIANTS.index(rules.variant) == VARIANT_PARTNERS else 4
-    obs[Q_HAND1], obs[Q_HAND2] = _masks(_held(plain, shown))
+    obs[Q_HAND1], obs[Q_HAND2] = count_masks(_held(plain, shown))
     obs[Q_LS], obs[Q_LP], obs[Q_L2], obs[Q_FORCED] = legal_masks(legal)
-    obs[Q_PLAYED1], obs[Q_PLAYED2] = _masks(played)
+    obs[Q_PLAYED1], obs[Q_PLAYED2] = count_masks(played)
     e1 = sum(1 << c for c, n in zip(EXPOSABLE, exposed_counts, strict=True) if n >= 1)
     e2 = sum(1 << c for c, n in zip(EXPOSABLE, exposed_counts, strict=True) if n >= 2)
     obs[Q_EXPOSED1], obs[Q_EXPOSED2] = e1, e2

@@ -185,7 +185,7 @@ class GameState:
 
         First deal: the engine's first leader (the ♣2 holder; two decks the seat dealt the
         first ♣2).  Other arguments as :meth:`from_hands`.  Raises InputError for a ``seed``
-        that is not a whole number 0..2**64−1 (a negative one no longer wraps).
+        that is not a whole number 0..2**64−1.
         """
         rules = rules or Rules()
         seed = check_seed(seed)
@@ -215,11 +215,11 @@ class GameState:
             self._played: Any = set()
             self._plain = self._shown = self._exposed_counts = None
             return
-        self._exposed_counts = [sum(p2._flags_counts(f)[b] for f in flags) for b in range(4)]
+        self._exposed_counts = [sum(p2.exposed_copies(f)[b] for f in flags) for b in range(4)]
         self._plain, self._shown = [], []
         for p in range(4):
             plain, shown = Counter(self.hands[p]), Counter()
-            for b, n in enumerate(p2._flags_counts(flags[p])):
+            for b, n in enumerate(p2.exposed_copies(flags[p])):
                 plain[EXPOSABLE[b]] -= n
                 shown[EXPOSABLE[b]] += n
             self._plain.append(+plain)
@@ -277,7 +277,7 @@ class GameState:
     @property
     def exposed(self) -> list[list[int]]:
         """Per seat, the sorted cards it exposed (two decks: a card twice = both copies)."""
-        return [sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(p2._flags_counts(f)[b]))
+        return [sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(p2.exposed_copies(f)[b]))
                 for f in self.flags]
 
     def hand(self, seat: int) -> list[int]:
@@ -453,17 +453,16 @@ class GameState:
         legal = self._legal_set(seat) if seat == to_play else set()
         rules, trick_no = self.rules, len(self.tricks)
         if rules.decks == 1:
-            return p1.observation(seat, rules, self._held[seat], legal, self._played,
-                                  self._exposed, self._taken, self._voids, self.trick,
-                                  self._lead, self._led_suits, trick_no, self.first_deal,
-                                  self.flags,
-                                  p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t]
-                                                  + list(self.trick)))
-        taken = [p2._masks(t) for t in self._taken]
+            return p1.observation(seat, rules, self._held[seat], legal, p1.PublicState(
+                self._played, self._exposed, self._taken, self._voids, self.trick, self._lead,
+                self._led_suits, trick_no, self.first_deal, self.flags,
+                p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t] + list(self.trick))))
+        taken = [p2.count_masks(t) for t in self._taken]
         return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
-                               self._played, self._exposed_counts, taken, self._voids,
-                               self.trick, self._lead, self._led_suits, trick_no,
-                               self.first_deal, self.flags, self.tricks)
+                               p2.PublicState2(self._played, self._exposed_counts, taken,
+                                               self._voids, self.trick, self._lead,
+                                               self._led_suits, trick_no, self.first_deal,
+                                               self.flags, self.tricks))
 
     # ------------------------------------------------------------------ scores
 

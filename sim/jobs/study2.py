@@ -1,6 +1,6 @@
-"""The two-deck study (两副牌, issue 16.3): per studied card, each copy holder plays the arms
+"""The two-deck study (两副牌): per studied card, each copy holder plays the arms
 x (expose one copy), n (none) and x2 (both copies) on the same deal — the kernel
-:func:`_study_range2` and its Parquet columns.  sim/jobs/study.py documents the columns
+:func:`study_range2` and its Parquet columns.  sim/jobs/study.py documents the columns
 and re-exports these names; :func:`sim.jobs.study.play_study` calls them for
 ``Rules(decks=2)``.
 """
@@ -15,15 +15,16 @@ from numba import njit
 from sim.core.bits import ZERO, bit, keep_alive, unmanaged
 from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
+from sim.engine.deal2 import shuffle_deal2
 from sim.engine.forced import force_seat
+from sim.engine.request import DealOutputs2, KernelTable, error_slots, kernel_table
 from sim.engine.two_decks import MAX_PLAYS as MAX_PLAYS2
 from sim.engine.two_decks import MAX_TRICKS as MAX_TRICKS2
-from sim.engine.two_decks import _deal2, _play_one2
+from sim.engine.two_decks import Scratch2, play_one2
 from sim.game.cards import EXPOSABLE
 from sim.game.observation2 import Q_SIZE
 from sim.jobs.config import STUDY_CARDS
 from strategies.dispatch import choose_exposure2
-from strategies.registry import params_table
 
 if TYPE_CHECKING:  # pragma: no cover
 
@@ -36,9 +37,7 @@ _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pids, pparams,
-                  given, hands_in, hands_out, hands2_out, exposed_out, leader_out,
-                  collected_out, collected2_out, raw_out, holder_out):
+def study_range2(seed, start, n, cards, holder_policy, table, given, hands_in, out, holder_out):
     """Two decks: play deals ``start … start+n−1``, per studied card and copy holder in the
     arms x (expose one copy), n (none) and x2 (both copies; docs/engine2.md).
 
@@ -52,50 +51,42 @@ def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pi
     flags (:func:`sim.engine.forced.force_seat`) — the studied card's copies of the arm,
     plus with ``holder_policy`` the holder's configured choice for its other cards;
     every other seat (the other copy's holder included) exposes by its policy.
+    ``table``: the seats (:class:`~sim.engine.request.KernelTable`); ``out``: the
+    output arrays (:class:`~sim.engine.request.DealOutputs2`; plays are not recorded).
     ``given``: play the hands ``hands_in`` (n, 4, 2) ``(has_one, has_two)`` instead of
     dealing.
     """
+    pids, pparams = table.pids, table.pparams
     k_cards = cards.shape[0]
     st = np.zeros(40, dtype=np.uint64)  # per-seat state: h1 h2 x1 x2 t1 t2 rngs d1 d2
     obs_owner = np.zeros(Q_SIZE, dtype=np.uint64)
     deck_owner = np.zeros(104, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
-    rules_owner = rules.copy()
-    sp_owner = sparams.copy()
+    rules_owner = table.rules.copy()
+    sp_owner = table.sparams.copy()
     pp_owner = pparams.copy()
-    sids_owner = sids.copy()
+    sids_owner = table.sids.copy()
     pid_owner = pids.copy()
-    plays_owner = np.zeros((0, MAX_PLAYS2), dtype=np.int8)  # empty: plays are not recorded
-    plays2_owner = np.zeros((0, MAX_PLAYS2), dtype=np.int8)
-    winners_owner = np.zeros((0, MAX_TRICKS2), dtype=np.int8)
     v = unmanaged(st)
-    h1 = v[0:4]
-    h2 = v[4:8]
-    x1 = v[8:12]
-    x2 = v[12:16]
-    t1 = v[16:20]
-    t2 = v[20:24]
-    rngs = v[24:28]
     d1 = v[28:32]
     d2 = v[32:36]
-    obs = unmanaged(obs_owner)
     deck = unmanaged(deck_owner)
-    exp = unmanaged(exp_owner)
-    rules_v = unmanaged(rules_owner)
-    sp = unmanaged(sp_owner)
+    scratch = Scratch2(v[0:4], v[4:8], v[8:12], v[12:16], v[16:20], v[20:24], v[24:28],
+                       unmanaged(obs_owner), deck, unmanaged(exp_owner))
     pp = unmanaged(pp_owner)
-    sids_v = unmanaged(sids_owner)
     pid_arm = unmanaged(pid_owner)
-    plays = unmanaged(plays_owner)
-    plays2 = unmanaged(plays2_owner)
-    winners = unmanaged(winners_owner)
-    hands_out = unmanaged(hands_out)
-    hands2_out = unmanaged(hands2_out)
-    exposed_out = unmanaged(exposed_out)
-    leader_out = unmanaged(leader_out)
-    collected_out = unmanaged(collected_out)
-    collected2_out = unmanaged(collected2_out)
-    raw_out = unmanaged(raw_out)
+    arm_table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
+                            pid_arm, pp)
+    hands_out = unmanaged(out.hands)
+    hands2_out = unmanaged(out.hands2)
+    exposed_out = unmanaged(out.exposed)
+    leader_out = unmanaged(out.leader)
+    collected_out = unmanaged(out.collected)
+    collected2_out = unmanaged(out.collected2)
+    raw_out = unmanaged(out.raw)
+    out = DealOutputs2(hands_out, hands2_out, exposed_out, leader_out, collected_out,
+                       collected2_out, raw_out, unmanaged(out.plays), unmanaged(out.plays2),
+                       unmanaged(out.winners), unmanaged(out.errors))
     exposable = _EXPOSABLE  # flag order
     useed = np.uint64(seed)
     for d in range(n):
@@ -106,7 +97,7 @@ def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pi
                 d1[p] = hands_in[d, p, 0]
                 d2[p] = hands_in[d, p, 1]
         else:
-            _deal2(key, deck, d1, d2)
+            shuffle_deal2(key, deck, d1, d2)
         for k in range(k_cards):
             b = cards[k]
             flag = 1 << b
@@ -148,11 +139,8 @@ def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pi
                     for p in range(4):
                         hands_out[row, p] = d1[p]
                         hands2_out[row, p] = d2[p]
-                    _play_one2(useed, i, True, 0, rules_v, sids_v, sp, pid_arm, pp,
-                               h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row,
-                               hands_out, hands2_out, exposed_out, leader_out, collected_out,
-                               collected2_out, raw_out, plays, plays2, winners, False, True,
-                               False)
+                    play_one2(useed, i, True, 0, row, arm_table, scratch, out, False, True,
+                              False)
                 pid_arm[h] = pids[h]
                 pp[h, 0] = pparams[h, 0]
     # the owners of the unmanaged views must live until here
@@ -160,33 +148,27 @@ def _study_range2(seed, start, n, cards, holder_policy, rules, sids, sparams, pi
                sids_owner, pid_owner)
 
 
-def _play_study2(rules, p, e, idx, seed, start, n, hands, holder_others):
+def play_study2(rules, p, e, idx, seed, start, n, hands, holder_others):
     """Two decks: :func:`play_study` after its checks (``p``/``e``: four Choices)."""
     k = len(idx)
     slots = 2 * k * n
     rows = 3 * slots
-    hands_out = np.zeros((rows, 4), np.uint64)
-    hands2_out = np.zeros((rows, 4), np.uint64)
-    exposed = np.zeros((rows, 4), np.uint8)
-    leader = np.zeros(rows, np.int8)
-    collected = np.zeros((rows, 4), np.uint64)
-    collected2 = np.zeros((rows, 4), np.uint64)
-    raw = np.zeros((rows, 4), np.int32)
+    out = DealOutputs2(  # plays are not recorded; kernel errors cannot occur (no check_legal)
+        hands=np.zeros((rows, 4), np.uint64), hands2=np.zeros((rows, 4), np.uint64),
+        exposed=np.zeros((rows, 4), np.uint8), leader=np.zeros(rows, np.int8),
+        collected=np.zeros((rows, 4), np.uint64), collected2=np.zeros((rows, 4), np.uint64),
+        raw=np.zeros((rows, 4), np.int32), plays=np.zeros((0, MAX_PLAYS2), np.int8),
+        plays2=np.zeros((0, MAX_PLAYS2), np.int8), winners=np.zeros((0, MAX_TRICKS2), np.int8),
+        errors=error_slots(rows, max(rows, 1)))
     holder = np.full(slots, -1, np.int8)
     given = hands is not None
     hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4, 2))
                 if given else np.zeros((0, 4, 2), np.uint64))
-    note_if_cold(_study_range2)
-    _study_range2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
-                  np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
-                  np.array([c.id for c in p], np.int64),
-                  params_table(p, rules),
-                  np.array([c.id for c in e], np.int64),
-                  params_table(e),
-                  given, hands_in, hands_out, hands2_out, exposed, leader, collected,
-                  collected2, raw, holder)
-    return _columns2(rules, idx, start, n, holder, hands_out, hands2_out, exposed, leader,
-                     collected, collected2, raw)
+    note_if_cold(study_range2)
+    study_range2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
+                 holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out,
+                 holder)
+    return study_columns2(rules, idx, start, n, holder, out)
 
 
 def exposed_total2(flags: np.ndarray) -> np.ndarray:
@@ -205,9 +187,13 @@ def exposed_total2(flags: np.ndarray) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-def _columns2(rules, idx, start, n, holder, hands_out, hands2_out, exposed, leader, collected,
-              collected2, raw):
+def study_columns2(rules, idx, start, n, holder, out):
+    """The columns of a two-deck study (sim/jobs/study.py, table "Two decks") from the
+    kernel's outputs ``out`` (:class:`~sim.engine.request.DealOutputs2`)."""
     from sim.game.scoring import points, team_points, yuanbao, zero_sum
+
+    hands_out, hands2_out, exposed, leader = out.hands, out.hands2, out.exposed, out.leader
+    collected, collected2, raw = out.collected, out.collected2, out.raw
 
     k = len(idx)
     keep = holder >= 0  # (2·k·n,) slots in deal, card, seat order

@@ -38,10 +38,10 @@ def check_position(body: Mapping[str, Any]) -> dict:
     from sim.analysis.advise.format import describe
     from sim.analysis.advise.position import (
         AdviseError,
-        _parse_plays,
-        _public_replay,
+        parse_plays,
         parse_position,
         play_str,
+        public_replay,
     )
     from sim.analysis.advise.worlds import WorldSampler, check_history
     from sim.commands.options import pop_rules
@@ -63,14 +63,14 @@ def check_position(body: Mapping[str, Any]) -> dict:
     if len(dealt) != rules.cards_per_seat:
         raise AdviseError(f"HAND (as dealt) has {len(dealt)} cards; a seat is dealt "
                           f"{rules.cards_per_seat}")
-    pl = _parse_plays(params["plays"], d)
+    pl = parse_plays(params["plays"], d)
     leader = params["first_leader"]
     if leader is None:
         if not params["later_deal"] and C2 in dealt:
             leader = seat  # you hold ♣2: you lead the first deal's first trick
         else:
             raise AdviseError("choose the first leader (the seat that led the first trick)")
-    seats, _, to_play, t, _ = _public_replay(rules, pl, leader)
+    seats, _, to_play, t, _ = public_replay(rules, pl, leader)
     now = Counter(dealt)
     for j, (s, x) in enumerate(zip(seats, pl, strict=True)):
         if s != seat:

@@ -1,4 +1,4 @@
-"""Which card should I play here?  Determinized Monte Carlo over a real position (issue 15.3).
+"""Which card should I play here?  Determinized Monte Carlo over a real position.
 
 A *position* is what one seat knows at its turn: its hand, every card played so far in
 order, the first leader and the exposures (RULES.md §3–§4).  :func:`parse_position` checks it

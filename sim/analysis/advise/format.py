@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from sim.analysis.advise.position import Position, _public_replay, play_str
+from sim.analysis.advise.position import Position, play_str, public_replay
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
 
 
 def describe(pos: Position) -> str:
     """One line: the seat, the trick and the cards on it."""
-    seats, _, _, t, _ = _public_replay(pos.rules, list(pos.plays), pos.leader)
+    seats, _, _, t, _ = public_replay(pos.rules, list(pos.plays), pos.leader)
     k = len(pos.plays) % 4
     on = ", ".join(f"{s}:{play_str(x)}" for s, x in zip(seats[len(seats) - k:],
                                                         pos.plays[len(pos.plays) - k:],

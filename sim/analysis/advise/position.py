@@ -1,4 +1,4 @@
-"""A position for ``advise`` (sim/analysis/advise/compute.py, issue 15.3): what one seat knows.
+"""A position for ``advise`` (sim/analysis/advise/compute.py): what one seat knows.
 
 :func:`parse_position` checks the seat's hand, every card played so far in order, the first
 leader and the exposures (RULES.md §3–§4), one clear AdviseError per problem naming the card,
@@ -73,13 +73,13 @@ class Position:
     @property
     def trick_no(self) -> int:
         """The current trick, 0-based."""
-        return _public_replay(self.rules, self.plays, self.leader)[3]
+        return public_replay(self.rules, self.plays, self.leader)[3]
 
 
 # ---------------------------------------------------------------- parsing and validation
 
 
-def _parse_plays(text: str, decks: int) -> list:
+def parse_plays(text: str, decks: int) -> list:
     """Plays from text: one deck one card per token; two decks a token of one card or two
     (``D8D8`` a pair, ``S9S7`` two cards following a pair lead)."""
     plays = []
@@ -92,7 +92,7 @@ def _parse_plays(text: str, decks: int) -> list:
     return plays
 
 
-def _public_replay(rules: Rules, plays: list, leader: int):
+def public_replay(rules: Rules, plays: list, leader: int):
     """Seats, trick structure and voids from the plays alone (no hidden cards needed).
 
     Returns ``(seats, voids, to_play, trick_no, firsts)``: the seat of each play, per seat
@@ -165,7 +165,7 @@ def parse_position(
     """
     rules = rules or Rules()
     d, size = rules.decks, rules.cards_per_seat
-    pl = _parse_plays(plays, d)
+    pl = parse_plays(plays, d)
     flat = [c for x in pl for c in ((x,) if d == 1 else x)]
     counts = Counter(flat)
     for c, n in counts.items():
@@ -187,7 +187,7 @@ def parse_position(
             raise AdviseError(f"card {card_str(c)} is in HAND and also played (--plays); "
                               f"a {d}-deck deal has {'one' if d == 1 else 'two'}")
     # the first leader: the one that puts `seat` to play now (one solution: seats are relative)
-    _, _, rel_to_play, _, _ = _public_replay(rules, pl, 0)
+    _, _, rel_to_play, _, _ = public_replay(rules, pl, 0)
     derived = (seat - rel_to_play) % 4
     if not seat_to_play:
         if first_leader is None or not 0 <= first_leader <= 3:
@@ -201,7 +201,7 @@ def parse_position(
         to_play = (first_leader + rel_to_play) % 4
         raise AdviseError(f"with first leader {first_leader} the plays put seat {to_play} to "
                           f"play, not seat {seat} (--seat is the seat to play now)")
-    seats, voids, _, trick_no, firsts = _public_replay(rules, pl, first_leader)
+    seats, voids, _, trick_no, firsts = public_replay(rules, pl, first_leader)
     first_deal = not later_deal
     if first_deal and pl and C2 not in ((pl[0],) if d == 1 else pl[0]):
         raise AdviseError(f"the first deal of a match opens with ♣2, but play 1 is "

@@ -1,4 +1,4 @@
-"""Candidate names of ``compare`` and ``tune``: ``PLAYER+EXPOSURE`` (issue 9).
+"""Candidate names of ``compare`` and ``tune``: ``PLAYER+EXPOSURE``.
 
 A *candidate* is a play strategy with an exposure policy, written ``PLAYER+EXPOSURE``
 (``heuristic+rule:pig_low=5``, ``lowest+always``); a bare ``PLAYER`` means exposure

@@ -1,4 +1,4 @@
-"""Head-to-head comparison of players, the way duplicate bridge compares pairs (issue 9).
+"""Head-to-head comparison of players, the way duplicate bridge compares pairs.
 
 A *candidate* is a play strategy with an exposure policy, written ``PLAYER+EXPOSURE``
 (``heuristic+rule:pig_low=5``, ``lowest+always``); a bare ``PLAYER`` means exposure
@@ -81,7 +81,7 @@ import numpy as np
 import pandas as pd
 
 from sim.analysis.compare.candidates import Candidate, parse_candidate  # noqa: F401
-from sim.analysis.compare.stats import _half_width, _Moments, _stop_width, _verdicts
+from sim.analysis.compare.stats import Moments, interval_half_width, pair_verdicts, stop_half_width
 from sim.core import stats
 from sim.core.stats import DEFAULT_LEVEL, cs_margin  # noqa: F401 (re-exported)
 from sim.errors import InputError, check_seed
@@ -133,7 +133,7 @@ def candidate_scores(
     Exact sums: a measure whose values are multiples of 1/3 (raw, points, zero-sum =
     (4·raw − Σraw)/3, team points, whole 元宝) is summed over the seats as integers (thirds)
     and divided once, so a candidate identical to the field scores exactly 0 zero-sum
-    points on every deal, not ±2e-16 (issue 26).
+    points on every deal, not ±2e-16.
     """
     from sim.engine import play_deals
 
@@ -158,7 +158,7 @@ def seat_mean(vals: np.ndarray) -> np.ndarray:
     """``(n, k, s)`` float64 seat values → ``(n, k)`` means over the ``s`` seats, exact
     where a column's values are all multiples of 1/3 (raw, points, team points, zero-sum,
     whole 元宝): summed as integers in thirds and divided once, so a candidate identical to
-    the field scores exactly 0 zero-sum points (issue 26); other columns: summed in seat
+    the field scores exactly 0 zero-sum points; other columns: summed in seat
     order as floats."""
     n, k, s = vals.shape
     out = np.zeros((n, k), dtype=np.float64)
@@ -170,6 +170,58 @@ def seat_mean(vals: np.ndarray) -> np.ndarray:
     if exact.any():
         out[:, exact] = t[:, exact, :].astype(np.int64).sum(axis=2) / (3.0 * s)
     return out
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """Everything a comparison is asked besides the candidates and the field, validated
+    once where it is made (the parameters of :func:`compare_candidates`, which documents
+    them; the defaults are named here only).  Raises InputError for a bad value (level,
+    measure, backend, ``deals`` / ``jobs`` / ``batch``, seed, precision, delta); ``rules``,
+    ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
+    command-line name, int, float)."""
+
+    rules: Rules | None = None
+    deals: int = DEFAULT_DEALS
+    precision: float | None = None
+    seed: int = 1
+    jobs: int = 1
+    backend: str = DEFAULT_BACKEND
+    scheduler: str | None = None
+    measure: str = "zero-sum"
+    sequential: bool = False
+    delta: float = DEFAULT_DELTA
+    batch: int = DEFAULT_BATCH
+    keep_scores: bool = False
+    scheduler_timeout: float = 10.0
+    level: float = DEFAULT_LEVEL
+    check_legal: bool = False
+
+    def __post_init__(self) -> None:
+        rules = self.rules or Rules()
+        level = stats.check_level(self.level)
+        m = get_measure(self.measure)
+        m.check(rules)
+        backend = self.backend
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+        if backend == "dask" and not self.scheduler:
+            raise InputError("backend dask needs a scheduler address (--scheduler "
+                             "tcp://HOST:8786)")
+        for name, lo in (("deals", 2), ("jobs", 0), ("batch", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+                raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+        seed = check_seed(self.seed)
+        precision, delta = self.precision, self.delta
+        if precision is not None and not (isinstance(precision, int | float)
+                                          and math.isfinite(precision) and precision > 0):
+            raise InputError(f"precision must be a number > 0, got {precision!r}")
+        if not (isinstance(delta, int | float) and math.isfinite(delta) and delta >= 0):
+            raise InputError(f"delta must be a number ≥ 0, got {delta!r}")
+        for name, value in (("rules", rules), ("level", level), ("measure", m.name),
+                            ("seed", int(seed))):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True)
@@ -190,14 +242,14 @@ class _Job:
         return -(-self.deals // self.batch)
 
 
-def _run_batch(job: _Job, b: int) -> tuple[_Moments, np.ndarray | None]:
+def _run_batch(job: _Job, b: int) -> tuple[Moments, np.ndarray | None]:
     """Play batch ``b`` for every candidate and rotation; return its statistics."""
     start = b * job.batch
     n = min(job.batch, job.deals - start)
     scores = candidate_scores(job.rules, job.candidates, job.field, job.measure, job.seed,
                               start, n, check_legal=job.check_legal)
     ia, ib = np.triu_indices(len(job.candidates), k=1)
-    return _Moments.of(scores, ia, ib), (scores if job.keep_scores else None)
+    return Moments.of(scores, ia, ib), (scores if job.keep_scores else None)
 
 
 def _warm(job: _Job) -> None:
@@ -321,24 +373,15 @@ class CompareResult:
 def compare_candidates(
     candidates: Sequence[str | Candidate],
     field: str | Candidate = "heuristic+rule",
-    rules: Rules | None = None,
-    deals: int = DEFAULT_DEALS,
-    precision: float | None = None,
-    seed: int = 1,
-    jobs: int = 1,
-    backend: str = DEFAULT_BACKEND,
-    scheduler: str | None = None,
-    measure: str = "zero-sum",
-    sequential: bool = False,
-    delta: float = DEFAULT_DELTA,
-    batch: int = DEFAULT_BATCH,
-    keep_scores: bool = False,
-    scheduler_timeout: float = 10.0,
+    *,
+    seed: int = CompareSettings.seed,
     progress: Callable[[int, int, float], None] | None = None,
-    level: float = DEFAULT_LEVEL,
-    check_legal: bool = False,
+    **settings: Any,
 ) -> CompareResult:
     """Compare candidates head to head on the same deals with seat rotation.
+
+    ``settings``: the fields of :class:`CompareSettings` (all but ``candidates``,
+    ``field`` and ``progress`` below).
 
     Args:
         candidates: two or more ``PLAYER+EXPOSURE`` names (bare ``PLAYER`` = ``never``).
@@ -370,55 +413,36 @@ def compare_candidates(
     each) and the parent only the running moments (unless ``keep_scores``).
     """
     t0 = time.perf_counter()
-    rules = rules or Rules()
-    level = stats.check_level(level)
-    m = get_measure(measure)
-    m.check(rules)
-    measure = m.name
-    if backend not in BACKENDS:
-        raise InputError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
-    if backend == "dask" and not scheduler:
-        raise InputError("backend dask needs a scheduler address (--scheduler "
-                         "tcp://HOST:8786)")
-    for name, v, lo in (("deals", deals, 2), ("jobs", jobs, 0), ("batch", batch, 1)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-            raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
-    seed = check_seed(seed)
-    if precision is not None and not (isinstance(precision, int | float)
-                                      and math.isfinite(precision) and precision > 0):
-        raise InputError(f"precision must be a number > 0, got {precision!r}")
-    if not (isinstance(delta, int | float) and math.isfinite(delta) and delta >= 0):
-        raise InputError(f"delta must be a number ≥ 0, got {delta!r}")
+    cfg = CompareSettings(seed=seed, **settings)
+    rules, measure, seed, level = cfg.rules, cfg.measure, cfg.seed, cfg.level
+    deals, precision, sequential, delta = cfg.deals, cfg.precision, cfg.sequential, cfg.delta
     cands = [parse_candidate(c, decks=rules.decks) for c in candidates]
     if not 2 <= len(cands) <= len(_LETTERS):
         raise InputError(f"compare needs 2 to {len(_LETTERS)} candidates, got {len(cands)}")
     fld = parse_candidate(field, "field", decks=rules.decks)
 
-    job = _Job(rules, tuple(cands), fld, measure, int(seed), int(batch), int(deals),
-               keep_scores, bool(check_legal))
-    st: _Moments | None = None
+    job = _Job(rules, tuple(cands), fld, measure, int(seed), int(cfg.batch), int(deals),
+               cfg.keep_scores, bool(cfg.check_legal))
+    st: Moments | None = None
     kept: list[np.ndarray] = []
     stop = "cap"
-    settings = dict(cands=cands, fld=fld, rules=rules, deals=int(deals), precision=precision,
-                    seed=int(seed), measure=measure, sequential=bool(sequential),
-                    delta=float(delta), batch=int(batch), level=level)
-    gen = run_batches(partial(_run_batch, job), range(job.n_batches()), jobs=int(jobs),
-                      backend=backend, scheduler=scheduler,
-                      scheduler_timeout=scheduler_timeout, warm=partial(_warm, job))
+    gen = run_batches(partial(_run_batch, job), range(job.n_batches()), jobs=int(cfg.jobs),
+                      backend=cfg.backend, scheduler=cfg.scheduler,
+                      scheduler_timeout=cfg.scheduler_timeout, warm=partial(_warm, job))
     try:
         for b_st, sc in gen:
             st = b_st if st is None else st.merge(b_st)
             if sc is not None:
                 kept.append(sc)
-            dhw = _half_width(st.dm2, st.n, sequential, deals, level)
-            mx = _stop_width(dhw, st.n)
+            dhw = interval_half_width(st.dm2, st.n, sequential, deals, level)
+            mx = stop_half_width(dhw, st.n)
             if progress is not None:
                 progress(st.n, deals, mx)
             if st.n >= min(MIN_DEALS, deals):
                 if precision is not None and mx <= precision:
                     stop = "precision"
                     break
-                if sequential and "undecided" not in _verdicts(
+                if sequential and "undecided" not in pair_verdicts(
                         st.dmean - dhw, st.dmean + dhw, delta, st.gt + st.lt == 0):
                     stop = "decided"
                     break
@@ -426,24 +450,28 @@ def compare_candidates(
         gen.close()
         if st is None:
             raise
-        raise Interrupted(_result(st, kept, "interrupted", t0, **settings)) from None
+        raise Interrupted(_result(st, kept, "interrupted", t0, cands, fld, cfg)) from None
     finally:
         gen.close()
     assert st is not None
-    return _result(st, kept, stop, t0, **settings)
+    return _result(st, kept, stop, t0, cands, fld, cfg)
 
 
-def _result(st: _Moments, kept: list[np.ndarray], stop: str, t0: float, *, cands, fld, rules,
-            deals, precision, seed, measure, sequential, delta, batch, level
-            ) -> CompareResult:
-    """The :class:`CompareResult` of the merged statistics ``st``."""
+def _result(st: Moments, kept: list[np.ndarray], stop: str, t0: float, cands: list[Candidate],
+            fld: Candidate, cfg: CompareSettings) -> CompareResult:
+    """The :class:`CompareResult` of the merged statistics ``st`` (``kept``: the per-deal
+    scores so far, ``t0`` the start time) of the candidates ``cands`` against ``fld``."""
+    rules, deals, precision, seed, measure = (cfg.rules, int(cfg.deals), cfg.precision,
+                                              int(cfg.seed), cfg.measure)
+    sequential, delta, batch, level = (bool(cfg.sequential), float(cfg.delta), int(cfg.batch),
+                                       cfg.level)
     n = st.n
     k = len(cands)
     ia, ib = np.triu_indices(k, k=1)
     letters = list(_LETTERS[:k])
     unit = MEASURES[measure].unit
 
-    hw = _half_width(st.m2, n, sequential, deals, level)
+    hw = interval_half_width(st.m2, n, sequential, deals, level)
     se = np.atleast_1d(stats.se_from_m2(st.m2, n))
     cand_df = pd.DataFrame({
         "candidate": [c.name for c in cands],
@@ -454,9 +482,9 @@ def _result(st: _Moments, kept: list[np.ndarray], stop: str, t0: float, *, cands
         "identical_to_field": [identical_to_field(c, fld) for c in cands],
     }, index=pd.Index(letters, name="label"))
 
-    dhw = _half_width(st.dm2, n, sequential, deals, level)
+    dhw = interval_half_width(st.dm2, n, sequential, deals, level)
     lo, hi = st.dmean - dhw, st.dmean + dhw
-    outcome = _verdicts(lo, hi, delta, st.gt + st.lt == 0)
+    outcome = pair_verdicts(lo, hi, delta, st.gt + st.lt == 0)
     verdict = []
     for o, a, b in zip(outcome, ia, ib, strict=True):
         verdict.append({"a": f"{letters[a]} better", "b": f"{letters[b]} better",

@@ -1,4 +1,4 @@
-"""Running paired statistics of ``compare`` (sim/analysis/compare/compute.py, issue 9): the
+"""Running paired statistics of ``compare`` (sim/analysis/compare/compute.py): the
 moments of the per-deal scores and paired differences merged batch by batch in deal order
 (Chan's pairwise update), their interval half-widths (fixed-n CI or confidence sequence,
 sim/core/stats.py) and the verdict of every pair."""
@@ -15,7 +15,7 @@ from sim.core.stats import DEFAULT_LEVEL, cs_margin
 
 
 @dataclass
-class _Moments:
+class Moments:
     """Running statistics of the per-deal scores (k candidates, p = k(k−1)/2 pairs)."""
 
     n: int
@@ -27,7 +27,7 @@ class _Moments:
     lt: np.ndarray  # (p,) deals with Δ < 0
 
     @classmethod
-    def of(cls, scores: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> _Moments:
+    def of(cls, scores: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> Moments:
         d = scores[:, ia] - scores[:, ib]
         mean = scores.mean(axis=0)
         dmean = d.mean(axis=0)
@@ -37,7 +37,7 @@ class _Moments:
             gt=(d > 0).sum(axis=0).astype(np.int64), lt=(d < 0).sum(axis=0).astype(np.int64),
         )
 
-    def merge(self, o: _Moments) -> _Moments:
+    def merge(self, o: Moments) -> Moments:
         """Chan et al.'s pairwise update (self first, then ``o``: deal order)."""
         n = self.n + o.n
         f = o.n / n
@@ -49,10 +49,10 @@ class _Moments:
 
         mean, m2 = upd(self.mean, self.m2, o.mean, o.m2)
         dmean, dm2 = upd(self.dmean, self.dm2, o.dmean, o.dm2)
-        return _Moments(n, mean, m2, dmean, dm2, self.gt + o.gt, self.lt + o.lt)
+        return Moments(n, mean, m2, dmean, dm2, self.gt + o.gt, self.lt + o.lt)
 
 
-def _half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int,
+def interval_half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int,
                 level: float = DEFAULT_LEVEL) -> np.ndarray:
     """Half-widths from the sums of squared deviations ``m2`` (nan where undefined)."""
     sd = np.atleast_1d(stats.sd_from_m2(m2, n))
@@ -61,7 +61,7 @@ def _half_width(m2: np.ndarray, n: int, sequential: bool, t_opt: int,
     return np.atleast_1d(stats.half_width(sd / math.sqrt(n), level))
 
 
-def _stop_width(hw: np.ndarray, n: int) -> float:
+def stop_half_width(hw: np.ndarray, n: int) -> float:
     """The largest half-width for the stopping rule: an undefined interval from n ≥ 2
     deals that all gave the same value (zero spread) counts as 0; with n < 2, inf."""
     if n < 2:
@@ -69,7 +69,7 @@ def _stop_width(hw: np.ndarray, n: int) -> float:
     return float(np.nan_to_num(hw, nan=0.0).max())
 
 
-def _verdicts(lo: np.ndarray, hi: np.ndarray, delta: float,
+def pair_verdicts(lo: np.ndarray, hi: np.ndarray, delta: float,
               ties: np.ndarray | None = None) -> list[str]:
     """Verdict codes; an undefined interval gives ``undecided`` unless every deal was a
     tie (``ties[p]``: Δ = 0 on every deal), which is ``equivalent``."""

@@ -55,6 +55,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -109,6 +110,79 @@ _HEARTS_SHIFT = np.uint64(13 * HEARTS)
 _ALL13 = np.uint64(0x1FFF)
 _HA_FLAG = 8
 _HA2_FLAG = 8 << 4
+
+
+@dataclass(frozen=True)
+class ExposureSettings:
+    """Everything an exposure analysis is asked besides the hand, validated once where it
+    is made (the parameters of :func:`exposure_ev`, which documents them; the defaults
+    are named here only).  Raises InputError for a bad value: a level outside (0, 1), the
+    ``pig_sheep`` variant, a team measure without teams, a negative precision, a
+    non-integer or too small ``max_deals`` / ``jobs`` / ``batch``, a bad seed.  ``rules``,
+    ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
+    command-line name, int, float)."""
+
+    seat: int = 0
+    known: Mapping[int, str | Iterable[int]] | None = None
+    rules: Rules | None = None
+    player: str | Choice = "heuristic"
+    opponents: str | Sequence[str | Choice] = "heuristic"
+    opponents_exposure: str | Sequence[str | Choice] = "rule"
+    options: str | Sequence | None = None
+    measure: str = "zero-sum"
+    precision: float = 2.0
+    max_deals: int = DEFAULT_MAX_DEALS
+    seed: int = 1
+    jobs: int = 1
+    batch: int = DEFAULT_BATCH
+    keep_values: bool = False
+    backend: str = DEFAULT_BACKEND
+    scheduler: str | None = None
+    scheduler_timeout: float = 10.0
+    level: float = DEFAULT_LEVEL
+    check_legal: bool = False
+
+    def __post_init__(self) -> None:
+        rules = self.rules or Rules()
+        level = stats.check_level(self.level)
+        if rules.variant == "pig_sheep":
+            raise InputError(
+                "variant pig_sheep (猪羊一家) forbids exposure: there is nothing to compare"
+            )
+        m = get_measure(self.measure)
+        if m.needs_teams and not rules.has_teams:
+            raise InputError(
+                f"measure '{m.name}' needs a team variant (--variant partners); "
+                f"this run's variant is {rules.variant}"
+            )
+        precision = self.precision
+        if not (isinstance(precision, int | float) and precision >= 0
+                and math.isfinite(precision)):
+            raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
+        for name, lo in (("max_deals", 1), ("jobs", 0), ("batch", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+                raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
+        seed = check_seed(self.seed)
+        for name, value in (("rules", rules), ("level", level), ("measure", m.name),
+                            ("seed", int(seed))):
+            object.__setattr__(self, name, value)
+
+
+class _Plan(NamedTuple):
+    """The options of one analysis as played: ``flags`` the options asked (in order),
+    ``play_flags`` the distinct ones played, ``column[j]`` the play of option ``j``;
+    the deal ``spec``; the ``others`` seats; the analysed seat's player ``me``; the four
+    seats' ``players`` and base exposure policies ``base_exp``."""
+
+    flags: list[int]
+    play_flags: list[int]
+    column: list[int]
+    spec: DealSpec
+    others: list[int]
+    me: Choice
+    players: list[Choice]
+    base_exp: list[Choice]
 
 
 def _heart_points_table() -> np.ndarray:
@@ -238,31 +312,16 @@ def _components2(col: np.ndarray, col2: np.ndarray, exposed: np.ndarray, hv: int
 
 def analyse_exposure(
     hand: str | Iterable[int],
-    seat: int = 0,
-    known: Mapping[int, str | Iterable[int]] | None = None,
-    rules: Rules | None = None,
-    player: str | Choice = "heuristic",
-    opponents: str | Sequence[str | Choice] = "heuristic",
-    opponents_exposure: str | Sequence[str | Choice] = "rule",
-    options: str | Sequence | None = None,
-    measure: str = "zero-sum",
-    precision: float = 2.0,
-    max_deals: int = DEFAULT_MAX_DEALS,
-    seed: int = 1,
-    jobs: int = 1,
-    batch: int = DEFAULT_BATCH,
-    keep_values: bool = False,
+    *,
+    seed: int = ExposureSettings.seed,
     progress: Callable[[int, int, float], None] | None = None,
-    backend: str = DEFAULT_BACKEND,
-    scheduler: str | None = None,
-    scheduler_timeout: float = 10.0,
-    level: float = DEFAULT_LEVEL,
-    check_legal: bool = False,
     partial: Callable[[Callable[[], ExposureResult]], None] | None = None,
+    **settings: Any,
 ) -> ExposureResult:
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
-    Same parameters as :func:`exposure_ev`, plus ``keep_values`` (keep the (n, k)
+    Same parameters as :func:`exposure_ev` (``settings``: the fields of
+    :class:`ExposureSettings`), plus ``keep_values`` (keep the (n, k)
     per-deal values, e.g. for a Δ histogram; 8 bytes per deal and option) and
     ``progress``, called after every merged batch as ``progress(deals played, max_deals,
     largest Δ half-width)``; ``partial`` (e.g. ``gongzhu-sim serve``'s table that fills in),
@@ -278,33 +337,19 @@ def analyse_exposure(
     ``check_legal``: verify every play (IllegalPlayError naming strategy, deal and seat).
     """
     t0 = time.perf_counter()
-    rules = rules or Rules()
-    level = stats.check_level(level)
-    if rules.variant == "pig_sheep":
-        raise InputError(
-            "variant pig_sheep (猪羊一家) forbids exposure: there is nothing to compare"
-        )
-    m = get_measure(measure)
-    if m.needs_teams and not rules.has_teams:
-        raise InputError(
-            f"measure '{m.name}' needs a team variant (--variant partners); "
-            f"this run's variant is {rules.variant}"
-        )
-    measure = m.name
-    if not (isinstance(precision, int | float) and precision >= 0 and math.isfinite(precision)):
-        raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
-    for name, v, lo in (("max_deals", max_deals, 1), ("jobs", jobs, 0), ("batch", batch, 1)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-            raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
-    seed = check_seed(seed)
-    spec = make_deal_spec(hand, seat, known, rules.decks)
+    cfg = ExposureSettings(seed=seed, **settings)
+    rules, measure, level, seed = cfg.rules, cfg.measure, cfg.level, cfg.seed
+    precision, max_deals, batch, keep_values = (cfg.precision, cfg.max_deals, cfg.batch,
+                                                cfg.keep_values)
+    options, player = cfg.options, cfg.player
+    spec = make_deal_spec(hand, cfg.seat, cfg.known, rules.decks)
     decks = rules.decks
     flags = (default_options(spec.hand, decks, spec.hand2) if options is None
              else parse_options(options, spec.hand, decks, spec.hand2))
 
     me = player if isinstance(player, Choice) else parse_player(player, rules.decks)
-    opp = resolve_names(split_names(opponents, "opponents"), parse_player, decks)
-    opp_exp = resolve_names(split_names(opponents_exposure, "opponents' exposure"),
+    opp = resolve_names(split_names(cfg.opponents, "opponents"), parse_player, decks)
+    opp_exp = resolve_names(split_names(cfg.opponents_exposure, "opponents' exposure"),
                             parse_exposure, decks)
     others = [p for p in range(4) if p != spec.seat]
     players: list[Choice] = [me] * 4
@@ -331,21 +376,18 @@ def analyse_exposure(
                  for f in play_flags]
 
     job = _Job(spec, rules, players, exposures, np.array(column), measure, int(seed),
-               int(batch), int(max_deals), keep_values, bool(check_legal))
+               int(batch), int(max_deals), keep_values, bool(cfg.check_legal))
+    plan = _Plan(flags, play_flags, column, spec, others, me, players, base_exp)
     n_batches = -(-max_deals // batch)
     st: ExposureStats | None = None
     kept: list[np.ndarray] = []
     stop = "max_deals"
 
     def _result(st: ExposureStats, stop: str) -> ExposureResult:
-        return _exposure_result(
-            st, stop, flags=flags, play_flags=play_flags, column=column, spec=spec,
-            others=others, me=me, players=players, base_exp=base_exp, measure=measure,
-            precision=precision, max_deals=max_deals, batch=batch, seed=seed, rules=rules,
-            level=level, decks=decks, keep_values=keep_values, kept=kept, t0=t0)
+        return _exposure_result(st, stop, plan, cfg, kept, t0)
 
-    gen = run_batches(job.run, range(n_batches), jobs=int(jobs), backend=backend,
-                      scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+    gen = run_batches(job.run, range(n_batches), jobs=int(cfg.jobs), backend=cfg.backend,
+                      scheduler=cfg.scheduler, scheduler_timeout=cfg.scheduler_timeout,
                       warm=job.warm)
     try:
         for b_stats, vals in gen:
@@ -374,10 +416,15 @@ def analyse_exposure(
     return res
 
 
-def _exposure_result(st: ExposureStats, stop: str, *, flags, play_flags, column, spec,
-                     others, me, players, base_exp, measure, precision, max_deals, batch,
-                     seed, rules, level, decks, keep_values, kept, t0) -> ExposureResult:
-    """The :class:`ExposureResult` of the statistics ``st`` (see :func:`analyse_exposure`)."""
+def _exposure_result(st: ExposureStats, stop: str, plan: _Plan, cfg: ExposureSettings,
+                     kept: list[np.ndarray], t0: float) -> ExposureResult:
+    """The :class:`ExposureResult` of the statistics ``st`` (see :func:`analyse_exposure`):
+    ``kept`` the per-deal values so far (``cfg.keep_values``), ``t0`` the start time."""
+    flags, play_flags, column, spec, others, me, players, base_exp = plan
+    measure, precision, max_deals, batch, seed, rules, level, keep_values = (
+        cfg.measure, cfg.precision, cfg.max_deals, cfg.batch, cfg.seed, cfg.rules, cfg.level,
+        cfg.keep_values)
+    decks = rules.decks
     table = build_table(st, flags, level, decks)
     pbn = spec.pbn
     same_as = {option_label(f, decks): option_label(play_flags[column[j]], decks)
@@ -414,22 +461,9 @@ def _exposure_result(st: ExposureStats, stop: str, *, flags, play_flags, column,
 
 def exposure_ev(
     hand: str | Iterable[int],
-    seat: int = 0,
-    known: Mapping[int, str | Iterable[int]] | None = None,
-    rules: Rules | None = None,
-    player: str | Choice = "heuristic",
-    opponents: str | Sequence[str | Choice] = "heuristic",
-    opponents_exposure: str | Sequence[str | Choice] = "rule",
-    options: str | Sequence | None = None,
-    measure: str = "zero-sum",
-    precision: float = 2.0,
-    max_deals: int = DEFAULT_MAX_DEALS,
-    seed: int = 1,
-    jobs: int = 1,
-    batch: int = DEFAULT_BATCH,
-    backend: str = DEFAULT_BACKEND,
-    scheduler: str | None = None,
-    level: float = DEFAULT_LEVEL,
+    *,
+    seed: int = ExposureSettings.seed,
+    **settings: Any,
 ) -> pd.DataFrame:
     """EV of every exposure option for ``hand`` (one or two decks): a table, best first.
 
@@ -477,18 +511,14 @@ def exposure_ev(
     Raises InputError (CardError, StrategyError) with a message naming the bad card,
     seat, option or name.
     """
-    return analyse_exposure(
-        hand, seat=seat, known=known, rules=rules, player=player, opponents=opponents,
-        opponents_exposure=opponents_exposure, options=options, measure=measure,
-        precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, batch=batch,
-        backend=backend, scheduler=scheduler, level=level,
-    ).table
+    return analyse_exposure(hand, seed=seed, **settings).table
 
 
 __all__ = [
     "COMPONENTS",
     "MEASURES",
     "ExposureResult",
+    "ExposureSettings",
     "ExposureStats",
     "analyse_exposure",
     "default_options",

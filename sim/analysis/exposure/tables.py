@@ -1,6 +1,6 @@
 """``expose --tables T1,T2,…``: one hand's exposure options under several table models.
 
-Issue 25 point 2.  Each *table* is a play strategy that every seat but the analysed one
+Each *table* is a play strategy that every seat but the analysed one
 plays (the analysed seat plays it too unless ``--player`` is given).  Every table is an
 ordinary :func:`sim.analysis.exposure.compute.analyse_exposure` run with the same seed, so the
 tables see the same deals and the same random streams (deal i depends only on (seed, i)),

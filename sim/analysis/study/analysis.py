@@ -127,7 +127,7 @@ class StudyAnalysis:
         return data
 
 
-def _card_frames(folder: Path, manifest: dict, progress: Progress
+def card_frames(folder: Path, manifest: dict, progress: Progress
                  ) -> tuple[int, Iterator[tuple[str, pd.DataFrame]]]:
     """(distinct deals, iterator of (card, its rows with the hand features joined on))."""
     import pyarrow as pa
@@ -236,7 +236,7 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
         raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURE_UNITS)}")
     manifest = manifest if manifest is not None else read_manifest(folder)
     rules = Rules.from_dict(manifest["rules"])
-    n_deals, frames = _card_frames(folder, manifest, progress)
+    n_deals, frames = card_frames(folder, manifest, progress)
     delta_rows, arm_rows, cards = [], [], []
     for card, sub in frames:
         if f"d_{measure}" not in sub.columns:

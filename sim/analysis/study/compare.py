@@ -1,6 +1,6 @@
 """Two studies side by side (``gongzhu-sim report A B`` / ``report A --baseline B``).
 
-Issue 25 point 3: the same exposure study played by two tables (e.g. ``--players
+The same exposure study played by two tables (e.g. ``--players
 heuristic`` and ``--players learned``, same seed, so the same deals): every comparison
 (mean Δ of exposing each studied card, per comparison with two decks) and every decision
 rule of either study shows its Δ under both.  A rule found on one study (chosen on its
@@ -107,11 +107,11 @@ def evaluate_rules(dt: pd.DataFrame, sub: pd.DataFrame, col: str,
 
 def _frames(folder: Path, manifest: dict, progress) -> Iterator[tuple[str, pd.DataFrame]]:
     """(card or two-deck comparison name, its rows with hand features) of a study."""
-    from sim.analysis.study.analysis import _card_frames
+    from sim.analysis.study.analysis import card_frames
     from sim.jobs.study_units import unit_frames, unit_key
 
     two = manifest.get("rules", {}).get("decks", 1) == 2
-    _, frames = _card_frames(folder, manifest, progress)
+    _, frames = card_frames(folder, manifest, progress)
     for card, sub in frames:
         if two:
             for u, uf in unit_frames(card, sub):

@@ -1,4 +1,4 @@
-"""Find the policy that nothing in its family beats: paired racing over a grid (issue 18).
+"""Find the policy that nothing in its family beats: paired racing over a grid.
 
 A **family** is a parameterised policy of the registry (strategies/registry.py): ``rule``
 (the exposure policy, strategies/exposure_rules.py; the tuned seat plays ``players``) or
@@ -94,7 +94,9 @@ from sim.analysis.tune.race import (  # noqa: F401
     ALPHA,
     DEFAULT_BATCH,
     MIN_RACE_DEALS,
+    SERIAL,
     EngineEvaluator,
+    Execution,
     confirm,
     race,
 )
@@ -183,11 +185,11 @@ def _plan_size(grid: dict[str, tuple[float, ...]], key: str) -> int:
 
 
 def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
-               seed: int, history: History, jobs: int = 1, backend: str = "threading",
-               client=None, scheduler: str | None = None,
+               seed: int, history: History, execution: Execution = SERIAL,
                evaluator=None, log: Callable[[dict[str, Any]], None] | None = None,
                progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
-    """One best response: search the grid against ``field_name`` from ``start_policy``.
+    """One best response: search the grid against ``field_name`` from ``start_policy``,
+    played as ``execution`` says.
 
     Returns a JSON-ready dict with the search (``races``: each race's key, members, n,
     stop and winner), ``winner`` (policy string), ``racing`` (the winner's gain over the
@@ -235,7 +237,7 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
         if res is None:
             res = race(evaluator, policies, ref, cap * len(pts), seed,
                        first_deal=race_no * RACE_STRIDE, batch=s.batch,
-                       precision=s.precision, jobs=jobs, backend=backend, client=client,
+                       precision=s.precision, execution=execution,
                        n_candidates=kc,
                        progress=progress)
             history.add(hkey, res)
@@ -310,7 +312,8 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
         confirmation = history.get(ckey)
         if confirmation is None:
             confirmation = confirm(evaluator, winner, start_policy, s.n_confirm(), seed + 1,
-                                   s.batch, jobs, backend, scheduler)
+                                   s.batch, execution.jobs, execution.backend,
+                                   execution.scheduler)
             history.add(ckey, confirmation)
         if log is not None:
             log({"event": "confirm", "confirmation": confirmation})
@@ -462,8 +465,8 @@ def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factor
         ev = evaluator_factory(fld) if evaluator_factory is not None else None
         if log is not None:
             log({"event": "round", "round": r + 1, "field": fld, "start": start})
-        res = tune_round(s, family, fld, start, s.seed + 2 * r, history, jobs, backend,
-                         client, scheduler, ev, log, progress)
+        res = tune_round(s, family, fld, start, s.seed + 2 * r, history,
+                         Execution(jobs, backend, client, scheduler), ev, log, progress)
         res["round"] = r + 1
         rounds.append(res)
         if not s.equilibrium:

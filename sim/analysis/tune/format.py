@@ -30,7 +30,7 @@ def answer_text(rnd: dict[str, Any], measure: str) -> str:
             f"{c['seed']}), 95% CI [{c['low']:+.3f}, {c['high']:+.3f}].")
 
 
-#: Why a race's winner can score below the start (issue 26): said under the race table.
+#: Why a race's winner can score below the start: said under the race table.
 BELOW_START_NOTE = (
     "* a race winner below the start: the start plays every race only as the reference, "
     "the candidates are the incumbent (an earlier race's winner) and points near it (one "

@@ -1,4 +1,4 @@
-"""Tunable families and their grids for ``tune`` (sim/analysis/tune/compute.py, issue 18).
+"""Tunable families and their grids for ``tune`` (sim/analysis/tune/compute.py).
 
 A **family** is a parameterised policy of the registry (strategies/registry.py): ``rule``
 (the exposure policy, strategies/exposure_rules.py) or ``heuristic`` (the play strategy,

@@ -1,4 +1,4 @@
-"""Scoring candidates and racing them for ``tune`` (sim/analysis/tune/compute.py, issue 18).
+"""Scoring candidates and racing them for ``tune`` (sim/analysis/tune/compute.py).
 
 :class:`EngineEvaluator` plays candidates of a family on the engine (the scores of
 ``compare``; ``rule`` candidates by arms, module docstring of sim/analysis/tune/compute.py);
@@ -12,7 +12,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -191,6 +191,21 @@ class _Co:
         return float(self.mean[a] - self.mean[b]), sd
 
 
+class Execution(NamedTuple):
+    """Where the deals of a tune run are played (sim/jobs/executor.py): ``jobs`` workers
+    (0 = all cores) on ``backend``; ``client``: a connected dask client (``backend`` dask,
+    connected to ``scheduler``) or None."""
+
+    jobs: int = 1
+    backend: str = "threading"
+    client: Any = None
+    scheduler: str | None = None
+
+
+#: One worker thread, no cluster.
+SERIAL = Execution()
+
+
 def race(
     evaluator,
     policies: Sequence[str],
@@ -200,13 +215,12 @@ def race(
     first_deal: int = 0,
     batch: int = DEFAULT_BATCH,
     precision: float | None = None,
-    jobs: int = 1,
-    backend: str = "threading",
-    client=None,
+    execution: Execution = SERIAL,
     n_candidates: int | None = None,
     progress: Callable[[int, int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Race ``policies`` (index 0 = the incumbent) on deals ``first_deal …`` of ``seed``.
+    """Race ``policies`` (index 0 = the incumbent) on deals ``first_deal …`` of ``seed``,
+    played as ``execution`` says.
 
     The first ``n_candidates`` (default all) compete; ``policies[start_index]`` (the
     starting policy) is always played, as the reference of every gain.  ``budget``:
@@ -220,6 +234,7 @@ def race(
     (95% confidence sequence), ``vs_best``/``vs_best_high`` (to the best at that n) and
     ``status`` (``winner``, ``survived``, ``eliminated``, ``duplicate``, ``reference``).
     """
+    jobs, backend, client = execution.jobs, execution.backend, execution.client
     m = len(policies)
     kc = m if n_candidates is None else n_candidates
     alpha_e = ALPHA / max(kc - 1, 1)
