@@ -226,7 +226,7 @@ def search_2v2(seed, n, threads, search="search", decks=1):
 
     Per deal: the mean raw of a search seat minus the mean raw of a heuristic seat,
     averaged over the two seatings (raw points per seat per deal; no exposure).
-    ``decks=2``: the two-deck game (strategies/search2.py against the two-deck heuristic).
+    ``decks=2``: the two-deck game (strategies/search_two_decks.py against the two-deck heuristic).
     """
     rules = Rules(decks=decks)
     t = time.perf_counter()

@@ -111,7 +111,7 @@ MOVED = {
     "compare": "sim.analysis.compare.compute", "config": "sim.jobs.config",
     "dealing": "sim.game.dealing", "dealsfile": "sim.game.dealsfile",
     "engine2": "sim.engine.two_decks", "features": "sim.game.features",
-    "reference": "sim.engine.reference", "reference2": "sim.engine.reference2",
+    "reference": "sim.engine.reference", "reference2": "sim.engine.reference_two_decks",
     "results": "sim.jobs.results", "rng": "sim.core.rng", "rules": "sim.game.rules",
     "scoring": "sim.game.scoring", "study": "sim.jobs.study", "threads": "sim.engine.threads",
     "trace": "sim.engine.trace", "verify": "sim.engine.verify",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.game.observation2 import NONE
+from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
@@ -39,7 +39,7 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     PLAY_SEARCH,
 )
 from strategies.learned import play_learned
-from strategies.learned2 import play_learned2
+from strategies.learned_two_decks import play_learned2
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -50,7 +50,7 @@ from strategies.pairs import (
     play_random2,
 )
 from strategies.search import play_search
-from strategies.search2 import play_search2
+from strategies.search_two_decks import play_search2
 
 #: Error codes returned for an id the dispatcher does not know (never a card / flags).
 BAD_PLAY = -1
@@ -91,7 +91,7 @@ def choose_play(sid, params, obs, rng):
 @njit(cache=True, nogil=True, inline="always")
 def choose_play2(sid, params, obs, rng):
     """Play chosen by strategy ``sid`` with two decks: ``(c1, c2, rng)`` (c2 = NONE for a
-    single card; sim/game/observation2.py).  An unknown ``sid`` returns
+    single card; sim/game/observation_two_decks.py).  An unknown ``sid`` returns
     ``(BAD_PLAY, NONE, rng)``."""
     if sid == PLAY_RANDOM:
         return play_random2(obs, rng)
@@ -124,7 +124,7 @@ def obs_level2(sids):
         if sid == PLAY_RANDOM:
             continue
         if sid == PLAY_LOWEST or sid == PLAY_HEURISTIC or sid == PLAY_LEARNED:
-            level = max(level, 1)  # learned2 reads neither Q_SHOWN nor Q_NO_PAIRS
+            level = max(level, 1)  # learned_two_decks reads neither Q_SHOWN nor Q_NO_PAIRS
         else:
             level = 2
     return level

@@ -236,7 +236,7 @@ def decision_features(obs, params, cards, out):
 def score_model(row, f, buf):
     """The score of the feature vector ``f`` under the model in ``row`` (the seat's row of
     the parameter table; module doc layout, the same for one and two decks, so
-    strategies/learned2.py scores with it too), ``buf``: float64[≥ H] work space.  The
+    strategies/learned_two_decks.py scores with it too), ``buf``: float64[≥ H] work space.  The
     hidden layer is evaluated sparsely: only the non-zero features (most are zero)."""
     base = N_PARAMS
     nf = np.int64(row[base + 1])

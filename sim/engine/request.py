@@ -213,7 +213,7 @@ def check_kernel_errors(errors: np.ndarray, seed: int, s0: int, players: list[Ch
     if hit.size == 0:
         return
     from sim.game.cards import card_str, mask_to_cards
-    from sim.game.observation2 import NONE
+    from sim.game.observation_two_decks import NONE
 
     first = hit[np.argmin(hit[:, E_ROW])]
     r = int(first[E_ROW]) - 1

@@ -1,7 +1,7 @@
 """The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
 
 The algorithm is spelled out in docs/engine2.md (RULES.md §1, §3–§5, §8); the
-plain-Python oracle sim/engine/reference2.py follows the same steps and the test suite
+plain-Python oracle sim/engine/reference_two_decks.py follows the same steps and the test suite
 compares the two card by card.
 
 Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
@@ -9,7 +9,7 @@ Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
 seat the kernel keeps its hand ``(h1, h2)``, the exposed copies still in that hand
 ``(x1, x2)`` (an exposed copy is the only thing that tells the two copies of a card
 apart), what it took ``(t1, t2)`` and its voids.  A play is ``(c1, c2)`` with
-``c2 = NONE`` for a single card (sim/game/observation2.py).
+``c2 = NONE`` for a single card (sim/game/observation_two_decks.py).
 
 :func:`play_deals2` is the typed Python API; :func:`sim.engine.one_deck.play_deals` calls it
 for ``Rules(decks=2)``.
@@ -36,7 +36,7 @@ from sim.core.rng import (
     deal_key,
     sub_stream,
 )
-from sim.engine.deal2 import first_c2_given, shuffle_deal2  # noqa: F401  (shuffle_deal2: the study kernel)
+from sim.engine.deal_two_decks import first_c2_given, shuffle_deal2  # noqa: F401  (shuffle_deal2: the study kernel)
 from sim.engine.request import (
     E_C1,
     E_C2,
@@ -58,7 +58,7 @@ from sim.engine.request import (
 from sim.engine.threads import run_blocks
 from sim.errors import check_seed
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
     Q_BEST,
@@ -106,9 +106,9 @@ from sim.game.rules import (
 )
 from sim.game.scoring import raw_score
 from sim.game.tricks import pack_rules
-from sim.game.tricks2 import legal2
-from sim.game.tricks2 import take_copy as _take
-from sim.game.tricks2 import unexposed_in_suit as _unexposed_in_suit
+from sim.game.tricks_two_decks import legal2
+from sim.game.tricks_two_decks import take_copy as _take
+from sim.game.tricks_two_decks import unexposed_in_suit as _unexposed_in_suit
 from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2, obs_level2
 from strategies.pairs import random_play
 

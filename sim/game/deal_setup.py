@@ -1,7 +1,7 @@
 """Setting up a deal of :class:`sim.game.state.GameState` (RULES.md §1, §3, §4): the hands
 checked, the first leader, and the exposures — given, or run through exposure policies —
 as per seat flags.  Plain Python; the rules are those of :mod:`sim.game.play` (one deck) and
-:mod:`sim.game.play2` (two decks).
+:mod:`sim.game.play_two_decks` (two decks).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.errors import InputError
 from sim.game import play as p1
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import (
     C2,
     EXPOSABLE,

@@ -5,13 +5,13 @@ dealt exactly as the engine deals), run or give the exposures, then ask
 :meth:`GameState.legal_plays`, :meth:`GameState.play` a card, look at :attr:`~GameState.trick`,
 :attr:`~GameState.tricks`, :attr:`~GameState.taken`, and at the end :meth:`GameState.scores`.
 :meth:`GameState.observation` is exactly the ``uint64`` array the engine hands a strategy
-(sim/game/observation.py, observation2.py), so the engine's strategies and any Python bot
+(sim/game/observation.py, observation_two_decks.py), so the engine's strategies and any Python bot
 can play from it; :func:`sim.engine.gameloop.play_game` seats both (the game layer calls no
 strategy itself).
 
 The rules are not written here a third time: legal plays, trick winners, auto-exposure, the
 observation builders and the deal are those of :mod:`sim.game.play` (one deck) and
-:mod:`sim.game.play2` (two decks), which the reference engines use too; scores come from
+:mod:`sim.game.play_two_decks` (two decks), which the reference engines use too; scores come from
 :func:`sim.game.scoring.score_deal` (RULES.md §5–§6).  Plain Python: about 4 ms per one-deck
 deal with the ``heuristic`` strategy choosing, 14 ms with two decks — for research, tests and
 bots, not for millions of deals (use :func:`sim.engine.play_deals` for those).
@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.errors import InputError, check_seed
 from sim.game import play as p1
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import (
     DJ,
     EXPOSABLE,
@@ -55,7 +55,7 @@ from sim.game.deal_setup import (  # noqa: F401 (re-exported)
     run_exposure,
 )
 from sim.game.observation import O_PARTNER, O_SEAT
-from sim.game.observation2 import Q_PARTNER, Q_SEAT
+from sim.game.observation_two_decks import Q_PARTNER, Q_SEAT
 from sim.game.rules import Rules
 from sim.game.scoring import DealScore, raw_score_py, score_deal
 
@@ -428,7 +428,7 @@ class GameState:
     def observation(self, seat: int | None = None, view: str | None = None) -> np.ndarray:
         """The uint64 observation of ``seat`` (default: the seat to play) — the array the
         engine builds for a strategy's decision: O_* layout (sim/game/observation.py, shape
-        (O_SIZE,)) with one deck, Q_* layout (observation2.py, shape (Q_SIZE,)) with two.
+        (O_SIZE,)) with one deck, Q_* layout (observation_two_decks.py, shape (Q_SIZE,)) with two.
 
         ``view``: the seat's own view of the teams, whatever the table's variant (which
         still scores the deal): ``"partners"`` — seat ``seat + 2`` is its partner

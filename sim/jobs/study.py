@@ -106,7 +106,13 @@ from sim.game.measures import UNITS as MEASURE_UNITS
 from sim.game.observation import O_SIZE
 from sim.game.rules import Rules
 from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
-from sim.jobs.study2 import ARMS2, exposed_total2, play_study2, study_columns2, study_range2  # noqa: F401
+from sim.jobs.study_two_decks import (  # noqa: F401
+    ARMS2,
+    exposed_total2,
+    play_study2,
+    study_columns2,
+    study_range2,
+)
 from strategies.dispatch import EXPOSE_FIXED, EXPOSE_RANDOM, choose_exposure
 from strategies.registry import Choice, parse_exposure, parse_player
 

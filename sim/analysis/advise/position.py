@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from sim.errors import InputError
 from sim.game import play as p1
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import (
     C2,
     EXPOSABLE,

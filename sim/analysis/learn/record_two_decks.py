@@ -9,8 +9,8 @@ as two-deck search computed it (:func:`search_decision2`, which makes exactly th
 ``play_search2`` makes, so the seat plays search's play).  Deal ``i`` of seed ``s`` gives the
 same records whatever the chunks or jobs.
 
-The plays of a decision are in the enumeration order of sim/game/observation2.py (singles,
-pairs, two-card plays), the order in which strategies/learned2.py ``decision_features2``
+The plays of a decision are in the enumeration order of sim/game/observation_two_decks.py (singles,
+pairs, two-card plays), the order in which strategies/learned_two_decks.py ``decision_features2``
 lists them, so :func:`featurize2` lines features and rollout means up.  The fit, the
 regret and the held-out split are those of sim/analysis/learn/record.py.
 """
@@ -24,20 +24,29 @@ from numba import njit
 
 from sim.analysis.learn.record import TABLES, Dataset, fit_model, regret, split_by_deal, table_seats
 from sim.core.rng import STREAM_PLAY, next_u64, py_stream
-from sim.game.observation2 import Q_FORCED, Q_L2, Q_LP, Q_LS, Q_SEAT, Q_SIZE, n_legal, nth_play
+from sim.game.observation_two_decks import (
+    Q_FORCED,
+    Q_L2,
+    Q_LP,
+    Q_LS,
+    Q_SEAT,
+    Q_SIZE,
+    n_legal,
+    nth_play,
+)
 from sim.game.rules import Rules
 from strategies.dispatch import choose_play2
-from strategies.learned2 import FEATURE_VERSION2, N_FEATURES2, decision_features2
+from strategies.learned_two_decks import FEATURE_VERSION2, N_FEATURES2, decision_features2
 from strategies.registry import PLAYER, params_table, parse_player, resolve
-from strategies.sampler2 import sample_worlds2
+from strategies.sampler_two_decks import sample_worlds2
 from strategies.search import _P_MEASURE, _P_ROLLOUT, _P_WORLDS, MAX_WORLDS
-from strategies.search2 import SCRATCH2, n_candidates
-from strategies.search2 import choose_play2 as search_choose2
+from strategies.search_two_decks import SCRATCH2, n_candidates
+from strategies.search_two_decks import choose_play2 as search_choose2
 
 
 @njit(cache=True, nogil=True)
 def search_decision2(obs, params, rng, totals):
-    """strategies/search2.py ``play_search2``, also giving what it computed:
+    """strategies/search_two_decks.py ``play_search2``, also giving what it computed:
     ``(c1, c2, rng, worlds)``.
 
     ``totals``: int64[≥ n_legal], filled with each legal play's total rollout value over the
@@ -148,7 +157,7 @@ def record_decisions2(rules: Rules, teacher: str, field: str, seed: int, start: 
 
 
 def featurize2(dec: Decisions2) -> Dataset:
-    """The feature rows of every recorded two-deck decision (strategies/learned2.py
+    """The feature rows of every recorded two-deck decision (strategies/learned_two_decks.py
     features), as a :class:`sim.analysis.learn.record.Dataset` (``heur``: the two-deck heuristic's
     play)."""
     cap = int(np.max(np.diff(dec.offsets))) if len(dec) else 1

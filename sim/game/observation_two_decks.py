@@ -1,6 +1,6 @@
 """The two-deck observation (RULES.md §1, §3, §4) and the ranking of a play, shared by the
-two-deck engines (sim/engine/two_decks.py, sim/engine/reference2.py) and the two-deck strategies
-(strategies/pairs.py).
+two-deck engines (sim/engine/two_decks.py, sim/engine/reference_two_decks.py) and the
+two-deck strategies (strategies/pairs.py).
 
 A two-deck card set is two ``uint64`` masks ``(has_one, has_two)``: bit ``c`` of
 ``has_one`` when at least one copy of card ``c`` is in the set, of ``has_two`` when both

@@ -1,5 +1,6 @@
 """The ``search`` play strategy with two decks (两副牌): determinized Monte Carlo over the
-public two-deck observation (sim/game/observation2.py), as strategies/search.py does with one.
+public two-deck observation (sim/game/observation_two_decks.py), as strategies/search.py does
+with one.
 
 At a decision with more than one legal play (that is not equivalent to the others) the
 deciding seat
@@ -19,7 +20,7 @@ deciding seat
    options, two-deck multipliers, teams);
 3. **chooses** the play with the best total over the worlds (:func:`choose_play2`); every
    play meets the same worlds and the same rollout random numbers, ties go to the first
-   play in the enumeration order of sim/game/observation2.py (singles low first, pairs,
+   play in the enumeration order of sim/game/observation_two_decks.py (singles low first, pairs,
    two-card plays), so the choice is a deterministic function of the seat's stream.
 
 Candidate plays (:func:`candidate_plays`): plays that differ only by *equivalent* cards
@@ -32,7 +33,7 @@ Measures (key ``measure``) as with one deck: ``raw`` — solo: own raw points; p
 the team's raw points; ``zero_sum`` — solo: ``3 × (raw_i − Σ_{j≠i} raw_j / 3)``, partners:
 team raw minus the other team's (RULES §6).  Two decks have no 猪羊一家 (Rules refuses it).
 
-Kernels (tested in tests/test_search2.py):
+Kernels (tested in tests/test_search_two_decks.py):
 
 * ``sample_worlds2(obs, n_worlds, rng, out) -> rng`` — ``out`` uint64 (W, 8): has_one
   masks of the four seats, then their has_two masks;
@@ -55,7 +56,7 @@ from numba import njit
 from sim.core.bits import ONE, ZERO, bit, lowest_bit
 from sim.core.rng import next_u64, splitmix64
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
     Q_BEST,
@@ -93,9 +94,9 @@ from sim.game.observation2 import (
 from sim.game.rules import R_SIZE, VARIANT_PARTNERS
 from sim.game.scoring import raw_score
 from sim.game.tricks import unpack_rules
-from sim.game.tricks2 import legal2, take_copy, unexposed_in_suit
+from sim.game.tricks_two_decks import legal2, take_copy, unexposed_in_suit
 from strategies.pairs import play_heuristic2, play_lowest2, play_random2
-from strategies.sampler2 import _byte, hand_sizes2, sample_worlds2  # noqa: F401
+from strategies.sampler_two_decks import _byte, hand_sizes2, sample_worlds2  # noqa: F401
 from strategies.search import _P_MEASURE, _P_ROLLOUT, _P_WORLDS, MAX_WORLDS
 
 _SCORING = np.uint64(SCORING_MASK)
@@ -373,7 +374,7 @@ def _class_reps(obs, m, out):
 
 @njit(cache=True, nogil=True)
 def candidate_plays(obs, c1s, c2s, reps):
-    """The legal plays of ``obs`` in enumeration order (sim/game/observation2.py), with the
+    """The legal plays of ``obs`` in enumeration order (sim/game/observation_two_decks.py), with the
     index of each one's representative play.
 
     ``c1s``, ``c2s``: int64 (≥ n_legal) filled with the plays; ``reps``: int64 (≥ n_legal),

@@ -15,14 +15,14 @@ from numba import njit
 from sim.core.bits import ZERO, bit, keep_alive, unmanaged
 from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
-from sim.engine.deal2 import shuffle_deal2
+from sim.engine.deal_two_decks import shuffle_deal2
 from sim.engine.forced import force_seat
 from sim.engine.request import DealOutputs2, KernelTable, error_slots, kernel_table
 from sim.engine.two_decks import MAX_PLAYS as MAX_PLAYS2
 from sim.engine.two_decks import MAX_TRICKS as MAX_TRICKS2
 from sim.engine.two_decks import Scratch2, play_one2
 from sim.game.cards import EXPOSABLE
-from sim.game.observation2 import Q_SIZE
+from sim.game.observation_two_decks import Q_SIZE
 from sim.jobs.config import STUDY_CARDS
 from strategies.dispatch import choose_exposure2
 

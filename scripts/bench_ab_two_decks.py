@@ -1,6 +1,6 @@
 """A/B the engine of two source trees: same-run, interleaved medians (speed and cold start).
 
-    python scripts/bench_ab2.py OLD_TREE NEW_TREE [--decks 2] [--threads 1]
+    python scripts/bench_ab_two_decks.py OLD_TREE NEW_TREE [--decks 2] [--threads 1]
         [--players2 random,lowest,heuristic] [--deals 100000] [--rounds 5] [--startup 0]
 
 Each tree is a checkout holding ``sim/`` and ``strategies/`` (e.g. ``git worktree add

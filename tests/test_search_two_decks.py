@@ -13,9 +13,9 @@ import pytest
 
 from sim.engine.one_deck import play_deals
 from sim.engine.verify import compare_engines
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, cards_to_masks2
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
     Q_HAND1,
@@ -34,7 +34,7 @@ from sim.game.scoring import zero_sum
 from sim.game.state import GameState
 from strategies.registry import parse_player
 from strategies.search import MEASURES, ROLLOUTS
-from strategies.search2 import (
+from strategies.search_two_decks import (
     SCRATCH2,
     candidate_plays,
     choose_play2,
@@ -165,7 +165,7 @@ def test_sampler2_is_deterministic_in_its_stream():
 
 def test_engine_slot_updates_equal_the_plain_python_record():
     """note_play2 (the engine's incremental update) gives the Q_SHOWN / Q_NO_PAIRS words that
-    play2.public_slots2 computes from the whole record, after every play of 40 deals."""
+    play_two_decks.public_slots2 computes from the whole record, after every play of 40 deals."""
     rng = random.Random(1)
     for deal in range(40):
         st = GameState.from_seed(11, deal, R2, exposure=_random_exposure(rng))

@@ -1,5 +1,5 @@
 """The two-deck ``heuristic`` player (两副牌) as a numba kernel over the two-deck
-observation (sim/game/observation2.py): :func:`play_heuristic2`.  Registered and
+observation (sim/game/observation_two_decks.py): :func:`play_heuristic2`.  Registered and
 dispatched with the other two-deck strategies (strategies/pairs.py, strategies/dispatch.py).
 """
 
@@ -27,7 +27,7 @@ from sim.game.cards import (
     from_in_suit,
     mask_of,
 )
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -51,7 +51,7 @@ from sim.game.observation2 import (
     Q_WINNER,
     play_key,
 )
-from sim.game.tricks2 import copies
+from sim.game.tricks_two_decks import copies
 
 _NONE = np.int64(NONE)
 

@@ -1,11 +1,11 @@
 """Two-deck per-trick kernels shared by the two-deck engine and the two-deck ``search``
 strategy's lean rollout (RULES.md §3–§4, docs/engine2.md step 4).
 
-sim/engine/two_decks.py and strategies/search2.py both call these, so they live below
+sim/engine/two_decks.py and strategies/search_two_decks.py both call these, so they live below
 both layers:
 
 * :func:`legal2` — the legal plays of a two-deck hand as the masks
-  ``(ls, lp, l2, forced)`` of sim/game/observation2.py;
+  ``(ls, lp, l2, forced)`` of sim/game/observation_two_decks.py;
 * :func:`copies`, :func:`unexposed_in_suit` — copy counting for the first-round
   restriction on exposed copies;
 * :func:`take_copy` — one copy of a card leaving a hand (the exposed copy first unless it
@@ -51,7 +51,7 @@ def unexposed_in_suit(a1, a2, e1, e2, s):
 @njit(cache=True, nogil=True, inline="always")
 def legal2(a1, a2, e1, e2, k, led, pair_trick, first_in, led_suits, c2_lead):
     """Legal plays of the hand ``(a1, a2)`` holding the exposed copies ``(e1, e2)``:
-    ``(ls, lp, l2, forced)`` masks (sim/game/observation2.py; docs/engine2.md step 4).
+    ``(ls, lp, l2, forced)`` masks (sim/game/observation_two_decks.py; docs/engine2.md step 4).
 
     ``k`` = plays already made to the trick (0: we lead), ``led`` its suit,
     ``pair_trick`` whether a pair was led, ``first_in`` whether it is the first trick led

@@ -6,8 +6,9 @@ literally: a hand is two ``Counter``s (the unexposed copies ``plain`` and the ex
 copies ``shown`` of each card), the legal plays are found by listing every one- and
 two-card play the hand could make and keeping those the rules allow, and the trick
 winner is found by comparing the plays with the §4 ranking written out as tuples.  Those
-rules of play live in :mod:`sim.game.play2` (shared with :class:`sim.game.state.GameState`);
-this module adds the strategy calls.  The only compiled code it calls is the strategy
+rules of play live in :mod:`sim.game.play_two_decks` (shared with
+:class:`sim.game.state.GameState`); this module adds the strategy calls.  The only compiled
+code it calls is the strategy
 dispatch (``choose_play2`` / ``choose_exposure2``); scores come from the plain-Python
 :func:`sim.game.scoring.raw_score_py`.
 
@@ -25,8 +26,8 @@ import numpy as np
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
 from sim.engine.reference import params_table
 from sim.game.cards import EXPOSABLE, SCORING_MASK, SQ, cards_to_masks2, suit_of
-from sim.game.observation2 import NONE
-from sim.game.play2 import (  # the two-deck rules of play live in the game layer (one home)
+from sim.game.observation_two_decks import NONE
+from sim.game.play_two_decks import (  # the two-deck rules of play: the game layer (one home)
     CARDS_PER_SEAT,
     DIAMONDS,
     Play,

@@ -3,7 +3,7 @@ winner, exposure flags, the observation a strategy sees (RULES.md §1, §3–§4
 docs/engine2.md steps 1–5).
 
 The one home of these rules outside the numba engine (sim/engine/two_decks.py): the
-reference engine (sim/engine/reference2.py) and :class:`sim.game.state.GameState` both use
+reference engine (sim/engine/reference_two_decks.py) and :class:`sim.game.state.GameState` both use
 it.  A hand is two ``Counter``s (the unexposed copies ``plain`` and the exposed copies
 ``shown`` of each card); the legal plays are found by listing every one- and two-card play
 the hand could make and keeping those the rules allow; the trick winner compares the plays
@@ -23,7 +23,7 @@ import numpy as np
 
 from sim.core.rng import STREAM_DEALER, STREAM_SHUFFLE, py_bounded, py_shuffle, py_stream
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SUIT_SYMBOLS, card_symbol, suit_of
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
     Q_BEST,
@@ -399,7 +399,7 @@ def legal_masks(legal: set[Play]) -> tuple[int, int, int, int]:
 
 def public_slots2(flags: list[int], history: list[Trick], trick: list[SeatPlay]
                   ) -> tuple[int, int]:
-    """The ``(Q_SHOWN, Q_NO_PAIRS)`` words of the observation (sim/game/observation2.py)
+    """The ``(Q_SHOWN, Q_NO_PAIRS)`` words of the observation (sim/game/observation_two_decks.py)
     from the public record: the exposure flags and every play so far (``history``: the
     completed tricks, ``trick``: the current one).
 
@@ -463,7 +463,7 @@ class PublicState2(NamedTuple):
 
 def observation2(seat: int, rules: Rules, plain: Counter, shown: Counter, legal: set[Play],
                  public: PublicState2) -> np.ndarray:
-    """The uint64 observation array of sim/game/observation2.py for ``seat``'s decision:
+    """The uint64 observation array of sim/game/observation_two_decks.py for ``seat``'s decision:
     its hand (``plain`` and exposed ``shown`` cards), its ``legal`` plays and the deal's
     :class:`PublicState2`.  Unplayed slots of ``Q_TRICK`` hold NONE.
     """

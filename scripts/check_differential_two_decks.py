@@ -1,9 +1,10 @@
 """Two-deck numba engine vs two-deck reference engine on many seeded deals (issue 7).
 
-Usage: python scripts/check_differential2.py [--deals 120000] [--jobs 2]
+Usage: python scripts/check_differential_two_decks.py [--deals 120000] [--jobs 2]
 
-Plays every deal in both engines (sim/engine/two_decks.py, sim/engine/reference2.py) with random,
-lowest and heuristic players, random exposure (and a few fixed/always/never seats),
+Plays every deal in both engines (sim/engine/two_decks.py,
+sim/engine/reference_two_decks.py) with random, lowest and heuristic players, random
+exposure (and a few fixed/always/never seats),
 solo and partners, both exposure orders, matches of 1–4 deals and the scoring
 options, and compares hands, exposures, leaders, every play, every trick winner,
 the collected cards and the raw scores.  Prints the number of deals compared and of

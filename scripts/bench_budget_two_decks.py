@@ -1,7 +1,7 @@
 """The time budget of a two-deck ``heuristic`` deal: what 150,000 deals/s on one thread
 (issue 16.4) leaves for the player's decisions, against what decisions cost today.
 
-Usage: python scripts/bench_budget2.py [--deals 100000] [--rounds 5] [--count-deals 200]
+Usage: python scripts/bench_budget_two_decks.py [--deals 100000] [--rounds 5] [--count-deals 200]
                                         [--target 150000]
 
 In one process, on one thread, it times (CPU time, ``time.process_time``, so other load on
@@ -43,10 +43,10 @@ from bench_engine import machine  # noqa: E402
 
 from sim.engine.gameloop import deal_game, play_game  # noqa: E402
 from sim.engine.one_deck import play_deals  # noqa: E402
-from sim.game.observation2 import NONE  # noqa: E402
+from sim.game.observation_two_decks import NONE  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.heuristic import play_heuristic  # noqa: E402
-from strategies.heuristic2 import play_heuristic2  # noqa: E402
+from strategies.heuristic_two_decks import play_heuristic2  # noqa: E402
 from strategies.registry import parse_player  # noqa: E402
 
 ROWS = [(1, "lowest"), (1, "heuristic"), (2, "random"), (2, "lowest"), (2, "heuristic")]

@@ -2,7 +2,7 @@
 ``search`` scores every legal play.
 
 The two-deck twin of strategies/learned.py.  At a decision the deciding seat computes, for
-each legal play ``(c1, c2)`` of its observation (sim/game/observation2.py: singles, pairs,
+each legal play ``(c1, c2)`` of its observation (sim/game/observation_two_decks.py: singles, pairs,
 and two different cards after a pair lead — the plays of ``Q_LS/Q_LP/Q_L2/Q_FORCED``, in
 their enumeration order), a feature vector φ(obs, play) of :data:`N_FEATURES2` numbers from
 its own observation only (its hand's copies, the copies played, the current trick, the
@@ -37,7 +37,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.game.cards import CT, DJ, FULL_DECK, HA, SA, SK, SQ, mask_of
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -64,8 +64,8 @@ from sim.game.observation2 import (
     nth_play,
     play_key,
 )
-from sim.game.tricks2 import copies
-from strategies.heuristic2 import (
+from sim.game.tricks_two_decks import copies
+from strategies.heuristic_two_decks import (
     _T_ANY,
     _T_TRANS,
     _base_points,
@@ -260,7 +260,7 @@ def decision_features2(obs, c1s, c2s, out):
     """Features of every legal play of the two-deck observation ``obs`` (uint64[Q_SIZE]).
 
     ``c1s``, ``c2s``: int64[≥ n_legal] filled with the legal plays in enumeration order
-    (sim/game/observation2.py; c2 = NONE for a single); ``out``: float64 (≥ n_legal,
+    (sim/game/observation_two_decks.py; c2 = NONE for a single); ``out``: float64 (≥ n_legal,
     N_FEATURES2), row ``j`` = φ(obs, play j).  Reads only the seat's own observation.
     Returns the number of legal plays.
     """

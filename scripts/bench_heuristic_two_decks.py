@@ -1,6 +1,7 @@
 """Where a two-deck ``heuristic`` deal spends its time: nanoseconds per decision by kind.
 
-Usage: python scripts/bench_heuristic2.py [--deals 300] [--subset 3000] [--passes 20] [--runs 9]
+Usage: python scripts/bench_heuristic_two_decks.py [--deals 300] [--subset 3000] [--passes 20]
+                                                   [--runs 9]
 
 Observations are captured from real two-deck games (sim/engine/gameloop.py: four
 ``heuristic`` seats, random exposures, solo, seed 11) — every decision a seat is asked to
@@ -35,10 +36,10 @@ from bench_engine import machine  # noqa: E402
 
 from sim.core.bits import lowest_bit, unmanaged  # noqa: E402
 from sim.engine.gameloop import deal_game, play_game  # noqa: E402
-from sim.game.observation2 import NONE, Q_L2, Q_LP, Q_LS, Q_PAIR_TRICK, Q_TRICK_LEN  # noqa: E402
+from sim.game.observation_two_decks import NONE, Q_L2, Q_LP, Q_LS, Q_PAIR_TRICK, Q_TRICK_LEN  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.dispatch import N_PARAMS  # noqa: E402
-from strategies.heuristic2 import play_heuristic2  # noqa: E402
+from strategies.heuristic_two_decks import play_heuristic2  # noqa: E402
 
 PARAMS = np.zeros((4, N_PARAMS))
 

@@ -1,7 +1,7 @@
-"""The sampler of the two-deck ``search`` player (strategies/search2.py): deals of the
+"""The sampler of the two-deck ``search`` player (strategies/search_two_decks.py): deals of the
 hidden copies consistent with everything public to the deciding seat — own hand, copies
 played, exposed copies still surely held (``Q_SHOWN``), voids, hand sizes and the pair
-information of ``Q_NO_PAIRS`` (RULES §4 rule 1).  Tested in tests/test_search2.py.
+information of ``Q_NO_PAIRS`` (RULES §4 rule 1).  Tested in tests/test_search_two_decks.py.
 
 * ``hand_sizes2(obs, out)`` — every seat's hand size from the observation;
 * ``sample_worlds2(obs, n_worlds, rng, out) -> rng`` — ``out`` uint64 (W, 8): has_one
@@ -16,7 +16,7 @@ from numba import njit
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, FULL_DECK
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     Q_HAND1,
     Q_HAND2,
     Q_LEADER,
@@ -75,7 +75,8 @@ def _pair_banned(no_pairs_q, c):
 def sample_worlds2(obs, n_worlds, rng, out):
     """Sample ``n_worlds`` deals of the hidden copies consistent with the observation.
 
-    ``obs``: uint64[Q_SIZE] (sim/game/observation2.py) of the deciding seat ``obs[Q_SEAT]``.
+    ``obs``: uint64[Q_SIZE] (sim/game/observation_two_decks.py) of the deciding seat
+    ``obs[Q_SEAT]``.
     ``out``: uint64 (≥ n_worlds, 8); row ``w`` gets the has_one masks of seats 0..3 in
     columns 0..3 and their has_two masks in columns 4..7 (the deciding seat's own hand as
     it is).  ``rng``: xorshift64* state; returns the new state.

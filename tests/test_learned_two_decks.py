@@ -17,10 +17,10 @@ from sim.engine.gameloop import deal_game, play_game
 from sim.engine.one_deck import play_deals
 from sim.engine.verify import compare_engines
 from sim.game.cards import EXPOSABLE, cards_to_masks2
-from sim.game.observation2 import NONE
+from sim.game.observation_two_decks import NONE
 from sim.game.rules import Rules, play_rules_dict
 from sim.game.state import GameState
-from strategies.learned2 import (
+from strategies.learned_two_decks import (
     FEATURE_NAMES2,
     FEATURE_VERSION2,
     N_FEATURES2,
