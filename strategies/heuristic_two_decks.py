@@ -1,4 +1,6 @@
-"""The two-deck ``heuristic`` player (两副牌) as a numba kernel over the two-deck
+"""Two-deck twin of strategies/heuristic.py: the ``heuristic`` player with two decks.
+
+The two-deck ``heuristic`` player (两副牌) as a numba kernel over the two-deck
 observation (sim/game/observation_two_decks.py): :func:`play_heuristic2`.  Registered and
 dispatched with the other two-deck strategies (strategies/pairs.py, strategies/dispatch.py).
 """

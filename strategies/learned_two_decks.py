@@ -1,4 +1,6 @@
-"""The ``learned`` play strategy with two decks (两副牌): a model distilled from two-deck
+"""Two-deck twin of strategies/learned.py: the ``learned`` player with two decks.
+
+The ``learned`` play strategy with two decks (两副牌): a model distilled from two-deck
 ``search`` scores every legal play.
 
 The two-deck twin of strategies/learned.py.  At a decision the deciding seat computes, for

@@ -1,4 +1,6 @@
-"""Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
+"""Two-deck twin of strategies/baseline.py: the simple strategies and policies with two decks.
+
+Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
 policies, as numba kernels over the two-deck observation (sim/game/observation_two_decks.py).
 
 A play is ``(c1, c2)``: one card (``c2 = NONE``), a pair ``(c, c)`` or, following a

@@ -1,4 +1,6 @@
-"""The sampler of the two-deck ``search`` player (strategies/search_two_decks.py): deals of the
+"""Two-deck twin of the world sampler in strategies/search.py (``sample_worlds``).
+
+The sampler of the two-deck ``search`` player (strategies/search_two_decks.py): deals of the
 hidden copies consistent with everything public to the deciding seat — own hand, copies
 played, exposed copies still surely held (``Q_SHOWN``), voids, hand sizes and the pair
 information of ``Q_NO_PAIRS`` (RULES §4 rule 1).  Tested in tests/test_search_two_decks.py.

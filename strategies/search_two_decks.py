@@ -1,4 +1,6 @@
-"""The ``search`` play strategy with two decks (两副牌): determinized Monte Carlo over the
+"""Two-deck twin of strategies/search.py: the ``search`` player with two decks.
+
+The ``search`` play strategy with two decks (两副牌): determinized Monte Carlo over the
 public two-deck observation (sim/game/observation_two_decks.py), as strategies/search.py does
 with one.
 

@@ -149,6 +149,20 @@ def test_analysis_is_one_subpackage_per_question():
         "exposure", "compare", "tune", "advise", "study", "learn"}
 
 
+def test_two_deck_modules_say_so():
+    """No module is named with a bare trailing ``2``: a two-deck twin takes a ``_two_decks``
+    suffix (or lives in ``two_decks``) and its docstring's first line names its one-deck
+    counterpart."""
+    import re
+
+    files = [f for d in (*PACKAGES, "tests", "scripts") for f in (ROOT / d).rglob("*.py")]
+    assert [str(f.relative_to(ROOT)) for f in files if re.search(r"[a-z_]2$", f.stem)] == []
+    for f in files:
+        if f.stem.endswith("two_decks") and f.parent.name not in ("tests", "scripts"):
+            doc = ast.get_docstring(ast.parse(f.read_text(encoding="utf-8"))) or ""
+            assert doc.startswith("Two-deck twin of "), f
+
+
 @pytest.mark.parametrize("name", importlib.import_module("sim").__all__)
 def test_public_api(name):
     import sim

@@ -1,4 +1,6 @@
-"""Shuffling and dealing two decks (两副牌): docs/engine2.md steps 1–2, RULES.md §4.
+"""Two-deck twin of the dealing in sim/engine/one_deck.py (``shuffle_deal``).
+
+Shuffling and dealing two decks (两副牌): docs/engine2.md steps 1–2, RULES.md §4.
 
 The 104 cards are dealt one at a time round the table from a dealer seat drawn per deal;
 the seat dealt the first ♣2 leads the first deal of a match.  Used by the two-deck engine

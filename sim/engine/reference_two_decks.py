@@ -1,4 +1,6 @@
-"""The two-deck reference game (两副牌): one deal in plain, readable Python — the oracle for
+"""Two-deck twin of sim/engine/reference.py: the reference game in plain Python.
+
+The two-deck reference game (两副牌): one deal in plain, readable Python — the oracle for
 sim/engine/two_decks.py.
 
 Everything follows docs/engine2.md step by step and RULES.md §1, §3–§5 and §8

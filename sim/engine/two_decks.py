@@ -1,4 +1,6 @@
-"""The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
+"""Two-deck twin of sim/engine/one_deck.py: the numba engine for 104 cards.
+
+The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
 
 The algorithm is spelled out in docs/engine2.md (RULES.md §1, §3–§5, §8); the
 plain-Python oracle sim/engine/reference_two_decks.py follows the same steps and the test suite

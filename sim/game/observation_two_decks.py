@@ -1,4 +1,6 @@
-"""The two-deck observation (RULES.md §1, §3, §4) and the ranking of a play, shared by the
+"""Two-deck twin of sim/game/observation.py: what a seat observes with two decks.
+
+The two-deck observation (RULES.md §1, §3, §4) and the ranking of a play, shared by the
 two-deck engines (sim/engine/two_decks.py, sim/engine/reference_two_decks.py) and the
 two-deck strategies (strategies/pairs.py).
 

@@ -1,4 +1,6 @@
-"""The two-deck game (两副牌) in plain, readable Python: deal, legal plays (pairs), trick
+"""Two-deck twin of sim/game/play.py: the two-deck game in plain Python.
+
+The two-deck game (两副牌) in plain, readable Python: deal, legal plays (pairs), trick
 winner, exposure flags, the observation a strategy sees (RULES.md §1, §3–§4,
 docs/engine2.md steps 1–5).
 

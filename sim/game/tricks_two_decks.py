@@ -1,4 +1,6 @@
-"""Two-deck per-trick kernels shared by the two-deck engine and the two-deck ``search``
+"""Two-deck twin of sim/game/tricks.py: the per-trick kernels with two decks.
+
+Two-deck per-trick kernels shared by the two-deck engine and the two-deck ``search``
 strategy's lean rollout (RULES.md §3–§4, docs/engine2.md step 4).
 
 sim/engine/two_decks.py and strategies/search_two_decks.py both call these, so they live below

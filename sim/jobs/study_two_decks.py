@@ -1,4 +1,6 @@
-"""The two-deck study (两副牌): per studied card, each copy holder plays the arms
+"""Two-deck twin of the one-deck study kernel in sim/jobs/study.py.
+
+The two-deck study (两副牌): per studied card, each copy holder plays the arms
 x (expose one copy), n (none) and x2 (both copies) on the same deal — the kernel
 :func:`study_range2` and its Parquet columns.  sim/jobs/study.py documents the columns
 and re-exports these names; :func:`sim.jobs.study.play_study` calls them for

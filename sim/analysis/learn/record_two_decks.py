@@ -1,4 +1,6 @@
-"""Distilling two-deck ``search`` into the two-deck ``learned`` player (issue 24, two decks).
+"""Two-deck twin of sim/analysis/learn/record.py: recording two-deck ``search``.
+
+Distilling two-deck ``search`` into the two-deck ``learned`` player (issue 24, two decks).
 
 The two-deck twin of :mod:`sim.analysis.learn.record`: :func:`record_decisions2` plays deals
 ``start … start+n−1`` of a seed (dealt and played exactly as the engine does, through
