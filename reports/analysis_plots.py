@@ -1,7 +1,7 @@
 """Figures of ``compare --plot`` and ``expose --plot``: matplotlib (Agg backend) → PNG files.
 
-:func:`plot_compare` draws a :class:`sim.analysis.compare.CompareResult`,
-:func:`plot_exposure` a :class:`sim.analysis.exposure.ExposureResult`; both return the path
+:func:`plot_compare` draws a :class:`sim.analysis.compare.compute.CompareResult`,
+:func:`plot_exposure` a :class:`sim.analysis.exposure.compute.ExposureResult`; both return the path
 written.  Rendering only: every number drawn is in the result's tables.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.analysis import stats
-from sim.analysis.compare import CompareResult
-from sim.analysis.exposure import ExposureResult
-from sim.analysis.measures import MEASURES
+from sim.analysis.compare.compute import CompareResult
+from sim.analysis.exposure.compute import ExposureResult
+from sim.core import stats
+from sim.game.measures import MEASURES
 from sim.jobs.paths import OWN_MARK
 
 #: The figures' Creator (PNG, PDF and SVG alike): ``--plot`` replaces an existing file

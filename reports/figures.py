@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names, level_label
+from sim.core.stats import DEFAULT_LEVEL, ci_names, level_label
 
 #: Figure resolution (dots per inch).
 DPI = 100
@@ -95,7 +95,7 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, xlabel: str, ylabel: str, title
     """ΔEV per cell of two features: colour = mean Δ, text = mean ± CI half-width and n.
 
     ``cells``: one row per (x, y) value with ``n``, ``mean`` and the interval at ``level``
-    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.analysis.stats.ci_names`).
+    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.core.stats.ci_names`).
     Cells with fewer than ``min_cell`` deals are grey (no colour, value not shown).  The
     cell texts lie inside the axes, so the layout ignores them (``in_layout=False``: their
     extents are measured once, when drawn, not again by ``tight_layout``).
@@ -146,7 +146,7 @@ def curves(panels: Sequence[tuple[str, str, pd.DataFrame]], unit: str, min_cell:
     table).
 
     ``table``: one row per feature value ``value`` with ``n``, ``mean`` and the interval
-    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.analysis.stats.ci_names`); values
+    (``ci95_low``, ``ci95_high`` at 0.95: :func:`sim.core.stats.ci_names`); values
     with fewer than ``min_cell`` deals are left out.
     """
     plt = _plt()

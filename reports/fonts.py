@@ -1,4 +1,4 @@
-"""Figures legible without CJK fonts (issue 26 friction 10).
+"""Figures legible without CJK fonts.
 
 The reports name a few things in Chinese (满红, 满贯, the unit 元宝, 得分).  matplotlib's
 default font (DejaVu Sans) has no CJK glyphs and draws empty boxes for them.  So before a

@@ -2,8 +2,8 @@
 
 :func:`write_report` reads a folder written by ``gongzhu-sim run`` or ``gongzhu-sim study``
 (sim/jobs/batch.py); every number shown is computed from the per-deal Parquet rows by
-sim/analysis/study_stats.py (run summary, study Δ summaries, most telling features,
-heatmap cells, ΔEV curves) and sim/analysis/decision.py (the decision table).  This module
+sim/analysis/study/stats.py (run summary, study Δ summaries, most telling features,
+heatmap cells, ΔEV curves) and sim/analysis/study/decision.py (the decision table).  This module
 only lays them out: :func:`build_report` returns the sections and the numeric tables
 behind them (``Report.data``, so tests can recompute any of them), :func:`render_html` and
 :func:`render_markdown` write them, with figures from reports/figures.py.
@@ -19,7 +19,7 @@ with CI bands; the decision table, in words and as a table.
 
 Every interval is at the confidence ``level`` (default 0.95, ``report --level``): the SE
 does not depend on it, the half-width is z·SE with z = Φ⁻¹(½ + level/2)
-(sim/analysis/stats.py), and the decision rules are searched and confirmed at it.
+(sim/core/stats.py), and the decision rules are searched and confirmed at it.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ import numpy as np
 import pandas as pd
 
 from reports import figures
-from sim.analysis.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
-from sim.analysis.study_analysis import Progress, analyse_study
-from sim.analysis.study_stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study_stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
+from sim.analysis.study.analysis import Progress, analyse_study
+from sim.analysis.study.stats import CARD_SHORT as _CARD_SHORT
+from sim.analysis.study.stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
+from sim.core.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
 from sim.errors import InputError
 
 # ---------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def _players_text(manifest: dict) -> str:
     return ", ".join(players) or "unknown"
 
 
-#: Two decks: the comparisons of a study (sim/analysis/study_units.py), in words.
+#: Two decks: the comparisons of a study (sim/jobs/study_units.py), in words.
 _UNITS_TEXT = ("Two decks: each comparison is labelled card_key — 1of1: holding one copy, "
                "expose it vs not (x − n); 1of2: holding both, expose one vs none (x − n); "
                "2of2: holding both, expose both vs none (x2 − n); 2vs1: holding both, expose "
@@ -476,17 +476,17 @@ def build_report(results: str | Path, measure: str = "zero_sum",
 
     ``progress``, when given, is called with a short text at the start of each step
     (reading, each card's analysis and figures, …).  ``level``: the confidence level of
-    every interval (sim/analysis/stats.py: the SE does not depend on it, the half-width is
+    every interval (sim/core/stats.py: the SE does not depend on it, the half-width is
     z·SE with z = Φ⁻¹(½ + level/2); the tables' interval columns are named by
-    :func:`~sim.analysis.stats.ci_names`, ``ci95_low`` … at 0.95).  ``baseline``: a second
+    :func:`~sim.core.stats.ci_names`, ``ci95_low`` … at 0.95).  ``baseline``: a second
     study put side by side (``report A B``): a first section shows every comparison and
-    decision rule of either study with its Δ under both (sim/analysis/study_compare.py;
+    decision rule of either study with its Δ under both (sim/analysis/study/compare.py;
     ``Report.data`` gains ``compare_delta`` and ``compare_rules``).  Raises InputError when
     ``results`` is not a results folder, has no finished chunk, lacks ``measure``, for a
     level outside (0, 1), or for a baseline that is not a study of the same cards, rules
     and decks.
     """
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.jobs.results import chunk_files, read_manifest
 
     level = check_level(level)
@@ -504,7 +504,7 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     deck = "one deck" if rules.get("decks", 1) == 1 else "two decks"
     base = None
     if baseline is not None:
-        from sim.analysis.study_compare import check_comparable
+        from sim.analysis.study.compare import check_comparable
 
         bfolder = Path(baseline)
         bman = read_manifest(bfolder)
@@ -556,8 +556,8 @@ def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Pat
                           bman: dict, measure: str, min_cell: int | None, progress: Progress,
                           level: float) -> tuple[Section, dict, str, str]:
     """The section of ``report A B``: every comparison and decision rule of either study
-    with its Δ under both (sim/analysis/study_compare.py), its tables and the labels."""
-    from sim.analysis.study_compare import labels, side_by_side
+    with its Δ under both (sim/analysis/study/compare.py), its tables and the labels."""
+    from sim.analysis.study.compare import labels, side_by_side
 
     la, lb = labels(folder, manifest, bfolder, bman)
     if progress:

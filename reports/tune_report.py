@@ -1,7 +1,7 @@
 """The report of a ``gongzhu-sim tune`` folder: an HTML page and its Markdown twin.
 
 Reads ``tune.json`` (written by sim/commands/tune.py; the result of
-:func:`sim.analysis.tune.tune`) and shows, per round: the answer, the winner's racing
+:func:`sim.analysis.tune.compute.tune`) and shows, per round: the answer, the winner's racing
 and confirmation gains, the search path (one row per race) and every evaluated
 candidate's gain over the starting policy with its 95% interval and n; for
 ``--equilibrium`` the rounds and the stop reason.  Uses the Section / render machinery of
@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from reports.report import Report, Section, render_html, render_markdown
-from sim.analysis.tune import answer_text, short
-from sim.analysis.tune_format import BELOW_START_NOTE, below_start, deals_text, gain_text
+from sim.analysis.tune.compute import answer_text, short
+from sim.analysis.tune.format import BELOW_START_NOTE, below_start, deals_text, gain_text
 
 
 def _gain(d) -> str:

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_engine import machine  # noqa: E402
 
-from sim.analysis.advise import WorldSampler, _draw, advise, parse_position  # noqa: E402
+from sim.analysis.advise.compute import WorldSampler, _draw, advise, parse_position  # noqa: E402
 
 HAND = "KQ2.QJ.76.95"
 PLAYS = "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"

@@ -18,7 +18,7 @@ OpenSpiel is optional: ``pip install open-spiel``.
 The ``search`` rows (``--players-search``, e.g. ``'search,heuristic,heuristic,heuristic;
 search'``; ``--only-search`` skips everything else) also print deals per second of CPU
 time on one thread, the figure to read on a shared machine; ``--players-search2`` gives the
-same rows with two decks (strategies/search2.py).
+same rows with two decks (strategies/search_two_decks.py).
 """
 
 from __future__ import annotations

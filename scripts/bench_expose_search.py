@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_engine import machine  # noqa: E402
 
-from sim.analysis.exposure import analyse_exposure  # noqa: E402
+from sim.analysis.exposure.compute import analyse_exposure  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 HAND1 = "S:543 H:32 D:AKQJT98 C:2"

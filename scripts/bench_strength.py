@@ -69,7 +69,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from sim.analysis.stats import half_width, mean_ci  # noqa: E402
+from sim.core.stats import half_width, mean_ci  # noqa: E402
 from sim.engine.one_deck import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from sim.game.scoring import zero_sum  # noqa: E402
@@ -93,7 +93,7 @@ def rotated(rules, players, exposures, seed, n, threads):
 
 
 def ci(x):
-    """(mean, half-width of the normal 95% CI, n) of a 1-d sample (sim/analysis/stats.py:
+    """(mean, half-width of the normal 95% CI, n) of a 1-d sample (sim/core/stats.py:
     z·sd/√n with ddof = 1; nan, shown as an undefined interval, for n = 1 or equal values)."""
     st = mean_ci(x)
     return st["mean"], float(half_width(st["se"])), st["n"]
@@ -226,7 +226,7 @@ def search_2v2(seed, n, threads, search="search", decks=1):
 
     Per deal: the mean raw of a search seat minus the mean raw of a heuristic seat,
     averaged over the two seatings (raw points per seat per deal; no exposure).
-    ``decks=2``: the two-deck game (strategies/search2.py against the two-deck heuristic).
+    ``decks=2``: the two-deck game (strategies/search_two_decks.py against the two-deck heuristic).
     """
     rules = Rules(decks=decks)
     t = time.perf_counter()

@@ -14,7 +14,7 @@ The reference value has its own error (SE ratio 1/√20), so the expected covera
 The per-deal scores are skewed and heavy-tailed (满贯 ±800 …), so the normal interval needs
 a few thousand deals: over 300 seeds against a 400,000-deal reference the EV intervals
 covered 86–88% at 1,000 deals and 92–94% at 5,000 (the paired Δ intervals 93–98%) — hence
-the warning the commands print below sim/analysis/stats.py ``MIN_RELIABLE_N`` deals.
+the warning the commands print below sim/core/stats.py ``MIN_RELIABLE_N`` deals.
 
 Usage: ``python scripts/check_coverage.py [--deals 1000,5000] [--reps 40] [--option SQ]
 [--jobs 1] [--reference 100000] [--level 0.95]``
@@ -28,8 +28,8 @@ import platform
 import sys
 import time
 
-from sim.analysis.exposure import analyse_exposure
-from sim.analysis.stats import MIN_RELIABLE_N, level_label, z_value
+from sim.analysis.exposure.compute import analyse_exposure
+from sim.core.stats import MIN_RELIABLE_N, level_label, z_value
 
 HAND = "S:AKQ5 H:A93 D:J4 C:T863"
 OPTIONS = "none;SQ;DJ;HA"

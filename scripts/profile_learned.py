@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from bench_engine import machine  # noqa: E402
 
-from sim.analysis.learn import heuristic_table  # noqa: E402
+from sim.analysis.learn.record import heuristic_table  # noqa: E402
 from sim.engine.gameloop import deal_game  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.heuristic import play_heuristic  # noqa: E402

@@ -27,8 +27,8 @@ import time
 
 import numpy as np
 
-from sim.analysis.compare import candidate_scores, parse_candidate
-from sim.analysis.stats import z_value
+from sim.analysis.compare.compute import candidate_scores, parse_candidate
+from sim.core.stats import z_value
 from sim.game.rules import Rules
 
 

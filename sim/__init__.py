@@ -6,9 +6,10 @@ policy comparisons (:func:`compare_candidates`), batch jobs (:func:`run_job`) an
 results (:func:`load_results`).  Names are imported on first use, so ``import sim`` (and
 ``gongzhu-sim --help``) stays instant.
 
-Layers (each imports only the ones below it; tests/test_layout.py checks it):
-``sim.commands`` (the CLI) / ``sim.web`` (its web page) → ``sim.analysis`` / ``sim.jobs`` →
-``sim.engine`` → ``strategies`` → ``sim.game`` → ``sim.core``; ``sim.errors`` is below them all.
+Layers (each imports only the ones below it; tests/test_layout.py checks it,
+docs/architecture.md draws it): ``sim.commands`` (the CLI) / ``sim.web`` (its web page) →
+``reports`` → ``sim.analysis`` → ``sim.jobs`` → ``sim.engine`` → ``strategies`` →
+``sim.game`` → ``sim.core``; ``sim.errors`` is below them all.
 
 Importing the package points numba's on-disk cache at a folder named after a hash of the
 kernel packages' sources (every ``.py`` of ``sim.core``, ``sim.game``, ``sim.engine`` and
@@ -81,9 +82,9 @@ _API = {
     "InputError": "sim.errors",
     "play_deals": "sim.engine",
     "DealResults": "sim.engine",
-    "exposure_ev": "sim.analysis.exposure",
-    "analyse_exposure": "sim.analysis.exposure",
-    "compare_candidates": "sim.analysis.compare",
+    "exposure_ev": "sim.analysis.exposure.compute",
+    "analyse_exposure": "sim.analysis.exposure.compute",
+    "compare_candidates": "sim.analysis.compare.compute",
     "JobSpec": "sim.jobs.config",
     "build_spec": "sim.jobs.config",
     "run_job": "sim.jobs.batch",
@@ -103,14 +104,14 @@ _API = {
 __all__ = sorted(_API)
 
 
-#: Modules of the former flat layout → where they live now (issue 26: outside code that
-#: imported ``sim.cards`` got a bare ModuleNotFoundError; it now gets the new path).
+#: Modules of the former flat layout → where they live now: importing one
+#: (``sim.cards``) raises an ImportError that names the new path.
 MOVED = {
     "batch": "sim.jobs.batch", "bits": "sim.core.bits", "cards": "sim.game.cards",
-    "compare": "sim.analysis.compare", "config": "sim.jobs.config",
+    "compare": "sim.analysis.compare.compute", "config": "sim.jobs.config",
     "dealing": "sim.game.dealing", "dealsfile": "sim.game.dealsfile",
     "engine2": "sim.engine.two_decks", "features": "sim.game.features",
-    "reference": "sim.engine.reference", "reference2": "sim.engine.reference2",
+    "reference": "sim.engine.reference", "reference2": "sim.engine.reference_two_decks",
     "results": "sim.jobs.results", "rng": "sim.core.rng", "rules": "sim.game.rules",
     "scoring": "sim.game.scoring", "study": "sim.jobs.study", "threads": "sim.engine.threads",
     "trace": "sim.engine.trace", "verify": "sim.engine.verify",

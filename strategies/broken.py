@@ -16,7 +16,7 @@ from numba import njit
 from sim.core.bits import lowest_bit
 from sim.game.cards import FULL_DECK
 from sim.game.observation import O_HAND
-from sim.game.observation2 import NONE, Q_HAND1
+from sim.game.observation_two_decks import NONE, Q_HAND1
 
 _FULL = np.uint64(FULL_DECK)
 _NONE = np.int64(NONE)

@@ -9,8 +9,9 @@ value), which the engines turn into a clear error (sim/engine/request.py
 ``raise_kernel_error``) instead of silently playing another strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
-the next free id ``PLAY_NAME`` here, add one branch ``if sid == PLAY_NAME: return …`` to
-:func:`choose_play` (one deck) and/or :func:`choose_play2` (two decks), and register it.
+the next free id ``PLAY_NAME`` in strategies/ids.py, add one branch
+``if sid == PLAY_NAME: return …`` to :func:`choose_play` (one deck) and/or
+:func:`choose_play2` (two decks), and register it.
 """
 
 from __future__ import annotations
@@ -18,14 +19,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.game.observation2 import NONE
+from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
 from strategies.heuristic import play_heuristic
-from strategies.learned import N_PARAMS as _MODEL_COLUMN
+from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row length)
+    EXPOSE_ALWAYS,
+    EXPOSE_FIXED,
+    EXPOSE_NEVER,
+    EXPOSE_RANDOM,
+    EXPOSE_RULE,
+    N_PARAMS,
+    PLAY_HEURISTIC,
+    PLAY_ILLEGAL,
+    PLAY_LEARNED,
+    PLAY_LOWEST,
+    PLAY_RANDOM,
+    PLAY_SEARCH,
+)
 from strategies.learned import play_learned
-from strategies.learned2 import play_learned2
+from strategies.learned_two_decks import play_learned2
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -35,19 +49,9 @@ from strategies.pairs import (
     play_lowest2,
     play_random2,
 )
-from strategies.search import ROLLOUTS, play_search
-from strategies.search2 import play_search2
+from strategies.search import play_search
+from strategies.search_two_decks import play_search2
 
-#: Play-strategy ids (``Choice.id`` of strategies/registry.py).
-PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LEARNED = 0, 1, 2, 3, 4
-assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
-#: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
-PLAY_ILLEGAL = 63
-#: Exposure-policy ids.
-EXPOSE_NEVER, EXPOSE_ALWAYS, EXPOSE_RANDOM, EXPOSE_FIXED, EXPOSE_RULE = 0, 1, 2, 3, 4
-#: Length of a seat's parameter row (float64[N_PARAMS]).
-N_PARAMS = 16
-assert N_PARAMS == _MODEL_COLUMN  # a model's data starts after the parameters
 #: Error codes returned for an id the dispatcher does not know (never a card / flags).
 BAD_PLAY = -1
 BAD_EXPOSURE = -1
@@ -87,7 +91,7 @@ def choose_play(sid, params, obs, rng):
 @njit(cache=True, nogil=True, inline="always")
 def choose_play2(sid, params, obs, rng):
     """Play chosen by strategy ``sid`` with two decks: ``(c1, c2, rng)`` (c2 = NONE for a
-    single card; sim/game/observation2.py).  An unknown ``sid`` returns
+    single card; sim/game/observation_two_decks.py).  An unknown ``sid`` returns
     ``(BAD_PLAY, NONE, rng)``."""
     if sid == PLAY_RANDOM:
         return play_random2(obs, rng)
@@ -120,7 +124,7 @@ def obs_level2(sids):
         if sid == PLAY_RANDOM:
             continue
         if sid == PLAY_LOWEST or sid == PLAY_HEURISTIC or sid == PLAY_LEARNED:
-            level = max(level, 1)  # learned2 reads neither Q_SHOWN nor Q_NO_PAIRS
+            level = max(level, 1)  # learned_two_decks reads neither Q_SHOWN nor Q_NO_PAIRS
         else:
             level = 2
     return level

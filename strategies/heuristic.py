@@ -89,6 +89,7 @@ from sim.game.observation import (
     O_VARIANT,
     O_VOIDS,
 )
+from sim.game.rules import VARIANT_PIG_SHEEP
 
 #: Parameter names of ``heuristic:key=value`` and their defaults (index = position in params).
 HEURISTIC_PARAMS: dict[str, float] = {
@@ -130,9 +131,12 @@ HEURISTIC_HELP: dict[str, str] = {
     "heart_first": "when void, hearts worth at least this many raw points go even before ♠A/♠K "
     "(the pig still first); smaller hearts follow ♠A/♠K (see heart_dump)",
 }
-_P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP = 0, 1, 2, 3, 4
-_P_W_ABOVE, _P_W_BELOW, _P_W_SHORT, _P_DISCARD_SHORT, _P_SPADE_GUARD = 5, 6, 7, 8, 9
-_P_GRAB_SHEEP, _P_HEART_FIRST = 10, 11
+#: Column of each parameter in a seat's row (the order of HEURISTIC_PARAMS).
+(_P_PUSH, _P_HUNT, _P_TRANS_MIN, _P_TAKE_CLEAN, _P_HEART_DUMP, _P_W_ABOVE, _P_W_BELOW, _P_W_SHORT,
+ _P_DISCARD_SHORT, _P_SPADE_GUARD, _P_GRAB_SHEEP, _P_HEART_FIRST) = (
+    list(HEURISTIC_PARAMS).index(k) for k in (
+        "push_pig", "hunt_sheep", "trans_min", "take_clean", "heart_dump", "lead_above",
+        "lead_below", "lead_short", "discard_short", "spade_guard", "grab_sheep", "heart_first"))
 
 _FULL = np.uint64(FULL_DECK)
 _HEARTS = np.uint64(HEARTS_MASK)
@@ -245,9 +249,11 @@ def _pick_discard_safe(cands, hand, w_short):
 
 
 @njit(cache=True, nogil=True)
-def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, partner_taken,
-             winner_taken, heart_dump, w_short, heart_first):
-    """Void in the led suit: choose the card to throw away (legal == hand)."""
+def _discard(hand, legal, unseen, exposed, partner, trick, partner_taken, winner_taken,
+             heart_dump, w_short, heart_first):
+    """Void in the led suit: choose the card to throw away (legal == hand).  ``trick``:
+    ``(n, led, best, winner, tmask)`` of the trick so far."""
+    n, led, best, winner, tmask = trick
     pig_out = (unseen & _PIG) != ZERO
     last = n == 3
     sure = last or (unseen & suit_mask(led) & _above(best)) == ZERO
@@ -304,9 +310,11 @@ def _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask,
 
 
 @njit(cache=True, nogil=True)
-def _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask, my_taken,
-            winner_taken, rem_void, trans_min, take_clean, grab):
-    """Following suit (``legal`` ⊆ led suit): duck, win high or feed the partner."""
+def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_void,
+            trans_min, take_clean, grab):
+    """Following suit (``legal`` ⊆ led suit): duck, win high or feed the partner.
+    ``trick``: ``(n, led, best, winner, tmask)`` of the trick so far."""
+    n, led, best, winner, tmask = trick
     above_best = _above(best)
     win = legal & above_best
     duck = legal & ~above_best
@@ -500,7 +508,7 @@ def play_heuristic(obs, params, rng):
     wk = np.int64(n > 1 and np.int64(obs[O_TRICK + 1]) == best)
     wk += 2 * np.int64(n > 2 and np.int64(obs[O_TRICK + 2]) == best)
     winner = (leader + wk) & 3
-    if obs[O_VARIANT] == np.uint64(2):
+    if obs[O_VARIANT] == np.uint64(VARIANT_PIG_SHEEP):
         # 猪羊一家: the pig holder's partner is the sheep holder and vice versa
         has_pig = (hand & _PIG) != ZERO
         if has_pig != ((hand & _SHEEP) != ZERO):
@@ -514,12 +522,12 @@ def play_heuristic(obs, params, rng):
         for k in range(n + 1, 4):
             if (obs[O_VOIDS + ((leader + k) & 3)] >> np.uint64(led)) & ONE:
                 rem_void = True
-        c = _follow(legal, unseen, exposed, partner, n, led, best, winner, tmask,
+        c = _follow(legal, unseen, exposed, partner, (n, led, best, winner, tmask),
                     obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
                     params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
     else:
         pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
-        c = _discard(hand, legal, unseen, exposed, partner, n, led, best, winner, tmask, pt,
+        c = _discard(hand, legal, unseen, exposed, partner, (n, led, best, winner, tmask), pt,
                      winner_taken, params[seat, _P_HEART_DUMP],
                      np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
     return np.int64(c), rng

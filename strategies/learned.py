@@ -49,6 +49,7 @@ from sim.game.observation import (
     O_VOIDS,
 )
 from strategies.heuristic import _gain, play_heuristic
+from strategies.ids import N_PARAMS  # column of the parameter table where the model starts
 
 #: Version of the feature set; a model made for another version is refused.
 FEATURE_VERSION = 1
@@ -69,8 +70,6 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 #: Header length of the model data: version, F, H.
 HEADER = 3
-#: Column of the parameter table where the model starts (= strategies.dispatch.N_PARAMS).
-N_PARAMS = 16
 
 _FULL = np.uint64(FULL_DECK)
 _PIG = np.uint64(mask_of(SQ))
@@ -237,7 +236,7 @@ def decision_features(obs, params, cards, out):
 def score_model(row, f, buf):
     """The score of the feature vector ``f`` under the model in ``row`` (the seat's row of
     the parameter table; module doc layout, the same for one and two decks, so
-    strategies/learned2.py scores with it too), ``buf``: float64[≥ H] work space.  The
+    strategies/learned_two_decks.py scores with it too), ``buf``: float64[≥ H] work space.  The
     hidden layer is evaluated sparsely: only the non-zero features (most are zero)."""
     base = N_PARAMS
     nf = np.int64(row[base + 1])

@@ -90,14 +90,14 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
 
 def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None:
     """Refuse a model made for another deck count or feature version (ModelFileError); a
-    two-deck model (``decks`` 2 in its metadata) is checked against strategies/learned2.py's
-    feature set."""
+    two-deck model (``decks`` 2 in its metadata) is checked against
+    strategies/learned_two_decks.py's feature set."""
     if decks is not None and meta.get("decks") != decks:
         raise ModelFileError(f"model {path} was made for {meta.get('decks')} deck(s), "
                              f"this game has {decks}")
     want_version, want_nf = FEATURE_VERSION, N_FEATURES
-    if meta.get("decks") == 2:  # the two-deck feature set (strategies/learned2.py)
-        from strategies.learned2 import FEATURE_VERSION2, N_FEATURES2
+    if meta.get("decks") == 2:  # the two-deck feature set (strategies/learned_two_decks.py)
+        from strategies.learned_two_decks import FEATURE_VERSION2, N_FEATURES2
 
         want_version, want_nf = FEATURE_VERSION2, N_FEATURES2
     version = meta.get("feature_version")

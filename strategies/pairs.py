@@ -1,5 +1,7 @@
-"""Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
-policies, as numba kernels over the two-deck observation (sim/game/observation2.py).
+"""Two-deck twin of strategies/baseline.py: the simple strategies and policies with two decks.
+
+Two-deck strategies (两副牌): ``random``, ``lowest``, ``heuristic`` and the exposure
+policies, as numba kernels over the two-deck observation (sim/game/observation_two_decks.py).
 
 A play is ``(c1, c2)``: one card (``c2 = NONE``), a pair ``(c, c)`` or, following a
 pair lead, two different cards.  Every kernel returns one of the legal plays that the
@@ -9,7 +11,7 @@ observation's ``Q_LS / Q_LP / Q_L2 / Q_FORCED`` masks describe, and ``(c1, c2, r
 * ``lowest`` — the lowest card (led as a pair when that pair may be led); void: the
   lowest card of the shortest suit; following a pair: the lowest pair, the two lowest
   cards of the suit, or the lowest discards of the shortest suits.
-* ``heuristic`` — a rule-based player, :func:`strategies.heuristic2.play_heuristic2`
+* ``heuristic`` — a rule-based player, :func:`strategies.heuristic_two_decks.play_heuristic2`
   (re-exported here).
 
 Exposure policies count copies: the flags are 8 bits, bit ``b`` = one copy of
@@ -27,7 +29,7 @@ from numba import njit
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64
 from sim.game.cards import EXPOSABLE
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     NONE,
     Q_FORCED,
     Q_HAND1,
@@ -42,10 +44,10 @@ from sim.game.observation2 import (
     nth_play,
     remove_card,
 )
-from sim.game.tricks2 import copies
+from sim.game.tricks_two_decks import copies
 from strategies.baseline import held_exposable
 from strategies.exposure_rules import expose_rule
-from strategies.heuristic2 import play_heuristic2  # noqa: F401  (re-exported)
+from strategies.heuristic_two_decks import play_heuristic2  # noqa: F401  (re-exported)
 
 _NONE = np.int64(NONE)
 _RANKS13 = np.uint64(0x1FFF)

@@ -25,10 +25,11 @@ How to add a play strategy ``NAME`` (e.g. ``search``)
 1. Write its kernel(s), ``@njit(cache=True, nogil=True)``, with the dispatch signatures:
    one deck ``play_NAME(obs, params, rng) -> (card, rng)`` over the observation of
    sim/game/observation.py; two decks ``play_NAME2(obs, params, rng) -> (c1, c2, rng)``
-   over sim/game/observation2.py.  A kernel returns a legal play (a bit of ``O_LEGAL``;
+   over sim/game/observation_two_decks.py.  A kernel returns a legal play (a bit of ``O_LEGAL``;
    two decks: one of the plays of ``Q_LS/Q_LP/Q_L2/Q_FORCED``) and reads its parameters
    from ``params[seat, i]`` (``seat = obs[O_SEAT]``), ``i`` = the key's position below.
-2. strategies/dispatch.py: a new id ``PLAY_NAME = <next free integer>`` and one branch
+2. strategies/ids.py: a new id ``PLAY_NAME = <next free integer>``; strategies/dispatch.py:
+   one branch
    ``if sid == PLAY_NAME: return play_NAME(obs, params, rng)`` in :func:`choose_play`
    (and ``choose_play2`` for two decks), before the final ``return BAD_PLAY…`` line.
 3. Here: one :func:`register` call in ``_register_builtins``-style, e.g.::
@@ -86,7 +87,7 @@ from strategies.dispatch import (
 from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
 from strategies.learned import play_learned
-from strategies.learned2 import play_learned2
+from strategies.learned_two_decks import play_learned2
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -96,7 +97,7 @@ from strategies.pairs import (
     play_random2,
 )
 from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS, play_search
-from strategies.search2 import play_search2
+from strategies.search_two_decks import play_search2
 
 PLAYER = "player"
 EXPOSURE = "exposure"

@@ -66,14 +66,16 @@ from sim.game.observation import (
     O_VARIANT,
     O_VOIDS,
 )
-from sim.game.rules import R_SIZE
+from sim.game.rules import R_SIZE, VARIANT_PARTNERS, VARIANT_PIG_SHEEP
 from sim.game.scoring import raw_score
 from sim.game.tricks import legal_mask, unpack_rules
 from strategies.baseline import play_lowest, play_random
 from strategies.heuristic import HEURISTIC_PARAMS, play_heuristic
+from strategies.ids import N_PARAMS, PLAY_HEURISTIC, PLAY_LOWEST, PLAY_RANDOM
 
-#: Rollout policies (ids equal the play-strategy ids of strategies/dispatch.py).
-ROLLOUTS: dict[str, int] = {"random": 0, "lowest": 1, "heuristic": 2}
+#: Rollout policies: the play-strategy ids (strategies/ids.py).
+ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
+                            "heuristic": PLAY_HEURISTIC}
 #: Measures the search maximises (see the module doc).
 MEASURES: dict[str, int] = {"raw": 0, "zero_sum": 1}
 
@@ -91,7 +93,9 @@ SEARCH_HELP: dict[str, str] = {
     "measure": "what the search maximises: raw (own raw points; the team's in partners / "
     "pig_sheep) or zero_sum (own zero-sum points; team raw minus the other team's)",
 }
-_P_WORLDS, _P_ROLLOUT, _P_MEASURE = 0, 1, 2
+#: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
+_P_WORLDS, _P_ROLLOUT, _P_MEASURE = (list(SEARCH_PARAMS).index(k)
+                                     for k in ("worlds", "rollout", "measure"))
 MAX_WORLDS = 1024
 
 _FULL = np.uint64(FULL_DECK)
@@ -100,9 +104,9 @@ _PIG = np.uint64(mask_of(SQ))
 _SHEEP = np.uint64(mask_of(DJ))
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _NO_PARTNER = np.uint64(4)
-_R_RANDOM, _R_LOWEST = 0, 1
-#: every seat's heuristic parameters in the rollouts: the defaults (4, 16)
-_HEUR_TABLE = np.zeros((4, 16), dtype=np.float64)
+_R_RANDOM, _R_LOWEST = PLAY_RANDOM, PLAY_LOWEST
+#: every seat's heuristic parameters in the rollouts: the defaults (4, N_PARAMS)
+_HEUR_TABLE = np.zeros((4, N_PARAMS), dtype=np.float64)
 _HEUR_TABLE[:, : len(HEURISTIC_PARAMS)] = np.array(list(HEURISTIC_PARAMS.values()))
 _U4 = np.uint64(4)
 _NIB = np.uint64(0xF)
@@ -266,9 +270,9 @@ def _policy(policy, obs, rng):
 def _team(world, obs, seat):
     """Seat mask (bit q) of the deciding seat's team in ``world`` (solo: the seat alone)."""
     variant = np.int64(obs[O_VARIANT])
-    if variant == 1:
+    if variant == VARIANT_PARTNERS:
         return (1 << seat) | (1 << ((seat + 2) & 3))
-    if variant == 2:
+    if variant == VARIANT_PIG_SHEEP:
         by = obs[O_PIG_SHEEP_BY]
         pig = np.int64(by & _NIB) - 1
         sheep = np.int64((by >> _U4) & _NIB) - 1
@@ -350,7 +354,8 @@ def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
                     ro[O_HAND] = hand
                     ro[O_LEGAL] = legal
                     ro[O_TRICK_LEN] = np.uint64(k)
-                    ro[O_PARTNER] = np.uint64((p + 2) & 3) if variant == 1 else _NO_PARTNER
+                    ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
+                                     else _NO_PARTNER)
                     c, rng = _policy(policy, ro, rng)
             cb = bit(c)
             h[p] = hand & ~cb
@@ -488,7 +493,7 @@ def search_decision(obs, params, rng, totals):
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
     searched; ``worlds`` = 0 when it did not (one legal card, or all equivalent: totals
-    then all 0).  Used by the training-data recorder (sim/analysis/learn.py).
+    then all 0).  Used by the training-data recorder (sim/analysis/learn/record.py).
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]

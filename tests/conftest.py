@@ -83,9 +83,9 @@ def spawn():
 #: file → None (the whole file is slow) or the slow tests of the file (``name`` or
 #: ``name[param-id]``).
 SLOW: dict[str, set[str] | None] = {
-    "tests/test_study2.py": None,  # two-deck study kernels (forced exposure per copy)
-    "tests/test_search2.py": None,  # two-deck search kernels
-    "tests/test_expose2.py": None,  # two-deck expose: the two-deck forced-exposure kernels
+    "tests/test_study_two_decks.py": None,  # two-deck study kernels (forced exposure per copy)
+    "tests/test_search_two_decks.py": None,  # two-deck search kernels
+    "tests/test_expose_two_decks.py": None,  # two-deck expose: the two-deck forced-exposure kernels
     "tests/test_advise.py": {  # two-deck advise (the Python path's two-deck kernels)
         "test_two_decks_position",
         "test_every_position_reached_by_legal_play_is_accepted[2-15]",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.advise import WorldSampler, advise, parse_position
+from sim.analysis.advise.compute import WorldSampler, advise, parse_position
 from sim.cli import main
 from sim.game.cards import card_str, parse_card
 from sim.game.rules import Rules
@@ -263,7 +263,7 @@ def test_readme_example_is_reproduced():
 def test_lean_rollout_equals_gamestate_rollout(variant, player):
     """advise's numba path (strategies/search.py rollout_value) gives exactly the outcomes of
     playing every card out through GameState + play_game, world by world."""
-    from sim.analysis import advise as adv
+    from sim.analysis.advise import compute as adv
     from sim.engine.gameloop import play_game, seat_players
 
     pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3,
@@ -291,7 +291,7 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
 def test_every_position_reached_by_legal_play_is_accepted(decks, n):
     """Positions cut out of legal deals (random exposure, mixed players) validate and find a
     world in which their history replays — the sampler never rules out the truth."""
-    from sim.analysis.advise import check_history, play_str
+    from sim.analysis.advise.compute import check_history, play_str
     from sim.engine.gameloop import deal_game, play_game
 
     rng = np.random.default_rng(decks)
@@ -342,7 +342,7 @@ def test_precision_must_be_finite(value):
 
 def test_ctrl_c_prints_the_worlds_so_far_and_exits_130(monkeypatch):
     """Ctrl-C after some worlds: the estimate from the whole worlds played, exit 130."""
-    import sim.analysis.advise as adv
+    import sim.analysis.advise.compute as adv
 
     draw = adv._draw
 

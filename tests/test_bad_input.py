@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.analysis.exposure_options import parse_options
+from sim.analysis.exposure.options import parse_options
 from sim.errors import InputError
 from sim.game.cards import cards_to_masks2, parse_hand
 
@@ -196,8 +196,8 @@ def test_play_deals_checks_the_seed_before_planning_or_allocating(monkeypatch, d
     def tripwire(*args, **kwargs):
         raise AssertionError("planned and allocated before the seed check")
 
-    monkeypatch.setattr(one_deck, "_plan", tripwire)
-    monkeypatch.setattr(two_decks, "_plan", tripwire)
+    monkeypatch.setattr(one_deck, "plan_batch", tripwire)
+    monkeypatch.setattr(two_decks, "plan_batch", tripwire)
     play = one_deck.play_deals if decks == 1 else two_decks.play_deals2
     with pytest.raises(InputError, match="seed must be a whole number"):
         play(Rules(decks=decks), "random", "never", seed=-1, n=10**12)

@@ -22,8 +22,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.stats import z_value
 from sim.cli import main
+from sim.core.stats import z_value
 from sim.engine import play_deals
 from sim.game.rules import Rules
 from sim.jobs.batch import JobInterrupted, run_job

@@ -80,7 +80,7 @@ def test_every_frozen_source_is_in_the_key(tree, rel, old, new):
 
 
 @pytest.mark.parametrize("rel", ["sim/commands/run.py", "sim/cli.py", "sim/jobs/config.py",
-                                 "sim/analysis/exposure.py", "sim/__init__.py"])
+                                 "sim/analysis/exposure/compute.py", "sim/__init__.py"])
 def test_editing_code_no_kernel_uses_recompiles_nothing(tree, rel):
     before = sim._kernel_cache_dir(tree)
     path = tree / rel

@@ -8,16 +8,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.compare import (
+from sim.analysis.compare.compute import (
     MIN_DEALS,
     compare_candidates,
     cs_margin,
     parse_candidate,
 )
-from sim.analysis.compare_format import format_text, to_csv
-from sim.analysis.stats import cs_x as _cs_x
-from sim.analysis.stats import z_value
+from sim.analysis.compare.format import format_text, to_csv
 from sim.cli import main
+from sim.core.stats import cs_x as _cs_x
+from sim.core.stats import z_value
 from sim.game.rules import Rules
 from strategies.registry import StrategyError
 
@@ -224,7 +224,7 @@ def test_two_decks():
 
 def test_a_candidate_identical_to_the_field_is_reported_as_identical():
     # the case: `compare` printed +0.00 [+0.00, +0.00], JSON mean -2e-16
-    from sim.analysis.compare import candidate_scores, parse_candidate
+    from sim.analysis.compare.compute import candidate_scores, parse_candidate
 
     field = parse_candidate("random", "field")
     cands = [parse_candidate("random"), parse_candidate("lowest")]

@@ -136,7 +136,7 @@ def test_slow_list_names_existing_tests():
         text = (ROOT / path).read_text(encoding="utf-8")
         for name in names or ():
             assert f"def {name.split('[', 1)[0]}(" in text, (path, name)
-    assert conftest.is_slow("tests/test_study2.py", "test_anything")
+    assert conftest.is_slow("tests/test_study_two_decks.py", "test_anything")
     assert conftest.is_slow("/x/tests/test_advise.py", "test_two_decks_position")
     assert conftest.is_slow("tests/test_advise.py",
                             "test_every_position_reached_by_legal_play_is_accepted[2-15]")

@@ -2,7 +2,7 @@
 
 * :func:`sim.jobs.executor.run_batches` gives the same ordered results on every backend;
   ``compare`` and ``expose`` give identical numbers for threading, loky and dask;
-* sim/analysis/stats.py: the quantile from the level, ddof = 1, undefined intervals;
+* sim/core/stats.py: the quantile from the level, ddof = 1, undefined intervals;
 * ``--level``: the SE does not change, the half-width scales with the quantile;
 * n = 1 / all-equal outcomes: ``n/a`` (never ``± 0.00``), JSON null, one warning line;
 * Ctrl-C / SIGTERM: the estimate so far, exit 130, no worker traceback; SIGKILL of the
@@ -25,11 +25,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis import measures, stats
-from sim.analysis.compare import compare_candidates
-from sim.analysis.exposure import analyse_exposure
+from sim.analysis.compare.compute import compare_candidates
+from sim.analysis.exposure.compute import analyse_exposure
 from sim.cli import main
+from sim.core import stats
 from sim.errors import InputError
+from sim.game import measures
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, run_batches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +77,7 @@ def test_expose_identical_on_every_backend():
 
 def test_expose_batch_slices_keep_results_and_bound_memory():
     """A batch larger than the slice gives the same means and counts as small batches."""
-    from sim.analysis import exposure
+    from sim.analysis.exposure import compute as exposure
 
     kw = dict(options="none;SQ", precision=0.0, max_deals=2 * exposure.SLICE + 500, seed=2)
     big = analyse_exposure(HAND, batch=10 * exposure.SLICE, **kw).table

@@ -1,4 +1,4 @@
-"""``gongzhu-sim expose`` and sim.analysis.exposure: paired exposure EVs (issue 6)."""
+"""``gongzhu-sim expose`` and sim.analysis.exposure.compute: paired exposure EVs (issue 6)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.exposure import (
+from sim.analysis.exposure.compute import (
     MIN_DEALS,
     analyse_exposure,
     default_options,
     exposure_ev,
     parse_options,
 )
-from sim.analysis.stats import z_value
 from sim.cli import main
 from sim.core.kernel_cache import COMPILING
+from sim.core.stats import z_value
 from sim.errors import InputError
 from sim.game.cards import cards_to_mask, parse_hand
 from sim.game.rules import Rules
@@ -259,7 +259,7 @@ def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_
                                                                           monkeypatch):
     f = tmp_path / "hands.txt"
     f.write_text(f"{SHEEP_SAFE}\n{SHEEP_SAFE}\nS:AKQ5 H:A93 D:J4 C:T86\n", encoding="utf-8")
-    import sim.analysis.exposure as exposure
+    import sim.analysis.exposure.compute as exposure
 
     played = []  # refused before the first hand's 200,000 deals: nothing is played at all
     monkeypatch.setattr(exposure, "analyse_exposure",

@@ -9,7 +9,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.exposure_tables import sign, split_tables, verdict
+from sim.analysis.exposure.tables import sign, split_tables, verdict
 from sim.cli import main
 from sim.errors import InputError
 
@@ -208,8 +208,8 @@ def test_interrupted_in_the_second_table_keeps_what_was_played():
     """Ctrl-C (here: the snapshot callback raising KeyboardInterrupt, as serve's Cancel)
     during the second table: the first table complete, the second its estimate so far,
     the verdict from both; the outputs still render."""
-    from sim.analysis.exposure_format import format_text, to_json
-    from sim.commands.expose import expose_results
+    from sim.analysis.exposure.format import format_text, to_json
+    from sim.commands.expose import ExposeOptions, expose_results
 
     calls = []
 
@@ -218,10 +218,10 @@ def test_interrupted_in_the_second_table_keeps_what_was_played():
         if len(calls) == 3:  # table 1: batches 1-2; table 2: after its first batch
             raise KeyboardInterrupt
 
-    results, interrupted, n_hands = expose_results(
-        (HAND,), 0, (), None, None, "rule", "none;SQ", "zero-sum", 0.0, 200, 7, 1, None,
-        None, 10.0, 100, None, None, 0.95, False, {}, notes=False, partial=partial,
-        tables="heuristic,lowest")
+    opts = ExposeOptions(hand=(HAND,), player=None, opponents=None, options="none;SQ",
+                         precision=0.0, max_deals=200, seed=7, batch=100)
+    results, interrupted, n_hands = expose_results(opts, notes=False, partial=partial,
+                                                   tables="heuristic,lowest")
     assert interrupted and n_hands == 1 and len(results) == 1
     tr = results[0]
     assert [r.n for r in tr.results] == [200, 100]

@@ -15,7 +15,7 @@ from sim.engine.gameloop import deal_game, play_game
 from sim.engine.verify import compare_gamestate
 from sim.game.cards import C2, SQ, cards_to_mask, parse_card, parse_cards
 from sim.game.observation import O_HAND, O_LEGAL, O_SEAT, O_SIZE, O_TRICK_LEN
-from sim.game.observation2 import Q_LP, Q_LS, Q_SIZE
+from sim.game.observation_two_decks import Q_LP, Q_LS, Q_SIZE
 from sim.game.rules import Rules
 from sim.game.state import GameState, GameStateError, IllegalPlay
 

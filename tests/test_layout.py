@@ -1,9 +1,11 @@
 """The layout shows the architecture: imports point one way and nothing imports in a cycle.
 
-Layers, lowest first (sim/__init__.py): sim.errors → sim.core → sim.game → strategies →
-sim.engine → sim.jobs / sim.analysis → reports → sim.commands / sim.cli / sim.web.  A module
-may import its own layer or any layer below it (function-level imports included: a lazy
-import is still a dependency).  ``sim/__init__.py`` (the public API, imported lazily) is exempt.
+Layers, lowest first (sim/__init__.py, docs/architecture.md): sim.errors → sim.core (with
+the statistics, sim.core.stats) → sim.game (with the measure table, sim.game.measures) →
+strategies → sim.engine → sim.jobs → sim.analysis → reports → sim.commands / sim.cli /
+sim.web.  Every module has a layer and may import only its own layer or the layers below it
+(function-level imports included: a lazy import is still a dependency).
+``sim/__init__.py`` (the public API, imported lazily) is exempt.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ LAYERS = [
     ("sim.game",),
     ("strategies",),
     ("sim.engine",),
-    ("sim.jobs", "sim.analysis"),
+    ("sim.jobs",),
+    ("sim.analysis",),
     ("reports",),
     ("sim.commands", "sim.cli", "sim.web"),
 ]
@@ -136,6 +139,28 @@ def test_each_module_imports_alone():
     r = subprocess.run([sys.executable, "-c", code, *MODULES], cwd=ROOT, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_analysis_is_one_subpackage_per_question():
+    """sim/analysis holds subpackages only (exposure, compare, tune, advise, study, learn)."""
+    top = ROOT / "sim" / "analysis"
+    assert sorted(p.name for p in top.glob("*.py")) == ["__init__.py"]
+    assert {p.name for p in top.iterdir() if (p / "__init__.py").exists()} >= {
+        "exposure", "compare", "tune", "advise", "study", "learn"}
+
+
+def test_two_deck_modules_say_so():
+    """No module is named with a bare trailing ``2``: a two-deck twin takes a ``_two_decks``
+    suffix (or lives in ``two_decks``) and its docstring's first line names its one-deck
+    counterpart."""
+    import re
+
+    files = [f for d in (*PACKAGES, "tests", "scripts") for f in (ROOT / d).rglob("*.py")]
+    assert [str(f.relative_to(ROOT)) for f in files if re.search(r"[a-z_]2$", f.stem)] == []
+    for f in files:
+        if f.stem.endswith("two_decks") and f.parent.name not in ("tests", "scripts"):
+            doc = ast.get_docstring(ast.parse(f.read_text(encoding="utf-8"))) or ""
+            assert doc.startswith("Two-deck twin of "), f
 
 
 @pytest.mark.parametrize("name", importlib.import_module("sim").__all__)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.learn import (
+from sim.analysis.learn.record import (
     featurize,
     fit_model,
     model_choice,
@@ -269,7 +269,7 @@ def test_cli_train_writes_a_model_with_metadata(tmp_path):
     assert meta["command"].startswith("gongzhu-sim train") and meta["decisions"] > 0
     assert values[2] == 2  # hidden units
     play_deals(RULES, f"learned:model={out}", seed=1, n=2)
-    # refusals: a file that is not a model (two decks: tests/test_learned2.py)
+    # refusals: a file that is not a model (two decks: tests/test_learned_two_decks.py)
     other = tmp_path / "notes.npz"
     other.write_text("mine")
     r = CliRunner().invoke(main, ["train", "--deals", "1", "--out", str(other)])

@@ -1,5 +1,5 @@
-"""The two-deck heuristic values only some legal plays (strategies/heuristic2.py prunes plain
-cards that can never be the first best play) and counts the score of winning a trick
+"""The two-deck heuristic values only some legal plays (strategies/heuristic_two_decks.py
+prunes plain cards that can never be the first best play) and counts the score of winning a trick
 incrementally; it must choose exactly what a full scan of every legal play chooses, with the
 same values and the score recounted from the masks.  Observations come from real
 two-deck games (GameState) with random exposures, solo and partners, heuristic and random
@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import strategies.heuristic2 as P
+import strategies.heuristic_two_decks as P
 from sim.core.bits import suit_mask
 from sim.engine.gameloop import deal_game, play_game
 from sim.game.cards import HA
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
     Q_EXPOSED1,
@@ -40,7 +40,7 @@ from sim.game.observation2 import (
     play_key,
 )
 from sim.game.rules import Rules
-from sim.game.tricks2 import copies
+from sim.game.tricks_two_decks import copies
 from strategies.dispatch import N_PARAMS
 
 U = np.uint64
@@ -76,7 +76,7 @@ def _score2(m1, m2, e1, e2) -> int:
 
 def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, my2, e1, e2,
                   pig_out, sha, spig, ssh) -> float:
-    """The value of following with ``(c1, c2)`` as strategies/heuristic2.py defines it,
+    """The value of following with ``(c1, c2)`` as strategies/heuristic_two_decks.py defines it,
     with the gain of winning recounted from the masks (:func:`_score2`)."""
     pts = int(P._card_points(c1, sha, spig, ssh))
     shed = int(P._shed(c1, pig_out))

@@ -13,7 +13,7 @@ import sim.engine.request as request
 from sim.cli import main
 from sim.engine import play_deals
 from sim.game.observation import O_HAND, O_LEGAL, O_SIZE
-from sim.game.observation2 import NONE, Q_HAND1, Q_LS, Q_SIZE, is_legal_play
+from sim.game.observation_two_decks import NONE, Q_HAND1, Q_LS, Q_SIZE, is_legal_play
 from sim.game.rules import Rules
 from strategies import dispatch
 from strategies.registry import (

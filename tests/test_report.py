@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from reports.report import build_report, fmt_ci, fmt_pm
-from sim.analysis.stats import z_value
 from sim.cli import main
+from sim.core.stats import z_value
 from sim.jobs.results import SUMMARY, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,7 +209,7 @@ def test_run_report_tables_fit_a_1280_px_window(run_dir, tmp_path):
 
 def test_report_level_scales_half_widths_not_se(run_dir, study_dir, tmp_path):
     """``report --level``: the SE does not change, the half-width scales with the normal
-    quantile (sim/analysis/stats.py), the interval columns and texts name the level."""
+    quantile (sim/core/stats.py), the interval columns and texts name the level."""
     ratio = z_value(0.9) / z_value(0.95)
     a, b = build_report(run_dir).data["summary"], build_report(run_dir, level=0.9).data["summary"]
     for m in ("raw", "zero_sum", "points"):
@@ -297,7 +297,7 @@ def test_report_progress_and_provenance_times(study_dir, tmp_path):
 
 def test_group_sums_equal_bincount_bit_for_bit():
     """The one-pass group sums of the study analysis are the np.bincount sums, exactly."""
-    from sim.analysis.group_sums import group_sums
+    from sim.analysis.study.group_sums import group_sums
 
     rng = np.random.default_rng(7)
     x = rng.integers(0, [14, 3, 5, 2], size=(5000, 4)).astype(np.int8)

@@ -41,7 +41,7 @@ def test_side_by_side_figures_are_each_studys_own(studies):
     """Each study's rules evaluated on its own held-out deals give exactly its decision
     table; each card's Δ under each table is that study's own Δ summary; the verdict is
     the one of the two intervals; the deals are the same (same n)."""
-    from sim.analysis.exposure_tables import verdict
+    from sim.analysis.exposure.tables import verdict
 
     a, b = studies["heuristic"], studies["lowest"]
     rep = build_report(a, baseline=b)

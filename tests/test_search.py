@@ -13,6 +13,7 @@ from sim.engine.one_deck import play_deals
 from sim.engine.reference import legal_plays, observation, trick_winner
 from sim.engine.verify import compare_engines
 from sim.game.observation import O_SIZE
+from sim.game.play import PublicState
 from sim.game.rules import Rules
 from sim.game.scoring import zero_sum
 from strategies.registry import StrategyError, parse_player
@@ -72,8 +73,9 @@ def random_state(rng: random.Random, rules: Rules = RULES):
             legal = legal_plays(held[seat], [c for _, c in trick], led_suits, exposed,
                                 trick_no == 0 and k == 0)
             if n >= stop and len(legal) > 1:
-                obs = observation(seat, rules, held[seat], legal, played, exposed, taken,
-                                  voids, trick, lead, led_suits, trick_no, True, flags, by)
+                obs = observation(seat, rules, held[seat], legal, PublicState(
+                    played, exposed, taken, voids, trick, lead, led_suits, trick_no, True,
+                    flags, by))
                 return obs, [_mask(h) for h in held]
             n += 1
             card = rng.choice(sorted(legal))
@@ -190,8 +192,8 @@ def test_rollout_of_a_whole_deal_equals_the_engine(rules):
         hands = [int(h) for h in res.hands[i]]
         lead = next(p for p in range(4) if hands[p] >> 39 & 1)
         sets = [{c for c in range(52) if hands[p] >> c & 1} for p in range(4)]
-        obs = observation(lead, rules, sets[lead], {39}, set(), set(), [set()] * 4,
-                          [0] * 4, [], lead, set(), 0, True, [0] * 4)
+        obs = observation(lead, rules, sets[lead], {39}, PublicState(
+            set(), set(), [set()] * 4, [0] * 4, [], lead, set(), 0, True, [0] * 4))
         world = np.array(hands, np.uint64)
         raw = [int(x) for x in res.raw[i]]
         v, _ = rollout_value(world, obs, 39, ROLLOUTS["heuristic"], rarr, exp,
@@ -216,8 +218,8 @@ def test_rollout_pig_sheep_team_comes_from_the_world():
         hands = [int(h) for h in res.hands[i]]
         lead = next(p for p in range(4) if hands[p] >> 39 & 1)
         sets = [{c for c in range(52) if hands[p] >> c & 1} for p in range(4)]
-        obs = observation(lead, rules, sets[lead], {39}, set(), set(), [set()] * 4,
-                          [0] * 4, [], lead, set(), 0, True, [0] * 4)
+        obs = observation(lead, rules, sets[lead], {39}, PublicState(
+            set(), set(), [set()] * 4, [0] * 4, [], lead, set(), 0, True, [0] * 4))
         raw = [int(x) for x in res.raw[i]]
         team = {p for p in range(4) if hands[p] & ((1 << 10) | (1 << 35))}
         if lead not in team:

@@ -500,7 +500,7 @@ def test_partial_estimates_grow_batch_by_batch_and_end_in_the_final_one():
     """The page's table fills in from these snapshots (analyse_exposure's ``partial``,
     advise's ``progress``): n grows by the batch, marked running; the last one is the
     final estimate."""
-    from sim.analysis.exposure_format import to_json as expose_json
+    from sim.analysis.exposure.format import to_json as expose_json
     from sim.commands.api import command_json
 
     snaps = []
@@ -516,7 +516,7 @@ def test_partial_estimates_grow_batch_by_batch_and_end_in_the_final_one():
     assert final["runs"][0]["stop"] == "max_deals"
     assert snaps[0]["runs"][0]["stop_text"].startswith("Running: 250 deals so far")
 
-    from sim.analysis.advise_format import to_json as advise_json
+    from sim.analysis.advise.format import to_json as advise_json
 
     seen = []
     final = command_json("advise", {**POSITION, "max_worlds": 48},

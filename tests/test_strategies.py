@@ -10,7 +10,8 @@ from sim.engine.reference import legal_plays, observation
 from sim.engine.verify import compare_engines
 from sim.game.cards import flags_to_cards, parse_card, parse_cards
 from sim.game.observation import O_SIZE
-from sim.game.rules import Rules
+from sim.game.play import PublicState
+from sim.game.rules import VARIANT_PARTNERS, Rules
 from strategies.dispatch import EXPOSE_RULE, N_PARAMS, choose_exposure
 from strategies.exposure_rules import RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_PARAMS, play_heuristic
@@ -86,9 +87,9 @@ def _world_obs(seat, st, left, rules):
     """The observation the engine builds for ``seat`` when the hands are ``left``."""
     hand = set(left[seat])
     legal = legal_plays(hand, [c for _, c in st["trick"]], st["led_suits"], st["exposed"])
-    obs = observation(seat, rules, hand, legal, st["played"], st["exposed"], st["taken"],
-                      st["voids"], st["trick"], st["leader"], st["led_suits"], st["trick_no"],
-                      True, st["flags"])
+    obs = observation(seat, rules, hand, legal, PublicState(
+        st["played"], st["exposed"], st["taken"], st["voids"], st["trick"], st["leader"],
+        st["led_suits"], st["trick_no"], True, st["flags"]))
     return obs, legal
 
 
@@ -131,7 +132,7 @@ def test_no_peeking_same_decision_when_hidden_cards_differ(variant):
     assert checked >= 40
 
 
-def _obs(seat, hand, trick, leader, variant=1, played=(), taken=None, exposed=()):
+def _obs(seat, hand, trick, leader, variant=VARIANT_PARTNERS, played=(), taken=None, exposed=()):
     """A hand-built observation (cards as text)."""
     hand_c = parse_cards(hand)
     trick_c = parse_cards(trick) if trick else []
@@ -140,7 +141,7 @@ def _obs(seat, hand, trick, leader, variant=1, played=(), taken=None, exposed=()
     legal = follow or hand_c
     obs = np.zeros(O_SIZE, dtype=np.uint64)
     obs[0] = seat
-    obs[1] = (seat + 2) % 4 if variant == 1 else 4
+    obs[1] = (seat + 2) % 4 if variant == VARIANT_PARTNERS else 4
     obs[2] = _mask(hand_c)
     obs[3] = _mask(legal)
     obs[4] = _mask(list(trick_c) + list(parse_cards(" ".join(played)) if played else []))

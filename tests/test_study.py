@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.stats import z_value
 from sim.cli import main
+from sim.core.stats import z_value
 from sim.engine import play_deals
 from sim.errors import InputError
 from sim.game.cards import parse_hand

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.compare import candidate_scores, parse_candidate
-from sim.analysis.tune import (
+from sim.analysis.compare.compute import candidate_scores, parse_candidate
+from sim.analysis.tune.compute import (
     MIN_RACE_DEALS,
     EngineEvaluator,
     Family,
@@ -17,7 +17,8 @@ from sim.analysis.tune import (
     race,
     tune,
 )
-from sim.analysis.tune_format import format_text
+from sim.analysis.tune.format import format_text
+from sim.analysis.tune.race import Execution
 from sim.cli import main
 from sim.errors import InputError
 from sim.game.rules import Rules
@@ -168,8 +169,8 @@ def test_resumed_interrupted_tune_gives_the_same_answer():
 def test_race_result_does_not_depend_on_jobs():
     pol = [RULE.policy(dict(RULE.defaults, pig_low=float(x))) for x in (4, 3, 5, 8)]
     q = Quadratic(t=4.0)
-    a = race(q, pol, 0, 6000, 3, batch=500, jobs=1)
-    b = race(q, pol, 0, 6000, 3, batch=500, jobs=2, backend="threading")
+    a = race(q, pol, 0, 6000, 3, batch=500, execution=Execution(jobs=1))
+    b = race(q, pol, 0, 6000, 3, batch=500, execution=Execution(jobs=2, backend="threading"))
     assert a == b
 
 
@@ -279,7 +280,7 @@ class Fickle:
         pass
 
     def scores(self, policies, seed, start, n):
-        from sim.analysis.tune import RACE_STRIDE
+        from sim.analysis.tune.compute import RACE_STRIDE
 
         common = np.random.default_rng([seed, start, 7]).normal(0, 20, n)
         out = np.empty((n, len(policies)))

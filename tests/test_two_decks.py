@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.engine import play_deals
-from sim.engine.reference2 import (
+from sim.engine.reference_two_decks import (
     deal_deck2,
     deal_hands2,
     dealer_seat2,
@@ -39,7 +39,7 @@ from sim.game.cards import (
     parse_hand,
     suit_of,
 )
-from sim.game.observation2 import NONE, n_legal, nth_play, play_key
+from sim.game.observation_two_decks import NONE, n_legal, nth_play, play_key
 from sim.game.rules import Rules
 from sim.game.scoring import raw_score, raw_score_py
 from strategies.registry import parse_exposure, parse_player
@@ -498,7 +498,7 @@ def test_obs_level_1_strategies_read_no_public_words():
     level 1 (and then this test names its module)."""
     import inspect
 
-    import strategies.heuristic2
+    import strategies.heuristic_two_decks
     import strategies.pairs
     from strategies.dispatch import (
         PLAY_HEURISTIC,
@@ -508,7 +508,7 @@ def test_obs_level_1_strategies_read_no_public_words():
         obs_level2,
     )
 
-    for mod in (strategies.pairs, strategies.heuristic2):
+    for mod in (strategies.pairs, strategies.heuristic_two_decks):
         src = inspect.getsource(mod)
         for word in ("Q_SHOWN", "Q_NO_PAIRS"):
             assert word not in src, f"{mod.__name__} reads {word}: leave obs_level2 level 1"

@@ -1,6 +1,14 @@
-"""Analyses built on the engine: exposure EV (``exposure``), policy comparison (``compare``;
-candidate names ``candidates``, running statistics ``compare_stats``, output
-``compare_format``), policy tuning by paired racing (``tune``; ``tune_grid``, ``tune_race``,
-``tune_format``) and card advice (``advise``; ``advise_position``, ``advise_worlds``,
-``advise_format``).  Each compute module returns its result; a ``*_format`` module renders
-it as text, JSON, CSV or Markdown.  Imports ``sim.engine`` and below."""
+"""Analyses built on the engine, one subpackage per question.
+
+* ``exposure``: what exposing a card is worth for one hand (``gongzhu-sim expose``);
+* ``compare``: players compared head to head with seat rotation (``compare``);
+* ``tune``: the policy of a family that nothing beats, by paired racing (``tune``);
+* ``advise``: which card to play in a given position (``advise``);
+* ``study``: the analysis of a study folder (``report``);
+* ``learn``: recording ``search``'s decisions and fitting the ``learned`` model (``train``).
+
+In each, ``compute`` (``analysis`` for a study, ``record`` for learn) computes and returns a
+frozen result, and ``format`` renders it as text, JSON, CSV or Markdown; figures live in
+``reports/``.  Imports ``sim.jobs`` and below (statistics: :mod:`sim.core.stats`, measures:
+:mod:`sim.game.measures`).
+"""

@@ -1,6 +1,6 @@
-"""``gongzhu-sim advise``: which card should I play here? (issue 15.3)
+"""``gongzhu-sim advise``: which card should I play here?
 
-Thin: parse the flags, call :mod:`sim.analysis.advise`, print text or JSON.  The analysis
+Thin: parse the flags, call :mod:`sim.analysis.advise.compute`, print text or JSON.  The analysis
 (and numba) is imported inside the command so ``gongzhu-sim --help`` stays instant.
 """
 
@@ -61,7 +61,7 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
     Example: gongzhu-sim advise KQ2.QJ.76.95 --seat 3 --exposed 1=HA,DJ --plays "C2 CA C8
     CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"
     """
-    from sim.analysis.advise import describe
+    from sim.analysis.advise.compute import describe
 
     result, pos = advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
                                 precision, max_worlds, seed, kwargs)
@@ -78,12 +78,12 @@ def advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
     names; ``kwargs`` holds the rule flags): ``(Advice, Position)``.
 
     The CLI and ``gongzhu-sim serve`` (:func:`sim.commands.api.command_json`) both call it,
-    so the same options give the same numbers.  ``progress``: :func:`sim.analysis.advise.
+    so the same options give the same numbers.  ``progress``: :func:`sim.analysis.advise.compute.
     advise`'s callback.  Raises InputError (AdviseError, CardError, ...) for bad input:
     the CLI's ``Error:`` line.
     """
-    from sim.analysis.advise import AdviseError, parse_position
-    from sim.analysis.advise import advise as run_advise
+    from sim.analysis.advise.compute import AdviseError, parse_position
+    from sim.analysis.advise.compute import advise as run_advise
     from sim.errors import InputError
 
     rules = pop_rules(dict(kwargs))
@@ -104,7 +104,7 @@ def advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
 
 
 def _print(result, pos, fmt, describe) -> None:
-    from sim.analysis.advise_format import format_text, to_json
+    from sim.analysis.advise.format import format_text, to_json
 
     if fmt == "json":
         click.echo(json.dumps(to_json(result), ensure_ascii=False, indent=1))

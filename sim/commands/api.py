@@ -139,8 +139,8 @@ def command_json(command: str, options: Mapping[str, Any], *,
     """Run ``gongzhu-sim COMMAND`` (``expose`` or ``advise``) with ``options`` (the CLI's
     option names, :func:`to_argv`) and return the dict its ``--format json`` prints.
 
-    ``progress``: expose — :func:`sim.analysis.exposure.analyse_exposure`'s ``partial``
-    callback; advise — :func:`sim.analysis.advise.advise`'s ``progress``.  Either may raise
+    ``progress``: expose — :func:`sim.analysis.exposure.compute.analyse_exposure`'s ``partial``
+    callback; advise — :func:`sim.analysis.advise.compute.advise`'s ``progress``.  Either may raise
     KeyboardInterrupt to stop the run: the result so far is returned, marked as
     interrupted (``stop`` / ``stopped``), as with Ctrl-C.  ``deal_cap``: expose's most deals
     (:func:`sim.commands.expose.expose_results`); ``jobs``: expose's workers (the numbers do
@@ -151,24 +151,20 @@ def command_json(command: str, options: Mapping[str, Any], *,
     params = parse_options(command, options, refused)
     params.pop("fmt", None)
     if command == "expose":
-        from sim.analysis.exposure_format import to_json
-        from sim.commands.expose import expose_results
+        from sim.analysis.exposure.format import to_json
+        from sim.commands.expose import ExposeOptions, expose_results
 
-        names = ("hand", "seat", "known", "player", "opponents", "opponents_exposure",
-                 "options", "measure", "precision", "max_deals", "seed", "jobs", "backend",
-                 "scheduler", "scheduler_timeout", "batch", "plot", "hands_file", "level",
-                 "check_legal")
         if "jobs" in refused:
             params["jobs"] = jobs
         tables = params.pop("tables")
         if tables is not None:  # --player / --opponents count only when given
             unset_table_defaults(command, options, params)
-        pos = [params.pop(n) for n in names]
         params.pop("quiet")
-        results, _, _ = expose_results(*pos, params, progress=None, notes=False,
-                                       partial=progress, deal_cap=deal_cap, tables=tables)
+        results, _, _ = expose_results(ExposeOptions.from_params(params), progress=None,
+                                       notes=False, partial=progress, deal_cap=deal_cap,
+                                       tables=tables)
         return to_json(results)
-    from sim.analysis.advise_format import to_json as advise_json
+    from sim.analysis.advise.format import to_json as advise_json
     from sim.commands.advise import advise_result
 
     names = ("hand", "seat", "first_leader", "plays", "exposed", "later_deal", "players",

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import click
 
+from sim.core.stats import DEFAULT_LEVEL
+
 
 class _MeasureChoice(click.Choice):
-    """``--measure``: the names of sim/analysis/measures.py, any accepted spelling
+    """``--measure``: the names of sim/game/measures.py, any accepted spelling
     (``zero_sum``, ``team_points`` …) normalised to the command-line name."""
 
     def __init__(self):
-        from sim.analysis.measures import NAMES
+        from sim.game.measures import NAMES
 
         super().__init__(list(NAMES))
 
     def convert(self, value, param, ctx):
-        from sim.analysis.measures import ALIASES
+        from sim.game.measures import ALIASES
 
         key = ALIASES.get(str(value).strip().lower())
         if key is not None:
@@ -27,9 +29,9 @@ class _MeasureChoice(click.Choice):
 MEASURE_CHOICE = _MeasureChoice()
 
 
-#: ``--level`` of every estimating command (sim/analysis/stats.py); here, not in
+#: ``--level`` of every estimating command (sim/core/stats.py); here, not in
 #: sim/commands/options.py, so that ``report`` (which options.py calls) can use it.
 LEVEL_OPTION = click.option(
-    "--level", type=float, default=0.95, show_default=True,
+    "--level", type=float, default=DEFAULT_LEVEL, show_default=True,
     help="confidence level of the intervals; the SE does not depend on it, the "
     "half-width scales with the normal quantile")

@@ -94,7 +94,7 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
                          "(PLAYER or PLAYER+EXPOSURE, e.g. -c heuristic+never -c lowest)")
     if scheduler and backend not in (None, "dask"):
         raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
 
     backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
@@ -103,8 +103,8 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
         raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
     from reports.analysis_plots import plot_compare
-    from sim.analysis.compare import compare_candidates, parse_candidate
-    from sim.analysis.compare_format import format_text, to_csv, to_json
+    from sim.analysis.compare.compute import compare_candidates, parse_candidate
+    from sim.analysis.compare.format import format_text, to_csv, to_json
 
     note_unused_exposure(rules, [
         *(parse_candidate(c, decks=rules.decks).exposure for c in candidates),

@@ -6,6 +6,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import click
 from click.core import ParameterSource
@@ -22,6 +25,7 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
+from sim.core.stats import DEFAULT_LEVEL
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 
@@ -38,20 +42,58 @@ SEARCH_MAX_DEALS2 = 90
 SEARCH_BATCH2 = 10
 
 
+@dataclass(frozen=True)
+class ExposeOptions:
+    """The parsed options of ``gongzhu-sim expose``: the click parameter names (their
+    defaults are the command's own), ``rule_flags`` the rule options (sim/commands/options.py
+    ``rules_options``).  ``player`` / ``opponents`` None: not given (with ``--tables``).
+    :meth:`from_params` builds it from a dict of the parameters (``gongzhu-sim serve``)."""
+
+    hand: tuple[str, ...]
+    seat: int = 0
+    known: tuple[str, ...] = ()
+    player: str | None = "heuristic"
+    opponents: str | None = "heuristic"
+    opponents_exposure: str = "rule"
+    options: str | None = None
+    measure: str = "zero-sum"
+    precision: float = 2.0
+    max_deals: int | None = None
+    seed: int = 1
+    jobs: int = 0
+    backend: str | None = None
+    scheduler: str | None = None
+    scheduler_timeout: float = 10.0
+    batch: int | None = None
+    plot: str | None = None
+    hands_file: str | None = None
+    level: float = DEFAULT_LEVEL
+    check_legal: bool = False
+    rule_flags: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> ExposeOptions:
+        """The options of a dict of click parameter values: the fields by name, every other
+        entry a rule flag."""
+        names = {f for f in cls.__dataclass_fields__ if f != "rule_flags"}
+        return cls(**{k: v for k, v in params.items() if k in names},
+                   rule_flags={k: v for k, v in params.items() if k not in names})
+
+
 @click.command()
 @click.argument("hand", nargs=-1)
-@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+@click.option("--seat", type=click.IntRange(0, 3), default=ExposeOptions.seat, show_default=True,
               help="the hand's seat; with the deal it decides who holds ♣2 and leads "
               "(and, with partners, who the partner is)")
 @click.option("--known", multiple=True, metavar="SEAT=CARDS",
               help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable, "
               "once per seat: all of a seat's known cards in one --known; CARDS in any "
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
-@click.option("--player", default="heuristic", show_default=True,
+@click.option("--player", default=ExposeOptions.player, show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...], learned[:model=PATH]); with --tables, when not given: "
               "each table's")
-@click.option("--opponents", default="heuristic", show_default=True,
+@click.option("--opponents", default=ExposeOptions.opponents, show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
 @click.option("--tables", default=None, metavar="T1,T2,...",
@@ -59,7 +101,7 @@ SEARCH_BATCH2 = 10
               "every seat but the hand's plays T (the hand too unless --player is given), on "
               "the same deals and random streams for every table; per option a verdict "
               "(robust, depends, undecided); not with --opponents")
-@click.option("--opponents-exposure", default="rule", show_default=True,
+@click.option("--opponents-exposure", default=ExposeOptions.opponents_exposure, show_default=True,
               help="exposure policy of the other seats: one or three (never, always, random, "
               "fixed:CARDS, rule[:key=value,...])")
 @click.option("--options", "options", default=None, metavar="OPTS",
@@ -69,10 +111,10 @@ SEARCH_BATCH2 = 10
               "'none' is always included (the Δ baseline). "
               "[default: every subset of the exposable cards held, up to 16; two decks: "
               "every count 0/1/2 of each exposable card held, up to 3^4 = 81]")
-@click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,
+@click.option("--measure", type=MEASURE_CHOICE, default=ExposeOptions.measure, show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
-@click.option("--precision", type=float, default=2.0, show_default=True,
+@click.option("--precision", type=float, default=ExposeOptions.precision, show_default=True,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals")
 @click.option("--max-deals", type=deal_count(), default=None,
@@ -80,14 +122,15 @@ SEARCH_BATCH2 = 10
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
               f"--decks 2 and search, whose deals cost about {SEARCH_COST2}× as much (a rough "
               "estimate: raise it for a tighter one; the progress line shows the time left)]")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="root seed")
-@click.option("--jobs", "-j", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=ExposeOptions.seed, show_default=True, help="root seed")
+@click.option("--jobs", "-j", type=int, default=ExposeOptions.jobs, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
               "identical for any value")
 @BACKEND_OPTION
 @click.option("--scheduler", default=None,
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
+@click.option("--scheduler-timeout", type=float, default=ExposeOptions.scheduler_timeout,
+              show_default=True,
               help="seconds to wait for the dask scheduler")
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
@@ -145,7 +188,7 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
     and exits with 130.
     """
     from reports.analysis_plots import plot_exposure
-    from sim.analysis.exposure_format import format_markdown, format_text, to_csv, to_json
+    from sim.analysis.exposure.format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
 
     if tables is not None:  # with --tables, --player / --opponents count only when given
@@ -153,11 +196,14 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
         player, opponents = (v if ctx.get_parameter_source(k) != ParameterSource.DEFAULT
                              else None for k, v in (("player", player),
                                                     ("opponents", opponents)))
+    opts = ExposeOptions(
+        hand=hand, seat=seat, known=known, player=player, opponents=opponents,
+        opponents_exposure=opponents_exposure, options=options, measure=measure,
+        precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, backend=backend,
+        scheduler=scheduler, scheduler_timeout=scheduler_timeout, batch=batch, plot=plot,
+        hands_file=hands_file, level=level, check_legal=check_legal, rule_flags=kwargs)
     results, interrupted, n_hands = expose_results(
-        hand, seat, known, player, opponents, opponents_exposure, options, measure,
-        precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, plot,
-        hands_file, level, check_legal, kwargs,
-        progress=None if quiet else (lambda label: _Progress(label, precision)),
+        opts, progress=None if quiet else (lambda label: _Progress(label, precision)),
         notes=not quiet, tables=tables)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
@@ -182,13 +228,11 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
         sys.exit(130)
 
 
-def expose_results(hand, seat, known, player, opponents, opponents_exposure, options, measure,
-                   precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
-                   batch, plot, hands_file, level, check_legal, kwargs, *, progress=None,
-                   notes=True, partial=None, deal_cap=None, tables=None):
-    """The analysis of ``gongzhu-sim expose`` from its parsed options (the click parameter
-    names; ``kwargs`` holds the rule flags): ``(results, interrupted, number of hands)``,
-    ``results`` a list of :class:`~sim.analysis.exposure_result.ExposureResult` (one per
+def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=None,
+                   deal_cap=None, tables=None):
+    """The analysis of ``gongzhu-sim expose`` from its parsed options ``opts``
+    (:class:`ExposeOptions`): ``(results, interrupted, number of hands)``,
+    ``results`` a list of :class:`~sim.analysis.exposure.result.ExposureResult` (one per
     hand, the last one partial when interrupted).
 
     The CLI and ``gongzhu-sim serve`` (sim/web, :func:`sim.commands.api.command_json`) both
@@ -198,17 +242,26 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
     notes; ``deal_cap``: the most deals a run may have (the server's cap): a default above
     it is lowered to it, an explicit ``max_deals`` above it is refused.  ``tables``: the
     text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
-    :class:`~sim.analysis.exposure_tables.TablesResult` (one analysis per table, same seed;
+    :class:`~sim.analysis.exposure.tables.TablesResult` (one analysis per table, same seed;
     the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
     given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
     for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
     from strategies.registry import parse_player
 
-    rules = pop_rules(dict(kwargs))
+    hand, seat, known, player, opponents = (opts.hand, opts.seat, opts.known, opts.player,
+                                            opts.opponents)
+    opponents_exposure, options, measure, precision = (opts.opponents_exposure, opts.options,
+                                                        opts.measure, opts.precision)
+    max_deals, seed, jobs, backend, scheduler = (opts.max_deals, opts.seed, opts.jobs,
+                                                 opts.backend, opts.scheduler)
+    scheduler_timeout, batch, plot, hands_file = (opts.scheduler_timeout, opts.batch, opts.plot,
+                                                  opts.hands_file)
+    level, check_legal = opts.level, opts.check_legal
+    rules = pop_rules(dict(opts.rule_flags))
     check_plot_path(plot)
     two = rules.decks == 2
     explicit_cap = max_deals
@@ -219,7 +272,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
         names = None
         runs = [(None, player or "heuristic", opponents or "heuristic")]
     else:
-        from sim.analysis.exposure_tables import split_tables
+        from sim.analysis.exposure.tables import split_tables
 
         if opponents is not None:
             raise InputError("give either --opponents or --tables (every seat but the "
@@ -270,7 +323,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
                          "tcp://HOST:8786)")
     level = check_level(level)
 
-    from sim.analysis.exposure import analyse_exposure, parse_options
+    from sim.analysis.exposure.compute import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -326,7 +379,7 @@ def expose_results(hand, seat, known, player, opponents, opponents_exposure, opt
             if names is None:
                 results.append(per_table[0])
             else:
-                from sim.analysis.exposure_tables import TablesResult
+                from sim.analysis.exposure.tables import TablesResult
 
                 results.append(TablesResult(list(names), per_table))
         if interrupted:

@@ -45,9 +45,9 @@ def report(results, baseline, out, measure, min_cell, level):
     from pathlib import Path
 
     from reports.report import check_report_paths, default_report_path
-    from sim.analysis.measures import get
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.errors import InputError
+    from sim.game.measures import get
     from sim.jobs.paths import check_file
 
     if len(results) > 2 or (len(results) == 2 and baseline is not None):

@@ -92,7 +92,7 @@ def run(config, deals, seed, players, exposure, rotate, match_length, chunk_size
                  rotate=rotate)
     spec = build_spec(config, flags, rule_flags,
                       base=main_job_values() if config is None else None)
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
 
     level = check_level(level)
     if not quiet:

@@ -62,7 +62,7 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
 
     With --decks 2 every seat dealt a copy of the card is a holder and plays the deal
     exposing one copy, none and (holding both) both copies; the report compares them
-    per holding: 1of1, 1of2, 2of2 and 2vs1 (see sim/analysis/study_units.py).
+    per holding: 1of1, 1of2, 2of2 and 2vs1 (see sim/jobs/study_units.py).
 
     CONFIG is a job spec (see `gongzhu-sim run --example-config`; set its
     rotate = false) with an optional
@@ -81,7 +81,7 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                  study=study_flags)
     spec = build_spec(config, flags, rule_flags)
 
-    from sim.analysis.stats import check_level
+    from sim.core.stats import check_level
     from sim.jobs.study import format_study_summary
 
     res = run_batch(spec, "study", resume=resume, force=force, quiet=quiet,

@@ -76,10 +76,10 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
             raise InputError(f"{out} exists and is not a model file: not replaced") from None
     if not out_path.parent.exists():
         raise InputError(f"folder {out_path.parent} does not exist")
-    if rules.decks == 2:  # the two-deck feature set and recorder (sim/analysis/learn2.py)
-        from sim.analysis.learn2 import train_model2 as train_model
+    if rules.decks == 2:  # the two-deck feature set and recorder (sim.analysis.learn)
+        from sim.analysis.learn.record_two_decks import train_model2 as train_model
     else:
-        from sim.analysis.learn import train_model
+        from sim.analysis.learn.record import train_model
 
     log = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])

@@ -1,4 +1,4 @@
-"""``gongzhu-sim tune``: the policy of a family that nothing in the family beats (issue 18)."""
+"""``gongzhu-sim tune``: the policy of a family that nothing in the family beats."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     Example: gongzhu-sim tune --family rule --field heuristic+rule --players heuristic
     --param pig_low=2..6 --param pig_guards_max=0..2 --deals 400000
     """
-    from sim.analysis.tune import (
+    from sim.analysis.tune.compute import (
         Family,
         History,
         Settings,
@@ -160,7 +160,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
 
     history = History(entries, on_save=save)
     log = None if quiet else _logger()
-    from sim.analysis.tune import tune as run_tune
+    from sim.analysis.tune.compute import tune as run_tune
 
     try:
         res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
@@ -209,7 +209,7 @@ def _race_progress():
 
 
 def _logger():
-    from sim.analysis.tune_format import deals_text, gain_text
+    from sim.analysis.tune.format import deals_text, gain_text
 
     start = {"policy": None}
 
@@ -239,7 +239,7 @@ def _logger():
 def _model_digests(settings) -> dict[str, str]:
     """SHA-256 of the model of every player the tune plays (the field's and, for an
     exposure family, the tuned seat's), by name: a resume refuses a changed model."""
-    from sim.analysis.candidates import parse_candidate
+    from sim.analysis.compare.candidates import parse_candidate
     from strategies.registry import data_digests, parse_player
 
     decks = settings.rules.decks

@@ -1,6 +1,6 @@
 """The deal loops: numba kernels that deal, expose and play whole deals by calling the
 strategies (``one_deck``, ``two_decks``), the request check and result type (``request``),
-the plain-Python reference engines (``reference``, ``reference2``), ``trace`` and the
+the plain-Python reference engines (``reference``, ``reference_two_decks``), ``trace`` and the
 differential check (``verify``).  Imports ``strategies``, ``sim.game`` and ``sim.core``."""
 
 from sim.engine.one_deck import play_deals

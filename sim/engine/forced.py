@@ -25,7 +25,7 @@ Two entry points:
   those of the ``fixed`` policy (and ``never`` for all-zero counts).
 * :func:`force_seat` (numba) — for a kernel that decides per deal which seat is forced
   (``study``: the holder of the studied card): call it on the kernel's own copies of
-  ``pids``/``pparams`` before the per-deal function (``_play_one2`` / ``_play_one``) and
+  ``pids``/``pparams`` before the per-deal function (``play_one2`` / ``play_one``) and
   restore the seat's entries afterwards, as ``sim/jobs/study.py::_study_range`` does for
   one deck.  :func:`counts_flags` (numba) turns counts into flags inside a kernel.
 

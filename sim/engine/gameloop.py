@@ -2,7 +2,7 @@
 
 A *bot* is any Python function ``bot(obs, legal) -> play``: ``obs`` is the seat's uint64
 observation (exactly what a registered strategy sees: sim/game/observation.py, or
-observation2.py with two decks), ``legal`` the list :meth:`GameState.legal_plays` returns
+observation_two_decks.py with two decks), ``legal`` the list :meth:`GameState.legal_plays` returns
 (one deck: card indices; two decks: play tuples), and the result one of them (or its text,
 ``"SQ"``, ``"D8D8"``).  A seat is a bot, a strategy name (``"heuristic"``,
 ``"heuristic:push_pig=0"``, ``"random"``, ``"lowest"``) or a resolved
@@ -34,7 +34,7 @@ import numpy as np
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
 from sim.game.cards import cards_to_mask, cards_to_masks2
 from sim.game.observation import O_PARTNER, O_SEAT
-from sim.game.observation2 import NONE
+from sim.game.observation_two_decks import NONE
 from sim.game.rules import Rules
 from sim.game.state import GameState, GameStateError
 from strategies.dispatch import (

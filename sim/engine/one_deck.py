@@ -12,6 +12,7 @@ Python API around them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -35,12 +36,22 @@ from sim.core.rng import (
     sub_stream,
 )
 from sim.engine.request import (
+    E_C1,
+    E_C2,
+    E_KIND,
+    E_LEGAL,
+    E_ROW,
+    E_SEAT,
     ERR_EXPOSE_ID,
     ERR_ILLEGAL,
     ERR_PLAY_ID,
+    DealOutputs,
     DealResults,
-    _plan,
+    KernelTable,
     check_kernel_errors,
+    error_slots,
+    kernel_table,
+    plan_batch,
 )
 from sim.engine.threads import run_blocks
 from sim.engine.two_decks import play_deals2
@@ -68,13 +79,21 @@ from sim.game.observation import (
     O_VARIANT,
     O_VOIDS,
 )
-from sim.game.rules import R_AUTO_EXPOSE, R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.game.rules import (
+    EXPOSURE_SEQUENTIAL,
+    R_AUTO_EXPOSE,
+    R_EXPOSURE_ORDER,
+    R_VARIANT,
+    VARIANT_PARTNERS,
+    VARIANT_PIG_SHEEP,
+    Rules,
+)
 from sim.game.scoring import raw_score
 from sim.game.tricks import legal_mask as _legal
 from sim.game.tricks import pack_rules
 from strategies.baseline import expose_random, random_card
 from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
-from strategies.registry import Choice, params_table
+from strategies.registry import Choice
 
 _C2 = np.int64(C2)
 _SQ = np.int64(SQ)
@@ -86,7 +105,7 @@ _NONE_YET = np.int64(0)  # no flags announced yet
 
 
 @njit(cache=True, nogil=True)
-def _deal(key, deck, hands):
+def shuffle_deal(key, deck, hands):
     """Shuffle the deal with key ``key`` (docs/engine.md step 1) into ``hands`` (uint64[4])."""
     for j in range(52):
         deck[j] = j
@@ -98,37 +117,55 @@ def _deal(key, deck, hands):
         hands[p] = m
 
 
+class Scratch(NamedTuple):
+    """The per-deal working arrays of :func:`play_one`, allocated once per range:
+    ``obs`` uint64[O_SIZE], ``hands`` uint64[4], ``deck`` int64[52], ``exp`` int64[4]
+    (exposed flags by card), ``rngs`` uint64[4] (each seat's play stream)."""
+
+    obs: np.ndarray
+    hands: np.ndarray
+    deck: np.ndarray
+    exp: np.ndarray
+    rngs: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _kernel_error(row, kind, seat, c, legal, leader_out, raw_out, collected_out):
-    """Record a kernel error in row ``row`` (sim/engine/request.py ``ERR_*``); returns -2."""
-    leader_out[row] = -1
-    raw_out[row, 0] = kind
-    raw_out[row, 1] = seat
-    raw_out[row, 2] = c
-    raw_out[row, 3] = -1
-    collected_out[row, 0] = legal
-    return -2
+def _kernel_error(errors, row, kind, seat, c, legal):
+    """Record a kernel error of deal row ``row`` in the error record ``errors[0]``
+    (sim/engine/request.py ``E_*``, ``ERR_*``)."""
+    errors[0, E_ROW] = row + 1
+    errors[0, E_KIND] = kind
+    errors[0, E_SEAT] = seat
+    errors[0, E_C1] = c
+    errors[0, E_C2] = -1
+    errors[0, E_LEGAL] = np.int64(legal)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
-              hands, obs, deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-              collected_out, raw_out, plays_out, winners_out, record, given, random_only,
-              check):
+def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, given,
+             random_only, check):
     """Play deal ``i`` into output row ``row``; returns the pig taker (next deal's leader).
 
+    ``table``: the seats (:class:`~sim.engine.request.KernelTable`); ``scratch``: the
+    working arrays (:class:`Scratch`); ``out``: the output arrays
+    (:class:`~sim.engine.request.DealOutputs`, ``out.errors`` a one-row error record).
+    ``record``: keep every play and trick winner; ``given``: the hands are already in
+    ``out.hands[row]``.
     ``random_only`` (a compile-time constant in each caller) says every seat plays
     ``random``: the strategy is then called directly and the observation entries
     only other strategies read are not kept up to date.  ``check`` (check_legal) verifies
     every card a strategy returns against the legal mask.  A kernel error (an unknown id,
-    an illegal card) ends the deal: :func:`_kernel_error` records it and -2 is returned.
+    an illegal card) ends the deal: :func:`_kernel_error` records it in ``out.errors``.
     """
+    rules, sids, sparams, pids, pparams = table
+    obs, hands, deck, exp, rngs = scratch
+    hands_out, exposed_out, leader_out, collected_out, raw_out, plays_out, winners_out, errors = out
     key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
         for p in range(4):
             hands[p] = hands_out[row, p]
     else:
-        _deal(key, deck, hands)
+        shuffle_deal(key, deck, hands)
         for p in range(4):
             hands_out[row, p] = hands[p]
     if first_deal:
@@ -141,8 +178,8 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     flags_all = np.int64(0)  # not a literal 0: choose_exposure would compile twice
     for p in range(4):
         obs[O_EXPOSERS + p] = ZERO
-    if variant != 2:
-        sequential = rules[R_EXPOSURE_ORDER] == 1
+    if variant != VARIANT_PIG_SHEEP:
+        sequential = rules[R_EXPOSURE_ORDER] == EXPOSURE_SEQUENTIAL
         for k in range(4):
             p = (leader + k) % 4 if sequential else k
             if pids[p] == EXPOSE_RANDOM:  # the only policy that draws
@@ -151,8 +188,8 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 f, _ = choose_exposure(pids[p], pparams, hands[p], p,
                                        flags_all if sequential else _NONE_YET, ZERO)
                 if f < 0:
-                    return _kernel_error(row, ERR_EXPOSE_ID, p, f, ZERO, leader_out,
-                                         raw_out, collected_out)
+                    _kernel_error(errors, row, ERR_EXPOSE_ID, p, f, ZERO)
+                    return leader
             obs[O_EXPOSERS + p] = np.uint64(f)
             flags_all |= f
         if rules[R_AUTO_EXPOSE] and popcount(np.uint64(flags_all)) == 3:
@@ -211,17 +248,17 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 obs[O_HAND] = hand
                 obs[O_LEGAL] = legal
                 obs[O_TRICK_LEN] = np.uint64(k)
-                if variant == 1:
+                if variant == VARIANT_PARTNERS:
                     obs[O_PARTNER] = np.uint64((p + 2) % 4)
                 else:
                     obs[O_PARTNER] = _NO_PARTNER
                 c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
                 if c < 0:
-                    return _kernel_error(row, ERR_PLAY_ID, p, c, legal, leader_out, raw_out,
-                                         collected_out)
+                    _kernel_error(errors, row, ERR_PLAY_ID, p, c, legal)
+                    return leader
                 if check and (c >= 52 or (legal & bit(c)) == ZERO):
-                    return _kernel_error(row, ERR_ILLEGAL, p, c, legal, leader_out, raw_out,
-                                         collected_out)
+                    _kernel_error(errors, row, ERR_ILLEGAL, p, c, legal)
+                    return leader
             cb = bit(c)
             hands[p] = hand & ~cb
             trick_mask |= cb
@@ -266,64 +303,53 @@ def _play_one(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
 
 
 @njit(cache=True, nogil=True)
-def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
-                hands_out, exposed_out, leader_out, collected_out, raw_out,
-                plays_out, winners_out, record, given, random_only, check):
+def _play_range(seed, start, n, row0, match_length, table, out, record, given, random_only,
+                check):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start).
 
-    ``random_only``: all four seats play ``random``; the deals are then played by a copy
-    of the per-deal code specialised for it (same results, see :func:`_play_one`).
-    ``check``: check_legal.  Stops at the first deal that ends with a kernel error.
+    ``table``/``out``: :class:`~sim.engine.request.KernelTable` /
+    :class:`~sim.engine.request.DealOutputs` (``out.errors``: this range's one-row error
+    record).  ``random_only``: all four seats play ``random``; the deals are then played
+    by a copy of the per-deal code specialised for it (same results, see
+    :func:`play_one`).  ``check``: check_legal.  Stops at the first deal that ends with a
+    kernel error.
     """
     owner_u64 = np.zeros(O_SIZE + 8, dtype=np.uint64)  # obs, hands, rngs
     deck_owner = np.zeros(52, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
-    rules_owner = rules.copy()
-    sp_owner = sparams.copy()
-    pp_owner = pparams.copy()
-    sids_owner = sids.copy()
-    pids_owner = pids.copy()
+    rules_owner = table.rules.copy()
+    sp_owner = table.sparams.copy()
+    pp_owner = table.pparams.copy()
+    sids_owner = table.sids.copy()
+    pids_owner = table.pids.copy()
     # views without reference counting for every array handed to the per-deal code
     # (two atomic updates per array per deal otherwise; the owners keep the memory
     # alive and the outputs belong to the caller)
     v = unmanaged(owner_u64)
-    obs = v[0:O_SIZE]
-    hands = v[O_SIZE:O_SIZE + 4]
-    rngs = v[O_SIZE + 4:O_SIZE + 8]
-    deck = unmanaged(deck_owner)
-    exp = unmanaged(exp_owner)
-    rules = unmanaged(rules_owner)
-    sparams = unmanaged(sp_owner)
-    pparams = unmanaged(pp_owner)
-    sids = unmanaged(sids_owner)
-    pids = unmanaged(pids_owner)
-    hands_out = unmanaged(hands_out)
-    exposed_out = unmanaged(exposed_out)
-    leader_out = unmanaged(leader_out)
-    collected_out = unmanaged(collected_out)
-    raw_out = unmanaged(raw_out)
-    plays_out = unmanaged(plays_out)
-    winners_out = unmanaged(winners_out)
-    # int64 like the pig taker _play_one returns (as in two_decks.py, where a literal 0
-    # compiled _play_one2 twice); _play_one itself is inlined before typing
+    scratch = Scratch(v[0:O_SIZE], v[O_SIZE:O_SIZE + 4], unmanaged(deck_owner),
+                      unmanaged(exp_owner), v[O_SIZE + 4:O_SIZE + 8])
+    table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
+                        unmanaged(pids_owner), unmanaged(pp_owner))
+    errors = unmanaged(out.errors)
+    out = DealOutputs(unmanaged(out.hands), unmanaged(out.exposed), unmanaged(out.leader),
+                      unmanaged(out.collected), unmanaged(out.raw), unmanaged(out.plays),
+                      unmanaged(out.winners), errors)
+    # int64 like the pig taker play_one returns (as in two_decks.py, where a literal 0
+    # compiled play_one2 twice); play_one itself is inlined before typing
     leader = np.int64(0)
     if random_only:  # the constant True is folded into this inlined copy
         for d in range(n):
             i = start + d
-            leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
-                               sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
-                               hands_out, exposed_out, leader_out, collected_out, raw_out,
-                               plays_out, winners_out, record, given, True, check)
-            if leader == -2:
+            leader = play_one(seed, i, (i % match_length) == 0, leader, row0 + d, table,
+                              scratch, out, record, given, True, check)
+            if errors[0, E_ROW]:
                 break
     else:
         for d in range(n):
             i = start + d
-            leader = _play_one(seed, i, (i % match_length) == 0, leader, rules, sids,
-                               sparams, pids, pparams, hands, obs, deck, exp, rngs, row0 + d,
-                               hands_out, exposed_out, leader_out, collected_out, raw_out,
-                               plays_out, winners_out, record, given, False, check)
-            if leader == -2:
+            leader = play_one(seed, i, (i % match_length) == 0, leader, row0 + d, table,
+                              scratch, out, record, given, False, check)
+            if errors[0, E_ROW]:
                 break
     # the owners of the unmanaged views must live until here
     keep_alive(owner_u64, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
@@ -331,13 +357,13 @@ def _play_range(seed, start, n, row0, match_length, rules, sids, sparams, pids, 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
-                   hands_out, exposed_out, leader_out, collected_out, raw_out,
-                   plays_out, winners_out, record, given, random_only, check):
+def _play_parallel(seed, start, n, block, match_length, table, out, record, given,
+                   random_only, check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
 
     The threads share the blocks out as they free up (:func:`sim.core.bits.claim_block`),
-    so results do not depend on the schedule.
+    so results do not depend on the schedule.  Block ``b`` records its kernel error in
+    row ``b`` of ``out.errors``.
     """
     nblocks = (n + block - 1) // block
     next_block = np.zeros(1, dtype=np.int64)
@@ -346,9 +372,11 @@ def _play_parallel(seed, start, n, block, match_length, rules, sids, sparams, pi
             lo, hi = claim_block(next_block, nblocks, block, n)
             if lo < 0:
                 break
-            _play_range(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
-                        pids, pparams, hands_out, exposed_out, leader_out, collected_out,
-                        raw_out, plays_out, winners_out, record, given, random_only, check)
+            b = lo // block
+            mine = DealOutputs(out.hands, out.exposed, out.leader, out.collected, out.raw,
+                               out.plays, out.winners, out.errors[b:b + 1])
+            _play_range(seed, start + lo, hi - lo, lo, match_length, table, mine, record,
+                        given, random_only, check)
 
 
 def play_deals(
@@ -389,32 +417,27 @@ def play_deals(
         return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
                            match_length=match_length, record=record, threads=threads,
                            hands=hands, block=block, check_legal=check_legal)
-    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands, decks=1)
+    p, e, pre, s0, total = plan_batch(players, exposures, start, n, match_length, hands, decks=1)
     out_hands = np.zeros((total, 4), np.uint64)
     given = hands is not None
     if given:
         out_hands[:] = np.asarray(hands, dtype=np.uint64).reshape(total, 4)
-    exposed = np.zeros((total, 4), np.uint8)
-    leader = np.zeros(total, np.int8)
-    collected = np.zeros((total, 4), np.uint64)
-    raw = np.zeros((total, 4), np.int32)
-    plays = np.zeros((total if record else 0, 52), np.int8)
-    winners = np.zeros((total if record else 0, 13), np.int8)
-    sids = np.array([c.id for c in p], np.int64)
-    sparams = params_table(p, rules)
-    pids = np.array([c.id for c in e], np.int64)
-    pparams = params_table(e)
     block = max(match_length, (block // match_length) * match_length)
+    out = DealOutputs(
+        hands=out_hands, exposed=np.zeros((total, 4), np.uint8),
+        leader=np.zeros(total, np.int8), collected=np.zeros((total, 4), np.uint64),
+        raw=np.zeros((total, 4), np.int32), plays=np.zeros((total if record else 0, 52), np.int8),
+        winners=np.zeros((total if record else 0, 13), np.int8),
+        errors=error_slots(total, block))
     args = (np.uint64(seed_u), s0, total)
-    tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands, exposed,
-            leader, collected, raw, plays, winners, record, given)
-    random_only = all(c.id == PLAY_RANDOM for c in p)
-    run_blocks(_play_range, _play_parallel, args, (*tail, random_only, bool(check_legal)),
-               total=total, block=block, threads=threads)
-    check_kernel_errors(leader, raw, collected, seed_u, s0, p, e, decks=1)
+    tail = (match_length, kernel_table(rules, p, e), out, record, given,
+            all(c.id == PLAY_RANDOM for c in p), bool(check_legal))
+    run_blocks(_play_range, _play_parallel, args, tail, total=total, block=block,
+               threads=threads)
+    check_kernel_errors(out.errors, seed_u, s0, p, e, decks=1)
     sl = slice(pre, None)
     return DealResults(
-        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],
-        leader=leader[sl], collected=collected[sl], raw=raw[sl],
-        plays=plays[sl] if record else None, winners=winners[sl] if record else None,
+        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=out.exposed[sl],
+        leader=out.leader[sl], collected=out.collected[sl], raw=out.raw[sl],
+        plays=out.plays[sl] if record else None, winners=out.winners[sl] if record else None,
     )

@@ -36,6 +36,7 @@ from sim.game.cards import (
 )
 from sim.game.play import (  # the rules of play live in the game layer (one home)
     Play,
+    PublicState,
     Trick,
     auto_expose,
     deal_hands,
@@ -45,7 +46,7 @@ from sim.game.play import (  # the rules of play live in the game layer (one hom
     trick_winner,
     why_illegal,
 )
-from sim.game.rules import EXPOSURE_ORDERS, Rules
+from sim.game.rules import EXPOSURE_ORDERS, EXPOSURE_SEQUENTIAL, Rules
 from sim.game.scoring import raw_score
 from strategies.dispatch import choose_exposure, choose_play
 from strategies.registry import Choice
@@ -113,7 +114,7 @@ def choose_exposures(
     flags = [0, 0, 0, 0]
     if rules.variant == "pig_sheep":
         return flags
-    sequential = rules.exposure_order == EXPOSURE_ORDERS[1]
+    sequential = rules.exposure_order == EXPOSURE_ORDERS[EXPOSURE_SEQUENTIAL]
     table = params_table(exposures)
     for k in range(4):
         p = (leader + k) % 4 if sequential else k
@@ -185,11 +186,10 @@ def play_deal(
             if len(legal) == 1:
                 (card,) = legal
             else:
-                obs = observation(
-                    seat, rules, held[seat], legal, played, exposed, taken, voids,
-                    trick, lead, led_suits, trick_no, first_deal, flags,
-                    pig_sheep_by([pl for _, t, _ in tricks for pl in t] + trick),
-                )
+                obs = observation(seat, rules, held[seat], legal, PublicState(
+                    played, exposed, taken, voids, trick, lead, led_suits, trick_no,
+                    first_deal, flags,
+                    pig_sheep_by([pl for _, t, _ in tricks for pl in t] + trick)))
                 card, rng = choose_play(int(players[seat].id), table, obs, rngs[seat])
                 card, rngs[seat] = int(card), np.uint64(rng)
                 if card not in legal:

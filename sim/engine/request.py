@@ -8,6 +8,7 @@ sim/engine/two_decks.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,18 +22,86 @@ from strategies.registry import (
     IllegalPlayError,
     StrategyError,
     by_id,
+    params_table,
     parse_exposure,
     parse_player,
     parse_seats,
     resolve,
 )
 
-#: Kinds of kernel error a deal can end with (sim/engine/one_deck.py, two_decks.py): the
-#: deal's ``leader`` is set to -1 and its ``raw`` row holds (kind, seat, c1, c2) and its
-#: ``collected`` row the legal masks (one deck: legal; two decks: ls, lp, l2, forced).
+#: Kinds of kernel error a deal can end with (sim/engine/one_deck.py, two_decks.py).
 #: int64, not Python ints: numba types an int global as a literal and compiles a callee
 #: once per literal argument value (``_kernel_error`` three times otherwise).
 ERR_PLAY_ID, ERR_EXPOSE_ID, ERR_ILLEGAL = np.int64(1), np.int64(2), np.int64(3)
+#: Columns of a kernel's error record (:attr:`DealOutputs.errors`, one row per block of
+#: deals a kernel plays serially): the row of the deal that ended with the error plus one
+#: (0: no error), its kind (``ERR_*``), the seat, the card(s) played (two decks: c1, c2;
+#: one deck: c1 and -1) and the legal masks (one deck: legal, 0, 0, 0; two decks: ls, lp,
+#: l2, forced).
+E_ROW, E_KIND, E_SEAT, E_C1, E_C2, E_LEGAL, E_SIZE = 0, 1, 2, 3, 4, 5, 9
+
+
+class KernelTable(NamedTuple):
+    """The table a kernel plays at, built once by the Python wrapper (:func:`kernel_table`).
+
+    Fields: ``rules`` int64[R_SIZE] (:meth:`sim.game.rules.Rules.to_array`); ``sids``
+    int64[4] play-strategy ids and ``sparams`` float64 (4, N_PARAMS + K) their parameter
+    rows (strategies/registry.py ``params_table``); ``pids`` int64[4] exposure-policy ids
+    and ``pparams`` float64 (4, N_PARAMS) theirs.
+    """
+
+    rules: np.ndarray
+    sids: np.ndarray
+    sparams: np.ndarray
+    pids: np.ndarray
+    pparams: np.ndarray
+
+
+class DealOutputs(NamedTuple):
+    """The one-deck kernels' output arrays, row ``r`` = deal ``s0 + r`` (the fields of
+    :class:`DealResults`), plus ``errors`` int64 (blocks, E_SIZE): the error record of
+    each block (``E_*``)."""
+
+    hands: np.ndarray
+    exposed: np.ndarray
+    leader: np.ndarray
+    collected: np.ndarray
+    raw: np.ndarray
+    plays: np.ndarray
+    winners: np.ndarray
+    errors: np.ndarray
+
+
+class DealOutputs2(NamedTuple):
+    """The two-deck kernels' output arrays (:class:`DealOutputs` with the has_two masks
+    ``hands2``/``collected2`` and the second cards ``plays2``)."""
+
+    hands: np.ndarray
+    hands2: np.ndarray
+    exposed: np.ndarray
+    leader: np.ndarray
+    collected: np.ndarray
+    collected2: np.ndarray
+    raw: np.ndarray
+    plays: np.ndarray
+    plays2: np.ndarray
+    winners: np.ndarray
+    errors: np.ndarray
+
+
+def kernel_table(rules: Rules, players: list[Choice], exposures: list[Choice]) -> KernelTable:
+    """The :class:`KernelTable` of four resolved seats (``players``/``exposures``: four
+    :class:`~strategies.registry.Choice` each) under ``rules``."""
+    return KernelTable(rules.to_array(), np.array([c.id for c in players], np.int64),
+                       params_table(players, rules), np.array([c.id for c in exposures],
+                                                              np.int64),
+                       params_table(exposures))
+
+
+def error_slots(total: int, block: int) -> np.ndarray:
+    """A zeroed error record (:attr:`DealOutputs.errors`) for ``total`` deals played in
+    blocks of ``block``: one row per block."""
+    return np.zeros((max(1, -(-total // block)), E_SIZE), np.int64)
 
 
 @dataclass
@@ -108,7 +177,7 @@ def _choices(names, parse, what, kind, decks) -> list[Choice]:
     return resolve(out, kind, decks)
 
 
-def _plan(players, exposures, start: int, n: int, match_length: int, hands, decks: int = 1):
+def plan_batch(players, exposures, start: int, n: int, match_length: int, hands, decks: int = 1):
     """Validate a play_deals request; return the seats' choices and the deal range.
 
     Every seat's strategy and exposure policy must be registered for ``decks`` decks
@@ -131,22 +200,25 @@ def _plan(players, exposures, start: int, n: int, match_length: int, hands, deck
     return p, e, pre, start - pre, n + pre
 
 
-def check_kernel_errors(leader: np.ndarray, raw: np.ndarray, collected: np.ndarray, seed: int,
-                        s0: int, players: list[Choice], exposures: list[Choice],
-                        decks: int) -> None:
+def check_kernel_errors(errors: np.ndarray, seed: int, s0: int, players: list[Choice],
+                        exposures: list[Choice], decks: int) -> None:
     """Raise :class:`IllegalPlayError` for the first deal a kernel stopped with an error.
 
-    ``leader`` (total,) int8 is -1 on such a deal's row (``ERR_*`` above); row ``r`` is deal
-    ``s0 + r``.  The message names the strategy, the seed, the deal and the seat, and the
-    card(s) played with the legal plays when ``check_legal`` found an illegal play.
+    ``errors`` int64 (blocks, E_SIZE) is the kernels' error record (``E_*`` above); row
+    ``r`` is deal ``s0 + r``.  The message names the strategy, the seed, the deal and the
+    seat, and the card(s) played with the legal plays when ``check_legal`` found an
+    illegal play.
     """
-    if leader.size == 0 or leader.min() >= 0:
+    hit = errors[errors[:, E_ROW] > 0]
+    if hit.size == 0:
         return
     from sim.game.cards import card_str, mask_to_cards
-    from sim.game.observation2 import NONE
+    from sim.game.observation_two_decks import NONE
 
-    r = int(np.flatnonzero(leader < 0)[0])
-    kind, seat, c1, c2 = (int(x) for x in raw[r])
+    first = hit[np.argmin(hit[:, E_ROW])]
+    r = int(first[E_ROW]) - 1
+    kind, seat, c1, c2 = (int(x) for x in first[E_KIND:E_LEGAL])
+    legal = [int(x) for x in first[E_LEGAL:E_SIZE]]
     where = f"in deal {s0 + r} of seed {seed}, seat {seat}"
     if kind == ERR_EXPOSE_ID:
         raise IllegalPlayError(f"exposure policy {exposures[seat].name!r} has kernel id "
@@ -161,10 +233,10 @@ def check_kernel_errors(leader: np.ndarray, raw: np.ndarray, collected: np.ndarr
         return card_str(c) if 0 <= c < 52 else f"card index {c}"
 
     if decks == 1:
-        legal = " ".join(card_str(c) for c in mask_to_cards(int(collected[r, 0])))
+        legal = " ".join(card_str(c) for c in mask_to_cards(legal[0]))
         played = cards(c1)
     else:
-        ls, lp, l2, forced = (int(x) for x in collected[r])
+        ls, lp, l2, forced = legal
         parts = [card_str(c) for c in mask_to_cards(ls)]
         parts += [f"{card_str(c)}{card_str(c)}" for c in mask_to_cards(lp)]
         if forced:

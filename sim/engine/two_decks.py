@@ -1,7 +1,9 @@
-"""The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
+"""Two-deck twin of sim/engine/one_deck.py: the numba engine for 104 cards.
+
+The numba two-deck engine (两副牌, 拱双猪): 104 cards, pairs, per-copy exposure.
 
 The algorithm is spelled out in docs/engine2.md (RULES.md §1, §3–§5, §8); the
-plain-Python oracle sim/engine/reference2.py follows the same steps and the test suite
+plain-Python oracle sim/engine/reference_two_decks.py follows the same steps and the test suite
 compares the two card by card.
 
 Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
@@ -9,13 +11,15 @@ Data layout: a two-deck card set is two ``uint64`` masks ``(has_one, has_two)``
 seat the kernel keeps its hand ``(h1, h2)``, the exposed copies still in that hand
 ``(x1, x2)`` (an exposed copy is the only thing that tells the two copies of a card
 apart), what it took ``(t1, t2)`` and its voids.  A play is ``(c1, c2)`` with
-``c2 = NONE`` for a single card (sim/game/observation2.py).
+``c2 = NONE`` for a single card (sim/game/observation_two_decks.py).
 
 :func:`play_deals2` is the typed Python API; :func:`sim.engine.one_deck.play_deals` calls it
 for ``Rules(decks=2)``.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -34,19 +38,29 @@ from sim.core.rng import (
     deal_key,
     sub_stream,
 )
-from sim.engine.deal2 import _deal2, first_c2_given  # noqa: F401  (_deal2: the study kernel)
+from sim.engine.deal_two_decks import first_c2_given, shuffle_deal2  # noqa: F401  (shuffle_deal2: the study kernel)
 from sim.engine.request import (
+    E_C1,
+    E_C2,
+    E_KIND,
+    E_LEGAL,
+    E_ROW,
+    E_SEAT,
     ERR_EXPOSE_ID,
     ERR_ILLEGAL,
     ERR_PLAY_ID,
+    DealOutputs2,
     DealResults,
-    _plan,
+    KernelTable,
     check_kernel_errors,
+    error_slots,
+    kernel_table,
+    plan_batch,
 )
 from sim.engine.threads import run_blocks
 from sim.errors import check_seed
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
-from sim.game.observation2 import (
+from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
     Q_BEST,
@@ -85,15 +99,20 @@ from sim.game.observation2 import (
     nth_play,
     play_key,
 )
-from sim.game.rules import R_EXPOSURE_ORDER, R_VARIANT, Rules
+from sim.game.rules import (
+    EXPOSURE_SEQUENTIAL,
+    R_EXPOSURE_ORDER,
+    R_VARIANT,
+    VARIANT_PARTNERS,
+    Rules,
+)
 from sim.game.scoring import raw_score
 from sim.game.tricks import pack_rules
-from sim.game.tricks2 import legal2
-from sim.game.tricks2 import take_copy as _take
-from sim.game.tricks2 import unexposed_in_suit as _unexposed_in_suit
+from sim.game.tricks_two_decks import legal2
+from sim.game.tricks_two_decks import take_copy as _take
+from sim.game.tricks_two_decks import unexposed_in_suit as _unexposed_in_suit
 from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2, obs_level2
 from strategies.pairs import random_play
-from strategies.registry import params_table
 
 _C2 = np.int64(C2)
 _SQ = np.int64(SQ)
@@ -117,33 +136,55 @@ def _merge(one, two, m1, m2):
     return one | m1, two | m2 | (one & m1)
 
 
-@njit(cache=True, nogil=True)
-def _kernel_error2(row, kind, seat, c1, c2, ls, lp, l2, forced, leader_out, raw_out,
-                   collected_out):
-    """Record a kernel error in row ``row`` (sim/engine/request.py ``ERR_*``); returns -2."""
-    leader_out[row] = -1
-    raw_out[row, 0] = kind
-    raw_out[row, 1] = seat
-    raw_out[row, 2] = c1
-    raw_out[row, 3] = c2
-    collected_out[row, 0] = ls
-    collected_out[row, 1] = lp
-    collected_out[row, 2] = l2
-    collected_out[row, 3] = forced
-    return -2
+class Scratch2(NamedTuple):
+    """The per-deal working arrays of :func:`play_one2`, allocated once per range: per
+    seat (uint64[4] each) the hand ``h1``/``h2``, its exposed copies ``x1``/``x2``, what
+    it took ``t1``/``t2`` and its play stream ``rngs``; ``obs`` uint64[Q_SIZE], ``deck``
+    int64[104], ``exp`` int64[4] (exposed copies by card)."""
+
+    h1: np.ndarray
+    h2: np.ndarray
+    x1: np.ndarray
+    x2: np.ndarray
+    t1: np.ndarray
+    t2: np.ndarray
+    rngs: np.ndarray
+    obs: np.ndarray
+    deck: np.ndarray
+    exp: np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
-               h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row,
-               hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
-               raw_out, plays_out, plays2_out, winners_out, record, given, check):
+def _kernel_error2(errors, row, kind, seat, c1, c2, ls, lp, l2, forced):
+    """Record a kernel error of deal row ``row`` in the error record ``errors[0]``
+    (sim/engine/request.py ``E_*``, ``ERR_*``)."""
+    errors[0, E_ROW] = row + 1
+    errors[0, E_KIND] = kind
+    errors[0, E_SEAT] = seat
+    errors[0, E_C1] = c1
+    errors[0, E_C2] = c2
+    errors[0, E_LEGAL] = np.int64(ls)
+    errors[0, E_LEGAL + 1] = np.int64(lp)
+    errors[0, E_LEGAL + 2] = np.int64(l2)
+    errors[0, E_LEGAL + 3] = np.int64(forced)
+
+
+@njit(cache=True, nogil=True)
+def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, given, check):
     """Play deal ``i`` into output row ``row``; returns the seat that took the first pig.
 
-    ``check`` (check_legal) verifies every play a strategy returns against the legal
-    masks.  A kernel error (an unknown id, an illegal play) ends the deal:
-    :func:`_kernel_error2` records it and -2 is returned.
+    ``table``: the seats (:class:`~sim.engine.request.KernelTable`); ``scratch``: the
+    working arrays (:class:`Scratch2`); ``out``: the output arrays
+    (:class:`~sim.engine.request.DealOutputs2`, ``out.errors`` a one-row error record).
+    ``record``: keep every play and trick winner; ``given``: the hands are already in
+    ``out.hands[row]``/``out.hands2[row]``.  ``check`` (check_legal) verifies every play
+    a strategy returns against the legal masks.  A kernel error (an unknown id, an
+    illegal play) ends the deal: :func:`_kernel_error2` records it in ``out.errors``.
     """
+    rules, sids, sparams, pids, pparams = table
+    h1, h2, x1, x2, t1, t2, rngs, obs, deck, exp = scratch
+    (hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out, raw_out,
+     plays_out, plays2_out, winners_out, errors) = out
     key = deal_key(np.uint64(seed), np.uint64(i))
     if given:
         for p in range(4):
@@ -152,7 +193,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         if first_deal:
             leader = first_c2_given(key, deck, h1, h2)
     else:
-        c2_seat = _deal2(key, deck, h1, h2)
+        c2_seat = shuffle_deal2(key, deck, h1, h2)
         for p in range(4):
             hands_out[row, p] = h1[p]
             hands2_out[row, p] = h2[p]
@@ -161,7 +202,7 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
     variant = rules[R_VARIANT]
 
     # exposure (step 3): flags bit b = one copy, bit b+4 = the second copy too
-    sequential = rules[R_EXPOSURE_ORDER] == 1
+    sequential = rules[R_EXPOSURE_ORDER] == EXPOSURE_SEQUENTIAL
     for b in range(4):
         exp[b] = 0
     shown = ZERO
@@ -177,8 +218,8 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
         rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
         f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
         if f < 0:
-            return _kernel_error2(row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO,
-                                  leader_out, raw_out, collected_out)
+            _kernel_error2(errors, row, ERR_EXPOSE_ID, p, f, _NONE, ZERO, ZERO, ZERO, ZERO)
+            return leader
         obs[Q_EXPOSERS + p] = np.uint64(f)
         shown |= np.uint64(f) << np.uint64(8 * p)
         exposed_out[row, p] = np.uint8(f)
@@ -273,17 +314,17 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
                 obs[Q_WINNER] = np.uint64(winner)
                 obs[Q_BEST] = np.uint64(max(best, 0))
                 obs[Q_NO_PAIRS] = no_pairs
-                if variant == 1:
+                if variant == VARIANT_PARTNERS:
                     obs[Q_PARTNER] = np.uint64((p + 2) & 3)
                 else:
                     obs[Q_PARTNER] = _NO_PARTNER
                 c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
                 if c1 < 0:
-                    return _kernel_error2(row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced,
-                                          leader_out, raw_out, collected_out)
+                    _kernel_error2(errors, row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced)
+                    return leader
             if check and not is_legal_play(ls, lp, l2, forced, c1, c2):
-                return _kernel_error2(row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced,
-                                      leader_out, raw_out, collected_out)
+                _kernel_error2(errors, row, ERR_ILLEGAL, p, c1, c2, ls, lp, l2, forced)
+                return leader
             s1 = c1 // 13
             if k == 0:
                 led = s1
@@ -373,60 +414,42 @@ def _play_one2(seed, i, first_deal, leader, rules, sids, sparams, pids, pparams,
 
 
 @njit(cache=True, nogil=True)
-def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids, pparams,
-                 hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out,
-                 raw_out, plays_out, plays2_out, winners_out, record, given, check):
+def _play_range2(seed, start, n, row0, match_length, table, out, record, given, check):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start: a match start).
 
-    ``check``: check_legal.  Stops at the first deal that ends with a kernel error.
+    ``table``/``out``: :class:`~sim.engine.request.KernelTable` /
+    :class:`~sim.engine.request.DealOutputs2` (``out.errors``: this range's one-row error
+    record).  ``check``: check_legal.  Stops at the first deal that ends with a kernel
+    error.
     """
     st = np.zeros(32, dtype=np.uint64)  # per-seat state: h1 h2 x1 x2 t1 t2 rngs
     obs_owner = np.zeros(Q_SIZE, dtype=np.uint64)
     deck_owner = np.zeros(104, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
-    rules_owner = rules.copy()
-    sp_owner = sparams.copy()
-    pp_owner = pparams.copy()
-    sids_owner = sids.copy()
-    pids_owner = pids.copy()
+    rules_owner = table.rules.copy()
+    sp_owner = table.sparams.copy()
+    pp_owner = table.pparams.copy()
+    sids_owner = table.sids.copy()
+    pids_owner = table.pids.copy()
     # views without reference counting for every array handed to the per-deal function
     # (the owners keep the memory alive; the outputs belong to the caller)
     v = unmanaged(st)
-    h1 = v[0:4]
-    h2 = v[4:8]
-    x1 = v[8:12]
-    x2 = v[12:16]
-    t1 = v[16:20]
-    t2 = v[20:24]
-    rngs = v[24:28]
-    obs = unmanaged(obs_owner)
-    deck = unmanaged(deck_owner)
-    exp = unmanaged(exp_owner)
-    rules = unmanaged(rules_owner)
-    sparams = unmanaged(sp_owner)
-    pparams = unmanaged(pp_owner)
-    sids = unmanaged(sids_owner)
-    pids = unmanaged(pids_owner)
-    hands_out = unmanaged(hands_out)
-    hands2_out = unmanaged(hands2_out)
-    exposed_out = unmanaged(exposed_out)
-    leader_out = unmanaged(leader_out)
-    collected_out = unmanaged(collected_out)
-    collected2_out = unmanaged(collected2_out)
-    raw_out = unmanaged(raw_out)
-    plays_out = unmanaged(plays_out)
-    plays2_out = unmanaged(plays2_out)
-    winners_out = unmanaged(winners_out)
-    leader = np.int64(0)  # not a literal 0, which numba would compile _play_one2 for too
+    scratch = Scratch2(v[0:4], v[4:8], v[8:12], v[12:16], v[16:20], v[20:24], v[24:28],
+                       unmanaged(obs_owner), unmanaged(deck_owner), unmanaged(exp_owner))
+    table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
+                        unmanaged(pids_owner), unmanaged(pp_owner))
+    errors = unmanaged(out.errors)
+    out = DealOutputs2(unmanaged(out.hands), unmanaged(out.hands2), unmanaged(out.exposed),
+                       unmanaged(out.leader), unmanaged(out.collected),
+                       unmanaged(out.collected2), unmanaged(out.raw), unmanaged(out.plays),
+                       unmanaged(out.plays2), unmanaged(out.winners), errors)
+    leader = np.int64(0)  # not a literal 0, which numba would compile play_one2 for too
     for d in range(n):
         i = start + d
         first = (i % match_length) == 0
-        leader = _play_one2(seed, i, first, leader, rules, sids, sparams, pids, pparams,
-                            h1, h2, x1, x2, t1, t2, obs, deck, exp, rngs, row0 + d,
-                            hands_out, hands2_out, exposed_out, leader_out, collected_out,
-                            collected2_out, raw_out, plays_out, plays2_out, winners_out,
-                            record, given, check)
-        if leader == -2:
+        leader = play_one2(seed, i, first, leader, row0 + d, table, scratch, out, record,
+                           given, check)
+        if errors[0, E_ROW]:
             break
     # the owners of the unmanaged views must live until here
     keep_alive(st, obs_owner, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
@@ -434,14 +457,12 @@ def _play_range2(seed, start, n, row0, match_length, rules, sids, sparams, pids,
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, pids, pparams,
-                    hands_out, hands2_out, exposed_out, leader_out, collected_out,
-                    collected2_out, raw_out, plays_out, plays2_out, winners_out, record, given,
-                    check):
+def _play_parallel2(seed, start, n, block, match_length, table, out, record, given, check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
 
     The threads share the blocks out as they free up (:func:`sim.core.bits.claim_block`),
-    so results do not depend on the schedule.
+    so results do not depend on the schedule.  Block ``b`` records its kernel error in
+    row ``b`` of ``out.errors``.
     """
     nblocks = (n + block - 1) // block
     next_block = np.zeros(1, dtype=np.int64)
@@ -450,10 +471,12 @@ def _play_parallel2(seed, start, n, block, match_length, rules, sids, sparams, p
             lo, hi = claim_block(next_block, nblocks, block, n)
             if lo < 0:
                 break
-            _play_range2(seed, start + lo, hi - lo, lo, match_length, rules, sids, sparams,
-                         pids, pparams, hands_out, hands2_out, exposed_out, leader_out,
-                         collected_out, collected2_out, raw_out, plays_out, plays2_out,
-                         winners_out, record, given, check)
+            b = lo // block
+            mine = DealOutputs2(out.hands, out.hands2, out.exposed, out.leader, out.collected,
+                                out.collected2, out.raw, out.plays, out.plays2, out.winners,
+                                out.errors[b:b + 1])
+            _play_range2(seed, start + lo, hi - lo, lo, match_length, table, mine, record,
+                         given, check)
 
 
 def play_deals2(
@@ -485,7 +508,7 @@ def play_deals2(
     seed_u = check_seed(seed)  # before any allocation: a bad seed fails at once
     if rules.decks != 2:
         raise ValueError("play_deals2 plays two decks: use Rules(decks=2)")
-    p, e, pre, s0, total = _plan(players, exposures, start, n, match_length, hands, decks=2)
+    p, e, pre, s0, total = plan_batch(players, exposures, start, n, match_length, hands, decks=2)
     out_hands = np.zeros((total, 4), np.uint64)
     out_hands2 = np.zeros((total, 4), np.uint64)
     given = hands is not None
@@ -493,31 +516,25 @@ def play_deals2(
         h = np.asarray(hands, dtype=np.uint64).reshape(total, 4, 2)
         out_hands[:] = h[:, :, 0]
         out_hands2[:] = h[:, :, 1]
-    exposed = np.zeros((total, 4), np.uint8)
-    leader = np.zeros(total, np.int8)
-    collected = np.zeros((total, 4), np.uint64)
-    collected2 = np.zeros((total, 4), np.uint64)
-    raw = np.zeros((total, 4), np.int32)
-    plays = np.full((total if record else 0, MAX_PLAYS), -1, np.int8)
-    plays2 = np.full((total if record else 0, MAX_PLAYS), -1, np.int8)
-    winners = np.full((total if record else 0, MAX_TRICKS), -1, np.int8)
-    sids = np.array([c.id for c in p], np.int64)
-    sparams = params_table(p, rules)
-    pids = np.array([c.id for c in e], np.int64)
-    pparams = params_table(e)
     block = max(match_length, (block // match_length) * match_length)
+    out = DealOutputs2(
+        hands=out_hands, hands2=out_hands2, exposed=np.zeros((total, 4), np.uint8),
+        leader=np.zeros(total, np.int8), collected=np.zeros((total, 4), np.uint64),
+        collected2=np.zeros((total, 4), np.uint64), raw=np.zeros((total, 4), np.int32),
+        plays=np.full((total if record else 0, MAX_PLAYS), -1, np.int8),
+        plays2=np.full((total if record else 0, MAX_PLAYS), -1, np.int8),
+        winners=np.full((total if record else 0, MAX_TRICKS), -1, np.int8),
+        errors=error_slots(total, block))
     args = (np.uint64(seed_u), s0, total)
-    tail = (match_length, rules.to_array(), sids, sparams, pids, pparams, out_hands,
-            out_hands2, exposed, leader, collected, collected2, raw, plays, plays2, winners,
-            record, given, bool(check_legal))
+    tail = (match_length, kernel_table(rules, p, e), out, record, given, bool(check_legal))
     run_blocks(_play_range2, _play_parallel2, args, tail, total=total, block=block,
                threads=threads)
-    check_kernel_errors(leader, raw, collected, seed_u, s0, p, e, decks=2)
+    check_kernel_errors(out.errors, seed_u, s0, p, e, decks=2)
     sl = slice(pre, None)
     return DealResults(
-        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=exposed[sl],
-        leader=leader[sl], collected=collected[sl], raw=raw[sl],
-        plays=plays[sl] if record else None, winners=winners[sl] if record else None,
-        hands2=out_hands2[sl], collected2=collected2[sl],
-        plays2=plays2[sl] if record else None,
+        seed=seed_u, start=start, rules=rules, hands=out_hands[sl], exposed=out.exposed[sl],
+        leader=out.leader[sl], collected=out.collected[sl], raw=out.raw[sl],
+        plays=out.plays[sl] if record else None, winners=out.winners[sl] if record else None,
+        hands2=out_hands2[sl], collected2=out.collected2[sl],
+        plays2=out.plays2[sl] if record else None,
     )

@@ -59,11 +59,11 @@ def compare_engines(
 
 
 def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
-    """Two-deck branch of :func:`compare_engines` (two_decks vs reference2).
+    """Two-deck branch of :func:`compare_engines` (two_decks vs reference_two_decks).
 
     Cards with repeats (both copies), plays as sorted card lists, the 8-bit exposure flags.
     """
-    from sim.engine.reference2 import play_match2
+    from sim.engine.reference_two_decks import play_match2
     from sim.game.cards import masks2_to_cards
 
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,

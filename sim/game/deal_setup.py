@@ -1,7 +1,7 @@
 """Setting up a deal of :class:`sim.game.state.GameState` (RULES.md §1, §3, §4): the hands
 checked, the first leader, and the exposures — given, or run through exposure policies —
 as per seat flags.  Plain Python; the rules are those of :mod:`sim.game.play` (one deck) and
-:mod:`sim.game.play2` (two decks).
+:mod:`sim.game.play_two_decks` (two decks).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.errors import InputError
 from sim.game import play as p1
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import (
     C2,
     EXPOSABLE,
@@ -23,7 +23,7 @@ from sim.game.cards import (
     parse_card,
     parse_hand,
 )
-from sim.game.rules import EXPOSURE_ORDERS, Rules
+from sim.game.rules import EXPOSURE_ORDERS, EXPOSURE_SEQUENTIAL, Rules
 
 #: An exposure policy: ``policy(seat, hand, announced) -> flags``.  ``hand`` is the seat's
 #: sorted card list (repeats for both copies), ``announced`` the flags exposed so far in the
@@ -147,19 +147,19 @@ def run_exposure(hands: list[list[int]], rules: Rules, leader: int, exposure) ->
     flags = [0, 0, 0, 0]
     if rules.variant == "pig_sheep":
         return flags
-    sequential = rules.exposure_order == EXPOSURE_ORDERS[1]
+    sequential = rules.exposure_order == EXPOSURE_ORDERS[EXPOSURE_SEQUENTIAL]
     for k in range(4):
         p = (leader + k) % 4 if sequential else k
         announced = 0
         if sequential and rules.decks == 1:
             announced = flags[0] | flags[1] | flags[2] | flags[3]
         elif sequential:
-            total = [sum(x) for x in zip(*(p2._flags_counts(f) for f in flags), strict=True)]
-            announced = p2._counts_flags(total)
+            total = [sum(x) for x in zip(*(p2.exposed_copies(f) for f in flags), strict=True)]
+            announced = p2.copies_to_flags(total)
         f = int(policies[p](p, list(hands[p]), announced))
         held = Counter(hands[p])
         bad = f >> (4 if rules.decks == 1 else 8) != 0
-        for b, n in enumerate(p2._flags_counts(f)):
+        for b, n in enumerate(p2.exposed_copies(f)):
             bad |= n > held[EXPOSABLE[b]] or bool(f >> (b + 4) & 1 and not f >> b & 1)
         if bad:
             raise GameStateError(f"exposure policy of seat {p} returned flags {f}, which "

@@ -1,6 +1,6 @@
 """Constrained dealing: one seat's hand is fixed, some cards of other seats are known.
 
-Used by ``gongzhu-sim expose`` (sim/analysis/exposure.py): the analysed seat holds a given
+Used by ``gongzhu-sim expose`` (sim/analysis/exposure/compute.py): the analysed seat holds a given
 13-card hand (two decks: 26 cards, a card at most twice), ``--known SEAT=CARDS`` pins
 cards to other seats, and every other card (copy) is dealt uniformly at random so that
 each seat ends with 13 (26) cards.

@@ -13,6 +13,8 @@ Card indices, suits and the exposable cards are those of :mod:`sim.game.cards`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.core.rng import STREAM_SHUFFLE, py_shuffle, py_stream
@@ -187,27 +189,36 @@ def why_illegal(
 # ---------------------------------------------------------------- observation (engine step 4)
 
 
-def observation(
-    seat: int,
-    rules: Rules,
-    hand: set[int],
-    legal: set[int],
-    played: set[int],
-    exposed: set[int],
-    taken: list[set[int]],
-    voids: list[int],
-    trick: list[Play],
-    leader: int,
-    led_suits: set[int],
-    trick_no: int,
-    first_deal: bool,
-    flags: list[int],
-    pig_sheep_by: int = 0,
-) -> np.ndarray:
-    """The uint64 observation array of sim/game/observation.py for ``seat``'s decision.
+class PublicState(NamedTuple):
+    """What every seat has seen of a one-deck deal at a decision (:func:`observation`).
 
-    ``pig_sheep_by``: the ``O_PIG_SHEEP_BY`` entry (who played the pig / the sheep so
-    far, :func:`pig_sheep_by`).
+    ``played`` includes the current trick's cards; ``exposed`` the exposed cards;
+    ``taken`` holds every card (not only scoring cards) of each seat's completed tricks;
+    ``voids`` (suit bits per seat) already include a discard made earlier in the current
+    trick; ``trick`` the current trick's ``(seat, card)`` plays, ``leader`` its leader;
+    ``led_suits`` the suits of earlier tricks; ``trick_no`` 0..12; ``first_deal`` the
+    first deal of a match; ``flags`` each seat's exposure flags; ``pig_sheep_by`` the
+    ``O_PIG_SHEEP_BY`` entry (who played the pig / the sheep so far,
+    :func:`pig_sheep_by`).
+    """
+
+    played: set[int]
+    exposed: set[int]
+    taken: list[set[int]]
+    voids: list[int]
+    trick: list[Play]
+    leader: int
+    led_suits: set[int]
+    trick_no: int
+    first_deal: bool
+    flags: list[int]
+    pig_sheep_by: int = 0
+
+
+def observation(seat: int, rules: Rules, hand: set[int], legal: set[int],
+                public: PublicState) -> np.ndarray:
+    """The uint64 observation array of sim/game/observation.py for ``seat``'s decision:
+    its ``hand`` and ``legal`` cards and the deal's :class:`PublicState`.
 
     ``played`` includes the current trick's cards; ``led_suits`` are the suits of
     earlier tricks (the current trick's suit is added once it is led); ``taken``
@@ -215,6 +226,8 @@ def observation(
     ``voids`` already include a discard made earlier in the current trick; slots
     of ``O_TRICK`` not yet played and the spare slots stay 0.
     """
+    (played, exposed, taken, voids, trick, leader, led_suits, trick_no, first_deal, flags,
+     pig_sheep_by) = public
     obs = [0] * O_SIZE  # a list first: numpy item assignment is slow
     obs[O_SEAT] = seat
     obs[O_PARTNER] = (seat + 2) % 4 if VARIANTS.index(rules.variant) == VARIANT_PARTNERS else 4

@@ -30,7 +30,12 @@ R_FULL_HEARTS_FLIPS = 5  # index into FULL_HEARTS_FLIPS
 R_HEART_VALUES = 6  # index into HEART_VALUES
 R_SIZE = 7
 
-VARIANT_SOLO, VARIANT_PARTNERS, VARIANT_PIG_SHEEP = 0, 1, 2
+#: Values of ``rules[R_VARIANT]`` (indices into VARIANTS).
+VARIANT_SOLO, VARIANT_PARTNERS, VARIANT_PIG_SHEEP = (VARIANTS.index(v) for v in
+                                                   ("solo", "partners", "pig_sheep"))
+#: Values of ``rules[R_EXPOSURE_ORDER]`` (indices into EXPOSURE_ORDERS).
+EXPOSURE_SIMULTANEOUS, EXPOSURE_SEQUENTIAL = (EXPOSURE_ORDERS.index(v) for v in
+                                              ("simultaneous", "sequential"))
 
 
 class RulesError(InputError):

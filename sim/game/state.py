@@ -5,13 +5,13 @@ dealt exactly as the engine deals), run or give the exposures, then ask
 :meth:`GameState.legal_plays`, :meth:`GameState.play` a card, look at :attr:`~GameState.trick`,
 :attr:`~GameState.tricks`, :attr:`~GameState.taken`, and at the end :meth:`GameState.scores`.
 :meth:`GameState.observation` is exactly the ``uint64`` array the engine hands a strategy
-(sim/game/observation.py, observation2.py), so the engine's strategies and any Python bot
+(sim/game/observation.py, observation_two_decks.py), so the engine's strategies and any Python bot
 can play from it; :func:`sim.engine.gameloop.play_game` seats both (the game layer calls no
 strategy itself).
 
 The rules are not written here a third time: legal plays, trick winners, auto-exposure, the
 observation builders and the deal are those of :mod:`sim.game.play` (one deck) and
-:mod:`sim.game.play2` (two decks), which the reference engines use too; scores come from
+:mod:`sim.game.play_two_decks` (two decks), which the reference engines use too; scores come from
 :func:`sim.game.scoring.score_deal` (RULES.md §5–§6).  Plain Python: about 4 ms per one-deck
 deal with the ``heuristic`` strategy choosing, 14 ms with two decks — for research, tests and
 bots, not for millions of deals (use :func:`sim.engine.play_deals` for those).
@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.errors import InputError, check_seed
 from sim.game import play as p1
-from sim.game import play2 as p2
+from sim.game import play_two_decks as p2
 from sim.game.cards import (
     DJ,
     EXPOSABLE,
@@ -55,7 +55,7 @@ from sim.game.deal_setup import (  # noqa: F401 (re-exported)
     run_exposure,
 )
 from sim.game.observation import O_PARTNER, O_SEAT
-from sim.game.observation2 import Q_PARTNER, Q_SEAT
+from sim.game.observation_two_decks import Q_PARTNER, Q_SEAT
 from sim.game.rules import Rules
 from sim.game.scoring import DealScore, raw_score_py, score_deal
 
@@ -185,7 +185,7 @@ class GameState:
 
         First deal: the engine's first leader (the ♣2 holder; two decks the seat dealt the
         first ♣2).  Other arguments as :meth:`from_hands`.  Raises InputError for a ``seed``
-        that is not a whole number 0..2**64−1 (a negative one no longer wraps).
+        that is not a whole number 0..2**64−1.
         """
         rules = rules or Rules()
         seed = check_seed(seed)
@@ -215,11 +215,11 @@ class GameState:
             self._played: Any = set()
             self._plain = self._shown = self._exposed_counts = None
             return
-        self._exposed_counts = [sum(p2._flags_counts(f)[b] for f in flags) for b in range(4)]
+        self._exposed_counts = [sum(p2.exposed_copies(f)[b] for f in flags) for b in range(4)]
         self._plain, self._shown = [], []
         for p in range(4):
             plain, shown = Counter(self.hands[p]), Counter()
-            for b, n in enumerate(p2._flags_counts(flags[p])):
+            for b, n in enumerate(p2.exposed_copies(flags[p])):
                 plain[EXPOSABLE[b]] -= n
                 shown[EXPOSABLE[b]] += n
             self._plain.append(+plain)
@@ -277,7 +277,7 @@ class GameState:
     @property
     def exposed(self) -> list[list[int]]:
         """Per seat, the sorted cards it exposed (two decks: a card twice = both copies)."""
-        return [sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(p2._flags_counts(f)[b]))
+        return [sorted(c for b, c in enumerate(EXPOSABLE) for _ in range(p2.exposed_copies(f)[b]))
                 for f in self.flags]
 
     def hand(self, seat: int) -> list[int]:
@@ -428,7 +428,7 @@ class GameState:
     def observation(self, seat: int | None = None, view: str | None = None) -> np.ndarray:
         """The uint64 observation of ``seat`` (default: the seat to play) — the array the
         engine builds for a strategy's decision: O_* layout (sim/game/observation.py, shape
-        (O_SIZE,)) with one deck, Q_* layout (observation2.py, shape (Q_SIZE,)) with two.
+        (O_SIZE,)) with one deck, Q_* layout (observation_two_decks.py, shape (Q_SIZE,)) with two.
 
         ``view``: the seat's own view of the teams, whatever the table's variant (which
         still scores the deal): ``"partners"`` — seat ``seat + 2`` is its partner
@@ -453,17 +453,16 @@ class GameState:
         legal = self._legal_set(seat) if seat == to_play else set()
         rules, trick_no = self.rules, len(self.tricks)
         if rules.decks == 1:
-            return p1.observation(seat, rules, self._held[seat], legal, self._played,
-                                  self._exposed, self._taken, self._voids, self.trick,
-                                  self._lead, self._led_suits, trick_no, self.first_deal,
-                                  self.flags,
-                                  p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t]
-                                                  + list(self.trick)))
-        taken = [p2._masks(t) for t in self._taken]
+            return p1.observation(seat, rules, self._held[seat], legal, p1.PublicState(
+                self._played, self._exposed, self._taken, self._voids, self.trick, self._lead,
+                self._led_suits, trick_no, self.first_deal, self.flags,
+                p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t] + list(self.trick))))
+        taken = [p2.count_masks(t) for t in self._taken]
         return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
-                               self._played, self._exposed_counts, taken, self._voids,
-                               self.trick, self._lead, self._led_suits, trick_no,
-                               self.first_deal, self.flags, self.tricks)
+                               p2.PublicState2(self._played, self._exposed_counts, taken,
+                                               self._voids, self.trick, self._lead,
+                                               self._led_suits, trick_no, self.first_deal,
+                                               self.flags, self.tricks))
 
     # ------------------------------------------------------------------ scores
 

@@ -46,24 +46,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from sim.analysis.stats import DEFAULT_LEVEL
+from sim.core.stats import DEFAULT_LEVEL
 from sim.errors import InputError
 from sim.jobs.chunks import Chunk, ChunkOutput, write_chunk, write_parquet
 from sim.jobs.config import JobSpec, default_out_dir
 from sim.jobs.executor import connect, run_batches, warm_while_priming
 from sim.jobs.manifest import (  # noqa: F401 (re-exported)
     MANIFEST_FORMAT,
-    _columns,
-    _DeferInterrupt,
-    _now,
-    _owned_files,
-    _resume_chunks,
-    _resume_spec,
-    _totals_of_file,
+    DeferInterrupt,
     check_models,
     gongzhu_manifest,
     model_digests,
+    now_iso,
+    owned_files,
     plan_chunks,
+    result_columns,
+    resume_chunks,
+    resume_spec,
+    totals_of_file,
     versions,
     write_json_atomic,
 )
@@ -250,8 +250,8 @@ class Job:
                 "model_sha256": model_digests(spec),
                 "versions": versions(),
                 "kind": spec.kind,
-                "columns": _columns(spec),
-                "started": _now(),
+                "columns": result_columns(spec),
+                "started": now_iso(),
                 "finished": None,
                 "runs": [],
                 "chunks": self.chunks,
@@ -259,7 +259,7 @@ class Job:
         m = self.manifest
         m["status"] = "running"
         m["spec"] = spec.to_dict()
-        m["runs"].append({"started": _now(), "finished": None, "jobs": spec.n_jobs(),
+        m["runs"].append({"started": now_iso(), "finished": None, "jobs": spec.n_jobs(),
                           "backend": spec.backend, "scheduler": spec.scheduler,
                           "versions": versions()})
         by_index = {c["index"]: c for c in m["chunks"]}
@@ -295,14 +295,14 @@ class Job:
                                   scheduler_timeout=spec.scheduler_timeout, ordered=False,
                                   n_items=len(todo))
                 for out in gen:
-                    with _DeferInterrupt():
+                    with DeferInterrupt():
                         c = by_index[out.index]
                         if out.tmp is not None:
                             os.replace(out.tmp, self.out / c["file"])
                         else:
                             write_chunk(self.out, c["file"], out.columns)
                         c.update(status="done", seconds=round(out.seconds, 4),
-                                 finished=_now())
+                                 finished=now_iso())
                         totals.merge(out.totals)
                         ran += 1
                         if time.monotonic() - last_write >= MANIFEST_INTERVAL:
@@ -321,9 +321,9 @@ class Job:
                 with contextlib.suppress(BaseException):
                     gen.close()
             bar.close()
-        with _DeferInterrupt():
+        with DeferInterrupt():
             n_done = sum(c["status"] == "done" for c in m["chunks"])
-            m["runs"][-1]["finished"] = _now()
+            m["runs"][-1]["finished"] = now_iso()
             m["runs"][-1]["chunks_run"] = ran
             if interrupted or failed is not None:
                 m["status"] = "interrupted" if interrupted else "failed"
@@ -341,7 +341,7 @@ class Job:
         else:
             # chunks finished by an earlier run: their totals from the Parquet files
             for c in done_before:
-                totals.merge(_totals_of_file(self.out / c["file"], spec.rules))
+                totals.merge(totals_of_file(self.out / c["file"], spec.rules))
             table = summary_rows(totals, level)
             if spec.rotate:  # scores per deal (over the rotations), paired differences
                 from sim.jobs.rotation import comparison_rows, rotated_table
@@ -354,7 +354,7 @@ class Job:
             m.pop("summary_level", None)
         write_summary(self.out, table)
         m["status"] = "finished"
-        m["finished"] = _now()
+        m["finished"] = now_iso()
         m["seconds"] = round(time.perf_counter() - t0, 3)
         self._write_manifest()
         return JobResult(self.out, spec, table, totals, ran, len(m["chunks"]),
@@ -426,14 +426,14 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
                 f"output folder {out} is not empty and holds no gongzhu-sim {MANIFEST}: "
                 "--force only replaces the files a gongzhu-sim manifest lists, so nothing "
                 "here is overwritten; choose another --out or empty the folder yourself")
-        stale = [p for p in _owned_files(out, old_m) if p.name != MANIFEST]
+        stale = [p for p in owned_files(out, old_m) if p.name != MANIFEST]
 
     digest = None
     if manifest is not None:
         if "deals_file" in spec.explicit:
             digest = file_digest(spec.deals_file) if Path(spec.deals_file).is_file() else None
         try:
-            spec = _resume_spec(spec, manifest, digest)
+            spec = resume_spec(spec, manifest, digest)
             check_models(spec, manifest)
         except InputError:
             raise
@@ -456,7 +456,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
         spec = spec.replace(deals=len(hands), deals_file=str(path))
     spec = spec.replace(out=str(out))
 
-    chunks = (_resume_chunks(manifest, spec, out) if manifest is not None
+    chunks = (resume_chunks(manifest, spec, out) if manifest is not None
               else plan_chunks(spec.deals, spec.chunk_size))
     client = _connect(spec) if spec.backend == "dask" else None
     try:

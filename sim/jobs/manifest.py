@@ -32,7 +32,7 @@ from sim.jobs.results import MANIFEST, SUMMARY, Totals, column_names
 MANIFEST_FORMAT = 3
 
 
-def _now() -> str:
+def now_iso() -> str:
     return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
 
 
@@ -72,7 +72,7 @@ def gongzhu_manifest(out: Path) -> dict[str, Any] | None:
     return None
 
 
-def _owned_files(out: Path, manifest: dict[str, Any]) -> list[Path]:
+def owned_files(out: Path, manifest: dict[str, Any]) -> list[Path]:
     """The files of ``out`` that ``manifest`` accounts for (and their ``.tmp`` twins).
 
     Only plain ``chunk-*.parquet`` names from the chunk list count (a manifest cannot
@@ -103,7 +103,7 @@ def versions() -> dict[str, str]:
             "pyarrow": pyarrow.__version__, "python": platform.python_version()}
 
 
-class _DeferInterrupt:
+class DeferInterrupt:
     """Hold Ctrl-C and SIGTERM while a chunk and the manifest are written (main thread
     only); either is raised as KeyboardInterrupt when the block ends."""
 
@@ -145,7 +145,7 @@ def check_models(spec: JobSpec, old: dict[str, Any]) -> None:
     check_data_digests(old.get("model_sha256"), model_digests(spec), "--resume")
 
 
-def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
+def resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSpec:
     """The interrupted run's spec, with this invocation's execution options on top."""
     old_spec = JobSpec.from_manifest(old["spec"])
     if spec.kind == "study" and old_spec.kind != "study":
@@ -178,7 +178,7 @@ def _resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobS
     return old_spec.replace(**execs, explicit=spec.explicit)
 
 
-def _columns(spec: JobSpec) -> list[str]:
+def result_columns(spec: JobSpec) -> list[str]:
     if spec.study is not None:
         from sim.jobs.study import study_columns
 
@@ -189,7 +189,7 @@ def _columns(spec: JobSpec) -> list[str]:
     return cols
 
 
-def _totals_of_file(path: Path, rules) -> Totals:
+def totals_of_file(path: Path, rules) -> Totals:
     """Totals of a chunk written by an earlier run, re-read from its Parquet file."""
     import pyarrow.parquet as pq
 
@@ -201,7 +201,7 @@ def _totals_of_file(path: Path, rules) -> Totals:
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
-def _resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
+def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
     """The chunk list of an interrupted run's manifest, checked against the spec.
 
     The chunks must be exactly those the spec plans (index, deals, file name), else the

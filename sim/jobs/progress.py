@@ -3,7 +3,7 @@
 On a terminal the commands draw a bar (tqdm) or rewrite one line; elsewhere a bar is
 useless, so ``run``, ``study``, ``report`` and ``tune`` print one plain line every
 :data:`INTERVAL` seconds, as ``expose`` does (sim/commands/expose.py ``_Progress``: the
-first line after :data:`FIRST` seconds, then one every 5 s off a terminal).  Issue 26.
+first line after :data:`FIRST` seconds, then one every 5 s off a terminal).
 
 :class:`ProgressLines` is the throttle; :func:`duration` rounds a time left.
 """

@@ -47,25 +47,25 @@ import numpy as np
 from sim.errors import InputError
 from sim.jobs.results_format import (  # noqa: F401 (re-exported)
     SUMMARY,
-    _align,
-    _isnan,
-    _plain,
-    _records,
+    align_columns,
     format_summary,
+    is_nan,
+    plain_scalar,
+    summary_records,
     write_summary,
 )
 from sim.jobs.totals import (  # noqa: F401 (re-exported)
-    _ANY_RATES,
+    ANY_RATES,
     RATE_METRICS,
     SCORE_METRICS,
     SEATS,
     SUMMARY_COLUMNS,
     Totals,
-    _totals_kernel,
     chunk_totals,
     summary_columns,
     summary_rows,
     summary_table,
+    totals_kernel,
 )
 
 if TYPE_CHECKING:  # pragma: no cover

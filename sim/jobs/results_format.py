@@ -9,13 +9,13 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
-from sim.jobs.totals import _ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
+from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
+from sim.jobs.totals import ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
 
 SUMMARY = "summary.csv"
 
 
-def _records(table) -> list[dict]:
+def summary_records(table) -> list[dict]:
     """Rows of a summary given as a list of dicts or a DataFrame."""
     if isinstance(table, list):
         return table
@@ -30,7 +30,7 @@ def write_summary(folder: str | Path, table) -> Path:
     """
     import csv
 
-    rows = _records(table)
+    rows = summary_records(table)
     cols = list(rows[0]) if rows else list(SUMMARY_COLUMNS)
     if not isinstance(table, list):
         cols = [str(c) for c in table.columns]
@@ -40,16 +40,16 @@ def write_summary(folder: str | Path, table) -> Path:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(cols)
         for r in rows:
-            w.writerow(["" if _isnan(r[c]) else _plain(r[c]) for c in cols])
+            w.writerow(["" if is_nan(r[c]) else plain_scalar(r[c]) for c in cols])
     os.replace(tmp, path)
     return path
 
 
-def _isnan(v) -> bool:
+def is_nan(v) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
-def _plain(v):
+def plain_scalar(v):
     """numpy scalars → Python scalars (their str() is then the plain repr)."""
     return v.item() if hasattr(v, "item") else v
 
@@ -59,7 +59,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
     """The summary (rows or DataFrame) as text: scores per seat (mean ± CI half-width, ``n/a``
     when undefined, with a warning line) and rates.  ``rotate``: a rotated job
     (sim/jobs/rotation.py), whose rows are seated entries over 4 rows per deal."""
-    records = [r for r in _records(table)
+    records = [r for r in summary_records(table)
                if r["metric"] != "delta_zero_sum"]  # a rotated job's paired differences
     index = {(r["metric"], str(r["seat"])): r for r in records}
     lo_key = next((k for k in (records[0] if records else {}) if str(k).startswith("ci")
@@ -91,7 +91,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
     for s in SEATS:
         rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
                     + [cell(m, str(s)) for m in scores])
-    lines += _align(rows)
+    lines += align_columns(rows)
     lines.append("")
     lines.append("rates (share of the 4 × deals plays)" if rotate else "rates (share of deals)")
     rate_cols = list(RATE_METRICS)
@@ -100,14 +100,14 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
                         .replace("full_hearts", "满红").replace("grand_slam", "满贯")
                         for c in rate_cols]]
     for s in [*map(str, SEATS), "any"]:
-        rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in _ANY_RATES) else ""
+        rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in ANY_RATES) else ""
                            for c in rate_cols])
-    lines += _align(rows)
+    lines += align_columns(rows)
     lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
     return "\n".join(lines)
 
 
-def _align(rows: list[list[str]]) -> list[str]:
+def align_columns(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
             for r in rows]

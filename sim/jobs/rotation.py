@@ -3,7 +3,7 @@
 The embedded default job of ``gongzhu-sim run`` (sim/jobs/config.py :data:`DEFAULT_TOML`)
 seats four player/exposure pairs — *entries* 0..3, the job's ``[[seats]]`` tables — and
 plays every deal four times, duplicate style, as ``compare`` does for a candidate against a
-field (sim/analysis/compare.py :func:`~sim.analysis.compare.candidate_scores`):
+field (sim/analysis/compare/compute.py :func:`~sim.analysis.compare.compute.candidate_scores`):
 
 * in rotation ``r`` (0..3) entry ``k`` sits in seat ``(k + r) mod 4`` (:func:`rotated`), so
   over the four rotations every entry plays each of the deal's four hands once;
@@ -21,7 +21,7 @@ The comparison (:func:`comparison_rows`): an entry's *score* on deal ``i`` is it
 zero-sum points (RULES.md §6) over the four rotations; the paired difference
 Δ(a, b)ᵢ = scoreᵢ(a) − scoreᵢ(b).  Means and intervals come from exact integer sums
 (3·zero-sum = 4·raw − Σraw is an integer; a score is Σ_r 3·zero-sum / 12), mean ± z·sd/√n
-with n = deals (sim/analysis/stats.py :func:`~sim.analysis.stats.sums_ci`), so they do not
+with n = deals (sim/core/stats.py :func:`~sim.core.stats.sums_ci`), so they do not
 depend on chunks, jobs or backend.  A pair's verdict is "X better" when its interval
 excludes 0, "identical" when Δ = 0 on every deal (four identical entries play the same game
 in every rotation), else "undecided".  Two identical entries among different ones are not
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names, fmt_interval, level_label, sums_ci
+from sim.core.stats import DEFAULT_LEVEL, ci_names, fmt_interval, level_label, sums_ci
 
 if TYPE_CHECKING:  # pragma: no cover
     from sim.jobs.chunks import Chunk

@@ -77,7 +77,7 @@ column              dtype     meaning
                               copy is held)
 ==================  ========  ===============================================================
 
-``summary.csv`` of a two-deck study holds the comparisons of sim/analysis/study_units.py
+``summary.csv`` of a two-deck study holds the comparisons of sim/jobs/study_units.py
 (``sheep_1of1``: one copy held, x − n; ``sheep_1of2`` / ``sheep_2of2``: both held, x − n /
 x2 − n; ``sheep_2vs1``: both held, x2 − x) in its ``card`` column.
 """
@@ -92,22 +92,29 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.analysis.measures import COLUMN_ORDER
-from sim.analysis.measures import UNITS as MEASURE_UNITS
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names
-from sim.analysis.stats import mean_ci as _mean_ci
 from sim.core.bits import ONE, bit, keep_alive, unmanaged
 from sim.core.kernel_cache import note_if_cold
 from sim.core.rng import STREAM_EXPOSE, deal_key, sub_stream
-from sim.engine.one_deck import _deal, _play_one
+from sim.core.stats import DEFAULT_LEVEL, ci_names
+from sim.core.stats import mean_ci as _mean_ci
+from sim.engine.one_deck import Scratch, play_one, shuffle_deal
+from sim.engine.request import DealOutputs, KernelTable, error_slots, kernel_table
 from sim.errors import InputError
 from sim.game.cards import EXPOSABLE, EXPOSE_NAMES
+from sim.game.measures import COLUMN_ORDER
+from sim.game.measures import UNITS as MEASURE_UNITS
 from sim.game.observation import O_SIZE
 from sim.game.rules import Rules
 from sim.jobs.config import HOLDER_OTHERS, STUDY_CARDS
-from sim.jobs.study2 import ARMS2, _columns2, _play_study2, _study_range2, exposed_total2  # noqa: F401
+from sim.jobs.study_two_decks import (  # noqa: F401
+    ARMS2,
+    exposed_total2,
+    play_study2,
+    study_columns2,
+    study_range2,
+)
 from strategies.dispatch import EXPOSE_FIXED, EXPOSE_RANDOM, choose_exposure
-from strategies.registry import Choice, params_table, parse_exposure, parse_player
+from strategies.registry import Choice, parse_exposure, parse_player
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -118,7 +125,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The two arms, in row order: x = the holder exposes the card, n = it does not.
 ARMS = ("x", "n")
 #: Two decks, in row order: x = the holder exposes one copy, n = none, x2 = both copies.
-#: Δ measures stored per row (``d_<measure>``), in column order (sim/analysis/measures.py).
+#: Δ measures stored per row (``d_<measure>``), in column order (sim/game/measures.py).
 DELTA_MEASURES = COLUMN_ORDER
 #: Units of the measures, for reports.
 UNITS = MEASURE_UNITS
@@ -129,9 +136,7 @@ assert EXPOSE_NAMES == STUDY_CARDS
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)
 
 @njit(cache=True, nogil=True)
-def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pids, pparams,
-                 given, hands_in, hands_out, exposed_out, leader_out, collected_out, raw_out,
-                 holder_out):
+def _study_range(seed, start, n, cards, holder_policy, table, given, hands_in, out, holder_out):
     """Play deals ``start … start+n−1``, each twice per studied card (arms x then n).
 
     ``cards``: int64 flag indices (0 pig … 3 ♥A) of the studied cards.  Row
@@ -139,40 +144,35 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
     and arm 0 (x) or 1 (n); ``holder_out[d·K + k]`` is the card's holder.  The holder's
     exposure policy is replaced by ``fixed`` flags: the card (arm x) or not (arm n),
     plus — with ``holder_policy`` — the holder's configured choice for its other cards.
+    ``table``: the seats (:class:`~sim.engine.request.KernelTable`); ``out``: the
+    output arrays (:class:`~sim.engine.request.DealOutputs`; plays are not recorded).
     ``given``: play the hands ``hands_in`` (n, 4) instead of dealing.
     """
+    pids, pparams = table.pids, table.pparams
     k_cards = cards.shape[0]
     u64_owner = np.zeros(O_SIZE + 12, dtype=np.uint64)  # obs, hands, dealt, rngs
     deck_owner = np.zeros(52, dtype=np.int64)
     exp_owner = np.zeros(4, dtype=np.int64)
-    rules_owner = rules.copy()
-    sp_owner = sparams.copy()
+    rules_owner = table.rules.copy()
+    sp_owner = table.sparams.copy()
     pp_owner = pparams.copy()
-    sids_owner = sids.copy()
+    sids_owner = table.sids.copy()
     pid_owner = pids.copy()
-    plays_owner = np.zeros((0, 52), dtype=np.int8)  # empty: plays are not recorded
-    winners_owner = np.zeros((0, 13), dtype=np.int8)
     # views without reference counting for the arrays handed to the per-deal code
     # (sim/core/bits.py unmanaged; the owners keep the memory alive)
     v = unmanaged(u64_owner)
-    obs = v[0:O_SIZE]
-    hands = v[O_SIZE:O_SIZE + 4]
     dealt = v[O_SIZE + 4:O_SIZE + 8]
-    rngs = v[O_SIZE + 8:O_SIZE + 12]
     deck = unmanaged(deck_owner)
-    exp = unmanaged(exp_owner)
-    rules_v = unmanaged(rules_owner)
-    sp = unmanaged(sp_owner)
+    scratch = Scratch(v[0:O_SIZE], v[O_SIZE:O_SIZE + 4], deck, unmanaged(exp_owner),
+                      v[O_SIZE + 8:O_SIZE + 12])
     pp = unmanaged(pp_owner)
-    sids_v = unmanaged(sids_owner)
     pid_arm = unmanaged(pid_owner)
-    plays = unmanaged(plays_owner)
-    winners = unmanaged(winners_owner)
-    hands_out = unmanaged(hands_out)
-    exposed_out = unmanaged(exposed_out)
-    leader_out = unmanaged(leader_out)
-    collected_out = unmanaged(collected_out)
-    raw_out = unmanaged(raw_out)
+    arm_table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
+                            pid_arm, pp)
+    hands_out = unmanaged(out.hands)
+    out = DealOutputs(hands_out, unmanaged(out.exposed), unmanaged(out.leader),
+                      unmanaged(out.collected), unmanaged(out.raw), unmanaged(out.plays),
+                      unmanaged(out.winners), unmanaged(out.errors))
     exposable = _EXPOSABLE  # flag order
     useed = np.uint64(seed)
     for d in range(n):
@@ -182,7 +182,7 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
             for p in range(4):
                 dealt[p] = hands_in[d, p]
         else:
-            _deal(key, deck, dealt)
+            shuffle_deal(key, deck, dealt)
         for k in range(k_cards):
             b = cards[k]
             flag = 1 << b
@@ -204,10 +204,8 @@ def _study_range(seed, start, n, cards, holder_policy, rules, sids, sparams, pid
                 pp[h, 0] = np.float64(f)
                 for p in range(4):
                     hands_out[row, p] = dealt[p]
-                _play_one(useed, i, True, 0, rules_v, sids_v, sp, pid_arm, pp, hands, obs,
-                          deck, exp, rngs, row, hands_out, exposed_out, leader_out,
-                          collected_out, raw_out, plays, winners, False, True, False,
-                          False)
+                play_one(useed, i, True, 0, row, arm_table, scratch, out, False, True, False,
+                         False)
             pid_arm[h] = pids[h]
             pp[h, 0] = pparams[h, 0]
     # the owners of the unmanaged views must live until here
@@ -276,27 +274,24 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
     p = _choices(players, parse_player, rules.decks)
     e = _choices(exposures, parse_exposure, rules.decks)
     if rules.decks == 2:
-        return _play_study2(rules, p, e, idx, seed, start, n, hands, holder_others)
+        return play_study2(rules, p, e, idx, seed, start, n, hands, holder_others)
     k = len(idx)
     rows = 2 * k * n
-    hands_out = np.zeros((rows, 4), np.uint64)
-    exposed = np.zeros((rows, 4), np.uint8)
-    leader = np.zeros(rows, np.int8)
-    collected = np.zeros((rows, 4), np.uint64)
-    raw = np.zeros((rows, 4), np.int32)
+    out = DealOutputs(  # plays are not recorded; kernel errors cannot occur (no check_legal)
+        hands=np.zeros((rows, 4), np.uint64), exposed=np.zeros((rows, 4), np.uint8),
+        leader=np.zeros(rows, np.int8), collected=np.zeros((rows, 4), np.uint64),
+        raw=np.zeros((rows, 4), np.int32), plays=np.zeros((0, 52), np.int8),
+        winners=np.zeros((0, 13), np.int8), errors=error_slots(rows, max(rows, 1)))
     holder = np.zeros(k * n, np.int8)
     given = hands is not None
     hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4))
                 if given else np.zeros((0, 4), np.uint64))
     note_if_cold(_study_range)
-    _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
-                 np.array(idx, np.int64), holder_others == "policy", rules.to_array(),
-                 np.array([c.id for c in p], np.int64),
-                 params_table(p, rules),
-                 np.array([c.id for c in e], np.int64),
-                 params_table(e),
-                 given, hands_in, hands_out, exposed, leader, collected, raw, holder)
-    return _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw)
+    _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
+                 holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out,
+                 holder)
+    return _columns(rules, idx, start, n, holder, out.hands, out.exposed, out.leader,
+                    out.collected, out.raw)
 
 
 def _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected, raw):
@@ -363,7 +358,7 @@ def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = Non
 
 def mean_ci(x: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, float]:
     """n, mean, sd (ddof = 1), se = sd/√n and the normal CI of ``x`` at ``level``
-    (:func:`sim.analysis.stats.mean_ci`; keys ``ci95_low``/``ci95_high`` at 0.95)."""
+    (:func:`sim.core.stats.mean_ci`; keys ``ci95_low``/``ci95_high`` at 0.95)."""
     return _mean_ci(x, level)
 
 
@@ -373,8 +368,8 @@ def summary_from_frame(df: pd.DataFrame, level: float = DEFAULT_LEVEL) -> pd.Dat
 
     rows = []
     present = [c for c in STUDY_CARDS if (df["card"] == c).any()]
-    if "copies" in df.columns:  # two decks: per card and comparison (study_units.py)
-        from sim.analysis.study_units import UNITS2, unit_key
+    if "copies" in df.columns:  # two decks: per card and comparison (sim/jobs/study_units.py)
+        from sim.jobs.study_units import UNITS2, unit_key
 
         for card in present:
             sub = df[df["card"] == card]
@@ -425,7 +420,7 @@ def _team_col(folder) -> list[str]:
 def format_study_summary(table: pd.DataFrame) -> str:
     """The study summary for the terminal: per card, mean Δ ± CI of each measure (``n/a``
     when undefined, with a warning line)."""
-    from sim.analysis.stats import fmt_pm, small_n_warning, undefined_warning
+    from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
 
     lo_key = next((c for c in table.columns if str(c).startswith("ci")
                    and str(c).endswith("_low")), "ci95_low")

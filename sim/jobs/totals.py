@@ -3,7 +3,7 @@
 Totals are kept as exact integers (raw, 3 × zero-sum, points and counts are integers), so
 the summary does not depend on how the deals were split into chunks: ``summary.csv`` is
 byte-identical for any ``jobs``, ``chunk_size`` and backend.  :class:`Totals` adds deals up
-with a numba kernel (:func:`_totals_kernel`); :func:`summary_rows` / :func:`summary_table`
+with a numba kernel (:func:`totals_kernel`); :func:`summary_rows` / :func:`summary_table`
 turn them into the summary (mean, sd, se and the interval of every metric and seat).
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from sim.analysis.stats import DEFAULT_LEVEL, ci_names, sums_ci
+from sim.core.stats import DEFAULT_LEVEL, ci_names, sums_ci
 from sim.game.cards import CT as _CT
 from sim.game.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
 
@@ -38,7 +38,7 @@ RATE_METRICS = {
     "grand_slam": "seat took all 16 scoring cards (满贯)",
 }
 #: Rate metrics that also get an ``any`` row (rate of deals where some seat did it).
-_ANY_RATES = tuple(f"exposed_{n}" for n in EXPOSE_NAMES) + ("full_hearts", "grand_slam")
+ANY_RATES = tuple(f"exposed_{n}" for n in EXPOSE_NAMES) + ("full_hearts", "grand_slam")
 #: Rows per block summed in int64 (fewer when scores are huge), then added as Python ints.
 _BLOCK = 1 << 16
 
@@ -65,13 +65,13 @@ def chunk_totals(cols: dict[str, np.ndarray], res: DealResults) -> Totals:
 # ---------------------------------------------------------------------------------------
 
 
-#: Rows of the (metric, seat) table filled by :func:`_totals_kernel`.
+#: Rows of the (metric, seat) table filled by :func:`totals_kernel`.
 _K_SCORES = 4  # raw, 3·zero-sum, points, team points: Σx and Σx² each
 _K_RATES = len(RATE_METRICS)
 
 
 @njit(cache=True, nogil=True)
-def _totals_kernel(raw, points, team, has_team, exposed, collected, collected2, two,
+def totals_kernel(raw, points, team, has_team, exposed, collected, collected2, two,
                    lo, hi, sums, counts):
     """Add rows ``lo … hi−1`` into ``sums`` (int64[4, 4, 2]) and ``counts`` (int64[9, 5]).
 
@@ -165,7 +165,7 @@ class Totals:
         block = max(1, min(_BLOCK, 2**58 // (16 * big * big)))
         for lo in range(0, n, block):
             sums = np.zeros((4, 4, 2), dtype=np.int64)
-            _totals_kernel(*args, lo, min(n, lo + block), sums, counts)
+            totals_kernel(*args, lo, min(n, lo + block), sums, counts)
             for m in range(len(names)):
                 for s in SEATS:
                     acc[m][s][0] += int(sums[m, s, 0])
@@ -200,7 +200,7 @@ class Totals:
 
 def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1,
          level: float = DEFAULT_LEVEL) -> dict:
-    """One summary row from exact sums of ``scale·x`` (sim/analysis/stats.py :func:`sums_ci`:
+    """One summary row from exact sums of ``scale·x`` (sim/core/stats.py :func:`sums_ci`:
     mean ± z·sd/√n, sd with ddof = 1; undefined interval — nan — for n < 2 or equal values)."""
     lo_name, hi_name = ci_names(level)
     mean, sd, se, lo, hi = sums_ci(n, s1, s2, scale, level)
@@ -209,7 +209,7 @@ def _row(metric: str, seat: str, n: int, s1: int, s2: int, scale: int = 1,
 
 
 #: Columns of ``summary.csv`` / :func:`summary_table` (at level 0.95; the interval columns
-#: are named after the level: ``ci90_low`` … at 0.9, see :func:`sim.analysis.stats.ci_names`).
+#: are named after the level: ``ci90_low`` … at 0.9, see :func:`sim.core.stats.ci_names`).
 SUMMARY_COLUMNS = ("metric", "seat", "n", "mean", "sd", "se", "ci95_low", "ci95_high")
 
 
@@ -232,7 +232,7 @@ def summary_rows(totals: Totals, level: float = DEFAULT_LEVEL) -> list[dict]:
         c = totals.counts.get(name, [0] * 5)
         for s in SEATS:
             rows.append(_row(name, str(s), totals.n, c[s], c[s], 1, level))
-        if name in _ANY_RATES:
+        if name in ANY_RATES:
             rows.append(_row(name, "any", totals.n, c[4], c[4], 1, level))
     return rows
 
@@ -243,7 +243,7 @@ def summary_table(totals: Totals, level: float = DEFAULT_LEVEL) -> pd.DataFrame:
     Columns: ``metric``, ``seat`` (0..3 or ``any``), ``n`` (deals), ``mean``, ``sd``,
     ``se`` (= sd/√n, sd with ddof = 1), ``ci95_low``/``ci95_high`` (mean ± z·se, z the
     normal quantile of ``level``; the names follow the level; empty/nan when undefined:
-    n < 2 or every deal equal, see sim/analysis/stats.py).  Score metrics
+    n < 2 or every deal equal, see sim/core/stats.py).  Score metrics
     (raw, zero_sum, points, team_points) are in their §5/§6 units per deal; rate metrics
     (``exposed_pig`` … ``grand_slam``, see :data:`RATE_METRICS`) are fractions of deals,
     with sd = √(p(1−p)·n/(n−1)).

@@ -1,4 +1,4 @@
-"""``gongzhu-sim serve``'s web page (issue 27, docs/serve.md): the Starlette app
+"""``gongzhu-sim serve``'s web page (docs/serve.md): the Starlette app
 (:mod:`sim.web.app`), its jobs (:mod:`sim.web.jobs`), the position editor's check
 (:mod:`sim.web.position`), the reports it lists (:mod:`sim.web.reports`) and the page itself
 (``static/``: plain HTML, CSS and JavaScript modules).  Needs the ``web`` extra

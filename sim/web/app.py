@@ -447,7 +447,7 @@ MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
 def _n_tables(params: dict) -> int:
     """How many tables an expose request plays (``tables``; 1 without it or when the names
     cannot be read: the command then says why)."""
-    from sim.analysis.exposure_tables import split_tables
+    from sim.analysis.exposure.tables import split_tables
 
     if params.get("tables") is None:
         return 1
@@ -467,7 +467,7 @@ def check_search_work(command: str, params: dict) -> None:
     seat too unless ``params["player"]`` is given (not None), as ``--opponents T`` does; a
     table of a ``slow`` registry player gets search's smaller default batch, as the command.
     """
-    from sim.analysis.exposure_options import split_names
+    from sim.analysis.exposure.options import split_names
     from sim.commands.expose import SEARCH_BATCH, SEARCH_BATCH2, SEARCH_COST2
     from sim.commands.options import pop_rules
     from strategies.registry import PLAYER, PLAYERS, lookup, parse_player, parse_seats
@@ -493,7 +493,7 @@ def check_search_work(command: str, params: dict) -> None:
                 names = names[:1] + names[1:] * (3 if len(names) == 2 else 1)
                 seats = [(None, names)]
             else:
-                from sim.analysis.exposure_tables import split_tables
+                from sim.analysis.exposure.tables import split_tables
 
                 seats = [(t, [params["player"] or t, t, t, t])
                          for t in split_tables(params["tables"])]
@@ -511,7 +511,7 @@ def check_search_work(command: str, params: dict) -> None:
                                         if slow else 10_000)
             what = f"a batch of {batch:,} deals"
         else:
-            from sim.analysis.advise import BATCH as batch
+            from sim.analysis.advise.compute import BATCH as batch
 
             what = f"{batch} worlds (advise's batch)"
         cap = MAX_SEARCH_WORK[command]
@@ -530,7 +530,7 @@ def check_search_work(command: str, params: dict) -> None:
 def _meta(config: ServerConfig) -> dict:
     """The forms' choices: rule options (name, default, help, choices), players, exposure
     policies and measures, and the server's caps."""
-    from sim.analysis.measures import MEASURES
+    from sim.game.measures import MEASURES
     from sim.game.rules import rule_option_specs
     from strategies.registry import EXPOSURE, PLAYER, strategies
 

@@ -80,9 +80,9 @@ class Job:
 
 def _to_json(command: str, res) -> dict:
     if command == "expose":
-        from sim.analysis.exposure_format import to_json
+        from sim.analysis.exposure.format import to_json
         return to_json([res])
-    from sim.analysis.advise_format import to_json
+    from sim.analysis.advise.format import to_json
     return to_json(res)
 
 

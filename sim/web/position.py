@@ -2,8 +2,8 @@
 
 The page holds your hand *as dealt*, your seat, the first leader, the exposures and the
 plays so far, entered card by card.  :func:`check_position` checks that state after every
-play with the functions ``advise`` uses (:func:`sim.analysis.advise_position.
-parse_position`, :func:`sim.analysis.advise_worlds.check_history`, which replays the history
+play with the functions ``advise`` uses (:func:`sim.analysis.advise.position.
+parse_position`, :func:`sim.analysis.advise.worlds.check_history`, which replays the history
 in sampled deals with :class:`sim.game.state.GameState`, so a play that breaks a rule is
 refused with the rule's message) and says whose turn it is; when it is your turn it also
 gives the ``advise`` options of the position (your hand *now*), the CLI command line and
@@ -35,15 +35,15 @@ def check_position(body: Mapping[str, Any]) -> dict:
     (the ``advise`` options of the position) and ``command`` (the CLI line).  Raises
     InputError (AdviseError, CardError, OptionError) with advise's message.
     """
-    from sim.analysis.advise_format import describe
-    from sim.analysis.advise_position import (
+    from sim.analysis.advise.format import describe
+    from sim.analysis.advise.position import (
         AdviseError,
-        _parse_plays,
-        _public_replay,
+        parse_plays,
         parse_position,
         play_str,
+        public_replay,
     )
-    from sim.analysis.advise_worlds import WorldSampler, check_history
+    from sim.analysis.advise.worlds import WorldSampler, check_history
     from sim.commands.options import pop_rules
     from sim.game.cards import C2, CardError, card_str, parse_hand
 
@@ -63,14 +63,14 @@ def check_position(body: Mapping[str, Any]) -> dict:
     if len(dealt) != rules.cards_per_seat:
         raise AdviseError(f"HAND (as dealt) has {len(dealt)} cards; a seat is dealt "
                           f"{rules.cards_per_seat}")
-    pl = _parse_plays(params["plays"], d)
+    pl = parse_plays(params["plays"], d)
     leader = params["first_leader"]
     if leader is None:
         if not params["later_deal"] and C2 in dealt:
             leader = seat  # you hold ♣2: you lead the first deal's first trick
         else:
             raise AdviseError("choose the first leader (the seat that led the first trick)")
-    seats, _, to_play, t, _ = _public_replay(rules, pl, leader)
+    seats, _, to_play, t, _ = public_replay(rules, pl, leader)
     now = Counter(dealt)
     for j, (s, x) in enumerate(zip(seats, pl, strict=True)):
         if s != seat:
