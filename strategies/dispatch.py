@@ -40,7 +40,8 @@ from strategies.search2 import play_search2
 
 #: Play-strategy ids (``Choice.id`` of strategies/registry.py).
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LEARNED = 0, 1, 2, 3, 4
-assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC}
+assert ROLLOUTS == {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST, "heuristic": PLAY_HEURISTIC,
+                    "learned": PLAY_LEARNED}
 #: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
 PLAY_ILLEGAL = 63
 #: Exposure-policy ids.
