@@ -7,8 +7,10 @@ Usage:
 ``cost``: for each ``search`` configuration (a player name, e.g. ``search:worlds=64,race=2``)
 the CPU time one seat of it spends per deal: one seat of it and three ``heuristic``, one
 thread, ``--deals`` deals per run after a warm-up, the process's CPU time (not wall: the
-machine is shared) divided by the deals, median of ``--runs`` runs; the three heuristic
-seats' own cost (about 2 µs per deal) is included and negligible.  Prints the machine.
+machine is shared) divided by the deals, median of ``--runs`` runs interleaved across the
+configurations (so load changes fall on all alike), and each one's ratio to the first;
+the three heuristic seats' own cost (a few µs per deal) is included and negligible.
+Prints the machine.
 
 ``match``: two ``A`` (seats 0+2) against two ``B`` (1+3) and swapped, the same deals, no
 exposure (scripts/bench_strength.py ``two_vs_two``): ``A``'s raw points per seat per deal
@@ -34,18 +36,23 @@ from sim.engine.one_deck import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 
-def cpu_ms_per_deal(config: str, n: int, runs: int, decks: int = 1) -> float:
-    """Median CPU milliseconds per deal of one ``config`` seat (and three ``heuristic``),
-    one thread, ``n`` deals per run after a warm-up of a tenth as many."""
+def cpu_ms_per_deal(configs: list[str], n: int, runs: int, decks: int = 1) -> list[float]:
+    """Median CPU milliseconds per deal of one seat of each of ``configs`` (and three
+    ``heuristic``), one thread, ``n`` deals per run after a warm-up of a tenth as many.
+    The runs are interleaved (run r of every config, then run r + 1), so a change in the
+    machine's load falls on every config alike."""
     rules = Rules(decks=decks)
-    players = [config, "heuristic", "heuristic", "heuristic"]
-    play_deals(rules, players, "never", seed=1, n=max(4, n // 10), threads=1)
-    out = []
+    for cfg in configs:
+        play_deals(rules, [cfg, "heuristic", "heuristic", "heuristic"], "never", seed=1,
+                   n=max(4, n // 10), threads=1)
+    out: list[list[float]] = [[] for _ in configs]
     for r in range(runs):
-        c = time.process_time()
-        play_deals(rules, players, "never", seed=1000 + r, n=n, threads=1)
-        out.append(1000 * (time.process_time() - c) / n)
-    return statistics.median(out)
+        for i, cfg in enumerate(configs):
+            c = time.process_time()
+            play_deals(rules, [cfg, "heuristic", "heuristic", "heuristic"], "never",
+                       seed=1000 + r, n=n, threads=1)
+            out[i].append(1000 * (time.process_time() - c) / n)
+    return [statistics.median(x) for x in out]
 
 
 def main() -> None:
@@ -62,9 +69,11 @@ def main() -> None:
     if a.what == "cost":
         n = a.deals or 300
         print(f"CPU ms per seat per deal ({'one deck' if a.decks == 1 else 'two decks'}, 1 "
-              f"{'seat'} + 3 heuristic, 1 thread, {n:,} deals per run, median of {a.runs})")
-        for cfg in a.configs:
-            print(f"  {cfg:<48}{cpu_ms_per_deal(cfg, n, a.runs, a.decks):>8.3f} ms", flush=True)
+              f"seat + 3 heuristic, 1 thread, {n:,} deals per run, median of {a.runs} "
+              f"interleaved runs; ratio to the first config)")
+        ms = cpu_ms_per_deal(a.configs, n, a.runs, a.decks)
+        for cfg, x in zip(a.configs, ms, strict=True):
+            print(f"  {cfg:<48}{x:>8.3f} ms  {x / ms[0]:>6.2f}x")
         return
     if len(a.configs) != 2:
         ap.error("match takes two players: A B")

@@ -360,13 +360,25 @@ def _cell(x) -> str:
     return f"{m:+.1f} [{m - h:+.1f}, {m + h:+.1f}] n={n:,}"
 
 
+def _same(a, b, decks=1) -> bool:
+    """Whether the player names ``a`` and ``b`` resolve to the same player (kernel id,
+    parameters and data): e.g. ``search`` and ``search:rollout=heuristic,infer=0`` while
+    the default is today's search."""
+    from strategies.registry import parse_player
+
+    x, y = parse_player(a, decks), parse_player(b, decks)
+    return (x.id, x.params, x.data) == (y.id, y.params, y.data)
+
+
 def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
                fields=CROSS_FIELDS):
     """The strength cross-table: every pair of ``players`` 2 v 2 (:func:`two_vs_two`: seats
     0+2 against 1+3 and swapped, the same ``n`` deals, one deck), the ``pairs2`` 2 v 2 with
     two decks (``n2`` deals, 0 = skip), and each player 1 v 3 against each of ``fields``
     (:func:`one_vs_field`).  Prints markdown tables (raw points per seat per deal of the
-    row player minus the column player, mean [95% CI] n = deals) as it goes."""
+    row player minus the column player, mean [95% CI] n = deals) as it goes.  Two names
+    of the same player (:func:`_same`) are not played against each other (the difference
+    is 0 by symmetry: "same player"), and a player's 1 v 3 row is played once."""
     print(f"\n2 v 2, one deck, no exposure (row − column, raw points per seat per deal; "
           f"seed {seed})\n")
     print("| row \\ column | " + " | ".join(f"`{p}`" for p in players[1:]) + " |")
@@ -377,6 +389,9 @@ def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
             if j <= i:
                 cells.append("")
                 continue
+            if _same(a, b):
+                cells.append("same player")
+                continue
             d = two_vs_two(seed, n, threads, a, b)[0]
             cells.append(_cell(d))
         print(f"| `{a}` | " + " | ".join(cells) + " |", flush=True)
@@ -385,6 +400,9 @@ def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
               f" seed {seed})\n")
         print("| first | second | first − second |\n|---|---|---|")
         for a, b in pairs2:
+            if _same(a, b, 2):
+                print(f"| `{a}` | `{b}` | same player |", flush=True)
+                continue
             d = two_vs_two(seed, n2, threads, a, b, decks=2)[0]
             print(f"| `{a}` | `{b}` | {_cell(d)} |", flush=True)
     print(f"\n1 v 3, one deck, no exposure: the player in each seat in turn against three of "
@@ -392,10 +410,18 @@ def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
           f"{seed})\n")
     print("| player | " + " | ".join(f"field `{f}`" for f in fields) + " |")
     print("|---" * (len(fields) + 1) + "|")
+    done: dict[tuple[str, str], str] = {}
     for p in players:
         cells = []
         for f in fields:
-            cells.append("—" if p == f else _cell(one_vs_field(seed, n, threads, p, f)[0]))
+            twin = next((q for (q, g) in done if g == f and _same(q, p)), None)
+            if twin is not None:
+                cells.append(done[twin, f])
+            elif _same(p, f):
+                cells.append("—")
+            else:
+                cells.append(_cell(one_vs_field(seed, n, threads, p, f)[0]))
+            done[p, f] = cells[-1]
         print(f"| `{p}` | " + " | ".join(cells) + " |", flush=True)
 
 

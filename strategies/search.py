@@ -34,6 +34,19 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
+Issue 24's keys (each measured in docs/strength.md; the defaults keep today's search):
+
+* ``rollout=learned`` — the rollouts' four seats play the shipped ``learned`` model; the
+  registry puts the model after the seat's parameters (as for a ``learned`` seat) and
+  :func:`rollout_table` hands it to every rollout seat (``rollout_value_t`` /
+  ``choose_card_t``: the rollout and the chooser with that table);
+* ``infer=1`` (``pool``) — :func:`infer_worlds`: ``pool × worlds`` candidate worlds, each
+  weighted by the model's probability of the plays already on the current trick
+  (:func:`_past_observation` rebuilds each of those seats' observations in the world),
+  resampled to ``worlds``;
+* ``race=k`` — :func:`choose_card_race`: cards are dropped once they trail the best by
+  more than k standard errors of the paired differences.
+
 Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HELP`.
 """
 
@@ -665,6 +678,12 @@ def _past_observation(obs, world, j, ro):
     ro[O_PLAYED] = obs[O_PLAYED] & ~later
     ro[O_TRICK_LEN] = np.uint64(j)
     ro[O_LED_SUITS] = led_suits
+    if j == 0:
+        ro[O_FIRST_IN_LED] = ZERO  # no suit is led yet
+    if later & _PIG:  # the pig / the sheep is played from the j-th card on: not yet by anyone
+        ro[O_PIG_SHEEP_BY] &= ~_NIB
+    if later & _SHEEP:
+        ro[O_PIG_SHEEP_BY] &= ~(_NIB << _U4)
     ro[O_LEGAL] = legal_mask(hand, j, led, first_in_led, led_suits, obs[O_EXPOSED], c2_lead)
     return c
 

@@ -24,6 +24,7 @@ from strategies.search import (
     choose_card_race,
     choose_card_t,
     infer_worlds,
+    representatives,
     rollout_table,
     sample_worlds,
 )
@@ -69,7 +70,9 @@ def test_race_at_its_first_check_chooses_as_the_plain_search():
         t2 = np.empty(52, dtype=np.int64)
         plain = choose_card_t(obs, worlds, 2, table, 0, np.uint64(9), scratch, t1)
         raced = choose_card_race(obs, worlds, 2, table, 0, np.uint64(9), scratch, t2, 2.0)
-        assert raced == plain and np.array_equal(t1, t2)
+        assert raced == plain
+        if bin(int(representatives(obs))).count("1") > 1:  # one card: the race stops at once
+            assert np.array_equal(t1, t2)
         many = np.empty((40, 4), dtype=np.uint64)
         sample_worlds(obs, 40, np.uint64(5), many)
         c = choose_card_race(obs, many, 2, table, 0, np.uint64(9), scratch, t2, 1.0)
