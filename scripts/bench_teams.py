@@ -14,10 +14,10 @@ trick.  An event (**pig given to the partner, avoidably**) is a play of the ♠Q
   from the recorded hands and plays with sim/game/tricks.py ``legal_mask``).
 
 Reported per player and variant, per 1,000 deals with a 95% CI (normal, over deals; the
-count per deal is 0 or 1), beside the rate of the same events whoever took the trick is
-the partner *and was already winning the trick when the pig was played* (the clearest
-case: the seat saw its partner winning), and of all pig plays onto a trick the partner
-takes (avoidable or not).  In ``pig_sheep`` the pig's holder does not know its partner
+count per deal is 0 or 1; with no event at all, the rule-of-three bound [0, 3,000/n]):
+the events; the events in which the partner was already winning the trick when the pig
+was played (the clearest case: the seat saw it); and every pig play onto a trick the
+partner takes, avoidable or not.  In ``pig_sheep`` the pig's holder does not know its partner
 until the ♦J shows, so part of its events there are not knowingly avoidable.
 """
 
@@ -122,7 +122,10 @@ def main() -> None:
             cols = []
             for x in pig_events(res):
                 m, h, _ = ci(1000 * x)
-                cols.append(f"{m:7.1f} [{m - h:6.1f}, {m + h:6.1f}]")
+                lo, hi = m - h, m + h
+                if not x.any():  # no event: the normal interval is undefined; rule of three
+                    lo, hi = 0.0, 3000 / len(x)
+                cols.append(f"{m:7.1f} [{lo:6.1f}, {hi:6.1f}]")
             print(f"{variant:<10}{name:<36}{cols[0]:>24}{cols[1]:>26}{cols[2]:>26}  "
                   f"n={a.deals:,} ({time.process_time() - t:.0f} s CPU)", flush=True)
 

@@ -289,9 +289,9 @@ def _policy(policy, obs, rng, table):
         return play_random(obs, rng)
     if policy == _R_LOWEST:
         return play_lowest(obs, rng)
-    if policy == _R_LEARNED:
+    if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
         return play_learned(obs, table, rng)
-    return play_heuristic(obs, _HEUR_TABLE, rng)
+    return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model: heuristic)
 
 
 @njit(cache=True, nogil=True)
@@ -566,8 +566,9 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
     far; ties: the lowest) has mean + ``k_se`` standard errors < 0, or is 0 in every world
     so far (it cannot be told from the leader: the lower card stays).  The race stops when
     one card is left or the worlds are used up; the card of best total among those left
-    is played (ties: the lowest).  ``totals`` (int64[52]) gets each card's total over the
-    worlds it was rolled out in (equivalent cards share it).  Returns a card of
+    is played (ties: the lowest).  ``totals`` (int64[52]) gets each card's mean over the
+    worlds it was rolled out in times the number of worlds, rounded (so ``totals / W`` is
+    its mean, as with :func:`choose_card_t`; equivalent cards share it).  Returns a card of
     ``obs[O_LEGAL]``.
     """
     rng = np.uint64(rng)
@@ -588,6 +589,7 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
     nw = worlds.shape[0]
     vals = np.zeros((m, nw), dtype=np.int64)
     sums = np.zeros(m, dtype=np.int64)
+    rolled = np.zeros(m, dtype=np.int64)
     alive = np.ones(m, dtype=np.bool_)
     n_alive = m
     for w in range(nw):
@@ -598,6 +600,7 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
                                          measure, r0, scratch)
                 vals[i, w] = val
                 sums[i] += val
+                rolled[i] += 1
         done = w + 1
         if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
             lead = -1
@@ -632,7 +635,8 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
         mm &= mm - ONE
         if reps & bit(c):
             j += 1
-            totals[c] = sums[j]
+            totals[c] = sums[j] if rolled[j] == nw else np.int64(
+                np.round(sums[j] * np.float64(nw) / max(1, rolled[j])))
         else:
             totals[c] = totals[prev]
         prev = c
@@ -740,7 +744,8 @@ def search_decision(obs, params, rng, totals):
 
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
-    searched (with ``race``: over the worlds each card was rolled out in); ``worlds`` = 0
+    searched (with ``race``: its mean over the worlds it was rolled out in × ``worlds``,
+    rounded); ``worlds`` = 0
     when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
     training-data recorder (sim/analysis/learn.py).  ``rollout=learned`` and ``infer=1``
     read the model in ``params[seat, N_PARAMS:]``; without one (a table made by hand) the

@@ -133,9 +133,9 @@ def _policy2(policy, obs, rng, table):
         return play_random2(obs, rng)
     if policy == _R_LOWEST:
         return play_lowest2(obs, rng)
-    if policy == _R_LEARNED:
+    if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
         return play_learned2(obs, table, rng)
-    return play_heuristic2(obs, _HEUR_PARAMS, rng)
+    return play_heuristic2(obs, _HEUR_PARAMS, rng)  # (learned without a model: heuristic)
 
 
 @njit(cache=True, nogil=True)
@@ -504,7 +504,8 @@ def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals,
     every RACE_STEP, a play whose paired difference to the leader has mean + ``k_se``
     standard errors < 0 (or is 0 in every world so far) leaves the race; the best total
     among the plays left is played (ties: the first in enumeration order).  ``totals`` gets
-    each play's total over the worlds it was rolled out in.  Returns ``(c1, c2)``."""
+    each play's mean over the worlds it was rolled out in × the worlds, rounded.  Returns
+    ``(c1, c2)``."""
     rng = np.uint64(rng)
     rules = np.zeros(R_SIZE, dtype=np.int64)
     unpack_rules(obs[Q_RULES], rules)
@@ -518,6 +519,7 @@ def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals,
     nw = worlds.shape[0]
     vals = np.zeros((n, nw), dtype=np.int64)
     sums = np.zeros(n, dtype=np.int64)
+    rolled = np.zeros(n, dtype=np.int64)
     alive = np.zeros(n, dtype=np.bool_)
     n_alive = 0
     for i in range(n):
@@ -532,6 +534,7 @@ def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals,
                                           exp, measure, r0, scratch)
                 vals[i, w] = val
                 sums[i] += val
+                rolled[i] += 1
         done = w + 1
         if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
             lead = -1
@@ -559,7 +562,9 @@ def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals,
         if alive[i] and (best < 0 or sums[i] > sums[best]):
             best = i
     for i in range(n):
-        totals[i] = sums[i] if reps[i] == i else sums[reps[i]]
+        j = reps[i]
+        totals[i] = sums[j] if rolled[j] == nw else np.int64(
+            np.round(sums[j] * np.float64(nw) / max(1, rolled[j])))
     return c1s[best], c2s[best]
 
 

@@ -203,3 +203,15 @@ def test_two_deck_search_plays_the_new_keys_legally():
                      "search:worlds=9,race=1,lowest", "random", seed=4, n=1, threads=1,
                      check_legal=True)
     assert len(res) == 1
+
+
+def test_train_refuses_two_deck_teacher_keys_it_cannot_record(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    for teacher in ("search:worlds=2,race=2", "search:worlds=2,rollout=learned"):
+        r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "1", "--teacher",
+                                      teacher, "--out", str(tmp_path / "m.npz")])
+        assert r.exit_code == 2 and "not recorded with two decks" in r.output
+        assert not (tmp_path / "m.npz").exists()
