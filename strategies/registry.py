@@ -457,18 +457,23 @@ register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
                   kernels={1: play_heuristic, 2: play_heuristic2},
                   params={1: HEURISTIC_PARAMS}, param_help=HEURISTIC_HELP,
                   syntax="heuristic:key=value,..."))
+
+
 def _search_data(arg: str, name: str, decks: int | None):
     """``search:key=value,...``: the parameters (as every ``key=value`` player) and, when
     ``rollout=learned`` or ``infer=1`` ask for it, the shipped ``learned`` model for the
     deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
-    do).  Raises StrategyError for a bad key or value, ``infer=1`` with two decks, or an
-    unreadable shipped model."""
+    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` with
+    two decks, or an unreadable shipped model."""
     from strategies.model import ModelFileError, check_model, default_model_path, read_model
 
     strategy = lookup(PLAYER, "search")
     params = _kv_params(strategy, arg, name, decks)
     keys = list(SEARCH_PARAMS)
     infer = params[keys.index("infer")] != 0
+    if params[keys.index("race")] < 0:
+        raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
+                            f"standard errors > 0, got {params[keys.index('race')]:g}")
     if decks == 2 and infer:
         raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
                             "(two decks: infer=0)")

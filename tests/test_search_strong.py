@@ -41,7 +41,7 @@ def test_todays_search_is_reachable_and_the_new_keys_parse():
     assert ch.data is not None and len(ch.data.values) > 3  # the shipped model rides along
     assert parse_player("search:rollout=learned", decks=2).data is not None
     for bad, needle in [("search:infer=2", "0..1"), ("search:pool=0", "1..64"),
-                        ("search:race=x", "finite")]:
+                        ("search:race=x", "finite"), ("search:race=-1", "race")]:
         with pytest.raises(StrategyError, match=needle):
             parse_player(bad)
     with pytest.raises(StrategyError, match="one deck only"):
