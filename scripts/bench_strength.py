@@ -3,6 +3,8 @@
 Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
                                          [--only NAME,...] [--speed-deals N]
                                          [--search-deals N]
+       python scripts/bench_strength.py --crosstable [--search-deals N]
+                                         [--crosstable-deals2 N] [--seed S] [--threads T]
 
 Every pairing between different strategies plays the same ``--deals`` deals
 (root ``--seed``) four times with the four hands rotated through the seats
@@ -54,6 +56,13 @@ with ``Rules(decks=2)``; ``search2_1v3`` and ``search2_worlds`` (worlds = 4 … 
 ``search_1v3`` and ``search_worlds`` with two decks.
 
 Finally the single-thread speed of four heuristic players (median of 3 runs).
+
+``--crosstable`` (alone): the strength cross-table of issue 24 — every pair of ``random``,
+``heuristic``, ``learned``, ``search:rollout=heuristic,infer=0`` and ``search`` 2 v 2 (seats
+0+2 against 1+3 and swapped, the same deals; raw points per seat per deal, 95% CI, n), one
+deck (``--search-deals``, default 2,000) and two decks for the main pairs
+(``--crosstable-deals2``, default 500), and each player 1 v 3 against a ``heuristic`` and a
+``learned`` field; printed as markdown tables (docs/strength.md).
 """
 
 from __future__ import annotations
@@ -221,47 +230,63 @@ def _rel(one_search, base, seat):
     return one_search.raw[:, seat].astype(np.float64) - base.raw[:, seat].astype(np.float64)
 
 
-def search_2v2(seed, n, threads, search="search", decks=1):
-    """Two ``search`` (seats 0+2) against two ``heuristic`` (1+3), and swapped, same deals.
-
-    Per deal: the mean raw of a search seat minus the mean raw of a heuristic seat,
-    averaged over the two seatings (raw points per seat per deal; no exposure).
-    ``decks=2``: the two-deck game (strategies/search_two_decks.py against the two-deck heuristic).
-    """
+def two_vs_two(seed, n, threads, a_name, b_name, decks=1):
+    """Two ``a_name`` (seats 0+2) against two ``b_name`` (1+3), and swapped, the same deals
+    (no exposure).  Returns ``(d, d_a, d_b, z, rate)``: per deal, the mean raw of an
+    ``a_name`` seat minus the mean raw of a ``b_name`` seat, averaged over the two seatings
+    (raw points per seat per deal), the same in each seating, an ``a_name`` seat's mean
+    zero-sum points, and deals/s (both seatings)."""
     rules = Rules(decks=decks)
     t = time.perf_counter()
-    a = play_deals(rules, [search, "heuristic", search, "heuristic"], "never", seed=seed, n=n,
+    a = play_deals(rules, [a_name, b_name, a_name, b_name], "never", seed=seed, n=n,
                    threads=threads)
-    b = play_deals(rules, ["heuristic", search, "heuristic", search], "never", seed=seed, n=n,
+    b = play_deals(rules, [b_name, a_name, b_name, a_name], "never", seed=seed, n=n,
                    threads=threads)
     rate = 2 * n / (time.perf_counter() - t)
     ra, rb = a.raw.astype(np.float64), b.raw.astype(np.float64)
     d_a = (ra[:, 0] + ra[:, 2] - ra[:, 1] - ra[:, 3]) / 2
     d_b = (rb[:, 1] + rb[:, 3] - rb[:, 0] - rb[:, 2]) / 2
     za, zb = zero_sum(a.raw), zero_sum(b.raw)
-    return [fmt(f"{search} − heuristic, raw / seat / deal", (d_a + d_b) / 2),
+    z = ((za[:, 0] + za[:, 2]) / 2 + (zb[:, 1] + zb[:, 3]) / 2) / 2
+    return (d_a + d_b) / 2, d_a, d_b, z, rate
+
+
+def search_2v2(seed, n, threads, search="search", decks=1, other="heuristic"):
+    """Two ``search`` (seats 0+2) against two ``other`` (1+3), and swapped, same deals
+    (:func:`two_vs_two`): raw points per seat per deal.  ``decks=2``: the two-deck game
+    (strategies/search_two_decks.py against the two-deck heuristic)."""
+    d, d_a, d_b, z, rate = two_vs_two(seed, n, threads, search, other, decks)
+    return [fmt(f"{search} − {other}, raw / seat / deal", d),
             fmt(f"  seating 0+2 {search}", d_a), fmt(f"  seating 1+3 {search}", d_b),
-            fmt(f"{search} seat zero-sum / deal", ((za[:, 0] + za[:, 2]) / 2
-                                                  + (zb[:, 1] + zb[:, 3]) / 2) / 2)], rate
+            fmt(f"{search} seat zero-sum / deal", z)], rate
+
+
+def one_vs_field(seed, n, threads, search, field="heuristic", decks=1):
+    """One ``search`` against three ``field``, in each seat in turn (as ``compare``):
+    per deal, the mean over the 4 seats of its raw minus ``field``'s raw in that seat (the
+    same deal played by four ``field`` players), and the same in zero-sum points.
+    Returns ``(raw_diff, zero_sum_diff, rate)``."""
+    rules = Rules(decks=decks)
+    t = time.perf_counter()
+    base = play_deals(rules, field, "never", seed=seed, n=n, threads=threads)
+    diffs, zs = [], []
+    for r in range(4):
+        players = [field] * 4
+        players[r] = search
+        res = play_deals(rules, players, "never", seed=seed, n=n, threads=threads)
+        diffs.append(_rel(res, base, r))
+        zs.append(zero_sum(res.raw)[:, r] - zero_sum(base.raw)[:, r])
+    rate = 4 * n / (time.perf_counter() - t)
+    return np.mean(diffs, axis=0), np.mean(zs, axis=0), rate
 
 
 def search_1v3(seed, n, threads, search="search", decks=1):
     """One ``search`` against three ``heuristic``, in each seat in turn (as ``compare``):
     per deal, the mean over the 4 seats of search's raw minus heuristic's raw in that seat
     (the same deal played by four heuristic players).  ``decks=2``: the two-deck game."""
-    rules = Rules(decks=decks)
-    t = time.perf_counter()
-    base = play_deals(rules, "heuristic", "never", seed=seed, n=n, threads=threads)
-    diffs, zs = [], []
-    for r in range(4):
-        players = ["heuristic"] * 4
-        players[r] = search
-        res = play_deals(rules, players, "never", seed=seed, n=n, threads=threads)
-        diffs.append(_rel(res, base, r))
-        zs.append(zero_sum(res.raw)[:, r] - zero_sum(base.raw)[:, r])
-    rate = 4 * n / (time.perf_counter() - t)
-    return [fmt(f"{search} − heuristic (1 vs 3), raw / deal", np.mean(diffs, axis=0)),
-            fmt(f"{search} − heuristic (1 vs 3), zero-sum", np.mean(zs, axis=0))], rate
+    raw, zs, rate = one_vs_field(seed, n, threads, search, "heuristic", decks)
+    return [fmt(f"{search} − heuristic (1 vs 3), raw / deal", raw),
+            fmt(f"{search} − heuristic (1 vs 3), zero-sum", zs)], rate
 
 
 def search_speed(players, n, threads=1, runs=3, decks=1):
@@ -320,6 +345,86 @@ SEARCH2_PAIRINGS = {
 }
 
 
+#: the players of ``--crosstable`` (issue 24): every pair 2 v 2, each 1 v 3 in two fields
+CROSS_PLAYERS = ("random", "heuristic", "learned", "search:rollout=heuristic,infer=0",
+                 "search")
+#: the two-deck pairs of ``--crosstable`` (the main ones)
+CROSS_PAIRS2 = (("learned", "heuristic"), ("search", "heuristic"),
+                ("search", "search:rollout=heuristic,infer=0"), ("search", "learned"))
+#: the fields of the 1 v 3 rows
+CROSS_FIELDS = ("heuristic", "learned")
+
+
+def _cell(x) -> str:
+    m, h, n = ci(x)
+    return f"{m:+.1f} [{m - h:+.1f}, {m + h:+.1f}] n={n:,}"
+
+
+def _same(a, b, decks=1) -> bool:
+    """Whether the player names ``a`` and ``b`` resolve to the same player (kernel id,
+    parameters and data): e.g. ``search`` and ``search:rollout=heuristic,infer=0`` while
+    the default is today's search."""
+    from strategies.registry import parse_player
+
+    x, y = parse_player(a, decks), parse_player(b, decks)
+    return (x.id, x.params, x.data) == (y.id, y.params, y.data)
+
+
+def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
+               fields=CROSS_FIELDS):
+    """The strength cross-table: every pair of ``players`` 2 v 2 (:func:`two_vs_two`: seats
+    0+2 against 1+3 and swapped, the same ``n`` deals, one deck), the ``pairs2`` 2 v 2 with
+    two decks (``n2`` deals, 0 = skip), and each player 1 v 3 against each of ``fields``
+    (:func:`one_vs_field`).  Prints markdown tables (raw points per seat per deal of the
+    row player minus the column player, mean [95% CI] n = deals) as it goes.  Two names
+    of the same player (:func:`_same`) are not played against each other (the difference
+    is 0 by symmetry: "same player"), and a player's 1 v 3 row is played once."""
+    print(f"\n2 v 2, one deck, no exposure (row − column, raw points per seat per deal; "
+          f"seed {seed})\n")
+    print("| row \\ column | " + " | ".join(f"`{p}`" for p in players[1:]) + " |")
+    print("|---" * len(players) + "|")
+    for i, a in enumerate(players[:-1]):
+        cells = []
+        for j, b in enumerate(players[1:], start=1):
+            if j <= i:
+                cells.append("")
+                continue
+            if _same(a, b):
+                cells.append("same player")
+                continue
+            d = two_vs_two(seed, n, threads, a, b)[0]
+            cells.append(_cell(d))
+        print(f"| `{a}` | " + " | ".join(cells) + " |", flush=True)
+    if n2:
+        print(f"\n2 v 2, two decks, no exposure (first − second, raw points per seat per deal;"
+              f" seed {seed})\n")
+        print("| first | second | first − second |\n|---|---|---|")
+        for a, b in pairs2:
+            if _same(a, b, 2):
+                print(f"| `{a}` | `{b}` | same player |", flush=True)
+                continue
+            d = two_vs_two(seed, n2, threads, a, b, decks=2)[0]
+            print(f"| `{a}` | `{b}` | {_cell(d)} |", flush=True)
+    print(f"\n1 v 3, one deck, no exposure: the player in each seat in turn against three of "
+          f"the field, minus the field's own score in that seat (raw points per deal; seed "
+          f"{seed})\n")
+    print("| player | " + " | ".join(f"field `{f}`" for f in fields) + " |")
+    print("|---" * (len(fields) + 1) + "|")
+    done: dict[tuple[str, str], str] = {}
+    for p in players:
+        cells = []
+        for f in fields:
+            twin = next((q for (q, g) in done if g == f and _same(q, p)), None)
+            if twin is not None:
+                cells.append(done[twin, f])
+            elif _same(p, f):
+                cells.append("—")
+            else:
+                cells.append(_cell(one_vs_field(seed, n, threads, p, f)[0]))
+            done[p, f] = cells[-1]
+        print(f"| `{p}` | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200_000, help="deals per pairing (x4 rotations)")
@@ -332,7 +437,16 @@ def main() -> None:
     ap.add_argument("--search-deals", type=int, default=0,
                     help="deals for the search section (search_2v2, search_1v3, search_worlds;"
                     " 0 = skip unless named in --only, then 2,000)")
+    ap.add_argument("--crosstable", action="store_true",
+                    help="only the strength cross-table of random, heuristic, learned, "
+                    "search:rollout=heuristic,infer=0 and search (--search-deals deals, "
+                    "default 2,000; two decks: --crosstable-deals2, default 500)")
+    ap.add_argument("--crosstable-deals2", type=int, default=500,
+                    help="deals of the two-deck pairs of --crosstable (0 = skip)")
     a = ap.parse_args()
+    if a.crosstable:
+        crosstable(a.seed, a.search_deals or 2000, a.threads or None, a.crosstable_deals2)
+        return
     every = {**PAIRINGS, **SEARCH_PAIRINGS, **SEARCH2_PAIRINGS}
     names = [x for x in a.only.split(",") if x] or (
         list(PAIRINGS) + (list(SEARCH_PAIRINGS) if a.search_deals else []))

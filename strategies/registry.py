@@ -487,6 +487,37 @@ register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
                   kernels={1: play_heuristic, 2: play_heuristic2},
                   params={1: HEURISTIC_PARAMS}, param_help=HEURISTIC_HELP,
                   syntax="heuristic:key=value,..."))
+
+
+def _search_data(arg: str, name: str, decks: int | None):
+    """``search:key=value,...``: the parameters (as every ``key=value`` player) and, when
+    ``rollout=learned`` or ``infer=1`` ask for it, the shipped ``learned`` model for the
+    deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
+    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` with
+    two decks, or an unreadable shipped model."""
+    from strategies.model import ModelFileError, check_model, default_model_path, read_model
+
+    strategy = lookup(PLAYER, "search")
+    params = _kv_params(strategy, arg, name, decks)
+    keys = list(SEARCH_PARAMS)
+    infer = params[keys.index("infer")] != 0
+    if params[keys.index("race")] < 0:
+        raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
+                            f"standard errors > 0, got {params[keys.index('race')]:g}")
+    if decks == 2 and infer:
+        raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
+                            "(two decks: infer=0)")
+    if not (infer or params[keys.index("rollout")] == ROLLOUTS["learned"]) or decks is None:
+        return params, None
+    path = str(default_model_path(decks))
+    try:
+        values, meta = read_model(path)
+        check_model(path, values, meta, decks)
+    except ModelFileError as exc:
+        raise StrategyError(f"in player {name!r}: {exc}") from None
+    return params, ModelData(tuple(float(x) for x in values), (), path)
+
+
 register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   "determinized Monte Carlo: samples hidden deals consistent with what the seat "
                   "has seen, rolls each legal card out to the end with a fast policy in all "
@@ -495,7 +526,8 @@ register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
-                  ranges={"worlds": (1, 1024)}, syntax="search:key=value,...", slow=True))
+                  ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64)},
+                  syntax="search:key=value,...", slow=True, load_data=_search_data))
 
 
 def _learned_data(arg: str, name: str, decks: int | None):

@@ -34,6 +34,19 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
+Issue 24's keys (each measured in docs/strength.md; the defaults keep today's search):
+
+* ``rollout=learned`` — the rollouts' four seats play the shipped ``learned`` model; the
+  registry puts the model after the seat's parameters (as for a ``learned`` seat) and
+  :func:`rollout_table` hands it to every rollout seat (``rollout_value_t`` /
+  ``choose_card_t``: the rollout and the chooser with that table);
+* ``infer=1`` (``pool``) — :func:`infer_worlds`: ``pool × worlds`` candidate worlds, each
+  weighted by the model's probability of the plays already on the current trick
+  (:func:`_past_observation` rebuilds each of those seats' observations in the world),
+  resampled to ``worlds``;
+* ``race=k`` — :func:`choose_card_race`: cards are dropped once they trail the best by
+  more than k standard errors of the paired differences.
+
 Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HELP`.
 """
 
@@ -48,6 +61,7 @@ from sim.game.cards import DJ, EXPOSABLE, FULL_DECK, SCORING_MASK, SQ, mask_of
 from sim.game.observation import (
     O_EXPOSED,
     O_EXPOSERS,
+    O_FIRST_DEAL,
     O_FIRST_IN_LED,
     O_HAND,
     O_LEADER,
@@ -71,11 +85,12 @@ from sim.game.scoring import raw_score
 from sim.game.tricks import legal_mask, unpack_rules
 from strategies.baseline import play_lowest, play_random
 from strategies.heuristic import HEURISTIC_PARAMS, play_heuristic
-from strategies.ids import N_PARAMS, PLAY_HEURISTIC, PLAY_LOWEST, PLAY_RANDOM
+from strategies.ids import N_PARAMS, PLAY_HEURISTIC, PLAY_LEARNED, PLAY_LOWEST, PLAY_RANDOM
+from strategies.learned import FEATURE_VERSION, HEADER, play_learned, play_probabilities
 
 #: Rollout policies: the play-strategy ids (strategies/ids.py).
 ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
-                            "heuristic": PLAY_HEURISTIC}
+                            "heuristic": PLAY_HEURISTIC, "learned": PLAY_LEARNED}
 #: Measures the search maximises (see the module doc).
 MEASURES: dict[str, int] = {"raw": 0, "zero_sum": 1}
 
@@ -85,18 +100,32 @@ SEARCH_PARAMS: dict[str, float] = {
     "worlds": 32.0,
     "rollout": 2.0,
     "measure": 0.0,
+    "infer": 0.0,
+    "pool": 4.0,
+    "race": 0.0,
 }
 #: One line per parameter, for ``gongzhu-sim strategies`` and the README.
 SEARCH_HELP: dict[str, str] = {
     "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly",
-    "rollout": "policy all four seats play in the rollouts: heuristic, lowest or random",
+    "rollout": "policy all four seats play in the rollouts: heuristic, lowest, random or "
+    "learned (the shipped learned model for the deck count)",
     "measure": "what the search maximises: raw (own raw points; the team's in partners / "
     "pig_sheep) or zero_sum (own zero-sum points; team raw minus the other team's)",
+    "infer": "1: weight the worlds by the learned model's probability of the plays the other "
+    "seats made to the current trick (sample pool × worlds, resample worlds); one deck; 0 off",
+    "pool": "with infer=1: candidate worlds sampled per world kept (1..64)",
+    "race": "0 off; k > 0: race the legal cards, dropping a card once it trails the best by "
+    "more than k standard errors (paired over the same worlds; first check after 8 worlds, "
+    "then every 4); worlds is then the most sampled",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-_P_WORLDS, _P_ROLLOUT, _P_MEASURE = (list(SEARCH_PARAMS).index(k)
-                                     for k in ("worlds", "rollout", "measure"))
+_P_WORLDS, _P_ROLLOUT, _P_MEASURE, _P_INFER, _P_POOL, _P_RACE = (
+    list(SEARCH_PARAMS).index(k) for k in ("worlds", "rollout", "measure", "infer", "pool", "race"))
 MAX_WORLDS = 1024
+#: racing (key ``race``): worlds rolled out before the first elimination, then between checks
+RACE_MIN, RACE_STEP = 8, 4
+#: most candidate worlds one inferred decision samples (``infer=1``: pool × worlds, capped)
+MAX_POOL = 4096
 
 _FULL = np.uint64(FULL_DECK)
 _SCORING = np.uint64(SCORING_MASK)
@@ -105,6 +134,7 @@ _SHEEP = np.uint64(mask_of(DJ))
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _NO_PARTNER = np.uint64(4)
 _R_RANDOM, _R_LOWEST = PLAY_RANDOM, PLAY_LOWEST
+_R_HEURISTIC, _R_LEARNED = PLAY_HEURISTIC, PLAY_LEARNED
 #: every seat's heuristic parameters in the rollouts: the defaults (4, N_PARAMS)
 _HEUR_TABLE = np.zeros((4, N_PARAMS), dtype=np.float64)
 _HEUR_TABLE[:, : len(HEURISTIC_PARAMS)] = np.array(list(HEURISTIC_PARAMS.values()))
@@ -257,13 +287,41 @@ def sample_worlds(obs, n_worlds, rng, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _policy(policy, obs, rng):
-    """The rollout policy's card for the observation ``obs``: ``(card, rng)``."""
+def _policy(policy, obs, rng, table):
+    """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
+    reads its model from ``table`` (:func:`rollout_table`), the others ignore it."""
     if policy == _R_RANDOM:
         return play_random(obs, rng)
     if policy == _R_LOWEST:
         return play_lowest(obs, rng)
-    return play_heuristic(obs, _HEUR_TABLE, rng)
+    if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+        return play_learned(obs, table, rng)
+    return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model: heuristic)
+
+
+@njit(cache=True, nogil=True)
+def has_model(params, seat):
+    """Whether row ``seat`` of the parameter table carries a learned model (version > 0)
+    after its N_PARAMS parameters (registry ``params_table``; ``rollout=learned`` and
+    ``infer=1`` load the shipped model there)."""
+    return params.shape[1] > N_PARAMS + HEADER and np.int64(params[seat, N_PARAMS]) == \
+        FEATURE_VERSION
+
+
+@njit(cache=True, nogil=True)
+def rollout_table(params, seat):
+    """The parameter table the ``learned`` rollout policy and :func:`infer_worlds` read:
+    float64 (4, params.shape[1]), every row = the ``heuristic`` defaults (which the learned
+    model's heuristic-choice feature reads) then the deciding seat's model data
+    (``params[seat, N_PARAMS:]``), so every rollout seat plays the same model."""
+    width = params.shape[1]
+    t = np.zeros((4, width), dtype=np.float64)
+    for q in range(4):
+        for i in range(min(width, _HEUR_TABLE.shape[1])):
+            t[q, i] = _HEUR_TABLE[0, i]
+        for i in range(N_PARAMS, width):
+            t[q, i] = params[seat, i]
+    return t
 
 
 @njit(cache=True, nogil=True)
@@ -290,15 +348,25 @@ def _team(world, obs, seat):
 
 @njit(cache=True, nogil=True)
 def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
+    """:func:`rollout_value_t` with no model table (policies ``heuristic``, ``lowest``,
+    ``random``); the documented entry point of the search's rollout."""
+    return rollout_value_t(world, obs, card, policy, _HEUR_TABLE, rules, exp, measure, rng,
+                           scratch)
+
+
+@njit(cache=True, nogil=True)
+def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, scratch):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``world``: uint64[4] every seat's current hand (a row of :func:`sample_worlds`);
     ``obs``: the deciding seat's observation (uint64[O_SIZE]); ``card``: a legal card of
     ``obs[O_LEGAL]``; ``policy``: rollout policy id (:data:`ROLLOUTS`), played in all four
-    seats; ``rules``: int64[R_SIZE] (``Rules.to_array()``); ``exp``: int64[4] exposed
-    copies of pig, sheep, transformer, ♥A; ``measure``: :data:`MEASURES` id; ``rng``:
-    the rollout's xorshift64* state (drawn only by the ``random`` policy); ``scratch``:
-    uint64[O_SIZE + 4] work space (overwritten).
+    seats; ``table``: float64 (4, ≥ N_PARAMS) parameter table of the ``learned`` policy
+    (:func:`rollout_table`; ignored by the others); ``rules``: int64[R_SIZE]
+    (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
+    ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
+    only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
+    (overwritten).
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
@@ -356,7 +424,7 @@ def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else _NO_PARTNER)
-                    c, rng = _policy(policy, ro, rng)
+                    c, rng = _policy(policy, ro, rng, table)
             cb = bit(c)
             h[p] = hand & ~cb
             trick_mask |= cb
@@ -443,6 +511,12 @@ def representatives(obs):
 
 @njit(cache=True, nogil=True)
 def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
+    """:func:`choose_card_t` with no model table (rollout policies other than ``learned``)."""
+    return choose_card_t(obs, worlds, policy, _HEUR_TABLE, measure, rng, scratch, totals)
+
+
+@njit(cache=True, nogil=True)
+def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
     """The legal card with the best total rollout value over the sampled ``worlds``.
 
     ``worlds``: uint64 (W, 4) from :func:`sample_worlds`; ``rng``: a state the rollout
@@ -477,7 +551,8 @@ def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
         v = np.int64(0)
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
-            val, _ = rollout_value(worlds[w], obs, c, policy, rules, exp, measure, r0, scratch)
+            val, _ = rollout_value_t(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
+                                     scratch)
             v += val
         totals[c] = v
         if v > best_v:
@@ -487,13 +562,200 @@ def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
 
 
 @njit(cache=True, nogil=True)
+def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, k_se):
+    """:func:`choose_card_t` racing the legal cards (key ``race`` = ``k_se`` > 0).
+
+    The representative cards (:func:`representatives`) are rolled out world by world (the
+    same worlds and rollout random numbers for every card, as :func:`choose_card_t`).
+    After :data:`RACE_MIN` worlds and then every :data:`RACE_STEP`, a card still in the
+    race is dropped when its paired difference to the leader (the card of best total so
+    far; ties: the lowest) has mean + ``k_se`` standard errors < 0, or is 0 in every world
+    so far (it cannot be told from the leader: the lower card stays).  The race stops when
+    one card is left or the worlds are used up; the card of best total among those left
+    is played (ties: the lowest).  ``totals`` (int64[52]) gets each card's mean over the
+    worlds it was rolled out in times the number of worlds, rounded (so ``totals / W`` is
+    its mean, as with :func:`choose_card_t`; equivalent cards share it).  Returns a card of
+    ``obs[O_LEGAL]``.
+    """
+    rng = np.uint64(rng)
+    legal = obs[O_LEGAL]
+    rules = np.zeros(R_SIZE, dtype=np.int64)
+    unpack_rules(obs[O_RULES], rules)
+    exp = np.zeros(4, dtype=np.int64)
+    exposure_counts(obs, exp)
+    for i in range(52):
+        totals[i] = 0
+    reps = representatives(obs)
+    m = popcount(reps)
+    cs = np.empty(m, dtype=np.int64)
+    r = reps
+    for i in range(m):
+        cs[i] = lowest_bit(r)
+        r &= r - ONE
+    nw = worlds.shape[0]
+    vals = np.zeros((m, nw), dtype=np.int64)
+    sums = np.zeros(m, dtype=np.int64)
+    rolled = np.zeros(m, dtype=np.int64)
+    alive = np.ones(m, dtype=np.bool_)
+    n_alive = m
+    for w in range(nw):
+        r0 = splitmix64(rng ^ np.uint64(w))
+        for i in range(m):
+            if alive[i]:
+                val, _ = rollout_value_t(worlds[w], obs, cs[i], policy, table, rules, exp,
+                                         measure, r0, scratch)
+                vals[i, w] = val
+                sums[i] += val
+                rolled[i] += 1
+        done = w + 1
+        if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
+            lead = -1
+            for i in range(m):
+                if alive[i] and (lead < 0 or sums[i] > sums[lead]):
+                    lead = i
+            for i in range(m):
+                if not alive[i] or i == lead:
+                    continue
+                s1 = 0.0
+                s2 = 0.0
+                for x in range(done):
+                    d = np.float64(vals[i, x] - vals[lead, x])
+                    s1 += d
+                    s2 += d * d
+                mean = s1 / done
+                var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
+                if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
+                    alive[i] = False
+                    n_alive -= 1
+        if n_alive == 1:
+            break
+    best = -1
+    for i in range(m):
+        if alive[i] and (best < 0 or sums[i] > sums[best]):
+            best = i
+    prev = -1
+    j = -1
+    mm = legal
+    while mm:
+        c = lowest_bit(mm)
+        mm &= mm - ONE
+        if reps & bit(c):
+            j += 1
+            totals[c] = sums[j] if rolled[j] == nw else np.int64(
+                np.round(sums[j] * np.float64(nw) / max(1, rolled[j])))
+        else:
+            totals[c] = totals[prev]
+        prev = c
+    return cs[best]
+
+
+@njit(cache=True, nogil=True)
+def _past_observation(obs, world, j, ro):
+    """Into ``ro``: the observation of the seat that played the ``j``-th card of the current
+    trick, just before it played it, in ``world`` (uint64[4], every seat's current hand).
+
+    Its hand is its hand in the world plus that card; the played cards lose the trick's
+    cards from the ``j``-th on; the led suit is not yet led when ``j`` = 0.  Not restored
+    (the observation keeps no history): a void a later seat of the trick showed before this
+    trick stays, voids shown in this trick by the seats from the ``j``-th on are removed.
+    """
+    for i in range(O_SIZE):
+        ro[i] = obs[i]
+    k = np.int64(obs[O_TRICK_LEN])
+    leader = np.int64(obs[O_LEADER])
+    q = (leader + j) & 3
+    c = np.int64(obs[O_TRICK + j])
+    lc = np.int64(obs[O_TRICK])
+    led = lc // 13
+    later = ZERO
+    for i in range(j, k):
+        x = np.int64(obs[O_TRICK + i])
+        later |= bit(x)
+        if x // 13 != led:
+            p = (leader + i) & 3
+            ro[O_VOIDS + p] &= ~(ONE << np.uint64(led))
+    for i in range(j, 4):
+        ro[O_TRICK + i] = ZERO
+    hand = world[q] | bit(c)
+    led_suits = obs[O_LED_SUITS]
+    first_in_led = obs[O_FIRST_IN_LED] != ZERO
+    if j == 0 and first_in_led:
+        led_suits &= ~(ONE << np.uint64(led))
+    c2_lead = j == 0 and obs[O_FIRST_DEAL] != ZERO and np.int64(obs[O_TRICK_NO]) == 0
+    ro[O_SEAT] = np.uint64(q)
+    ro[O_PARTNER] = np.uint64((q + 2) & 3) if np.int64(obs[O_VARIANT]) == 1 else _NO_PARTNER
+    ro[O_HAND] = hand
+    ro[O_PLAYED] = obs[O_PLAYED] & ~later
+    ro[O_TRICK_LEN] = np.uint64(j)
+    ro[O_LED_SUITS] = led_suits
+    if j == 0:
+        ro[O_FIRST_IN_LED] = ZERO  # no suit is led yet
+    if later & _PIG:  # the pig / the sheep is played from the j-th card on: not yet by anyone
+        ro[O_PIG_SHEEP_BY] &= ~_NIB
+    if later & _SHEEP:
+        ro[O_PIG_SHEEP_BY] &= ~(_NIB << _U4)
+    ro[O_LEGAL] = legal_mask(hand, j, led, first_in_led, led_suits, obs[O_EXPOSED], c2_lead)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def infer_worlds(obs, n_worlds, n_pool, table, rng, out):
+    """Sample ``n_worlds`` worlds (into ``out``, uint64 (≥ n_worlds, 4)) weighted by how well
+    they explain the current trick: ``n_pool`` candidates from :func:`sample_worlds`, each
+    weighted by the product over the cards already on the trick of the ``learned`` model's
+    probability (:func:`strategies.learned.play_probabilities`, model in ``table``) that
+    its player, holding its hand of that world, played it; ``n_worlds`` of them are then
+    drawn by systematic resampling (a candidate may be kept more than once).  With no card
+    on the trick, :func:`sample_worlds`.  Returns the new rng state.
+    """
+    k = np.int64(obs[O_TRICK_LEN])
+    if k == 0:
+        return sample_worlds(obs, n_worlds, rng, out)
+    cand = np.empty((n_pool, 4), dtype=np.uint64)
+    rng = sample_worlds(obs, n_pool, rng, cand)
+    weights = np.empty(n_pool, dtype=np.float64)
+    ro = np.empty(O_SIZE, dtype=np.uint64)
+    probs = np.empty(52, dtype=np.float64)
+    total = 0.0
+    for w in range(n_pool):
+        wt = 1.0
+        for j in range(k):
+            c = _past_observation(obs, cand[w], j, ro)
+            if popcount(ro[O_LEGAL]) > 1:
+                play_probabilities(ro, table, probs)
+                wt *= probs[c]
+        weights[w] = wt
+        total += wt
+    rng, r = next_u64(rng)
+    u = (np.float64(r >> np.uint64(11)) / 9007199254740992.0) / n_worlds
+    if not total > 0.0:  # cannot happen (softmax probabilities are positive): uniform
+        for w in range(n_pool):
+            weights[w] = 1.0
+        total = np.float64(n_pool)
+    acc = 0.0
+    w = 0
+    for i in range(n_worlds):
+        target = (u + i / n_worlds) * total
+        while w < n_pool - 1 and acc + weights[w] <= target:
+            acc += weights[w]
+            w += 1
+        for q in range(4):
+            out[i, q] = cand[w, q]
+    return rng
+
+
+@njit(cache=True, nogil=True)
 def search_decision(obs, params, rng, totals):
     """:func:`play_search`, also giving what it computed: ``(card, rng, worlds)``.
 
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
-    searched; ``worlds`` = 0 when it did not (one legal card, or all equivalent: totals
-    then all 0).  Used by the training-data recorder (sim/analysis/learn/record.py).
+    searched (with ``race``: its mean over the worlds it was rolled out in × ``worlds``,
+    rounded); ``worlds`` = 0
+    when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
+    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned`` and ``infer=1``
+    read the model in ``params[seat, N_PARAMS:]``; without one (a table made by hand) the
+    search falls back to the ``heuristic`` rollout and no inference.
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
@@ -504,17 +766,33 @@ def search_decision(obs, params, rng, totals):
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
     policy = np.int64(params[seat, _P_ROLLOUT])
     measure = np.int64(params[seat, _P_MEASURE])
+    infer = params[seat, _P_INFER] != 0.0
+    race = params[seat, _P_RACE]
+    if not has_model(params, seat):
+        infer = False
+        if policy == _R_LEARNED:
+            policy = _R_HEURISTIC
+    table = rollout_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
-    rng = sample_worlds(obs, n_worlds, rng, worlds)
+    if infer:
+        pool = max(1, min(64, np.int64(params[seat, _P_POOL])))
+        rng = infer_worlds(obs, n_worlds, min(MAX_POOL, pool * n_worlds), table, rng, worlds)
+    else:
+        rng = sample_worlds(obs, n_worlds, rng, worlds)
     rng, base = next_u64(rng)
-    return choose_card(obs, worlds, policy, measure, base, scratch, totals), rng, n_worlds
+    if race > 0.0:
+        c = choose_card_race(obs, worlds, policy, table, measure, base, scratch, totals, race)
+    else:
+        c = choose_card_t(obs, worlds, policy, table, measure, base, scratch, totals)
+    return c, rng, n_worlds
 
 
 @njit(cache=True, nogil=True)
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
-    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``).  A single legal card, or legal
+    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``; the
+    model of ``rollout=learned`` / ``infer=1`` after them).  A single legal card, or legal
     cards that are all equivalent (:func:`representatives`), are played without searching
     (and without drawing)."""
     totals = np.empty(52, dtype=np.int64)

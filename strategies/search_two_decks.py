@@ -97,9 +97,21 @@ from sim.game.rules import R_SIZE, VARIANT_PARTNERS
 from sim.game.scoring import raw_score
 from sim.game.tricks import unpack_rules
 from sim.game.tricks_two_decks import legal2, take_copy, unexposed_in_suit
+from strategies.ids import N_PARAMS
+from strategies.learned import HEADER
+from strategies.learned_two_decks import FEATURE_VERSION2, play_learned2
 from strategies.pairs import play_heuristic2, play_lowest2, play_random2
 from strategies.sampler_two_decks import _byte, hand_sizes2, sample_worlds2  # noqa: F401
-from strategies.search import _P_MEASURE, _P_ROLLOUT, _P_WORLDS, MAX_WORLDS
+from strategies.search import (
+    _P_MEASURE,
+    _P_RACE,
+    _P_ROLLOUT,
+    _P_WORLDS,
+    MAX_WORLDS,
+    RACE_MIN,
+    RACE_STEP,
+    rollout_table,
+)
 
 _SCORING = np.uint64(SCORING_MASK)
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
@@ -108,23 +120,33 @@ _EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
 _FLAG_OF_SUIT = np.array([EXPOSABLE.index(c) for c in EXPOSABLE_OF_SUIT], dtype=np.int64)
 _NONE = np.int64(NONE)
 _NO_PARTNER = np.uint64(4)
-_R_RANDOM, _R_LOWEST = 0, 1
+_R_RANDOM, _R_LOWEST, _R_HEURISTIC, _R_LEARNED = 0, 1, 2, 4
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
 #: length of the scratch array of :func:`rollout_value2`
 SCRATCH2 = Q_SIZE + 16
-_HEUR_PARAMS = np.zeros((4, 16), dtype=np.float64)  # the two-deck heuristic takes no keys
+_HEUR_PARAMS = np.zeros((4, N_PARAMS), dtype=np.float64)  # the two-deck heuristic takes no keys
 
 
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _policy2(policy, obs, rng):
-    """The rollout policy's play for the observation ``obs``: ``(c1, c2, rng)``."""
+def _policy2(policy, obs, rng, table):
+    """The rollout policy's play for the observation ``obs``: ``(c1, c2, rng)``; ``learned``
+    reads its two-deck model from ``table`` (strategies/search.py ``rollout_table``)."""
     if policy == _R_RANDOM:
         return play_random2(obs, rng)
     if policy == _R_LOWEST:
         return play_lowest2(obs, rng)
-    return play_heuristic2(obs, _HEUR_PARAMS, rng)
+    if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+        return play_learned2(obs, table, rng)
+    return play_heuristic2(obs, _HEUR_PARAMS, rng)  # (learned without a model: heuristic)
+
+
+@njit(cache=True, nogil=True)
+def has_model2(params, seat):
+    """Whether row ``seat`` of the parameter table carries a two-deck learned model."""
+    return params.shape[1] > N_PARAMS + HEADER and np.int64(params[seat, N_PARAMS]) == \
+        FEATURE_VERSION2
 
 
 @njit(cache=True, nogil=True)
@@ -137,6 +159,13 @@ def exposure_counts2(obs, exp):
 
 @njit(cache=True, nogil=True)
 def rollout_value2(world, obs, c1, c2, policy, rules, exp, measure, rng, scratch):
+    """:func:`rollout_value2_t` with no model table (policies other than ``learned``)."""
+    return rollout_value2_t(world, obs, c1, c2, policy, _HEUR_PARAMS, rules, exp, measure,
+                            rng, scratch)
+
+
+@njit(cache=True, nogil=True)
+def rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, measure, rng, scratch):
     """Make the play ``(c1, c2)`` for the deciding seat, then play the deal to the end; its
     value to the seat.
 
@@ -240,7 +269,7 @@ def rollout_value2(world, obs, c1, c2, policy, rules, exp, measure, rng, scratch
                     ro[Q_BEST] = np.uint64(max(best, 0))
                     ro[Q_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else _NO_PARTNER)
-                    d1, d2, rng = _policy2(policy, ro, rng)
+                    d1, d2, rng = _policy2(policy, ro, rng, table)
             if k == 0:
                 led = d1 // 13
                 pair_trick = d2 != _NONE
@@ -415,6 +444,12 @@ def candidate_plays(obs, c1s, c2s, reps):
 
 @njit(cache=True, nogil=True)
 def choose_play2(obs, worlds, policy, measure, rng, scratch, totals):
+    """:func:`choose_play2_t` with no model table (rollout policies other than ``learned``)."""
+    return choose_play2_t(obs, worlds, policy, _HEUR_PARAMS, measure, rng, scratch, totals)
+
+
+@njit(cache=True, nogil=True)
+def choose_play2_t(obs, worlds, policy, table, measure, rng, scratch, totals):
     """The legal play with the best total rollout value over the sampled ``worlds``.
 
     ``worlds``: uint64 (W, 8) from :func:`sample_worlds2`; ``rng``: the state the rollout
@@ -442,8 +477,8 @@ def choose_play2(obs, worlds, policy, measure, rng, scratch, totals):
         v = np.int64(0)
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
-            val, _ = rollout_value2(worlds[w], obs, c1s[i], c2s[i], policy, rules, exp,
-                                    measure, r0, scratch)
+            val, _ = rollout_value2_t(worlds[w], obs, c1s[i], c2s[i], policy, table, rules,
+                                      exp, measure, r0, scratch)
             v += val
         totals[i] = v
         if v > best_v:
@@ -468,10 +503,83 @@ def n_candidates(obs):
 
 
 @njit(cache=True, nogil=True)
+def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals, k_se):
+    """:func:`choose_play2_t` racing the candidate plays (key ``race`` = ``k_se`` > 0), as
+    strategies/search.py ``choose_card_race`` races cards: after RACE_MIN worlds and then
+    every RACE_STEP, a play whose paired difference to the leader has mean + ``k_se``
+    standard errors < 0 (or is 0 in every world so far) leaves the race; the best total
+    among the plays left is played (ties: the first in enumeration order).  ``totals`` gets
+    each play's mean over the worlds it was rolled out in × the worlds, rounded.  Returns
+    ``(c1, c2)``."""
+    rng = np.uint64(rng)
+    rules = np.zeros(R_SIZE, dtype=np.int64)
+    unpack_rules(obs[Q_RULES], rules)
+    exp = np.zeros(4, dtype=np.int64)
+    exposure_counts2(obs, exp)
+    n = n_legal(obs[Q_LS], obs[Q_LP], obs[Q_L2], obs[Q_FORCED])
+    c1s = np.empty(n, dtype=np.int64)
+    c2s = np.empty(n, dtype=np.int64)
+    reps = np.empty(n, dtype=np.int64)
+    candidate_plays(obs, c1s, c2s, reps)
+    nw = worlds.shape[0]
+    vals = np.zeros((n, nw), dtype=np.int64)
+    sums = np.zeros(n, dtype=np.int64)
+    rolled = np.zeros(n, dtype=np.int64)
+    alive = np.zeros(n, dtype=np.bool_)
+    n_alive = 0
+    for i in range(n):
+        if reps[i] == i:
+            alive[i] = True
+            n_alive += 1
+    for w in range(nw):
+        r0 = splitmix64(rng ^ np.uint64(w))
+        for i in range(n):
+            if alive[i]:
+                val, _ = rollout_value2_t(worlds[w], obs, c1s[i], c2s[i], policy, table, rules,
+                                          exp, measure, r0, scratch)
+                vals[i, w] = val
+                sums[i] += val
+                rolled[i] += 1
+        done = w + 1
+        if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
+            lead = -1
+            for i in range(n):
+                if alive[i] and (lead < 0 or sums[i] > sums[lead]):
+                    lead = i
+            for i in range(n):
+                if not alive[i] or i == lead:
+                    continue
+                s1 = 0.0
+                s2 = 0.0
+                for x in range(done):
+                    d = np.float64(vals[i, x] - vals[lead, x])
+                    s1 += d
+                    s2 += d * d
+                mean = s1 / done
+                var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
+                if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
+                    alive[i] = False
+                    n_alive -= 1
+        if n_alive == 1:
+            break
+    best = -1
+    for i in range(n):
+        if alive[i] and (best < 0 or sums[i] > sums[best]):
+            best = i
+    for i in range(n):
+        j = reps[i]
+        totals[i] = sums[j] if rolled[j] == nw else np.int64(
+            np.round(sums[j] * np.float64(nw) / max(1, rolled[j])))
+    return c1s[best], c2s[best]
+
+
+@njit(cache=True, nogil=True)
 def play_search2(obs, params, rng):
     """The two-deck ``search`` strategy: ``(c1, c2, rng)`` for the observation; params row
-    ``obs[Q_SEAT]`` (``worlds``, ``rollout``, ``measure``).  A single legal play, or legal
-    plays that are all equivalent, are played without searching (and without drawing)."""
+    ``obs[Q_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``race``; ``infer`` is one deck
+    only; the two-deck model of ``rollout=learned`` after the parameters, else the
+    ``heuristic`` rollout).  A single legal play, or legal plays that are all equivalent,
+    are played without searching (and without drawing)."""
     seat = np.int64(obs[Q_SEAT])
     ls = obs[Q_LS]
     lp = obs[Q_LP]
@@ -483,10 +591,18 @@ def play_search2(obs, params, rng):
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
     policy = np.int64(params[seat, _P_ROLLOUT])
     measure = np.int64(params[seat, _P_MEASURE])
+    race = params[seat, _P_RACE]
+    if policy == _R_LEARNED and not has_model2(params, seat):
+        policy = _R_HEURISTIC
+    table = rollout_table(params, seat)
     worlds = np.empty((n_worlds, 8), dtype=np.uint64)
     scratch = np.empty(SCRATCH2, dtype=np.uint64)
     totals = np.empty(n_legal(ls, lp, l2, fc), dtype=np.int64)
     rng = sample_worlds2(obs, n_worlds, rng, worlds)
     rng, base = next_u64(rng)
-    c1, c2 = choose_play2(obs, worlds, policy, measure, base, scratch, totals)
+    if race > 0.0:
+        c1, c2 = choose_play2_race(obs, worlds, policy, table, measure, base, scratch, totals,
+                                   race)
+    else:
+        c1, c2 = choose_play2_t(obs, worlds, policy, table, measure, base, scratch, totals)
     return c1, c2, rng

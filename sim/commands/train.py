@@ -64,7 +64,11 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
         raise InputError(f"--teacher must be a search player, got {teacher!r}")
     from strategies.registry import parse_player
 
-    parse_player(teacher, rules.decks)
+    teach = parse_player(teacher, rules.decks)
+    if rules.decks == 2 and (teach.params[1] == 4 or teach.params[5] != 0):
+        # sim/analysis/learn2.py records the plain two-deck search (heuristic rollouts)
+        raise InputError(f"--teacher {teacher!r}: rollout=learned and race are not recorded "
+                         "with two decks yet (one deck records them)")
     parse_player(field_name, rules.decks)
     out_path = Path(out)
     if out_path.exists():

@@ -1,0 +1,217 @@
+"""The stronger ``search`` keys (issue 24 point 3): ``rollout=learned``, ``infer``, ``race``.
+
+Few worlds and few deals: today's search stays reachable exactly, racing is exact where it
+cannot stop early, the inference rebuilds the earlier observations of the trick exactly,
+the model reaches the rollouts as data, and the new keys neither peek nor play illegally.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sim.engine.one_deck import play_deals
+from sim.engine.reference import legal_plays, observation, trick_winner
+from sim.engine.verify import compare_engines
+from sim.game.observation import O_LEGAL, O_SIZE, O_VOIDS
+from sim.game.rules import Rules
+from strategies.registry import StrategyError, params_table, parse_player
+from strategies.search import (
+    RACE_MIN,
+    _past_observation,
+    choose_card_race,
+    choose_card_t,
+    infer_worlds,
+    representatives,
+    rollout_table,
+    sample_worlds,
+)
+from tests.test_search import _check_world, _states
+
+RULES = Rules()
+
+
+def test_todays_search_is_reachable_and_the_new_keys_parse():
+    old = parse_player("search:rollout=heuristic,infer=0")
+    assert old.params[:6] == (32.0, 2.0, 0.0, 0.0, 4.0, 0.0) and old.data is None
+    ch = parse_player("search:rollout=learned,infer=1,pool=8,race=2.5,worlds=16")
+    assert ch.params[:6] == (16.0, 4.0, 0.0, 1.0, 8.0, 2.5)
+    assert ch.data is not None and len(ch.data.values) > 3  # the shipped model rides along
+    assert parse_player("search:rollout=learned", decks=2).data is not None
+    for bad, needle in [("search:infer=2", "0..1"), ("search:pool=0", "1..64"),
+                        ("search:race=x", "finite"), ("search:race=-1", "race")]:
+        with pytest.raises(StrategyError, match=needle):
+            parse_player(bad)
+    with pytest.raises(StrategyError, match="one deck only"):
+        parse_player("search:infer=1", decks=2)
+
+
+def test_explicit_legacy_keys_play_exactly_as_search():
+    kw = dict(seed=5, n=6, record=True, threads=1)
+    for rules in (Rules(), Rules(variant="partners")):
+        a = play_deals(rules, "search:worlds=4,heuristic,search:worlds=4,lowest", "random", **kw)
+        b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
+                       "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
+        assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+
+
+def test_race_at_its_first_check_chooses_as_the_plain_search():
+    """With exactly RACE_MIN worlds the race rolls every card out on every world before its
+    only check, so it must choose the card of best total, as choose_card_t does; with more
+    worlds its card is legal and its totals cover the worlds rolled out."""
+    table = rollout_table(np.zeros((4, 16)), 0)
+    scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
+    for obs, _ in _states(21, 12):
+        worlds = np.empty((RACE_MIN, 4), dtype=np.uint64)
+        sample_worlds(obs, RACE_MIN, np.uint64(5), worlds)
+        t1 = np.empty(52, dtype=np.int64)
+        t2 = np.empty(52, dtype=np.int64)
+        plain = choose_card_t(obs, worlds, 2, table, 0, np.uint64(9), scratch, t1)
+        raced = choose_card_race(obs, worlds, 2, table, 0, np.uint64(9), scratch, t2, 2.0)
+        assert raced == plain
+        if bin(int(representatives(obs))).count("1") > 1:  # one card: the race stops at once
+            assert np.array_equal(t1, t2)
+        many = np.empty((40, 4), dtype=np.uint64)
+        sample_worlds(obs, 40, np.uint64(5), many)
+        c = choose_card_race(obs, many, 2, table, 0, np.uint64(9), scratch, t2, 1.0)
+        assert int(obs[O_LEGAL]) >> int(c) & 1
+
+
+def _trick_observations(seed: int):
+    """A random deal played randomly to a random trick; the observations of its four
+    decisions and every seat's hand before each (reference engine)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    held = [set(deck[13 * p:13 * p + 13]) for p in range(4)]
+    taken = [set() for _ in range(4)]
+    played: set[int] = set()
+    voids = [0, 0, 0, 0]
+    led_suits: set[int] = set()
+    flags = [0, 0, 0, 0]
+    by = 0
+    lead = next(p for p in range(4) if 39 in held[p])
+    stop_trick = rng.randrange(0, 12)
+    for trick_no in range(13):
+        trick = []
+        snaps = []
+        for k in range(4):
+            seat = (lead + k) % 4
+            legal = legal_plays(held[seat], [c for _, c in trick], led_suits, set(),
+                                trick_no == 0 and k == 0)
+            obs = observation(seat, RULES, held[seat], legal, played, set(), taken, voids,
+                              trick, lead, led_suits, trick_no, True, flags, by)
+            snaps.append((obs, [sum(1 << c for c in h) for h in held]))
+            card = rng.choice(sorted(legal))
+            held[seat].remove(card)
+            played.add(card)
+            if card == 10:
+                by |= seat + 1
+            elif card == 35:
+                by |= (seat + 1) << 4
+            if trick and card // 13 != trick[0][1] // 13:
+                voids[seat] |= 1 << (trick[0][1] // 13)
+            trick.append((seat, card))
+        if trick_no == stop_trick:
+            return snaps
+        w = trick_winner(trick)
+        taken[w].update(c for _, c in trick)
+        led_suits.add(trick[0][1] // 13)
+        lead = w
+    raise AssertionError("unreachable")
+
+
+def test_past_observations_are_rebuilt_exactly():
+    """From the observation of the k-th seat of a trick and the true hands, the observation
+    of every earlier seat of the trick is the engine's, but for the voids that the seats
+    from the j-th on showed before this trick (the observation keeps no history)."""
+    ro = np.empty(O_SIZE, dtype=np.uint64)
+    for seed in range(40):
+        snaps = _trick_observations(seed)
+        for k in range(1, 4):
+            obs_k, world = snaps[k]
+            for j in range(k):
+                want = snaps[j][0]
+                c = _past_observation(obs_k, np.array(world, np.uint64), j, ro)
+                assert c == int(obs_k[14 + j])
+                for i in range(O_SIZE):
+                    if O_VOIDS <= i < O_VOIDS + 4:
+                        assert int(ro[i]) & ~int(want[i]) == 0
+                    else:
+                        assert int(ro[i]) == int(want[i]), (seed, k, j, i)
+
+
+def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
+    ch = parse_player("search:infer=1")
+    table = rollout_table(params_table([ch] * 4), 0)
+    for obs, hands in _states(4, 10):
+        out = np.empty((6, 4), dtype=np.uint64)
+        infer_worlds(obs, 6, 24, table, np.uint64(3), out)
+        for w in out:
+            _check_world(obs, w, hands)
+        if int(obs[18]) == 0:
+            ref = np.empty((6, 4), dtype=np.uint64)
+            sample_worlds(obs, 6, np.uint64(3), ref)
+            assert np.array_equal(out, ref)
+
+
+@pytest.mark.parametrize("rules,players,exposures", [
+    (Rules(), "search:worlds=2,rollout=learned,heuristic,search:worlds=3,infer=1,race=1,"
+     "lowest", "always"),
+    (Rules(variant="partners"), "search:worlds=9,race=1,random,search:worlds=2,infer=1,"
+     "pool=2,heuristic", "random"),
+])
+def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
+    assert compare_engines(rules, players, exposures, seed=3, start=0, n=4,
+                           match_length=2) == []
+
+
+@pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
+                                  "search:worlds=10,infer=1,race=1"])
+def test_new_keys_do_not_peek(name):
+    """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
+    cards keeps its observation, so its card must not change (as tests/test_search.py)."""
+    rng = random.Random(2)
+    deck = list(range(52))
+    while True:
+        rng.shuffle(deck)
+        hands = [set(deck[13 * p:13 * p + 13]) for p in range(4)]
+        if 39 in hands[3] and sum(1 for c in hands[0] if c // 13 == 3) >= 2:
+            break
+    fixed = {10, 35, 47, 25, 39}
+    seen = set()
+    for _ in range(5):
+        movable = [c for p in (1, 2, 3) for c in sorted(hands[p]) if c not in fixed]
+        rng.shuffle(movable)
+        new = [set(hands[0])]
+        it = iter(movable)
+        for p in (1, 2, 3):
+            keep = {c for c in hands[p] if c in fixed}
+            new.append(keep | {next(it) for _ in range(13 - len(keep))})
+        arr = np.array([[sum(1 << c for c in h) for h in new]], np.uint64)
+        res = play_deals(Rules(), [name, "heuristic", "heuristic", "heuristic"], "always",
+                         seed=9, n=1, hands=arr, record=True, threads=1)
+        assert int(res.plays[0, 0]) == 39
+        seen.add(int(res.plays[0, 1]))
+    assert len(seen) == 1
+
+
+def test_two_deck_search_plays_the_new_keys_legally():
+    res = play_deals(Rules(decks=2), "search:worlds=2,rollout=learned,heuristic,"
+                     "search:worlds=9,race=1,lowest", "random", seed=4, n=1, threads=1,
+                     check_legal=True)
+    assert len(res) == 1
+
+
+def test_train_refuses_two_deck_teacher_keys_it_cannot_record(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    for teacher in ("search:worlds=2,race=2", "search:worlds=2,rollout=learned"):
+        r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "1", "--teacher",
+                                      teacher, "--out", str(tmp_path / "m.npz")])
+        assert r.exit_code == 2 and "not recorded with two decks" in r.output
+        assert not (tmp_path / "m.npz").exists()
