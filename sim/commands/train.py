@@ -23,8 +23,12 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "--teacher search:worlds=N)")
 @click.option("--field", "field_name", default="heuristic", show_default=True,
               help="the other seats' player at mixed tables")
+@click.option("--kind", type=click.Choice(["table", "mlp"]), default="table",
+              show_default=True, help="the model: 'table' (lookup tables over small "
+              "conjunctions of card and situation: fast) or 'mlp' (46 features, --hidden "
+              "units)")
 @click.option("--hidden", type=click.IntRange(0, 256), default=0, show_default=True,
-              help="hidden units of the model (0 = linear in the features)")
+              help="hidden units of an mlp model (0 = linear in the features)")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True,
               help="passes of the fit over the recorded decisions")
 @click.option("--temperature", type=click.FloatRange(0.1, 1000.0), default=10.0,
@@ -40,7 +44,7 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "replaced only when it is a model file)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
-def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed, jobs, out,
+def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature, seed, jobs, out,
           quiet, **rule_flags):
     """Record search's decisions and fit a learned player's model to them.
 
@@ -85,7 +89,7 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     result = train_model(rules, teacher=teacher, field=field_name, deals=deals, seed=seed,
                          jobs=jobs, hidden=hidden, epochs=epochs, temperature=temperature,
-                         out=out_path, command=command, log=log)
+                         out=out_path, command=command, log=log, kind=kind)
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
                f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
                f"heuristic {result['fit']['regret_heuristic']:.2f})")
