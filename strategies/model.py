@@ -57,11 +57,21 @@ def pack(w: np.ndarray, W: np.ndarray | None = None, b: np.ndarray | None = None
 TABLE_HEADER = 3
 
 
-def pack_table(lut: np.ndarray) -> np.ndarray:
-    """The kernel's float64 layout of a table model (strategies/learned.py, kind "table"):
-    ``[TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE, lut (TABLE_SIZE)]``."""
+def _table_layout(decks: int) -> tuple[int, int, int]:
+    """(version, slots, entries) of the table model for ``decks`` decks."""
+    if decks == 2:
+        from strategies.learned2 import TABLE_SIZE2, TABLE_SLOTS2, TABLE_VERSION2
+
+        return TABLE_VERSION2, TABLE_SLOTS2, TABLE_SIZE2
     from strategies.learned import TABLE_SIZE, TABLE_SLOTS, TABLE_VERSION
 
+    return TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE
+
+
+def pack_table(lut: np.ndarray, decks: int = 1) -> np.ndarray:
+    """The kernel's float64 layout of a table model (kind "table"; strategies/learned.py,
+    two decks strategies/learned2.py): ``[version, slots, entries, lut (entries)]``."""
+    TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE = _table_layout(decks)
     lut = np.asarray(lut, dtype=np.float64).ravel()
     if lut.size != TABLE_SIZE:
         raise ValueError(f"a table model has {TABLE_SIZE} entries, got {lut.size}")
@@ -133,7 +143,7 @@ def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None
 
 def _check_table(path, values: np.ndarray, meta: dict) -> None:
     """Refuse a table model (kind "table") of another feature-set version or layout."""
-    from strategies.learned import TABLE_SIZE, TABLE_SLOTS, TABLE_VERSION
+    TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE = _table_layout(meta.get("decks"))
 
     version = meta.get("feature_version")
     if version != TABLE_VERSION or int(values[0]) != TABLE_VERSION:

@@ -327,26 +327,37 @@ def table_scores(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
     from strategies.model import TABLE_HEADER
 
     lut = np.asarray(values[TABLE_HEADER:], np.float64)
+    if lut.size == 0:
+        return np.zeros(len(idx))
     return lut[idx].sum(axis=1)
 
 
 def fit_table(ds: TableDataset, temperature: float = 10.0, epochs: int = 10,
               batch: int = 2048, lr: float = 0.02, l2: float = 1e-5, seed: int = 0,
-              log=None) -> np.ndarray:
+              log=None, decks: int = 1) -> np.ndarray:
     """Fit the table model (strategies/model.py ``pack_table``) to the decisions ``ds``.
 
     The listwise softmax cross-entropy of :func:`fit_model` over a linear model of one-hot
     table entries: each card's score is the sum of its entries; the gradient of an entry is
     the sum over the rows that use it (``np.bincount``).  Adam on mini-batches of ``batch``
     decisions; starts from the heuristic's choice (3 on every entry with the heuristic's
-    card); entry 0 stays 0.  Deterministic in ``seed``.
+    card); entry 0 stays 0.  ``decks``: 2 fits the two-deck table (strategies/learned2.py).
+    Deterministic in ``seed``.
     """
-    from strategies.learned import _T0, TABLE_SIZE
     from strategies.model import pack_table
 
+    if decks == 2:
+        from strategies.learned2 import _U0 as t0
+        from strategies.learned2 import TABLE_SIZE2 as size
+        heur_entries = slice(t0 + 36, t0 + 72)  # heur·36 + kind·12 + seat·3 + type
+    else:
+        from strategies.learned import _T0 as t0
+        from strategies.learned import TABLE_SIZE as size
+        heur_entries = slice(t0 + 12, t0 + 24)  # heur·12 + kind·4 + seat
+    TABLE_SIZE = size
     rng = np.random.default_rng(seed)
     theta = np.zeros(TABLE_SIZE)
-    theta[_T0 + 12:_T0 + 24] = 3.0
+    theta[heur_entries] = 3.0
     m1 = np.zeros_like(theta)
     m2 = np.zeros_like(theta)
     step = 0
@@ -383,7 +394,7 @@ def fit_table(ds: TableDataset, temperature: float = 10.0, epochs: int = 10,
             theta[0] = 0.0
         if log is not None:
             log(f"epoch {ep + 1}/{epochs}: loss {total_loss / max(D, 1):.4f}")
-    return pack_table(theta)
+    return pack_table(theta, decks)
 
 
 def progress_line(text: str) -> None:
