@@ -367,8 +367,8 @@ def _holder(unseen, hand, m):
 
 
 @njit(cache=True, nogil=True)
-def _table_context(obs, params):
-    """What every card's lookups share at a decision."""
+def _table_context(obs, params, reps):
+    """What every card's lookups share at a decision (``reps``: :func:`_representatives`)."""
     seat = np.int64(obs[O_SEAT])
     hand = obs[O_HAND]
     k = np.int64(obs[O_TRICK_LEN])
@@ -415,9 +415,10 @@ def _table_context(obs, params):
             others_void |= obs[O_VOIDS + ((seat + q) & 3)]
     ha = _holder(unseen, hand, _HA)
     exposed = obs[O_EXPOSED]
-    my = _gain(ZERO, obs[O_TAKEN + seat], exposed)
-    ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
-    reps = _representatives(obs)
+    ms = 2
+    if obs[O_TAKEN + seat] & _SCORING:
+        my = _gain(ZERO, obs[O_TAKEN + seat], exposed)
+        ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
     # the heuristic's card stands for its class of equivalent cards
     heur_rep = highest_bit(reps & (_below(heur_c) | bit(heur_c)))
     # what the trick is worth with a card that scores nothing (most cards): once
@@ -523,7 +524,7 @@ def decision_indices(obs, params, cards, out):
     int64 (≥ 13, ≥ TABLE_SLOTS), row ``j`` = the entries of ``cards[j]`` (entry 0 = an unused
     slot).  Reads only the seat's own observation.  Returns the number of cards.
     """
-    tctx = _table_context(obs, params)
+    tctx = _table_context(obs, params, _representatives(obs))
     n = 0
     m = tctx[18]
     while m:
@@ -557,10 +558,11 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
 
 
 @njit(cache=True, nogil=True)
-def _play_table(obs, params, row):
-    """The table model's card: the legal card of the highest sum of lookups (ties: the
-    lowest card).  ``row``: the seat's row, the table at N_PARAMS + HEADER."""
-    tctx = _table_context(obs, params)
+def _play_table(obs, params, row, reps):
+    """The table model's card: the card of ``reps`` (one per class of equivalent legal
+    cards) of the highest sum of lookups (ties: the lowest card).  ``row``: the seat's row,
+    the table at N_PARAMS + HEADER."""
+    tctx = _table_context(obs, params, reps)
     base = N_PARAMS + HEADER
     m = tctx[18]
     best_c = lowest_bit(m)
@@ -592,7 +594,7 @@ def play_learned(obs, params, rng):
         reps = _representatives(obs)
         if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
             return lowest_bit(reps), rng
-        return _play_table(obs, params, row), rng
+        return _play_table(obs, params, row, reps), rng
     if version != FEATURE_VERSION:
         return lowest_bit(legal), rng
     nh = np.int64(row[N_PARAMS + 2])
@@ -625,8 +627,8 @@ def decision_scores(obs, params, cards, scores):
     row = params[seat]
     n = 0
     if np.int64(row[N_PARAMS]) == TABLE_VERSION:
-        tctx = _table_context(obs, params)
-        reps = tctx[18]
+        reps = _representatives(obs)
+        tctx = _table_context(obs, params, reps)
         base = N_PARAMS + HEADER
         m = obs[O_LEGAL]
         while m:
