@@ -30,6 +30,7 @@ from strategies.learned2 import (
     TABLE_VERSION2,
     decision_features2,
     decision_indices2,
+    decision_indices2_direct,
     play_learned2,
 )
 from strategies.model import pack_table, read_model, save_model
@@ -158,6 +159,7 @@ def test_table_kernel_choice_is_the_best_numpy_score_over_exactly_the_legal_play
     c2s = np.zeros(400, np.int64)
     feats = np.zeros((400, N_FEATURES2))
     idx = np.zeros((400, TABLE_SLOTS2), np.int64)
+    idx2 = np.zeros((400, TABLE_SLOTS2), np.int64)
     checked = 0
     for _ in range(6):
         state = GameState.from_seed(rng.randrange(1000), rng.randrange(100), R2)
@@ -168,6 +170,9 @@ def test_table_kernel_choice_is_the_best_numpy_score_over_exactly_the_legal_play
                 n = decision_features2(obs, c1s, c2s, feats)
                 assert decision_indices2(obs, idx) == n
                 assert idx[:n].min() >= 0 and idx[:n].max() < TABLE_SIZE2
+                # the kernel's entries straight from the observation = those of the features
+                assert decision_indices2_direct(obs, idx2) == n
+                assert np.array_equal(idx[:n], idx2[:n])
                 plays = [_play(int(a), int(b)) for a, b in zip(c1s[:n], c2s[:n], strict=True)]
                 s = table_scores(values, idx[:n])
                 c1, c2, _ = play_learned2(obs, table, np.uint64(1))
