@@ -366,7 +366,7 @@ def _holder(unseen, hand, m):
     return 1 if unseen & m else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
     """What every card's lookups share at a decision (``reps``: :func:`_representatives`)."""
     seat = np.int64(obs[O_SEAT])
@@ -431,7 +431,7 @@ def _table_context(obs, params, reps):
             duck, low, later_void, others_void, ha, ms, reps, win_base, give_base)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _representatives(obs):
     """The legal cards worth scoring: one per class of equivalent cards, the lowest (the
     rule of strategies/search.py ``representatives``: the same suit, neither a scoring
@@ -452,7 +452,7 @@ def _representatives(obs):
     return reps
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _table_indices(obs, tctx, c):
     """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation)."""
     (seat, k, kind, unseen, tmask, heur_c, best, winner, pig, sheep, tb, pw, duck, low,

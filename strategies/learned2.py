@@ -331,7 +331,7 @@ def _table_indices2(obs, ctx, c1, c2, f):
     return i0, i1, i2, i3, i4, i5
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _direct_indices2(obs, ctx, c1, c2):
     """:func:`_table_indices2` of the play ``(c1, c2)`` computed straight from the
     observation: only the quantities the table reads, not all the features (the same
@@ -462,7 +462,7 @@ def indices_batch2(obs_all, idx_out):
     return r
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b):
     i0, i1, i2, i3, i4, i5 = _direct_indices2(obs, ctx, a, b)
     base = N_PARAMS + HEADER
