@@ -316,3 +316,11 @@ def test_cli_train_two_decks_writes_a_two_deck_model(tmp_path):
     r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", f"learned:model={out}",
                                   "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "made for 2 deck" in r.output
+    table = tmp_path / "table2.npz"  # the default kind: a two-deck table model
+    r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "2", "--worlds", "1",
+                                  "--epochs", "1", "--seed", "5", "--out", str(table)])
+    assert r.exit_code == 0, r.output
+    values, meta = read_model(table)
+    assert meta["kind"] == "table" and meta["feature_version"] == TABLE_VERSION2 == values[0]
+    assert values.size == 3 + TABLE_SIZE2 and meta["decisions"] > 0
+    play_deals(R2, f"learned:model={table}", seed=1, n=2, check_legal=True)
