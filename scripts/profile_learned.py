@@ -5,9 +5,11 @@ Usage: python scripts/profile_learned.py [--deals 300] [--runs 9] [--model PATH]
 Collects the observations of every decision with more than one legal card in ``--deals``
 deals (seed 1, one deck, four ``heuristic`` seats, no exposure), then times over them, in
 ns per decision (minimum and median of ``--runs`` runs after a warm-up): the heuristic's
-choice, the features of every legal card (strategies/learned.py ``decision_features``) and
-``play_learned`` with the model (default: the shipped one).  Prints the machine, the mean
-number of legal cards and of non-zero features per card (docs/learned.md, speed work).
+choice, the MLP features of every legal card (strategies/learned.py ``decision_features``),
+the table model's context and entries of every card it scores (``decision_indices``) and
+``play_learned`` with the model (default: the shipped one, a table model).  Prints the
+machine, the mean number of legal cards, of cards the table model scores (one per class of
+equivalent cards) and of non-zero MLP features per card (docs/learned.md, speed work).
 """
 
 from __future__ import annotations
@@ -31,7 +33,14 @@ from sim.analysis.learn.record import heuristic_table  # noqa: E402
 from sim.engine.gameloop import deal_game  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.heuristic import play_heuristic  # noqa: E402
-from strategies.learned import N_FEATURES, decision_features, play_learned  # noqa: E402
+from strategies.learned import (  # noqa: E402
+    N_FEATURES,
+    TABLE_SLOTS,
+    TABLE_VERSION,
+    decision_features,
+    decision_indices,
+    play_learned,
+)
 from strategies.model import default_model_path, read_model  # noqa: E402
 
 
@@ -51,6 +60,16 @@ def _run_features(obs, t):
     s = 0
     for i in range(obs.shape[0]):
         s += decision_features(obs[i], t, cards, f)
+    return s
+
+
+@njit
+def _run_indices(obs, t):
+    cards = np.empty(13, np.int64)
+    out = np.empty((13, TABLE_SLOTS), np.int64)
+    s = 0
+    for i in range(obs.shape[0]):
+        s += decision_indices(obs[i], t, cards, out)
     return s
 
 
@@ -95,17 +114,20 @@ def main() -> None:
     obs = observations(a.deals)
     cards = np.empty(13, np.int64)
     f = np.empty((13, N_FEATURES))
-    ncards = nnz = 0
+    ncards = nnz = nreps = 0
+    idx = np.empty((13, TABLE_SLOTS), np.int64)
     for o in obs:
         k = decision_features(o, t, cards, f)
         ncards += k
         nnz += int(np.count_nonzero(f[:k]))
+        nreps += decision_indices(o, t, cards, idx)
+    kind = "table" if int(values[0]) == TABLE_VERSION else f"mlp, {int(values[2])} hidden units"
     print("machine:", machine())
     print(f"{len(obs):,} decisions with more than one legal card ({a.deals} deals, seed 1); "
-          f"{ncards / len(obs):.2f} legal cards, {nnz / ncards:.2f} non-zero features per card; "
-          f"model {a.model}: {int(values[2])} hidden units")
-    for name, fn in (("heuristic", _run_heuristic), ("features", _run_features),
-                     ("play_learned", _run_learned)):
+          f"{ncards / len(obs):.2f} legal cards ({nreps / len(obs):.2f} scored by a table "
+          f"model), {nnz / ncards:.2f} non-zero MLP features per card; model {a.model} ({kind})")
+    for name, fn in (("heuristic", _run_heuristic), ("mlp features", _run_features),
+                     ("table entries", _run_indices), ("play_learned", _run_learned)):
         fn(obs[:10], t)
         r = []
         for _ in range(a.runs):

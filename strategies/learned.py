@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
-from sim.game.cards import CT, DJ, FULL_DECK, HEARTS_MASK, SA, SK, SQ, mask_of
+from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SK, SQ, mask_of
 from sim.game.observation import (
     O_EXPOSED,
     O_HAND,
@@ -48,7 +48,7 @@ from sim.game.observation import (
     O_TRICK_NO,
     O_VOIDS,
 )
-from strategies.heuristic import _gain, play_heuristic
+from strategies.heuristic import _SCORING, _gain, play_heuristic
 from strategies.ids import N_PARAMS  # column of the parameter table where the model starts
 
 #: Version of the feature set; a model made for another version is refused.
@@ -278,6 +278,306 @@ def score_features(params, seat, feats, n, scores):
         scores[j] = score_model(row, feats[j], buf)
 
 
+# --------------------------------------------------------------------------------------
+# The table model (feature set TABLE_VERSION): a sum of lookups, no multiplications.
+#
+# Per decision a small context is computed once (kind of play, seat in the trick, the trick's
+# best card and winner, who holds the pig / the sheep / ♥A, the trick number, the heuristic's
+# choice); per legal card a few bit operations give small integers (its card, its point class,
+# whether it wins now and whether an unseen card can still overtake it, what the trick is
+# worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
+# cards of the suit), and the card's score is the sum of TABLE_SLOTS entries of one lookup
+# table, each indexed by a packed conjunction of a few of them (an n-tuple network).  Entry 0
+# of the table is 0 (a slot unused for this kind of play: the same for every card of the
+# decision, so it never changes the choice).
+
+#: Version of the table feature set (kind "table"); the MLP models keep FEATURE_VERSION.
+TABLE_VERSION = 3
+#: Lookups per card.
+TABLE_SLOTS = 8
+#: The tuples: (name, size); the table is entry 0 (zero) then each tuple's entries in order.
+TABLE_TUPLES = (
+    ("heur.kind.seat", 2 * 3 * 4),
+    ("card.kind.trickno", 52 * 3 * 5),
+    ("card.pig.sheep.heur.kind", 52 * 3 * 3 * 2 * 3),
+    ("lead:card.above.below.own.heur", 52 * 4 * 4 * 5 * 2),
+    ("lead:suit.above.pig.sheep.void.ska", 4 * 4 * 3 * 3 * 2 * 2),
+    ("follow:wins.safe.value.class.partner.last", 2 * 3 * 8 * 9 * 2 * 2),
+    ("follow:card.wins.safe.seat.pig.heur", 52 * 2 * 3 * 3 * 3 * 2),
+    ("follow:duck.wins.value.partner.heur.above.seat", 3 * 2 * 8 * 2 * 2 * 4 * 3),
+    ("discard:card.own.partner.value", 52 * 5 * 2 * 8),
+    ("discard:class.value.partner.heur.seat", 9 * 8 * 2 * 2 * 3),
+    ("card.kind.myscore", 52 * 3 * 4),
+    ("lead:card.pig.sheep.heartA.void", 52 * 3 * 3 * 3 * 2),
+    ("follow:card.value.wins.seat.partner", 52 * 8 * 2 * 3 * 2),
+    ("discard:card.pig.sheep.heartA.partner", 52 * 3 * 3 * 3 * 2),
+    ("discard:card.value.seat.heur", 52 * 8 * 3 * 2),
+    ("lead:card.unseen.trickno.void", 52 * 7 * 5 * 2),
+)
+_T_OFF = []
+_o = 1
+for _name, _size in TABLE_TUPLES:
+    _T_OFF.append(_o)
+    _o += _size
+#: Entries of the lookup table.
+TABLE_SIZE = _o
+(_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
+ _T15) = _T_OFF
+_HA = np.uint64(mask_of(HA))
+_NO_CARD = np.int64(-1)
+
+
+def _card_classes() -> np.ndarray:
+    """Point class of each card: 0 pig, 1 sheep, 2 transformer, 3 ♥A, 4 ♥J-♥K, 5 ♥5-♥10,
+    6 ♥2-♥4, 7 ♠K/♠A, 8 any other card."""
+    cls = np.full(52, 8, dtype=np.int64)
+    for r in range(13):
+        cls[13 + r] = 6 if r < 3 else 5 if r < 9 else 4
+    cls[HA], cls[SQ], cls[DJ], cls[CT], cls[SK], cls[SA] = 3, 0, 1, 2, 7, 7
+    return cls
+
+
+_CLASS = _card_classes()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value_bucket(x):
+    """Raw points (RULES.md §5 change of a score) in 8 buckets: ≤ −150, ≤ −60, < −20, < 0,
+    0, < 50, < 150, ≥ 150."""
+    if x == 0:
+        return 4
+    if x < 0:
+        if x <= -150:
+            return 0
+        if x <= -60:
+            return 1
+        return 2 if x < -20 else 3
+    if x < 50:
+        return 5
+    return 6 if x < 150 else 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _holder(unseen, hand, m):
+    """0 the card is played, 1 unseen (another seat holds it), 2 in our hand."""
+    if hand & m:
+        return 2
+    return 1 if unseen & m else 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _table_context(obs, params, reps):
+    """What every card's lookups share at a decision (``reps``: :func:`_representatives`)."""
+    seat = np.int64(obs[O_SEAT])
+    hand = obs[O_HAND]
+    k = np.int64(obs[O_TRICK_LEN])
+    leader = np.int64(obs[O_LEADER])
+    partner = np.int64(obs[O_PARTNER])
+    unseen = _FULL & ~(obs[O_PLAYED] | hand)
+    heur_c, _ = play_heuristic(obs, params, ZERO)
+    pig = _holder(unseen, hand, _PIG)
+    sheep = _holder(unseen, hand, _SHEEP)
+    tb = np.int64(obs[O_TRICK_NO]) // 3
+    kind = 0
+    led = np.int64(-1)
+    best = np.int64(-1)
+    winner = seat
+    tmask = ZERO
+    duck = _NO_CARD
+    low = _NO_CARD
+    later_void = False
+    if k > 0:
+        taken_all = obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
+        tmask = obs[O_PLAYED] & ~taken_all
+        led = np.int64(obs[O_TRICK]) // 13
+        lm = suit_mask(led)
+        best = highest_bit(tmask & lm)
+        for j in range(k):
+            if np.int64(obs[O_TRICK + j]) == best:
+                winner = (leader + j) & 3
+        legal_led = obs[O_LEGAL] & lm
+        if legal_led != ZERO:
+            kind = 1
+            low = lowest_bit(legal_led)
+            below_best = legal_led & _below(best)
+            if below_best != ZERO:
+                duck = highest_bit(below_best)
+            for q in range(k + 1, 4):
+                if (obs[O_VOIDS + ((leader + q) & 3)] >> np.uint64(led)) & ONE:
+                    later_void = True
+        else:
+            kind = 2
+    pw = 1 if (k > 0 and partner != _NO_PARTNER and winner == partner) else 0
+    others_void = ZERO
+    if k == 0:
+        for q in range(1, 4):
+            others_void |= obs[O_VOIDS + ((seat + q) & 3)]
+    ha = _holder(unseen, hand, _HA)
+    exposed = obs[O_EXPOSED]
+    ms = 2
+    if obs[O_TAKEN + seat] & _SCORING:
+        my = _gain(ZERO, obs[O_TAKEN + seat], exposed)
+        ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
+    # the heuristic's card stands for its class of equivalent cards
+    heur_rep = highest_bit(reps & (_below(heur_c) | bit(heur_c)))
+    # what the trick is worth with a card that scores nothing (most cards): once
+    win_base = 0
+    give_base = 0
+    if k > 0:
+        win_base = _value_bucket(_gain(obs[O_TAKEN + seat], tmask, exposed))
+        give_base = _value_bucket(_gain(obs[O_TAKEN + winner], tmask, exposed))
+    return (seat, k, kind, unseen, tmask, heur_rep, best, winner, pig, sheep, tb, pw,
+            duck, low, later_void, others_void, ha, ms, reps, win_base, give_base)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _representatives(obs):
+    """The legal cards worth scoring: one per class of equivalent cards, the lowest (the
+    rule of strategies/search.py ``representatives``: the same suit, neither a scoring
+    card, every card between them in the own hand or a completed trick)."""
+    legal = obs[O_LEGAL]
+    done = obs[O_HAND] | obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
+    reps = ZERO
+    prev = np.int64(-1)
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        if not (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
+                and (bit(c) & _SCORING) == ZERO
+                and (_above(prev) & _below(c) & ~done) == ZERO):
+            reps |= bit(c)
+        prev = c
+    return reps
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _table_indices(obs, tctx, c):
+    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation)."""
+    (seat, k, kind, unseen, tmask, heur_c, best, winner, pig, sheep, tb, pw, duck, low,
+     later_void, others_void, ha, ms, reps, win_base, give_base) = tctx
+    hand = obs[O_HAND]
+    heur = 1 if c == heur_c else 0
+    s = c // 13
+    sm = suit_mask(s)
+    i0 = _T0 + (heur * 3 + kind) * 4 + k
+    i1 = _T1 + (c * 3 + kind) * 5 + tb
+    i2 = _T2 + (((c * 3 + pig) * 3 + sheep) * 2 + heur) * 3 + kind
+    i6 = _T10 + (c * 3 + kind) * 4 + ms
+    if kind == 0:
+        ua = min(popcount(unseen & sm & _above(c)), 3)
+        ub = min(popcount(unseen & sm & _below(c)), 3)
+        own = min(popcount(hand & sm), 4)
+        ov = 1 if (others_void >> np.uint64(s)) & ONE else 0
+        ska = 1 if hand & _SKA else 0
+        i3 = _T3 + (((c * 4 + ua) * 4 + ub) * 5 + own) * 2 + heur
+        i4 = _T4 + ((((s * 4 + ua) * 3 + pig) * 3 + sheep) * 2 + ov) * 2 + ska
+        i5 = _T11 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + ov
+        i7 = _T15 + ((c * 7 + min(popcount(unseen & sm), 6)) * 5 + tb) * 2 + ov
+    elif kind == 1:
+        cb = bit(c)
+        exposed = obs[O_EXPOSED]
+        cls = _CLASS[c]
+        last = 1 if k == 3 else 0
+        if c > best:
+            wins = 1
+            if last == 1 or (unseen & sm & _above(c)) == ZERO:
+                safe = 0
+            else:
+                safe = 2 if later_void else 1
+            val = win_base
+            if cb & _SCORING:
+                val = _value_bucket(_gain(obs[O_TAKEN + seat], tmask | cb, exposed))
+        else:
+            wins = 0
+            safe = 0
+            val = give_base
+            if cb & _SCORING:
+                val = _value_bucket(_gain(obs[O_TAKEN + winner], tmask | cb, exposed))
+        dpos = 0 if c == duck else (1 if c == low else 2)
+        i3 = _T5 + ((((wins * 3 + safe) * 8 + val) * 9 + cls) * 2 + pw) * 2 + last
+        i4 = _T6 + ((((c * 2 + wins) * 3 + safe) * 3 + (k - 1)) * 3 + pig) * 2 + heur
+        ua = min(popcount(unseen & sm & _above(c)), 3)
+        i5 = _T7 + (((((dpos * 2 + wins) * 8 + val) * 2 + pw) * 2 + heur) * 4 + ua) * 3 + k - 1
+        i7 = _T12 + (((c * 8 + val) * 2 + wins) * 3 + (k - 1)) * 2 + pw
+    else:
+        cb = bit(c)
+        own = min(popcount(hand & sm), 4)
+        val = give_base
+        if cb & _SCORING:
+            val = _value_bucket(_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
+        i3 = _T8 + ((c * 5 + own) * 2 + pw) * 8 + val
+        i4 = _T9 + (((_CLASS[c] * 8 + val) * 2 + pw) * 2 + heur) * 3 + (k - 1)
+        i5 = _T13 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + pw
+        i7 = _T14 + ((c * 8 + val) * 3 + (k - 1)) * 2 + heur
+    return i0, i1, i2, i3, i4, i5, i6, i7
+
+
+@njit(cache=True, nogil=True)
+def decision_indices(obs, params, cards, out):
+    """The table entries of the legal cards of ``obs`` that the table model scores: one per
+    class of equivalent cards, the lowest (:func:`_representatives`).
+
+    ``params``: the (4, ≥ N_PARAMS) table whose row ``obs[O_SEAT]`` holds the heuristic
+    parameters; ``cards``: int64[≥ 13] filled with those cards in ascending order; ``out``:
+    int64 (≥ 13, ≥ TABLE_SLOTS), row ``j`` = the entries of ``cards[j]`` (entry 0 = an unused
+    slot).  Reads only the seat's own observation.  Returns the number of cards.
+    """
+    tctx = _table_context(obs, params, _representatives(obs))
+    n = 0
+    m = tctx[18]
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        cards[n] = c
+        ii = _table_indices(obs, tctx, c)
+        for t in range(TABLE_SLOTS):
+            out[n, t] = ii[t]
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def indices_batch(obs_all, params, idx_out, cards_out, counts):
+    """:func:`decision_indices` over the observations ``obs_all`` (uint64 (D, O_SIZE)):
+    the rows of decision ``d`` at ``idx_out[r:r+counts[d]]`` (int32 (R, TABLE_SLOTS), R ≥ the
+    total of legal cards), ``cards_out`` int64 (R,); returns R used."""
+    cards = np.empty(13, dtype=np.int64)
+    out = np.empty((13, TABLE_SLOTS), dtype=np.int64)
+    r = 0
+    for d in range(obs_all.shape[0]):
+        n = decision_indices(obs_all[d], params, cards, out)
+        counts[d] = n
+        for j in range(n):
+            cards_out[r] = cards[j]
+            for t in range(TABLE_SLOTS):
+                idx_out[r, t] = out[j, t]
+            r += 1
+    return r
+
+
+@njit(cache=True, nogil=True)
+def _play_table(obs, params, row, reps):
+    """The table model's card: the card of ``reps`` (one per class of equivalent legal
+    cards) of the highest sum of lookups (ties: the lowest card).  ``row``: the seat's row,
+    the table at N_PARAMS + HEADER."""
+    tctx = _table_context(obs, params, reps)
+    base = N_PARAMS + HEADER
+    m = tctx[18]
+    best_c = lowest_bit(m)
+    best_s = -np.inf
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, c)
+        sc = (((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3]))
+              + ((row[base + i4] + row[base + i5]) + (row[base + i6] + row[base + i7])))
+        if sc > best_s:
+            best_s = sc
+            best_c = c
+    return best_c
+
+
 @njit(cache=True, nogil=True)
 def play_learned(obs, params, rng):
     """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score
@@ -288,7 +588,13 @@ def play_learned(obs, params, rng):
         return lowest_bit(legal), rng
     seat = np.int64(obs[O_SEAT])
     row = params[seat]
-    if np.int64(row[N_PARAMS]) != FEATURE_VERSION:
+    version = np.int64(row[N_PARAMS])
+    if version == TABLE_VERSION:
+        reps = _representatives(obs)
+        if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
+            return lowest_bit(reps), rng
+        return _play_table(obs, params, row, reps), rng
+    if version != FEATURE_VERSION:
         return lowest_bit(legal), rng
     nh = np.int64(row[N_PARAMS + 2])
     buf = np.empty(N_FEATURES + nh, dtype=np.float64)
@@ -310,18 +616,47 @@ def play_learned(obs, params, rng):
 
 
 @njit(cache=True, nogil=True)
-def play_probabilities(obs, params, probs):
-    """The model's probability of each card (softmax of the scores): fills ``probs``
-    (float64[52]; 0 for cards that are not legal) for the observation ``obs`` of seat
-    ``obs[O_SEAT]``.  Returns the number of legal cards."""
+def decision_scores(obs, params, cards, scores):
+    """The model's score of every legal card of ``obs`` (the seat's model in
+    ``params[obs[O_SEAT], N_PARAMS:]``, an MLP or a table model): fills ``cards``
+    (int64[≥ 13], ascending) and ``scores`` (float64[≥ 13]); returns the number of legal
+    cards.  A table model scores one card of each class of equivalent cards and gives the
+    others its score; a row without a model scores every card 0."""
     seat = np.int64(obs[O_SEAT])
-    cards = np.empty(13, dtype=np.int64)
+    row = params[seat]
+    n = 0
+    if np.int64(row[N_PARAMS]) == TABLE_VERSION:
+        reps = _representatives(obs)
+        tctx = _table_context(obs, params, reps)
+        base = N_PARAMS + HEADER
+        m = obs[O_LEGAL]
+        while m:
+            c = lowest_bit(m)
+            m &= m - ONE
+            cards[n] = c
+            rep = highest_bit(reps & (_below(c) | bit(c)))
+            i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, rep)
+            scores[n] = (((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3]))
+                         + ((row[base + i4] + row[base + i5])
+                            + (row[base + i6] + row[base + i7])))
+            n += 1
+        return n
     feats = np.empty((13, N_FEATURES), dtype=np.float64)
+    n = decision_features(obs, params, cards, feats)
+    score_features(params, seat, feats, n, scores)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def play_probabilities(obs, params, probs):
+    """The model's probability of each card (softmax of the scores, :func:`decision_scores`):
+    fills ``probs`` (float64[52]; 0 for cards that are not legal) for the observation ``obs``
+    of seat ``obs[O_SEAT]``.  Returns the number of legal cards."""
+    cards = np.empty(13, dtype=np.int64)
     scores = np.empty(13, dtype=np.float64)
     for i in range(52):
         probs[i] = 0.0
-    n = decision_features(obs, params, cards, feats)
-    score_features(params, seat, feats, n, scores)
+    n = decision_scores(obs, params, cards, scores)
     top = scores[0]
     for j in range(1, n):
         top = max(top, scores[j])

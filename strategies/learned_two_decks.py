@@ -76,7 +76,7 @@ from strategies.heuristic_two_decks import (
     _score_of,
     _shed,
 )
-from strategies.learned import score_model
+from strategies.learned import _value_bucket, score_model
 
 #: Version of the two-deck feature set (distinct from the one-deck version 1).
 FEATURE_VERSION2 = 2
@@ -257,6 +257,268 @@ def _play_features(obs, ctx, c1, c2, f):
     f[37] = 1.0 if partner_winning else 0.0
 
 
+# --------------------------------------------------------------------------------------
+# The two-deck table model (kind "table", feature set TABLE_VERSION2): each play's features
+# (above) are cut into small integers and the play's score is the sum of TABLE_SLOTS2
+# entries of one lookup table, indexed by packed conjunctions of them (as the one-deck
+# table model, strategies/learned.py); no hidden layer.  Entry 0 is 0 (an unused slot).
+
+#: Version of the two-deck table feature set.
+TABLE_VERSION2 = 4
+#: Lookups per play.
+TABLE_SLOTS2 = 6
+#: The tuples: (name, size); the table is entry 0 (zero) then each tuple's entries.
+TABLE_TUPLES2 = (
+    ("heur.kind.seat.type", 2 * 3 * 4 * 3),
+    ("card.type.kind.trickno", 52 * 3 * 3 * 6),
+    ("card.special.heur.kind.broken", 52 * 4 * 2 * 3 * 2),
+    ("card.kind.myscore", 52 * 3 * 4),
+    ("lead:card.type.above.own.heur", 52 * 3 * 4 * 5 * 2),
+    ("lead:card.pairout.void.push.type", 52 * 2 * 2 * 2 * 3),
+    ("follow:wins.unsafe.value.special.partner.last.type", 2 * 2 * 8 * 4 * 2 * 2 * 3),
+    ("follow:card.wins.unsafe.seat.type.heur", 52 * 2 * 2 * 3 * 3 * 2),
+    ("discard:card.value.partner.type.heur", 52 * 8 * 2 * 3 * 2),
+    ("discard:special.points.value.partner.broken", 4 * 8 * 8 * 2 * 2),
+)
+_o2 = 1
+_T2_OFF = []
+for _name2, _size2 in TABLE_TUPLES2:
+    _T2_OFF.append(_o2)
+    _o2 += _size2
+#: Entries of the two-deck lookup table.
+TABLE_SIZE2 = _o2
+(_U0, _U1, _U2, _U3, _U4, _U5, _U6, _U7, _U8, _U9) = _T2_OFF
+
+
+@njit(cache=True, nogil=True)
+def _table_indices2(obs, ctx, c1, c2, f):
+    """The TABLE_SLOTS2 table entries of the play ``(c1, c2)``, from its features ``f``
+    (just computed by :func:`_play_features`); a tuple of ints."""
+    k = ctx[1]
+    s_my = ctx[13]
+    pw = 1 if ctx[21] else 0
+    heur = 1 if f[0] > 0.5 else 0
+    ptype = 0 if f[1] > 0.5 else (1 if f[2] > 0.5 else 2)
+    hi = c1 if c2 == _NONE or c1 >= c2 else c2
+    kind = 0 if k == 0 else (2 if f[33] > 0.5 else 1)
+    spec = 1 if f[5] > 0.5 else (2 if f[6] > 0.5 else (3 if f[7] > 0.5 else 0))
+    broken = 1 if f[10] > 0.5 else 0
+    tb = np.int64(obs[Q_TRICK_NO]) // 5
+    ms = 0 if s_my <= -100 else (1 if s_my < 0 else (2 if s_my == 0 else 3))
+    i0 = _U0 + ((heur * 3 + kind) * 4 + k) * 3 + ptype
+    i1 = _U1 + ((hi * 3 + ptype) * 3 + kind) * 6 + tb
+    i2 = _U2 + (((hi * 4 + spec) * 2 + heur) * 3 + kind) * 2 + broken
+    i3 = _U3 + (hi * 3 + kind) * 4 + ms
+    if kind == 0:
+        ua = min(np.int64(f[12] * 13.0 + 0.5), 3)
+        own = min(np.int64(f[14] * 26.0 + 0.5), 4)
+        i4 = _U4 + (((hi * 3 + ptype) * 4 + ua) * 5 + own) * 2 + heur
+        po = 1 if f[21] > 0.0 else 0
+        ov = 1 if f[22] > 0.5 else 0
+        push = 1 if f[24] > 0.5 else 0
+        i5 = _U5 + (((hi * 2 + po) * 2 + ov) * 2 + push) * 3 + ptype
+    elif kind == 1:
+        wins = 1 if f[26] > 0.5 else 0
+        unsafe = 1 if f[27] > 0.5 else 0
+        last = 1 if k == 3 else 0
+        val = _value_bucket(np.int64(round(f[28] * 100.0 if wins else f[29] * 100.0)))
+        i4 = _U6 + (((((wins * 2 + unsafe) * 8 + val) * 4 + spec) * 2 + pw) * 2 + last) * 3 \
+            + ptype
+        i5 = _U7 + ((((hi * 2 + wins) * 2 + unsafe) * 3 + (k - 1)) * 3 + ptype) * 2 + heur
+    else:
+        val = _value_bucket(np.int64(round(f[29] * 100.0)))
+        pts = _value_bucket(-np.int64(round(f[4] * 100.0)))
+        i4 = _U8 + (((hi * 8 + val) * 2 + pw) * 3 + ptype) * 2 + heur
+        i5 = _U9 + (((spec * 8 + pts) * 8 + val) * 2 + pw) * 2 + broken
+    return i0, i1, i2, i3, i4, i5
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _direct_indices2(obs, ctx, c1, c2):
+    """:func:`_table_indices2` of the play ``(c1, c2)`` computed straight from the
+    observation: only the quantities the table reads, not all the features (the same
+    entries; tests/test_learned_two_decks.py checks them equal)."""
+    (seat, k, unseen1, unseen2, sha, spig, ssh, st, hc1, hc2, base_my, k_my, any_my, s_my,
+     led, pair_trick, best, winner, base_tr, k_tr, any_tr, partner_winning) = ctx
+    h1 = obs[Q_HAND1]
+    h2 = obs[Q_HAND2]
+    single = c2 == _NONE
+    pair = c1 == c2
+    hi = c1 if single or c1 >= c2 else c2
+    cards = bit(c1) | (ZERO if single else bit(c2))
+    pts = _card_points(c1, sha, spig, ssh) + _card_points(c2, sha, spig, ssh)
+    broken = 0
+    if single:
+        if (h2 & bit(c1)) and c1 != _SQ:
+            broken = 1
+    elif not pair:
+        if ((h2 & bit(c1)) and c1 != _SQ) or ((h2 & bit(c2)) and c2 != _SQ):
+            broken = 1
+    s = hi // 13
+    sm = suit_mask(s)
+    same = (c1 == hc1 and c2 == hc2) or (c1 == hc2 and c2 == hc1)
+    heur = 1 if same else 0
+    ptype = 0 if single else (1 if pair else 2)
+    spec = 1 if cards & _PIG else (2 if cards & _SHEEP else (3 if cards & _TRANS else 0))
+    pw = 1 if partner_winning else 0
+    tb = np.int64(obs[Q_TRICK_NO]) // 5
+    ms = 0 if s_my <= -100 else (1 if s_my < 0 else (2 if s_my == 0 else 3))
+    if k == 0:
+        kind = 0
+    else:
+        key = play_key(c1, c2, led, pair_trick)
+        kind = 2 if key < 0 else 1
+    i0 = _U0 + ((heur * 3 + kind) * 4 + k) * 3 + ptype
+    i1 = _U1 + ((hi * 3 + ptype) * 3 + kind) * 6 + tb
+    i2 = _U2 + (((hi * 4 + spec) * 2 + heur) * 3 + kind) * 2 + broken
+    i3 = _U3 + (hi * 3 + kind) * 4 + ms
+    if kind == 0:
+        ua = min(popcount(unseen1 & sm & _above(hi)), 3)
+        own = min(popcount(h1 & sm) + popcount(h2 & sm), 4)
+        i4 = _U4 + (((hi * 3 + ptype) * 4 + ua) * 5 + own) * 2 + heur
+        po = 1 if pair and (unseen2 & sm & _above(hi)) != ZERO else 0
+        ov = 0
+        for q in range(1, 4):
+            if (obs[Q_VOIDS + ((seat + q) & 3)] >> np.uint64(s)) & ONE:
+                ov = 1
+        pig_out = (unseen1 & _PIG) != ZERO
+        push = 1 if (s == 0 and hi < _SQ and pig_out and (h1 & _SQKA) == ZERO) else 0
+        i5 = _U5 + (((hi * 2 + po) * 2 + ov) * 2 + push) * 3 + ptype
+    else:
+        nt = _T_TRANS[c1] + _T_TRANS[c2]
+        anyp = _T_ANY[c1] + _T_ANY[c2] > 0
+        if kind == 1:
+            last = 1 if k == 3 else 0
+            if key > best:
+                wins = 1
+                gain = _score_of(base_my + base_tr + pts, k_my + k_tr + nt,
+                                 any_my or any_tr or anyp, st) - s_my
+                unsafe = 1 if (last == 0 and (unseen1 & suit_mask(led) & _above(hi)) != ZERO) \
+                    else 0
+                val = _value_bucket(gain)
+            else:
+                wins = 0
+                unsafe = 0
+                val = _value_bucket(_score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
+            i4 = _U6 + (((((wins * 2 + unsafe) * 8 + val) * 4 + spec) * 2 + pw) * 2 + last) \
+                * 3 + ptype
+            i5 = _U7 + ((((hi * 2 + wins) * 2 + unsafe) * 3 + (k - 1)) * 3 + ptype) * 2 + heur
+        else:
+            val = _value_bucket(_score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
+            pb = _value_bucket(-pts)
+            i4 = _U8 + (((hi * 8 + val) * 2 + pw) * 3 + ptype) * 2 + heur
+            i5 = _U9 + (((spec * 8 + pb) * 8 + val) * 2 + pw) * 2 + broken
+    return i0, i1, i2, i3, i4, i5
+
+
+@njit(cache=True, nogil=True)
+def decision_indices2_direct(obs, out):
+    """:func:`decision_indices2` by :func:`_direct_indices2` (what the kernel plays)."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    fc = obs[Q_FORCED]
+    n = n_legal(ls, lp, l2, fc)
+    ctx = _context2(obs)
+    for j in range(n):
+        a, b = nth_play(ls, lp, l2, fc, j)
+        ii = _direct_indices2(obs, ctx, a, b)
+        for t in range(TABLE_SLOTS2):
+            out[j, t] = ii[t]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def decision_indices2(obs, out):
+    """The two-deck table entries of every legal play of ``obs`` (enumeration order, as
+    :func:`decision_features2`): ``out`` int64 (≥ n_legal, ≥ TABLE_SLOTS2).  Returns the
+    number of legal plays."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    fc = obs[Q_FORCED]
+    n = n_legal(ls, lp, l2, fc)
+    ctx = _context2(obs)
+    f = np.empty(N_FEATURES2, dtype=np.float64)
+    for j in range(n):
+        a, b = nth_play(ls, lp, l2, fc, j)
+        _play_features(obs, ctx, a, b, f)
+        ii = _table_indices2(obs, ctx, a, b, f)
+        for t in range(TABLE_SLOTS2):
+            out[j, t] = ii[t]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def indices_batch2(obs_all, idx_out):
+    """:func:`decision_indices2` over the observations ``obs_all`` (uint64 (D, Q_SIZE)),
+    rows in order into ``idx_out`` (int32 (R, TABLE_SLOTS2)); returns R used."""
+    r = 0
+    out = np.empty((4096, TABLE_SLOTS2), dtype=np.int64)
+    for d in range(obs_all.shape[0]):
+        n = decision_indices2(obs_all[d], out)
+        for j in range(n):
+            for t in range(TABLE_SLOTS2):
+                idx_out[r, t] = out[j, t]
+            r += 1
+    return r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b):
+    i0, i1, i2, i3, i4, i5 = _direct_indices2(obs, ctx, a, b)
+    base = N_PARAMS + HEADER
+    sc = ((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3])
+          + (row[base + i4] + row[base + i5]))
+    if sc > best_s:
+        return sc, a, b
+    return best_s, best_a, best_b
+
+
+@njit(cache=True, nogil=True)
+def _play_table2(obs, row):
+    """The two-deck table model's play (ties: the first in enumeration order)."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    fc = obs[Q_FORCED]
+    best_a, best_b = nth_play(ls, lp, l2, fc, 0)
+    best_s = -np.inf
+    ctx = _context2(obs)
+    m = ls
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        best_s, best_a, best_b = _consider_table(obs, ctx, row, c, _NONE, best_s, best_a,
+                                                 best_b)
+    m = lp
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        best_s, best_a, best_b = _consider_table(obs, ctx, row, c, c, best_s, best_a,
+                                                 best_b)
+    if fc != ZERO:
+        fcard = lowest_bit(fc)
+        m = l2
+        while m:
+            c = lowest_bit(m)
+            m &= m - ONE
+            best_s, best_a, best_b = _consider_table(obs, ctx, row, fcard, c, best_s,
+                                                     best_a, best_b)
+    else:
+        ra = l2
+        while ra:
+            a = lowest_bit(ra)
+            ra &= ra - ONE
+            rb = ra
+            while rb:
+                b = lowest_bit(rb)
+                rb &= rb - ONE
+                best_s, best_a, best_b = _consider_table(obs, ctx, row, a, b, best_s,
+                                                         best_a, best_b)
+    return best_a, best_b
+
+
 @njit(cache=True, nogil=True)
 def decision_features2(obs, c1s, c2s, out):
     """Features of every legal play of the two-deck observation ``obs`` (uint64[Q_SIZE]).
@@ -304,7 +566,12 @@ def play_learned2(obs, params, rng):
         return a0, b0, rng
     seat = np.int64(obs[Q_SEAT])
     row = params[seat]
-    if row.shape[0] <= N_PARAMS + HEADER or np.int64(row[N_PARAMS]) != FEATURE_VERSION2:
+    if row.shape[0] <= N_PARAMS + HEADER:
+        return a0, b0, rng
+    if np.int64(row[N_PARAMS]) == TABLE_VERSION2:
+        a, b = _play_table2(obs, row)
+        return a, b, rng
+    if np.int64(row[N_PARAMS]) != FEATURE_VERSION2:
         return a0, b0, rng
     nh = np.int64(row[N_PARAMS + 2])
     buf = np.empty(N_FEATURES2 + max(nh, 1), dtype=np.float64)

@@ -53,6 +53,31 @@ def pack(w: np.ndarray, W: np.ndarray | None = None, b: np.ndarray | None = None
                            np.asarray(b, np.float64).ravel(), np.asarray(v, np.float64).ravel()])
 
 
+#: Header of a table model's numbers: version, slots per card, table entries.
+TABLE_HEADER = 3
+
+
+def _table_layout(decks: int) -> tuple[int, int, int]:
+    """(version, slots, entries) of the table model for ``decks`` decks."""
+    if decks == 2:
+        from strategies.learned_two_decks import TABLE_SIZE2, TABLE_SLOTS2, TABLE_VERSION2
+
+        return TABLE_VERSION2, TABLE_SLOTS2, TABLE_SIZE2
+    from strategies.learned import TABLE_SIZE, TABLE_SLOTS, TABLE_VERSION
+
+    return TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE
+
+
+def pack_table(lut: np.ndarray, decks: int = 1) -> np.ndarray:
+    """The kernel's float64 layout of a table model (kind "table"; strategies/learned.py,
+    two decks strategies/learned_two_decks.py): ``[version, slots, entries, lut (entries)]``."""
+    TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE = _table_layout(decks)
+    lut = np.asarray(lut, dtype=np.float64).ravel()
+    if lut.size != TABLE_SIZE:
+        raise ValueError(f"a table model has {TABLE_SIZE} entries, got {lut.size}")
+    return np.concatenate([[TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE], lut])
+
+
 def unpack(values: np.ndarray):
     """``(w, W, b, v)`` of the kernel layout ``values`` (inverse of :func:`pack`)."""
     nf, nh = int(values[1]), int(values[2])
@@ -95,6 +120,9 @@ def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None
     if decks is not None and meta.get("decks") != decks:
         raise ModelFileError(f"model {path} was made for {meta.get('decks')} deck(s), "
                              f"this game has {decks}")
+    if meta.get("kind") == "table":
+        _check_table(path, values, meta)
+        return
     want_version, want_nf = FEATURE_VERSION, N_FEATURES
     if meta.get("decks") == 2:  # the two-deck feature set (strategies/learned_two_decks.py)
         from strategies.learned_two_decks import FEATURE_VERSION2, N_FEATURES2
@@ -109,5 +137,22 @@ def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None
     if nf != want_nf or values.size != HEADER + nf + nh * nf + 2 * nh:
         raise ModelFileError(f"model {path} has a bad layout ({nf} features, {nh} hidden, "
                              f"{values.size} numbers)")
+    if not np.all(np.isfinite(values)):
+        raise ModelFileError(f"model {path} holds non-finite weights")
+
+
+def _check_table(path, values: np.ndarray, meta: dict) -> None:
+    """Refuse a table model (kind "table") of another feature-set version or layout."""
+    TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE = _table_layout(meta.get("decks"))
+
+    version = meta.get("feature_version")
+    if version != TABLE_VERSION or int(values[0]) != TABLE_VERSION:
+        raise ModelFileError(f"model {path} was made for table feature set version {version}; "
+                             f"this program reads version {TABLE_VERSION} (retrain it with "
+                             "gongzhu-sim train)")
+    if (int(values[1]) != TABLE_SLOTS or int(values[2]) != TABLE_SIZE
+            or values.size != TABLE_HEADER + TABLE_SIZE):
+        raise ModelFileError(f"model {path} has a bad layout ({values.size} numbers, a table "
+                             f"model of version {TABLE_VERSION} has {TABLE_HEADER + TABLE_SIZE})")
     if not np.all(np.isfinite(values)):
         raise ModelFileError(f"model {path} holds non-finite weights")

@@ -86,7 +86,13 @@ from sim.game.tricks import legal_mask, unpack_rules
 from strategies.baseline import play_lowest, play_random
 from strategies.heuristic import HEURISTIC_PARAMS, play_heuristic
 from strategies.ids import N_PARAMS, PLAY_HEURISTIC, PLAY_LEARNED, PLAY_LOWEST, PLAY_RANDOM
-from strategies.learned import FEATURE_VERSION, HEADER, play_learned, play_probabilities
+from strategies.learned import (
+    FEATURE_VERSION,
+    HEADER,
+    TABLE_VERSION,
+    play_learned,
+    play_probabilities,
+)
 
 #: Rollout policies: the play-strategy ids (strategies/ids.py).
 ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
@@ -301,11 +307,13 @@ def _policy(policy, obs, rng, table):
 
 @njit(cache=True, nogil=True)
 def has_model(params, seat):
-    """Whether row ``seat`` of the parameter table carries a learned model (version > 0)
-    after its N_PARAMS parameters (registry ``params_table``; ``rollout=learned`` and
-    ``infer=1`` load the shipped model there)."""
-    return params.shape[1] > N_PARAMS + HEADER and np.int64(params[seat, N_PARAMS]) == \
-        FEATURE_VERSION
+    """Whether row ``seat`` of the parameter table carries a one-deck learned model (an MLP
+    or a table model: its version) after its N_PARAMS parameters (registry ``params_table``;
+    ``rollout=learned`` and ``infer=1`` load the shipped model there)."""
+    if params.shape[1] <= N_PARAMS + HEADER:
+        return False
+    v = np.int64(params[seat, N_PARAMS])
+    return v == FEATURE_VERSION or v == TABLE_VERSION
 
 
 @njit(cache=True, nogil=True)

@@ -99,7 +99,7 @@ from sim.game.tricks import unpack_rules
 from sim.game.tricks_two_decks import legal2, take_copy, unexposed_in_suit
 from strategies.ids import N_PARAMS
 from strategies.learned import HEADER
-from strategies.learned_two_decks import FEATURE_VERSION2, play_learned2
+from strategies.learned_two_decks import FEATURE_VERSION2, TABLE_VERSION2, play_learned2
 from strategies.pairs import play_heuristic2, play_lowest2, play_random2
 from strategies.sampler_two_decks import _byte, hand_sizes2, sample_worlds2  # noqa: F401
 from strategies.search import (
@@ -144,9 +144,12 @@ def _policy2(policy, obs, rng, table):
 
 @njit(cache=True, nogil=True)
 def has_model2(params, seat):
-    """Whether row ``seat`` of the parameter table carries a two-deck learned model."""
-    return params.shape[1] > N_PARAMS + HEADER and np.int64(params[seat, N_PARAMS]) == \
-        FEATURE_VERSION2
+    """Whether row ``seat`` of the parameter table carries a two-deck learned model (an MLP
+    or a table model: its version)."""
+    if params.shape[1] <= N_PARAMS + HEADER:
+        return False
+    v = np.int64(params[seat, N_PARAMS])
+    return v == FEATURE_VERSION2 or v == TABLE_VERSION2
 
 
 @njit(cache=True, nogil=True)

@@ -12,11 +12,14 @@ from click.testing import CliRunner
 
 from sim.analysis.learn.record import (
     featurize,
+    featurize_table,
     fit_model,
+    fit_table,
     model_choice,
     model_scores,
     record_decisions,
     regret,
+    table_scores,
 )
 from sim.cli import main
 from sim.engine.gameloop import deal_game, play_game
@@ -28,12 +31,17 @@ from strategies.learned import (
     FEATURE_NAMES,
     FEATURE_VERSION,
     N_FEATURES,
+    TABLE_SIZE,
+    TABLE_SLOTS,
+    TABLE_TUPLES,
+    TABLE_VERSION,
     decision_features,
+    decision_indices,
     play_learned,
     play_probabilities,
     score_features,
 )
-from strategies.model import pack, read_model, save_model
+from strategies.model import pack, pack_table, read_model, save_model
 from strategies.registry import StrategyError, params_table, parse_player
 
 RULES = Rules()
@@ -65,6 +73,12 @@ def _random_mlp(seed: int = 3, hidden: int = 4) -> np.ndarray:
     g = np.random.default_rng(seed)
     return pack(g.normal(size=N_FEATURES), g.normal(size=(hidden, N_FEATURES)),
                 g.normal(size=hidden), g.normal(size=hidden))
+
+
+def _random_table(seed: int = 3) -> np.ndarray:
+    lut = np.random.default_rng(seed).normal(size=TABLE_SIZE)
+    lut[0] = 0.0
+    return pack_table(lut)
 
 
 def test_feature_names_match_the_kernel():
@@ -128,7 +142,49 @@ def test_kernel_scores_equal_numpy_scores_and_probabilities_sum_to_one():
     assert checked > 100
 
 
-def test_no_peeking_other_hidden_cards_cannot_change_the_features():
+def test_table_kernel_plays_the_best_numpy_score_of_one_card_per_equivalence_class():
+    """The table model scores the lowest card of each class of equivalent legal cards (the
+    rule of search's ``representatives``), plays the best (numpy sum of its lookups), and
+    gives every legal card its class's probability."""
+    from strategies.search import representatives
+
+    assert sum(size for _, size in TABLE_TUPLES) + 1 == TABLE_SIZE
+    values = _random_table()
+    table = params_table([model_choice(values)] * 4)
+    rng = random.Random(5)
+    cards = np.zeros(13, np.int64)
+    idx = np.zeros((13, TABLE_SLOTS), np.int64)
+    probs = np.zeros(52)
+    checked = collapsed = 0
+    for _ in range(25):
+        state = deal_game(RULES, seed=rng.randrange(1000), deal=rng.randrange(100))
+        while not state.is_over:
+            legal = state.legal_plays()
+            obs = state.observation(state.to_play)
+            if len(legal) > 1:
+                n = decision_indices(obs, table, cards, idx)
+                reps = int(representatives(obs))
+                assert cards[:n].tolist() == [c for c in range(52) if (reps >> c) & 1]
+                assert idx[:n].min() >= 0 and idx[:n].max() < TABLE_SIZE
+                s = table_scores(values, idx[:n])
+                c, _ = play_learned(obs, table, np.uint64(1))
+                if n > 1:
+                    assert int(c) == int(cards[int(np.argmax(s))])
+                else:
+                    assert int(c) == int(cards[0])
+                assert play_probabilities(obs, table, probs) == len(legal)
+                assert abs(probs.sum() - 1) < 1e-9 and np.all(probs[legal] > 0)
+                for x in legal:  # an equivalent card has its representative's probability
+                    rep = max(r for r in cards[:n] if r <= x)
+                    assert probs[x] == pytest.approx(probs[rep])
+                collapsed += len(legal) - n
+                checked += 1
+            state.play(legal[rng.randrange(len(legal))])
+    assert checked > 100 and collapsed > 0
+
+
+@pytest.mark.parametrize("kind", ["mlp", "table"])
+def test_no_peeking_other_hidden_cards_cannot_change_the_features(kind):
     """Permuting the other seats' hidden cards keeps everything seat 0 sees, so the learned
     player's features and card at its first decision are the same."""
     rng = random.Random(2)
@@ -139,7 +195,7 @@ def test_no_peeking_other_hidden_cards_cannot_change_the_features():
         if 39 in hands[3] and sum(1 for c in hands[0] if c // 13 == 3) >= 2:
             break
     fixed = {10, 35, 47, 25, 39}
-    values = _random_mlp(7)
+    values = _random_mlp(7) if kind == "mlp" else _random_table(7)
     seen = set()
     for _ in range(6):
         movable = [c for p in (1, 2, 3) for c in sorted(hands[p]) if c not in fixed]
@@ -196,6 +252,16 @@ def test_bad_models_are_refused(tmp_path):
     with pytest.raises(StrategyError, match="made for 1 deck"):  # two decks: learned2
         parse_player(f"learned:model={old.with_name('ok.npz')}", 2) if save_model(
             old.with_name("ok.npz"), v, _meta()) is None else None
+    tv = _random_table()
+    table_meta = _meta(kind="table", feature_version=TABLE_VERSION)
+    stale = tmp_path / "stale.npz"
+    save_model(stale, tv, {**table_meta, "feature_version": TABLE_VERSION - 1})
+    with pytest.raises(StrategyError, match="table feature set version"):
+        parse_player(f"learned:model={stale}")
+    short = tmp_path / "short.npz"
+    save_model(short, tv[:-5], table_meta)
+    with pytest.raises(StrategyError, match="bad layout"):
+        parse_player(f"learned:model={short}")
     partners = tmp_path / "partners.npz"
     save_model(partners, v, _meta(Rules(variant="partners")))
     with pytest.raises(StrategyError, match="made for other rules"):
@@ -217,7 +283,8 @@ def test_cli_refuses_a_model_for_other_rules_with_one_error_line(tmp_path):
 def test_the_shipped_model_loads_and_plays_identically():
     ch = parse_player("learned")
     values, meta = read_model(ch.data.source)
-    assert meta["decks"] == 1 and meta["feature_version"] == FEATURE_VERSION
+    assert meta["decks"] == 1 and meta["kind"] == "table"
+    assert meta["feature_version"] == TABLE_VERSION == values[0]
     assert "gongzhu-sim train" in meta["command"] or meta["deals"] == 0
     a = play_deals(RULES, "learned", seed=8, n=20)
     b = play_deals(RULES, [model_choice(values)] * 4, seed=8, n=20)
@@ -258,16 +325,43 @@ def test_fit_learns_a_planted_preference():
     assert r_model < r_heur and best_model > 0.9
 
 
+def test_fit_table_learns_a_planted_preference():
+    """The table model's fit: decisions whose values favour the highest card."""
+    dec = record_decisions(RULES, "search:worlds=1", "heuristic", seed=4, start=0, n=3)
+    ranks = np.arange(52) % 13
+    dec.values[:] = np.where(np.isnan(dec.values), np.nan, 10.0 * ranks)
+    ds = featurize_table(dec)
+    values = fit_table(ds, temperature=5.0, epochs=40, batch=16, lr=0.05)
+    assert values[0] == TABLE_VERSION and values[1] == TABLE_SLOTS and values[2] == TABLE_SIZE
+    r_model, best_model = regret(ds, values)
+    r_heur, _ = regret(ds, None)
+    assert r_model < r_heur and best_model > 0.9
+
+
+def test_cli_train_writes_a_table_model_by_default(tmp_path):
+    out = tmp_path / "tiny.npz"
+    r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--epochs", "1",
+                                  "--seed", "5", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    values, meta = read_model(out)
+    assert meta["kind"] == "table" and meta["feature_version"] == TABLE_VERSION == values[0]
+    assert meta["command"].startswith("gongzhu-sim train") and meta["decisions"] > 0
+    a = play_deals(RULES, f"learned:model={out}", seed=1, n=20, check_legal=True)
+    b = play_deals(RULES, [model_choice(values)] * 4, seed=1, n=20)
+    assert np.array_equal(a.raw, b.raw)
+
+
 def test_cli_train_writes_a_model_with_metadata(tmp_path):
     out = tmp_path / "tiny.npz"
     r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--epochs", "1",
-                                  "--hidden", "2", "--seed", "5", "--out", str(out)])
+                                  "--kind", "mlp", "--hidden", "2", "--seed", "5", "--out",
+                                  str(out)])
     assert r.exit_code == 0, r.output
     values, meta = read_model(out)
     assert meta["teacher"] == "search:worlds=1" and meta["deals"] == 3 and meta["seed"] == 5
     assert meta["decks"] == 1 and meta["rules"]["variant"] == "solo"
     assert meta["command"].startswith("gongzhu-sim train") and meta["decisions"] > 0
-    assert values[2] == 2  # hidden units
+    assert values[2] == 2 and meta["kind"] == "mlp"  # hidden units
     play_deals(RULES, f"learned:model={out}", seed=1, n=2)
     # refusals: a file that is not a model (two decks: tests/test_learned_two_decks.py)
     other = tmp_path / "notes.npz"

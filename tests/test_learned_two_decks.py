@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.analysis.learn.record import fit_model, model_scores, regret
+from sim.analysis.learn.record import fit_model, model_scores, regret, table_scores
 from sim.analysis.learn.record_two_decks import featurize2, record_decisions2
 from sim.cli import main
 from sim.engine.gameloop import deal_game, play_game
@@ -24,10 +24,16 @@ from strategies.learned_two_decks import (
     FEATURE_NAMES2,
     FEATURE_VERSION2,
     N_FEATURES2,
+    TABLE_SIZE2,
+    TABLE_SLOTS2,
+    TABLE_TUPLES2,
+    TABLE_VERSION2,
     decision_features2,
+    decision_indices2,
+    decision_indices2_direct,
     play_learned2,
 )
-from strategies.model import read_model, save_model
+from strategies.model import pack_table, read_model, save_model
 from strategies.registry import Choice, ModelData, StrategyError, params_table, parse_player
 
 R2 = Rules(decks=2)
@@ -138,7 +144,48 @@ def test_kernel_choice_is_the_best_numpy_score_over_exactly_the_legal_plays():
     assert checked > 100 and pairs_seen > 0 and twos_seen > 0
 
 
-def test_no_peeking_other_hidden_cards_cannot_change_the_play():
+def _random_table2(seed: int = 3) -> np.ndarray:
+    lut = np.random.default_rng(seed).normal(size=TABLE_SIZE2)
+    lut[0] = 0.0
+    return pack_table(lut, 2)
+
+
+def test_table_kernel_choice_is_the_best_numpy_score_over_exactly_the_legal_plays():
+    assert sum(size for _, size in TABLE_TUPLES2) + 1 == TABLE_SIZE2
+    values = _random_table2()
+    table = params_table([_choice(values)] * 4)
+    rng = random.Random(4)
+    c1s = np.zeros(400, np.int64)
+    c2s = np.zeros(400, np.int64)
+    feats = np.zeros((400, N_FEATURES2))
+    idx = np.zeros((400, TABLE_SLOTS2), np.int64)
+    idx2 = np.zeros((400, TABLE_SLOTS2), np.int64)
+    checked = 0
+    for _ in range(6):
+        state = GameState.from_seed(rng.randrange(1000), rng.randrange(100), R2)
+        while not state.is_over:
+            legal = state.legal_plays()
+            obs = state.observation(state.to_play)
+            if len(legal) > 1:
+                n = decision_features2(obs, c1s, c2s, feats)
+                assert decision_indices2(obs, idx) == n
+                assert idx[:n].min() >= 0 and idx[:n].max() < TABLE_SIZE2
+                # the kernel's entries straight from the observation = those of the features
+                assert decision_indices2_direct(obs, idx2) == n
+                assert np.array_equal(idx[:n], idx2[:n])
+                plays = [_play(int(a), int(b)) for a, b in zip(c1s[:n], c2s[:n], strict=True)]
+                s = table_scores(values, idx[:n])
+                c1, c2, _ = play_learned2(obs, table, np.uint64(1))
+                assert _play(int(c1), int(c2)) == plays[int(np.argmax(s))]
+                checked += 1
+            pairs = [p for p in legal if len(p) == 2 and p[0] == p[1]]
+            state.play(rng.choice(pairs) if pairs and rng.random() < 0.5 else
+                       rng.choice(legal))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("kind", ["mlp", "table"])
+def test_no_peeking_other_hidden_cards_cannot_change_the_play(kind):
     """Seat 0 follows seat 3's single ♣2 in trick 0: permuting the other seats' hidden cards
     (exposable cards and ♣2 copies kept where they are; exposures ``always``) keeps all seat
     0 sees equal — and the learned play is always the same."""
@@ -151,7 +198,7 @@ def test_no_peeking_other_hidden_cards_cannot_change_the_play():
         if hands[3].count(39) == 1 and hands[0].count(39) == 0 \
                 and len({c for c in hands[0] if c // 13 == 3}) >= 3:
             break
-    ch = _choice(_random_mlp(7))
+    ch = _choice(_random_mlp(7) if kind == "mlp" else _random_table2(7))
     seen = set()
     tries = 0
     while len(seen) == 0 or tries < 12:
@@ -217,7 +264,8 @@ def test_models_are_refused_across_deck_counts(tmp_path):
 def test_the_shipped_two_deck_model_loads_and_plays_identically():
     ch = parse_player("learned", 2)
     values, meta = read_model(ch.data.source)
-    assert meta["decks"] == 2 and meta["feature_version"] == FEATURE_VERSION2
+    assert meta["decks"] == 2 and meta["kind"] == "table"
+    assert meta["feature_version"] == TABLE_VERSION2 == values[0]
     assert meta["command"].startswith("gongzhu-sim train") and "--decks 2" in meta["command"]
     a = play_deals(R2, "learned", seed=8, n=6)
     b = play_deals(R2, [_choice(values)] * 4, seed=8, n=6)
@@ -257,8 +305,8 @@ def test_fit_learns_a_planted_preference_over_two_deck_plays():
 def test_cli_train_two_decks_writes_a_two_deck_model(tmp_path):
     out = tmp_path / "tiny2.npz"
     r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "2", "--worlds", "1",
-                                  "--epochs", "1", "--hidden", "2", "--seed", "5", "--out",
-                                  str(out)])
+                                  "--epochs", "1", "--kind", "mlp", "--hidden", "2", "--seed",
+                                  "5", "--out", str(out)])
     assert r.exit_code == 0, r.output
     values, meta = read_model(out)
     assert meta["decks"] == 2 and meta["feature_version"] == FEATURE_VERSION2
@@ -268,3 +316,11 @@ def test_cli_train_two_decks_writes_a_two_deck_model(tmp_path):
     r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", f"learned:model={out}",
                                   "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "made for 2 deck" in r.output
+    table = tmp_path / "table2.npz"  # the default kind: a two-deck table model
+    r = CliRunner().invoke(main, ["train", "--decks", "2", "--deals", "2", "--worlds", "1",
+                                  "--epochs", "1", "--seed", "5", "--out", str(table)])
+    assert r.exit_code == 0, r.output
+    values, meta = read_model(table)
+    assert meta["kind"] == "table" and meta["feature_version"] == TABLE_VERSION2 == values[0]
+    assert values.size == 3 + TABLE_SIZE2 and meta["decisions"] > 0
+    play_deals(R2, f"learned:model={table}", seed=1, n=2, check_legal=True)

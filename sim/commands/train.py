@@ -23,8 +23,12 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "--teacher search:worlds=N)")
 @click.option("--field", "field_name", default="heuristic", show_default=True,
               help="the other seats' player at mixed tables")
+@click.option("--kind", type=click.Choice(["table", "mlp"]), default="table",
+              show_default=True, help="the model: 'table' (lookup tables over small "
+              "conjunctions of card and situation: fast) or 'mlp' (46 features, --hidden "
+              "units)")
 @click.option("--hidden", type=click.IntRange(0, 256), default=0, show_default=True,
-              help="hidden units of the model (0 = linear in the features)")
+              help="hidden units of an mlp model (0 = linear in the features)")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=20, show_default=True,
               help="passes of the fit over the recorded decisions")
 @click.option("--temperature", type=click.FloatRange(0.1, 1000.0), default=10.0,
@@ -40,7 +44,7 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "replaced only when it is a model file)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
-def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed, jobs, out,
+def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature, seed, jobs, out,
           quiet, **rule_flags):
     """Record search's decisions and fit a learned player's model to them.
 
@@ -65,8 +69,12 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
     from strategies.registry import parse_player
 
     teach = parse_player(teacher, rules.decks)
-    if rules.decks == 2 and (teach.params[1] == 4 or teach.params[5] != 0):
-        # sim/analysis/learn2.py records the plain two-deck search (heuristic rollouts)
+    from strategies.search import ROLLOUTS, SEARCH_PARAMS
+
+    col = list(SEARCH_PARAMS).index
+    if rules.decks == 2 and (teach.params[col("rollout")] == ROLLOUTS["learned"]
+                             or teach.params[col("race")] != 0):
+        # the two-deck recorder (sim/analysis/learn/record_two_decks.py) plays plain search
         raise InputError(f"--teacher {teacher!r}: rollout=learned and race are not recorded "
                          "with two decks yet (one deck records them)")
     parse_player(field_name, rules.decks)
@@ -80,7 +88,7 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
             raise InputError(f"{out} exists and is not a model file: not replaced") from None
     if not out_path.parent.exists():
         raise InputError(f"folder {out_path.parent} does not exist")
-    if rules.decks == 2:  # the two-deck feature set and recorder (sim.analysis.learn)
+    if rules.decks == 2:  # the two-deck recorder (sim.analysis.learn.record_two_decks)
         from sim.analysis.learn.record_two_decks import train_model2 as train_model
     else:
         from sim.analysis.learn.record import train_model
@@ -89,7 +97,7 @@ def train(deals, teacher, worlds, field_name, hidden, epochs, temperature, seed,
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     result = train_model(rules, teacher=teacher, field=field_name, deals=deals, seed=seed,
                          jobs=jobs, hidden=hidden, epochs=epochs, temperature=temperature,
-                         out=out_path, command=command, log=log)
+                         out=out_path, command=command, log=log, kind=kind)
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
                f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
                f"heuristic {result['fit']['regret_heuristic']:.2f})")

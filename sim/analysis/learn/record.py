@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.rng import STREAM_PLAY, py_stream
-from sim.game.observation import O_SIZE
+from sim.game.observation import O_LEGAL, O_SIZE
 from sim.game.rules import Rules
 from strategies.dispatch import N_PARAMS, choose_play
 from strategies.heuristic import HEURISTIC_PARAMS
@@ -194,6 +194,8 @@ def regret(ds: Dataset, values: np.ndarray | None) -> tuple[float, float]:
     seg = np.repeat(np.arange(D), np.diff(ds.offsets))
     if values is None:
         s = ds.heur.astype(np.float64)
+    elif isinstance(ds, TableDataset):
+        s = table_scores(values, ds.idx)
     else:
         s = model_scores(values, ds.X.astype(np.float64))
     # the first row of the best score in each decision (the kernel's tie rule: lowest card)
@@ -274,6 +276,127 @@ def fit_model(ds: Dataset, hidden: int = 0, temperature: float = 10.0, epochs: i
     return pack(w, W if hidden else None, b if hidden else None, v if hidden else None)
 
 
+@dataclass
+class TableDataset:
+    """The table model's rows of the decisions: ``idx`` int32 (R, TABLE_SLOTS) each legal
+    card's table entries (strategies/learned.py ``decision_indices``), ``offsets`` int64
+    (D + 1), ``q`` float32 (R,) each row's rollout mean, ``heur`` bool (R,) the heuristic's
+    choice."""
+
+    idx: np.ndarray
+    offsets: np.ndarray
+    q: np.ndarray
+    heur: np.ndarray
+
+    @property
+    def n_decisions(self) -> int:
+        return len(self.offsets) - 1
+
+    def subset(self, sel: np.ndarray) -> TableDataset:
+        lens = np.diff(self.offsets)[sel]
+        starts = self.offsets[:-1][sel]
+        rows = (np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+                + np.arange(int(lens.sum())))
+        return TableDataset(self.idx[rows], np.concatenate([[0], np.cumsum(lens)]),
+                            self.q[rows], self.heur[rows])
+
+
+def featurize_table(dec: Decisions) -> TableDataset:
+    """The table entries of every recorded decision's legal cards (one numba pass)."""
+    from strategies.learned import TABLE_SLOTS, indices_batch
+
+    D = len(dec)
+    cap = int(np.sum([bin(int(x)).count("1") for x in dec.obs[:, O_LEGAL]])) if D else 0
+    idx = np.zeros((cap, TABLE_SLOTS), np.int32)
+    cards = np.zeros(cap, np.int64)
+    counts = np.zeros(D, np.int64)
+    r = indices_batch(np.ascontiguousarray(dec.obs), heuristic_table(), idx, cards, counts)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    deal_row = np.repeat(np.arange(D), counts)
+    q = dec.values[deal_row, cards[:r]].astype(np.float32)
+    heur_slot = idx[:r, 0]
+    from strategies.learned import _T0
+
+    heur = (heur_slot - _T0) >= 12  # heur·12 + kind·4 + seat
+    return TableDataset(idx[:r], offsets, q, heur)
+
+
+def table_scores(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The table model's score of each row of entries ``idx`` (numpy; equal to the
+    kernel's)."""
+    from strategies.model import TABLE_HEADER
+
+    lut = np.asarray(values[TABLE_HEADER:], np.float64)
+    if lut.size == 0:
+        return np.zeros(len(idx))
+    return lut[idx].sum(axis=1)
+
+
+def fit_table(ds: TableDataset, temperature: float = 10.0, epochs: int = 10,
+              batch: int = 2048, lr: float = 0.02, l2: float = 1e-5, seed: int = 0,
+              log=None, decks: int = 1) -> np.ndarray:
+    """Fit the table model (strategies/model.py ``pack_table``) to the decisions ``ds``.
+
+    The listwise softmax cross-entropy of :func:`fit_model` over a linear model of one-hot
+    table entries: each card's score is the sum of its entries; the gradient of an entry is
+    the sum over the rows that use it (``np.bincount``).  Adam on mini-batches of ``batch``
+    decisions; starts from the heuristic's choice (3 on every entry with the heuristic's
+    card); entry 0 stays 0.  ``decks``: 2 fits the two-deck table (strategies/learned_two_decks.py).
+    Deterministic in ``seed``.
+    """
+    from strategies.model import pack_table
+
+    if decks == 2:
+        from strategies.learned_two_decks import _U0 as t0
+        from strategies.learned_two_decks import TABLE_SIZE2 as size
+        heur_entries = slice(t0 + 36, t0 + 72)  # heur·36 + kind·12 + seat·3 + type
+    else:
+        from strategies.learned import _T0 as t0
+        from strategies.learned import TABLE_SIZE as size
+        heur_entries = slice(t0 + 12, t0 + 24)  # heur·12 + kind·4 + seat
+    TABLE_SIZE = size
+    rng = np.random.default_rng(seed)
+    theta = np.zeros(TABLE_SIZE)
+    theta[heur_entries] = 3.0
+    m1 = np.zeros_like(theta)
+    m2 = np.zeros_like(theta)
+    step = 0
+    D = ds.n_decisions
+    lens = np.diff(ds.offsets)
+    K = ds.idx.shape[1]
+    for ep in range(epochs):
+        rate = lr / (1.0 + ep)  # a decaying step: the noise of Adam's steps settles
+        order = rng.permutation(D)
+        total_loss = 0.0
+        for lo in range(0, D, batch):
+            sel = np.sort(order[lo:lo + batch])
+            bl = lens[sel]
+            starts_all = ds.offsets[:-1][sel]
+            rows = np.repeat(starts_all - np.concatenate([[0], np.cumsum(bl)[:-1]]), bl) \
+                + np.arange(int(bl.sum()))
+            idx = ds.idx[rows]
+            q = ds.q[rows].astype(np.float64)
+            starts = np.concatenate([[0], np.cumsum(bl)[:-1]])
+            seg = np.repeat(np.arange(len(sel)), bl)
+            target = _group_softmax(q / temperature, starts, seg)
+            s = theta[idx].sum(axis=1)
+            p = _group_softmax(s, starts, seg)
+            total_loss += -np.sum(target * np.log(p + 1e-12))
+            g = (p - target) / len(sel)
+            grad = np.bincount(idx.ravel(), weights=np.repeat(g, K), minlength=TABLE_SIZE)
+            grad += l2 * theta
+            step += 1
+            m1 *= 0.9
+            m1 += 0.1 * grad
+            m2 *= 0.999
+            m2 += 0.001 * grad * grad
+            theta -= rate * (m1 / (1 - 0.9 ** step)) / (np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
+            theta[0] = 0.0
+        if log is not None:
+            log(f"epoch {ep + 1}/{epochs}: loss {total_loss / max(D, 1):.4f}")
+    return pack_table(theta, decks)
+
+
 def progress_line(text: str) -> None:
     """One progress line on stderr."""
     print(text, file=sys.stderr, flush=True)
@@ -325,28 +448,46 @@ def split_by_deal(dec: Decisions, holdout: float = 0.1) -> tuple[np.ndarray, np.
 
 def train_model(rules: Rules, teacher: str, field: str, deals: int, seed: int, jobs: int,
                 hidden: int, epochs: int, temperature: float, out, command: str,
-                log=None) -> dict:
+                log=None, kind: str = "table") -> dict:
     """Record, fit and write a model file (``gongzhu-sim train``); returns its metadata.
 
-    The fit uses nine deals in ten; the tenth measures the regret (raw points per decision
-    lost against search's best card) of the model and of the heuristic's choice, kept in
-    the metadata under ``fit``.
+    ``kind``: "table" (the lookup-table model, strategies/learned.py ``TABLE_VERSION``;
+    ``hidden`` is ignored) or "mlp" (features and ``hidden`` relu units).  The fit uses nine
+    deals in ten; the tenth measures the regret (raw points per decision lost against
+    search's best card) of the model and of the heuristic's choice, kept in the metadata
+    under ``fit``.
     """
+    dec = record_many(rules, teacher, field, seed, deals, jobs, log=log)
+    return fit_and_save(dec, rules, teacher, field, deals, seed, hidden, epochs, temperature,
+                        out, command, log=log, kind=kind)
+
+
+def fit_and_save(dec: Decisions, rules: Rules, teacher: str, field: str, deals: int,
+                 seed: int, hidden: int, epochs: int, temperature: float, out, command: str,
+                 log=None, kind: str = "table") -> dict:
+    """The fit and the model file of :func:`train_model` from recorded decisions ``dec``."""
     from sim.game.rules import play_rules_dict
-    from strategies.learned import FEATURE_VERSION
+    from strategies.learned import FEATURE_VERSION, TABLE_VERSION
     from strategies.model import save_model
 
-    dec = record_many(rules, teacher, field, seed, deals, jobs, log=log)
-    ds = featurize(dec)
     tr, te = split_by_deal(dec)
-    dtr, dte = ds.subset(tr), ds.subset(te)
-    values = fit_model(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
-                       seed=seed & 0xFFFFFFFF, log=log)
+    if kind == "table":
+        ds = featurize_table(dec)
+        dtr, dte = ds.subset(tr), ds.subset(te)
+        values = fit_table(dtr, temperature=temperature, epochs=epochs,
+                           seed=seed & 0xFFFFFFFF, log=log)
+        version, hidden = TABLE_VERSION, 0
+    else:
+        ds = featurize(dec)
+        dtr, dte = ds.subset(tr), ds.subset(te)
+        values = fit_model(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
+                           seed=seed & 0xFFFFFFFF, log=log)
+        version = FEATURE_VERSION
     rm, am = regret(dte, values)
     rh, ah = regret(dte, None)
     arr = [int(x) for x in rules.to_array()]
     meta = {
-        "feature_version": FEATURE_VERSION, "decks": rules.decks,
+        "kind": kind, "feature_version": version, "decks": rules.decks,
         "rules": play_rules_dict(arr), "rules_array": arr, "teacher": teacher,
         "field": field, "seed": int(seed), "deals": int(deals), "decisions": len(dec),
         "hidden": int(hidden), "epochs": int(epochs), "temperature": float(temperature),

@@ -177,6 +177,21 @@ def featurize2(dec: Decisions2) -> Dataset:
                    Xa[:, 0] > 0.5)
 
 
+def featurize_table2(dec: Decisions2):
+    """The two-deck table entries of every recorded decision's legal plays, as a
+    :class:`sim.analysis.learn.record.TableDataset` (``heur``: the two-deck heuristic's play)."""
+    from sim.analysis.learn.record import TableDataset
+    from strategies.learned_two_decks import _U0, TABLE_SLOTS2, indices_batch2
+
+    R = int(dec.offsets[-1])
+    idx = np.zeros((R, TABLE_SLOTS2), np.int32)
+    r = indices_batch2(np.ascontiguousarray(dec.obs), idx) if len(dec) else 0
+    if r != R:
+        raise AssertionError("recorded plays do not line up with the table entries")
+    return TableDataset(idx, np.asarray(dec.offsets, np.int64),
+                        np.asarray(dec.values, np.float32), (idx[:, 0] - _U0) >= 36)
+
+
 def _record_chunk2(args) -> Decisions2:
     rules, teacher, field, seed, lo, n = args
     return record_decisions2(rules, teacher, field, seed, lo, n)
@@ -211,24 +226,43 @@ def fit_model2(ds: Dataset, **kw) -> np.ndarray:
 
 def train_model2(rules: Rules, teacher: str, field: str, deals: int, seed: int, jobs: int,
                  hidden: int, epochs: int, temperature: float, out, command: str,
-                 log=None) -> dict:
+                 log=None, kind: str = "table") -> dict:
     """Record, fit and write a two-deck model file (``gongzhu-sim train --decks 2``); returns
-    its metadata (``decks`` = 2, ``feature_version`` = FEATURE_VERSION2; the held-out regret
-    of the model and of the two-deck heuristic's play under ``fit``)."""
+    its metadata (``decks`` = 2; ``kind`` "table": the two-deck table model,
+    ``feature_version`` = TABLE_VERSION2; "mlp": FEATURE_VERSION2 and ``hidden`` units; the
+    held-out regret of the model and of the two-deck heuristic's play under ``fit``)."""
+    dec = record_many2(rules, teacher, field, seed, deals, jobs, log=log)
+    return fit_and_save2(dec, rules, teacher, field, deals, seed, hidden, epochs,
+                         temperature, out, command, log=log, kind=kind)
+
+
+def fit_and_save2(dec: Decisions2, rules: Rules, teacher: str, field: str, deals: int,
+                  seed: int, hidden: int, epochs: int, temperature: float, out, command: str,
+                  log=None, kind: str = "table") -> dict:
+    """The fit and the model file of :func:`train_model2` from recorded decisions ``dec``."""
+    from sim.analysis.learn.record import fit_table
     from sim.game.rules import play_rules_dict
+    from strategies.learned_two_decks import TABLE_VERSION2
     from strategies.model import save_model
 
-    dec = record_many2(rules, teacher, field, seed, deals, jobs, log=log)
-    ds = featurize2(dec)
     tr, te = split_by_deal(dec)
-    dtr, dte = ds.subset(tr), ds.subset(te)
-    values = fit_model2(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
-                        seed=seed & 0xFFFFFFFF, log=log)
+    if kind == "table":
+        ds = featurize_table2(dec)
+        dtr, dte = ds.subset(tr), ds.subset(te)
+        values = fit_table(dtr, temperature=temperature, epochs=epochs,
+                           seed=seed & 0xFFFFFFFF, log=log, decks=2)
+        version, hidden = TABLE_VERSION2, 0
+    else:
+        ds = featurize2(dec)
+        dtr, dte = ds.subset(tr), ds.subset(te)
+        values = fit_model2(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
+                            seed=seed & 0xFFFFFFFF, log=log)
+        version = FEATURE_VERSION2
     rm, am = regret(dte, values)
     rh, ah = regret(dte, None)
     arr = [int(x) for x in rules.to_array()]
     meta = {
-        "feature_version": FEATURE_VERSION2, "decks": 2,
+        "kind": kind, "feature_version": version, "decks": 2,
         "rules": play_rules_dict(arr), "rules_array": arr, "teacher": teacher,
         "field": field, "seed": int(seed), "deals": int(deals), "decisions": len(dec),
         "hidden": int(hidden), "epochs": int(epochs), "temperature": float(temperature),
