@@ -16,6 +16,7 @@ from sim.engine.one_deck import play_deals
 from sim.engine.reference import legal_plays, observation, trick_winner
 from sim.engine.verify import compare_engines
 from sim.game.observation import O_LEGAL, O_SIZE, O_VOIDS
+from sim.game.play import PublicState
 from sim.game.rules import Rules
 from strategies.registry import StrategyError, params_table, parse_player
 from strategies.search import (
@@ -101,8 +102,8 @@ def _trick_observations(seed: int):
             seat = (lead + k) % 4
             legal = legal_plays(held[seat], [c for _, c in trick], led_suits, set(),
                                 trick_no == 0 and k == 0)
-            obs = observation(seat, RULES, held[seat], legal, played, set(), taken, voids,
-                              trick, lead, led_suits, trick_no, True, flags, by)
+            obs = observation(seat, RULES, held[seat], legal, PublicState(
+                played, set(), taken, voids, trick, lead, led_suits, trick_no, True, flags, by))
             snaps.append((obs, [sum(1 << c for c in h) for h in held]))
             card = rng.choice(sorted(legal))
             held[seat].remove(card)

@@ -88,6 +88,8 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
             raise InputError(f"{out} exists and is not a model file: not replaced") from None
     if not out_path.parent.exists():
         raise InputError(f"folder {out_path.parent} does not exist")
+    from sim.analysis.learn.record import TrainSettings
+
     if rules.decks == 2:  # the two-deck recorder (sim.analysis.learn.record_two_decks)
         from sim.analysis.learn.record_two_decks import train_model2 as train_model
     else:
@@ -95,9 +97,10 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
 
     log = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    result = train_model(rules, teacher=teacher, field=field_name, deals=deals, seed=seed,
-                         jobs=jobs, hidden=hidden, epochs=epochs, temperature=temperature,
-                         out=out_path, command=command, log=log, kind=kind)
+    ts = TrainSettings(teacher=teacher, field=field_name, deals=deals, seed=seed, jobs=jobs,
+                       hidden=hidden, epochs=epochs, temperature=temperature, kind=kind,
+                       command=command)
+    result = train_model(rules, ts, out_path, log=log)
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
                f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
                f"heuristic {result['fit']['regret_heuristic']:.2f})")

@@ -446,55 +446,78 @@ def split_by_deal(dec: Decisions, holdout: float = 0.1) -> tuple[np.ndarray, np.
     return np.nonzero(~test)[0], np.nonzero(test)[0]
 
 
-def train_model(rules: Rules, teacher: str, field: str, deals: int, seed: int, jobs: int,
-                hidden: int, epochs: int, temperature: float, out, command: str,
-                log=None, kind: str = "table") -> dict:
+@dataclass(frozen=True)
+class TrainSettings:
+    """What ``gongzhu-sim train`` was asked for (recorded in the model's metadata): the
+    ``teacher`` (a search player) and ``field`` players, ``deals`` of ``seed``, ``jobs``
+    workers, the model ``kind`` ("table" or "mlp" with ``hidden`` relu units), ``epochs``,
+    ``temperature`` (raw points) and the ``command`` line."""
+
+    teacher: str
+    field: str
+    deals: int
+    seed: int
+    jobs: int = 0
+    hidden: int = 64
+    epochs: int = 10
+    temperature: float = 10.0
+    kind: str = "table"
+    command: str = ""
+
+
+def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden: int,
+               decisions: int, fit: dict) -> dict:
+    """The metadata of a trained model file (strategies/model.py)."""
+    from sim.game.rules import play_rules_dict
+
+    arr = [int(x) for x in rules.to_array()]
+    return {
+        "kind": kind, "feature_version": version, "decks": rules.decks,
+        "rules": play_rules_dict(arr), "rules_array": arr, "teacher": ts.teacher,
+        "field": ts.field, "seed": int(ts.seed), "deals": int(ts.deals),
+        "decisions": int(decisions), "hidden": int(hidden), "epochs": int(ts.epochs),
+        "temperature": float(ts.temperature), "command": ts.command, "fit": fit,
+    }
+
+
+def train_model(rules: Rules, ts: TrainSettings, out, log=None) -> dict:
     """Record, fit and write a model file (``gongzhu-sim train``); returns its metadata.
 
-    ``kind``: "table" (the lookup-table model, strategies/learned.py ``TABLE_VERSION``;
-    ``hidden`` is ignored) or "mlp" (features and ``hidden`` relu units).  The fit uses nine
-    deals in ten; the tenth measures the regret (raw points per decision lost against
+    ``ts.kind``: "table" (the lookup-table model, strategies/learned.py ``TABLE_VERSION``;
+    ``ts.hidden`` is ignored) or "mlp" (features and ``ts.hidden`` relu units).  The fit uses
+    nine deals in ten; the tenth measures the regret (raw points per decision lost against
     search's best card) of the model and of the heuristic's choice, kept in the metadata
     under ``fit``.
     """
-    dec = record_many(rules, teacher, field, seed, deals, jobs, log=log)
-    return fit_and_save(dec, rules, teacher, field, deals, seed, hidden, epochs, temperature,
-                        out, command, log=log, kind=kind)
+    dec = record_many(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    return fit_and_save(dec, rules, ts, out, log=log)
 
 
-def fit_and_save(dec: Decisions, rules: Rules, teacher: str, field: str, deals: int,
-                 seed: int, hidden: int, epochs: int, temperature: float, out, command: str,
-                 log=None, kind: str = "table") -> dict:
+def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None) -> dict:
     """The fit and the model file of :func:`train_model` from recorded decisions ``dec``."""
-    from sim.game.rules import play_rules_dict
     from strategies.learned import FEATURE_VERSION, TABLE_VERSION
     from strategies.model import save_model
 
     tr, te = split_by_deal(dec)
-    if kind == "table":
+    seed = ts.seed & 0xFFFFFFFF
+    if ts.kind == "table":
         ds = featurize_table(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
-        values = fit_table(dtr, temperature=temperature, epochs=epochs,
-                           seed=seed & 0xFFFFFFFF, log=log)
+        values = fit_table(dtr, temperature=ts.temperature, epochs=ts.epochs, seed=seed,
+                           log=log)
         version, hidden = TABLE_VERSION, 0
     else:
         ds = featurize(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
-        values = fit_model(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
-                           seed=seed & 0xFFFFFFFF, log=log)
-        version = FEATURE_VERSION
+        values = fit_model(dtr, hidden=ts.hidden, temperature=ts.temperature,
+                           epochs=ts.epochs, seed=seed, log=log)
+        version, hidden = FEATURE_VERSION, ts.hidden
     rm, am = regret(dte, values)
     rh, ah = regret(dte, None)
-    arr = [int(x) for x in rules.to_array()]
-    meta = {
-        "kind": kind, "feature_version": version, "decks": rules.decks,
-        "rules": play_rules_dict(arr), "rules_array": arr, "teacher": teacher,
-        "field": field, "seed": int(seed), "deals": int(deals), "decisions": len(dec),
-        "hidden": int(hidden), "epochs": int(epochs), "temperature": float(temperature),
-        "command": command,
-        "fit": {"test_decisions": int(len(te)), "regret_model": rm, "regret_heuristic": rh,
-                "best_share_model": am, "best_share_heuristic": ah},
-    }
+    meta = model_meta(ts.kind, version, rules, ts, hidden, len(dec),
+                      {"test_decisions": int(len(te)), "regret_model": rm,
+                       "regret_heuristic": rh, "best_share_model": am,
+                       "best_share_heuristic": ah})
     save_model(out, values, meta)
     if log is not None:
         log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best card {am:.1%}), "

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from sim.analysis.learn.record import TABLES, Dataset, fit_model, regret, split_by_deal, table_seats
+from sim.analysis.learn.record import (
+    TABLES,
+    Dataset,
+    TrainSettings,
+    fit_model,
+    model_meta,
+    regret,
+    split_by_deal,
+    table_seats,
+)
 from sim.core.rng import STREAM_PLAY, next_u64, py_stream
 from sim.game.observation_two_decks import (
     Q_FORCED,
@@ -224,52 +233,41 @@ def fit_model2(ds: Dataset, **kw) -> np.ndarray:
     return values
 
 
-def train_model2(rules: Rules, teacher: str, field: str, deals: int, seed: int, jobs: int,
-                 hidden: int, epochs: int, temperature: float, out, command: str,
-                 log=None, kind: str = "table") -> dict:
+def train_model2(rules: Rules, ts: TrainSettings, out, log=None) -> dict:
     """Record, fit and write a two-deck model file (``gongzhu-sim train --decks 2``); returns
-    its metadata (``decks`` = 2; ``kind`` "table": the two-deck table model,
-    ``feature_version`` = TABLE_VERSION2; "mlp": FEATURE_VERSION2 and ``hidden`` units; the
-    held-out regret of the model and of the two-deck heuristic's play under ``fit``)."""
-    dec = record_many2(rules, teacher, field, seed, deals, jobs, log=log)
-    return fit_and_save2(dec, rules, teacher, field, deals, seed, hidden, epochs,
-                         temperature, out, command, log=log, kind=kind)
+    its metadata (``decks`` = 2; ``ts.kind`` "table": the two-deck table model,
+    ``feature_version`` = TABLE_VERSION2; "mlp": FEATURE_VERSION2 and ``ts.hidden`` units;
+    the held-out regret of the model and of the two-deck heuristic's play under ``fit``)."""
+    dec = record_many2(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    return fit_and_save2(dec, rules, ts, out, log=log)
 
 
-def fit_and_save2(dec: Decisions2, rules: Rules, teacher: str, field: str, deals: int,
-                  seed: int, hidden: int, epochs: int, temperature: float, out, command: str,
-                  log=None, kind: str = "table") -> dict:
+def fit_and_save2(dec: Decisions2, rules: Rules, ts: TrainSettings, out, log=None) -> dict:
     """The fit and the model file of :func:`train_model2` from recorded decisions ``dec``."""
     from sim.analysis.learn.record import fit_table
-    from sim.game.rules import play_rules_dict
     from strategies.learned_two_decks import TABLE_VERSION2
     from strategies.model import save_model
 
     tr, te = split_by_deal(dec)
-    if kind == "table":
+    seed = ts.seed & 0xFFFFFFFF
+    if ts.kind == "table":
         ds = featurize_table2(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
-        values = fit_table(dtr, temperature=temperature, epochs=epochs,
-                           seed=seed & 0xFFFFFFFF, log=log, decks=2)
+        values = fit_table(dtr, temperature=ts.temperature, epochs=ts.epochs, seed=seed,
+                           log=log, decks=2)
         version, hidden = TABLE_VERSION2, 0
     else:
         ds = featurize2(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
-        values = fit_model2(dtr, hidden=hidden, temperature=temperature, epochs=epochs,
-                            seed=seed & 0xFFFFFFFF, log=log)
-        version = FEATURE_VERSION2
+        values = fit_model2(dtr, hidden=ts.hidden, temperature=ts.temperature,
+                            epochs=ts.epochs, seed=seed, log=log)
+        version, hidden = FEATURE_VERSION2, ts.hidden
     rm, am = regret(dte, values)
     rh, ah = regret(dte, None)
-    arr = [int(x) for x in rules.to_array()]
-    meta = {
-        "kind": kind, "feature_version": version, "decks": 2,
-        "rules": play_rules_dict(arr), "rules_array": arr, "teacher": teacher,
-        "field": field, "seed": int(seed), "deals": int(deals), "decisions": len(dec),
-        "hidden": int(hidden), "epochs": int(epochs), "temperature": float(temperature),
-        "command": command,
-        "fit": {"test_decisions": int(len(te)), "regret_model": rm, "regret_heuristic": rh,
-                "best_share_model": am, "best_share_heuristic": ah},
-    }
+    meta = model_meta(ts.kind, version, rules, ts, hidden, len(dec),
+                      {"test_decisions": int(len(te)), "regret_model": rm,
+                       "regret_heuristic": rh, "best_share_model": am,
+                       "best_share_heuristic": ah})
     save_model(out, values, meta)
     if log is not None:
         log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best play {am:.1%}), "
