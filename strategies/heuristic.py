@@ -9,7 +9,7 @@ Decisions, in order of the situation (all bit operations on ``uint64`` masks,
 no allocation, at most a 4-step loop over suits or trick cards):
 
 * **following suit** — compute the current winner of the trick and what the
-  trick is worth to whoever takes it (:func:`_gain`, exact §5 arithmetic on the
+  trick is worth to whoever takes it (:func:`score_gain`, exact §5 arithmetic on the
   collected mask, transformer included).  Last to play: take a trick that is
   worth something (the sheep, the transformer when our collected score is
   positive, a clean trick with our highest card to shed it), otherwise duck with
@@ -216,7 +216,7 @@ def _score(m, exposed):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _gain(taken, cards, exposed):
+def score_gain(taken, cards, exposed):
     """Change of the raw score of a seat that has ``taken`` when it also takes ``cards``."""
     if (cards & _SCORING) == ZERO:
         return 0
@@ -357,7 +357,7 @@ def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_
                         cw = highest_bit(w & ~_TRANS)
             if duck == ZERO:
                 return cw
-            g = _gain(my_taken, tmask | bit(cw), exposed)
+            g = score_gain(my_taken, tmask | bit(cw), exposed)
             if g > 0:
                 if (bit(cw) & _TRANS) == ZERO or g >= trans_min:
                     return cw
@@ -375,7 +375,7 @@ def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_
         else:
             t2 = top & ~(_PIG | _TRANS)
             ct = highest_bit(t2) if t2 else highest_bit(top)
-        g = _gain(my_taken, tmask | bit(ct), exposed)
+        g = score_gain(my_taken, tmask | bit(ct), exposed)
         if g > 0 and (not rem_void or g >= 100):
             return ct
         if g == 0 and not rem_void:
@@ -383,7 +383,7 @@ def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_
             # sheep, or (when our score is positive) if a follower may drop the transformer
             if led == 2 and (legal & _SHEEP):
                 return ct
-            if led == 3 and (unseen & _TRANS) and _gain(my_taken | tmask, _TRANS, exposed) > 0:
+            if led == 3 and (unseen & _TRANS) and score_gain(my_taken | tmask, _TRANS, exposed) > 0:
                 return ct
     if duck:
         if grab and win and (tmask & _SHEEP) and not rem_void:

@@ -105,17 +105,17 @@ def _card_table(f):
 _T_HVAL = _card_table(lambda c: int(_HVAL[c]))
 _T_PIG = _card_table(lambda c: int(c == SQ))
 _T_SHEEP = _card_table(lambda c: int(c == DJ))
-_T_TRANS = _card_table(lambda c: int(c == CT))
-_T_ANY = _card_table(lambda c: int(c == SQ or c == DJ or c // 13 == HA // 13))
-#: _shed's rank term: the rank, +30 for the pig, twice the rank for a heart
+T_TRANS = _card_table(lambda c: int(c == CT))
+T_ANY = _card_table(lambda c: int(c == SQ or c == DJ or c // 13 == HA // 13))
+#: shed_rank's rank term: the rank, +30 for the pig, twice the rank for a heart
 _T_SHED = _card_table(lambda c: c % 13 + (30 if c == SQ else (c % 13 if c // 13 == HA // 13
                                                               else 0)))
-#: _shed's term while the pig is out: +12 for ♠K and ♠A
+#: shed_rank's term while the pig is out: +12 for ♠K and ♠A
 _T_SKA = _card_table(lambda c: 12 if c in (SK, SA) else 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _card_points(c, sha, spig, ssh):
+def card_points(c, sha, spig, ssh):
     """What card ``c`` alone is worth to its taker (transformer: 0; NONE: 0), with the
     exposure shifts ``sha``/``spig``/``ssh`` = copies of ♥A/♠Q/♦J exposed (RULES §5)."""
     return (-(_T_HVAL[c] << sha) - _T_PIG[c] * (100 << spig)
@@ -123,7 +123,7 @@ def _card_points(c, sha, spig, ssh):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _shed(c, pig_out):
+def shed_rank(c, pig_out):
     """How much we like to get rid of card ``c`` (rank, plus danger of the pig's cards):
     its rank, +30 for the pig, +12 for ♠K/♠A while the pig is out, twice the rank of a
     heart."""
@@ -131,10 +131,10 @@ def _shed(c, pig_out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _base_points(m1, m2, sha, spig, ssh):
+def base_points(m1, m2, sha, spig, ssh):
     """``(base, k, any)`` of the collection ``(m1, m2)``: the sum of its cards' points
-    without the transformer (:func:`_card_points`, copies counted), its ♣10 copies and
-    whether it holds a heart, ♠Q or ♦J; :func:`_score_of` turns them into the §5 score."""
+    without the transformer (:func:`card_points`, copies counted), its ♣10 copies and
+    whether it holds a heart, ♠Q or ♦J; :func:`score_of` turns them into the §5 score."""
     base = -((_hearts_abs(m1) + _hearts_abs(m2)) << sha)
     base -= copies(m1, m2, _PIG) * (100 << spig)
     base += copies(m1, m2, _SHEEP) * (100 << ssh)
@@ -142,9 +142,9 @@ def _base_points(m1, m2, sha, spig, ssh):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _score_of(base, k, any_pts, st):
+def score_of(base, k, any_pts, st):
     """The raw score (RULES §5, two decks, 满红/满贯 ignored) of a collection with
-    :func:`_base_points` ``(base, k, any_pts)``, ``st`` = copies of ♣10 exposed:
+    :func:`base_points` ``(base, k, any_pts)``, ``st`` = copies of ♣10 exposed:
     the collection's score without recounting its cards."""
     if k:
         m = _TMULT[k, st]
@@ -158,15 +158,15 @@ def _score_of(base, k, any_pts, st):
 def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
     """Value of following with the play ``(c1, c2)`` of ranking key ``key`` (higher is
     better).  ``trick``: ``(best, winner, partner, last)`` of the trick so far;
-    ``took`` = ``(base_t, k_t, any_t)``: :func:`_base_points` of what the seat took plus
+    ``took`` = ``(base_t, k_t, any_t)``: :func:`base_points` of what the seat took plus
     the trick's cards so far, ``s_my`` the score of what the seat took (the gain of
-    winning is ``_score_of`` of the trick added, the play's cards included, minus it);
-    ``vals``: ``(sha, spig, ssh)`` of :func:`_card_points`."""
+    winning is ``score_of`` of the trick added, the play's cards included, minus it);
+    ``vals``: ``(sha, spig, ssh)`` of :func:`card_points`."""
     best, winner, partner, last = trick
     base_t, k_t, any_t = took
     sha, spig, ssh = vals
-    pts = _card_points(c1, sha, spig, ssh)
-    shed = _shed(c1, pig_out)
+    pts = card_points(c1, sha, spig, ssh)
+    shed = shed_rank(c1, pig_out)
     nt = 1 if c1 == _TRANS_C else 0
     anyp = (bit(c1) & _SCORING_NO_T) != ZERO
     broken = 0
@@ -174,8 +174,8 @@ def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
         if (h2 & bit(c1)) and c1 != _PIG_C:
             broken = 1  # one copy of a pair we hold: keep pairs together
     else:
-        pts += _card_points(c2, sha, spig, ssh)
-        shed += _shed(c2, pig_out)
+        pts += card_points(c2, sha, spig, ssh)
+        shed += shed_rank(c2, pig_out)
         if c2 == _TRANS_C:
             nt += 1
         anyp = anyp or (bit(c2) & _SCORING_NO_T) != ZERO
@@ -185,7 +185,7 @@ def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
             if (h2 & bit(c2)) and c2 != _PIG_C:
                 broken += 1
     if key > best:
-        gain = _score_of(base_t + pts, k_t + nt, any_t or anyp, st) - s_my
+        gain = score_of(base_t + pts, k_t + nt, any_t or anyp, st) - s_my
         if last:
             if gain == 0:
                 return 20.0 + shed - 3.0 * broken
@@ -272,14 +272,14 @@ def _follow2(obs, seat, h1, h2, ls, lp, l2, forced, e1, e2, unseen1):
         my1 = obs[Q_TAKEN1 + seat]
         my2 = obs[Q_TAKEN2 + seat]
         if (my1 & _SCORING_ALL) != ZERO:
-            base_t, k_t, any_t = _base_points(my1, my2, sha, spig, ssh)
-            s_my = _score_of(base_t, k_t, any_t, st)
+            base_t, k_t, any_t = base_points(my1, my2, sha, spig, ssh)
+            s_my = score_of(base_t, k_t, any_t, st)
         n_any = 0
         for j in range(2 * n):  # NONE (a single's second card) counts 0 in every table
             c = np.int64(obs[Q_TRICK + j])
-            base_t += _card_points(c, sha, spig, ssh)
-            k_t += _T_TRANS[c]
-            n_any += _T_ANY[c]
+            base_t += card_points(c, sha, spig, ssh)
+            k_t += T_TRANS[c]
+            n_any += T_ANY[c]
         any_t = any_t or n_any > 0
     bc1 = -1
     bc2 = _NONE
@@ -339,7 +339,7 @@ def _lead_value(c, pair, h2, sm, length, n_suit, unseen1, unseen2, sha, spig, ss
     above = sm & ~((b << ONE) - ONE)
     below = sm & (b - ONE)
     n_above = popcount(unseen1 & above) + popcount(unseen2 & above)
-    pts = _card_points(c, sha, spig, ssh)
+    pts = card_points(c, sha, spig, ssh)
     if not pair:
         if n_above == 0:
             if c == _SHEEP_C and n_suit > 0:
@@ -405,7 +405,7 @@ def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen, vals, pig_out, others_voi
     """``(value, card)`` of the best lead so far ``(bv, bc)`` or of the candidate leads
     ``r`` (cards of suit ``s``, as singles or as pairs), the first in card order on ties.
     ``unseen``: ``(unseen1, unseen2)``; ``vals``: ``(sha, spig, ssh)`` of
-    :func:`_card_points`."""
+    :func:`card_points`."""
     unseen1, unseen2 = unseen
     sha, spig, ssh = vals
     sm = suit_mask(s)
@@ -492,16 +492,16 @@ def play_heuristic2(obs, params, rng):
     of the trick, transformer included), and as last player it takes tricks worth points.
     A pair is broken (one copy played alone) only when that play is worth it.
 
-    Inlined into its callers, it calls the one compiled kernel :func:`_decide2` (the engine's
+    Inlined into its callers, it calls the one compiled kernel :func:`decide2` (the engine's
     dispatch and search's rollouts hand it different ``params`` arrays, writable and
     read-only, which would otherwise compile the whole player twice).
     """
-    c1, c2 = _decide2(obs)
+    c1, c2 = decide2(obs)
     return c1, c2, rng
 
 
 @njit(cache=True, nogil=True)
-def _decide2(obs):
+def decide2(obs):
     """:func:`play_heuristic2`'s play ``(c1, c2)`` (int64) for the observation ``obs``."""
     seat = np.int64(obs[Q_SEAT])
     h1 = obs[Q_HAND1]

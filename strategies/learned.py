@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
-from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SK, SQ, mask_of
+from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SCORING_MASK, SK, SQ, mask_of
 from sim.game.observation import (
     O_EXPOSED,
     O_HAND,
@@ -48,7 +48,7 @@ from sim.game.observation import (
     O_TRICK_NO,
     O_VOIDS,
 )
-from strategies.heuristic import _SCORING, _gain, play_heuristic
+from strategies.heuristic import play_heuristic, score_gain
 from strategies.ids import N_PARAMS  # column of the parameter table where the model starts
 
 #: Version of the feature set; a model made for another version is refused.
@@ -68,6 +68,7 @@ FEATURE_NAMES = (
     "wins_trick_no", "wins_my_score", "play_over_pig_out", "partner_winning",
 )
 N_FEATURES = len(FEATURE_NAMES)
+_SCORING = np.uint64(SCORING_MASK)
 #: Header length of the model data: version, F, H.
 HEADER = 3
 
@@ -115,7 +116,7 @@ def _context(obs, params):
             if np.int64(obs[O_TRICK + j]) == best:
                 winner = (leader + j) & 3
     partner_winning = k > 0 and partner != _NO_PARTNER and winner == partner
-    my_score = np.float64(_gain(ZERO, obs[O_TAKEN + seat], obs[O_EXPOSED])) / 100.0
+    my_score = np.float64(score_gain(ZERO, obs[O_TAKEN + seat], obs[O_EXPOSED])) / 100.0
     return (seat, k, leader, unseen, tmask, np.int64(heur_c), led, best, winner,
             partner_winning, my_score)
 
@@ -179,7 +180,7 @@ def _card_features(obs, ctx, c, f):
         if wins:
             f[24] = 1.0
             f[25] = 0.0 if safe else 1.0
-            f[26] = _gain(obs[O_TAKEN + seat], tmask | cb, exposed) / 100.0
+            f[26] = score_gain(obs[O_TAKEN + seat], tmask | cb, exposed) / 100.0
             f[29] = n_after / 3.0
             f[30] = 1.0 if (s == 0 and pig_out) else 0.0
             f[33] = 1.0 if n_after == 0 else 0.0
@@ -187,7 +188,7 @@ def _card_features(obs, ctx, c, f):
             if later_void and not safe:
                 f[25] = 2.0
         else:
-            give = _gain(obs[O_TAKEN + winner], tmask | cb, exposed) / 100.0
+            give = score_gain(obs[O_TAKEN + winner], tmask | cb, exposed) / 100.0
             f[27] = give
             f[28] = give if partner_winning else 0.0
             below_best = legal & sm & _below(best)
@@ -195,7 +196,7 @@ def _card_features(obs, ctx, c, f):
                 f[31] = 1.0
         f[32] = r / 12.0
     else:
-        give = _gain(obs[O_TAKEN + winner], tmask | cb, exposed) / 100.0
+        give = score_gain(obs[O_TAKEN + winner], tmask | cb, exposed) / 100.0
         f[35] = give
         f[36] = give if partner_winning else 0.0
         f[37] = 1.0 if own_s == 1 else 0.0
@@ -341,7 +342,7 @@ _CLASS = _card_classes()
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _value_bucket(x):
+def value_bucket(x):
     """Raw points (RULES.md §5 change of a score) in 8 buckets: ≤ −150, ≤ −60, < −20, < 0,
     0, < 50, < 150, ≥ 150."""
     if x == 0:
@@ -416,7 +417,7 @@ def _table_context(obs, params, reps):
     exposed = obs[O_EXPOSED]
     ms = 2
     if obs[O_TAKEN + seat] & _SCORING:
-        my = _gain(ZERO, obs[O_TAKEN + seat], exposed)
+        my = score_gain(ZERO, obs[O_TAKEN + seat], exposed)
         ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
     # the heuristic's card stands for its class of equivalent cards
     heur_rep = highest_bit(reps & (_below(heur_c) | bit(heur_c)))
@@ -424,8 +425,8 @@ def _table_context(obs, params, reps):
     win_base = 0
     give_base = 0
     if k > 0:
-        win_base = _value_bucket(_gain(obs[O_TAKEN + seat], tmask, exposed))
-        give_base = _value_bucket(_gain(obs[O_TAKEN + winner], tmask, exposed))
+        win_base = value_bucket(score_gain(obs[O_TAKEN + seat], tmask, exposed))
+        give_base = value_bucket(score_gain(obs[O_TAKEN + winner], tmask, exposed))
     return (seat, k, kind, unseen, tmask, heur_rep, best, winner, pig, sheep, tb, pw,
             duck, low, later_void, others_void, ha, ms, reps, win_base, give_base)
 
@@ -487,13 +488,13 @@ def _table_indices(obs, tctx, c):
                 safe = 2 if later_void else 1
             val = win_base
             if cb & _SCORING:
-                val = _value_bucket(_gain(obs[O_TAKEN + seat], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, exposed))
         else:
             wins = 0
             safe = 0
             val = give_base
             if cb & _SCORING:
-                val = _value_bucket(_gain(obs[O_TAKEN + winner], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, exposed))
         dpos = 0 if c == duck else (1 if c == low else 2)
         i3 = _T5 + ((((wins * 3 + safe) * 8 + val) * 9 + cls) * 2 + pw) * 2 + last
         i4 = _T6 + ((((c * 2 + wins) * 3 + safe) * 3 + (k - 1)) * 3 + pig) * 2 + heur
@@ -505,7 +506,7 @@ def _table_indices(obs, tctx, c):
         own = min(popcount(hand & sm), 4)
         val = give_base
         if cb & _SCORING:
-            val = _value_bucket(_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
+            val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
         i3 = _T8 + ((c * 5 + own) * 2 + pw) * 8 + val
         i4 = _T9 + (((_CLASS[c] * 8 + val) * 2 + pw) * 2 + heur) * 3 + (k - 1)
         i5 = _T13 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + pw

@@ -68,15 +68,15 @@ from sim.game.observation_two_decks import (
 )
 from sim.game.tricks_two_decks import copies
 from strategies.heuristic_two_decks import (
-    _T_ANY,
-    _T_TRANS,
-    _base_points,
-    _card_points,
-    _decide2,
-    _score_of,
-    _shed,
+    T_ANY,
+    T_TRANS,
+    base_points,
+    card_points,
+    decide2,
+    score_of,
+    shed_rank,
 )
-from strategies.learned import _value_bucket, score_model
+from strategies.learned import score_model, value_bucket
 
 #: Version of the two-deck feature set (distinct from the one-deck version 1).
 FEATURE_VERSION2 = 2
@@ -136,11 +136,11 @@ def _context2(obs):
     spig = copies(e1, e2, _PIG)
     ssh = copies(e1, e2, _SHEEP)
     st = copies(e1, e2, _TRANS)
-    hc1, hc2 = _decide2(obs)
+    hc1, hc2 = decide2(obs)
     my1 = obs[Q_TAKEN1 + seat]
     my2 = obs[Q_TAKEN2 + seat]
-    base_my, k_my, any_my = _base_points(my1, my2, sha, spig, ssh)
-    s_my = _score_of(base_my, k_my, any_my, st)
+    base_my, k_my, any_my = base_points(my1, my2, sha, spig, ssh)
+    s_my = score_of(base_my, k_my, any_my, st)
     led = np.int64(-1)
     pair_trick = False
     best = np.int64(-1)
@@ -156,9 +156,9 @@ def _context2(obs):
         n_any = 0
         for j in range(2 * k):  # NONE counts 0 in every table
             c = np.int64(obs[Q_TRICK + j])
-            base_tr += _card_points(c, sha, spig, ssh)
-            k_tr += _T_TRANS[c]
-            n_any += _T_ANY[c]
+            base_tr += card_points(c, sha, spig, ssh)
+            k_tr += T_TRANS[c]
+            n_any += T_ANY[c]
         any_tr = n_any > 0
     partner = np.int64(obs[Q_PARTNER])
     partner_winning = k > 0 and partner != _NO_PARTNER and winner == partner
@@ -182,9 +182,9 @@ def _play_features(obs, ctx, c1, c2, f):
     hi = c1 if single or c1 >= c2 else c2
     lo = c1 if single or c1 <= c2 else c2
     cards = bit(c1) | (ZERO if single else bit(c2))
-    pts = _card_points(c1, sha, spig, ssh) + _card_points(c2, sha, spig, ssh)
-    nt = _T_TRANS[c1] + _T_TRANS[c2]
-    anyp = _T_ANY[c1] + _T_ANY[c2] > 0
+    pts = card_points(c1, sha, spig, ssh) + card_points(c2, sha, spig, ssh)
+    nt = T_TRANS[c1] + T_TRANS[c2]
+    anyp = T_ANY[c1] + T_ANY[c2] > 0
     broken = 0
     if single:
         if (h2 & bit(c1)) and c1 != _SQ:
@@ -211,7 +211,7 @@ def _play_features(obs, ctx, c1, c2, f):
     f[8] = (hi % 13) / 12.0
     f[9] = (lo % 13) / 12.0 if not single else 0.0
     f[10] = broken
-    f[11] = (_shed(c1, pig_out) + (_shed(c2, pig_out) if not single else 0)) / 50.0
+    f[11] = (shed_rank(c1, pig_out) + (shed_rank(c2, pig_out) if not single else 0)) / 50.0
     f[12] = above_u / 13.0
     f[13] = below_u / 13.0
     f[14] = own_s / 26.0
@@ -236,7 +236,7 @@ def _play_features(obs, ctx, c1, c2, f):
         wins = key > best
         last = k == 3
         if wins:
-            gain = _score_of(base_my + base_tr + pts, k_my + k_tr + nt,
+            gain = score_of(base_my + base_tr + pts, k_my + k_tr + nt,
                              any_my or any_tr or anyp, st) - s_my
             unsafe = (not last) and (unseen1 & suit_mask(led) & _above(hi)) != ZERO
             f[26] = 1.0
@@ -245,7 +245,7 @@ def _play_features(obs, ctx, c1, c2, f):
             f[31] = (3 - k) / 3.0
             f[32] = 1.0 if last else 0.0
         else:
-            give = _score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st) / 100.0
+            give = score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st) / 100.0
             f[29] = give
             f[30] = give if partner_winning else 0.0
         if key < 0:
@@ -321,13 +321,13 @@ def _table_indices2(obs, ctx, c1, c2, f):
         wins = 1 if f[26] > 0.5 else 0
         unsafe = 1 if f[27] > 0.5 else 0
         last = 1 if k == 3 else 0
-        val = _value_bucket(np.int64(round(f[28] * 100.0 if wins else f[29] * 100.0)))
+        val = value_bucket(np.int64(round(f[28] * 100.0 if wins else f[29] * 100.0)))
         i4 = _U6 + (((((wins * 2 + unsafe) * 8 + val) * 4 + spec) * 2 + pw) * 2 + last) * 3 \
             + ptype
         i5 = _U7 + ((((hi * 2 + wins) * 2 + unsafe) * 3 + (k - 1)) * 3 + ptype) * 2 + heur
     else:
-        val = _value_bucket(np.int64(round(f[29] * 100.0)))
-        pts = _value_bucket(-np.int64(round(f[4] * 100.0)))
+        val = value_bucket(np.int64(round(f[29] * 100.0)))
+        pts = value_bucket(-np.int64(round(f[4] * 100.0)))
         i4 = _U8 + (((hi * 8 + val) * 2 + pw) * 3 + ptype) * 2 + heur
         i5 = _U9 + (((spec * 8 + pts) * 8 + val) * 2 + pw) * 2 + broken
     return i0, i1, i2, i3, i4, i5
@@ -346,7 +346,7 @@ def _direct_indices2(obs, ctx, c1, c2):
     pair = c1 == c2
     hi = c1 if single or c1 >= c2 else c2
     cards = bit(c1) | (ZERO if single else bit(c2))
-    pts = _card_points(c1, sha, spig, ssh) + _card_points(c2, sha, spig, ssh)
+    pts = card_points(c1, sha, spig, ssh) + card_points(c2, sha, spig, ssh)
     broken = 0
     if single:
         if (h2 & bit(c1)) and c1 != _SQ:
@@ -385,27 +385,27 @@ def _direct_indices2(obs, ctx, c1, c2):
         push = 1 if (s == 0 and hi < _SQ and pig_out and (h1 & _SQKA) == ZERO) else 0
         i5 = _U5 + (((hi * 2 + po) * 2 + ov) * 2 + push) * 3 + ptype
     else:
-        nt = _T_TRANS[c1] + _T_TRANS[c2]
-        anyp = _T_ANY[c1] + _T_ANY[c2] > 0
+        nt = T_TRANS[c1] + T_TRANS[c2]
+        anyp = T_ANY[c1] + T_ANY[c2] > 0
         if kind == 1:
             last = 1 if k == 3 else 0
             if key > best:
                 wins = 1
-                gain = _score_of(base_my + base_tr + pts, k_my + k_tr + nt,
+                gain = score_of(base_my + base_tr + pts, k_my + k_tr + nt,
                                  any_my or any_tr or anyp, st) - s_my
                 unsafe = 1 if (last == 0 and (unseen1 & suit_mask(led) & _above(hi)) != ZERO) \
                     else 0
-                val = _value_bucket(gain)
+                val = value_bucket(gain)
             else:
                 wins = 0
                 unsafe = 0
-                val = _value_bucket(_score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
+                val = value_bucket(score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
             i4 = _U6 + (((((wins * 2 + unsafe) * 8 + val) * 4 + spec) * 2 + pw) * 2 + last) \
                 * 3 + ptype
             i5 = _U7 + ((((hi * 2 + wins) * 2 + unsafe) * 3 + (k - 1)) * 3 + ptype) * 2 + heur
         else:
-            val = _value_bucket(_score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
-            pb = _value_bucket(-pts)
+            val = value_bucket(score_of(base_tr + pts, k_tr + nt, any_tr or anyp, st))
+            pb = value_bucket(-pts)
             i4 = _U8 + (((hi * 8 + val) * 2 + pw) * 3 + ptype) * 2 + heur
             i5 = _U9 + (((spec * 8 + pb) * 8 + val) * 2 + pw) * 2 + broken
     return i0, i1, i2, i3, i4, i5

@@ -31,7 +31,7 @@ from sim.game.observation_two_decks import (
     Q_TRICK_LEN,
     Q_VOIDS,
 )
-from strategies.search import _feasible
+from strategies.search import feasible
 
 _FULL = np.uint64(FULL_DECK)
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
@@ -43,7 +43,7 @@ MAX_RESTARTS = 200
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _byte(word, q):
+def byte_of(word, q):
     return np.int64((word >> (_U8 * np.uint64(q))) & _BYTE)
 
 
@@ -114,15 +114,15 @@ def sample_worlds2(obs, n_worlds, rng, out):
     rem = np.zeros(4, dtype=np.int64)
     elig = np.zeros(4, dtype=np.int64)
     order = np.zeros(4, dtype=np.int64)
-    others = np.int64(0)  # not a literal 0, which would compile _feasible twice
+    others = np.int64(0)  # not a literal 0, which would compile feasible twice
     pool1 = hid1  # copies left to deal after the fixed ones: ≥ 1 / 2
     pool2 = hid2
     for q in range(4):
         if q == seat:
             continue
         others |= 1 << q
-        f = _byte(obs[Q_SHOWN], q)
-        nop[q] = _byte(obs[Q_NO_PAIRS], q)
+        f = byte_of(obs[Q_SHOWN], q)
+        nop[q] = byte_of(obs[Q_NO_PAIRS], q)
         n_fixed = 0
         for b in range(4):
             cb = bit(_EXPOSABLE[b])
@@ -206,7 +206,7 @@ def sample_worlds2(obs, n_worlds, rng, out):
                                         break
                                     acc -= cap[q]
                             cap[q] -= 1
-                            if not any_void or _feasible(rem, cap, elig, others):
+                            if not any_void or feasible(rem, cap, elig, others):
                                 chosen = q
                             else:
                                 cap[q] += 1

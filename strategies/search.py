@@ -99,6 +99,7 @@ ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
                             "heuristic": PLAY_HEURISTIC, "learned": PLAY_LEARNED}
 #: Measures the search maximises (see the module doc).
 MEASURES: dict[str, int] = {"raw": 0, "zero_sum": 1}
+M_RAW, M_ZERO_SUM = MEASURES["raw"], MEASURES["zero_sum"]
 
 #: Parameter names of ``search:key=value`` and their defaults (index = position in params).
 #: ``rollout`` and ``measure`` take the names of :data:`ROLLOUTS` / :data:`MEASURES`.
@@ -125,7 +126,7 @@ SEARCH_HELP: dict[str, str] = {
     "then every 4); worlds is then the most sampled",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-_P_WORLDS, _P_ROLLOUT, _P_MEASURE, _P_INFER, _P_POOL, _P_RACE = (
+P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE = (
     list(SEARCH_PARAMS).index(k) for k in ("worlds", "rollout", "measure", "infer", "pool", "race"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
@@ -156,7 +157,7 @@ def _hand_size(p, leader, trick_len, trick_no):
 
 
 @njit(cache=True, nogil=True)
-def _feasible(rem, cap, elig, others):
+def feasible(rem, cap, elig, others):
     """Hall's condition: the remaining hidden cards (``rem[s]`` of suit ``s``, allowed at the
     seats ``elig[s]``) fit the capacities ``cap`` (int64[4]) of the seats ``others``."""
     t = others
@@ -208,7 +209,7 @@ def sample_worlds(obs, n_worlds, rng, out):
     rem = np.zeros(4, dtype=np.int64)
     elig = np.zeros(4, dtype=np.int64)
     order = np.zeros(4, dtype=np.int64)
-    others = np.int64(0)  # not a literal 0, which would compile _feasible twice
+    others = np.int64(0)  # not a literal 0, which would compile feasible twice
     all_fixed = ZERO
     for q in range(4):
         if q == seat:
@@ -283,7 +284,7 @@ def sample_worlds(obs, n_worlds, rng, out):
                                 break
                             acc -= cap[q]
                     cap[q] -= 1
-                    if not any_void or _feasible(rem, cap, elig, others):
+                    if not any_void or feasible(rem, cap, elig, others):
                         chosen = q
                     else:
                         cap[q] += 1
@@ -464,7 +465,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
         for j in range(4):
             ro[O_TRICK + j] = ZERO
     team = _team(world, obs, seat)
-    if team == (1 << seat) and measure == 0:
+    if team == (1 << seat) and measure == M_RAW:
         return raw_score(ro[O_TAKEN + seat] & _SCORING, ZERO, exp, rules), rng
     t_in = np.int64(0)
     t_all = np.int64(0)
@@ -473,7 +474,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
         t_all += r
         if (team >> q) & 1:
             t_in += r
-    if measure == 0:
+    if measure == M_RAW:
         return t_in, rng
     if team == (1 << seat):
         return 4 * t_in - t_all, rng
@@ -771,11 +772,11 @@ def search_decision(obs, params, rng, totals):
         for i in range(52):
             totals[i] = 0
         return lowest_bit(legal), rng, 0  # every legal card plays the same: nothing to search
-    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
-    policy = np.int64(params[seat, _P_ROLLOUT])
-    measure = np.int64(params[seat, _P_MEASURE])
-    infer = params[seat, _P_INFER] != 0.0
-    race = params[seat, _P_RACE]
+    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
+    policy = np.int64(params[seat, P_ROLLOUT])
+    measure = np.int64(params[seat, P_MEASURE])
+    infer = params[seat, P_INFER] != 0.0
+    race = params[seat, P_RACE]
     if not has_model(params, seat):
         infer = False
         if policy == _R_LEARNED:
@@ -784,7 +785,7 @@ def search_decision(obs, params, rng, totals):
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if infer:
-        pool = max(1, min(64, np.int64(params[seat, _P_POOL])))
+        pool = max(1, min(64, np.int64(params[seat, P_POOL])))
         rng = infer_worlds(obs, n_worlds, min(MAX_POOL, pool * n_worlds), table, rng, worlds)
     else:
         rng = sample_worlds(obs, n_worlds, rng, worlds)

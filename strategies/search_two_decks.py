@@ -101,13 +101,14 @@ from strategies.ids import N_PARAMS
 from strategies.learned import HEADER
 from strategies.learned_two_decks import FEATURE_VERSION2, TABLE_VERSION2, play_learned2
 from strategies.pairs import play_heuristic2, play_lowest2, play_random2
-from strategies.sampler_two_decks import _byte, hand_sizes2, sample_worlds2  # noqa: F401
+from strategies.sampler_two_decks import byte_of, hand_sizes2, sample_worlds2  # noqa: F401
 from strategies.search import (
-    _P_MEASURE,
-    _P_RACE,
-    _P_ROLLOUT,
-    _P_WORLDS,
+    M_RAW,
     MAX_WORLDS,
+    P_MEASURE,
+    P_RACE,
+    P_ROLLOUT,
+    P_WORLDS,
     RACE_MIN,
     RACE_STEP,
     rollout_table,
@@ -197,7 +198,7 @@ def rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, measure, rng
     for p in range(4):
         h1[p] = world[p]
         h2[p] = world[4 + p]
-        f = _byte(shown, p)
+        f = byte_of(shown, p)
         m1 = ZERO
         m2 = ZERO
         for b in range(4):
@@ -346,13 +347,13 @@ def rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, measure, rng
     t_in = np.int64(0)
     t_all = np.int64(0)
     for q in range(4):
-        if measure == 0 and not (in_team >> q) & 1:
+        if measure == M_RAW and not (in_team >> q) & 1:
             continue
         r = raw_score(ro[Q_TAKEN1 + q] & _SCORING, ro[Q_TAKEN2 + q] & _SCORING, exp, rules)
         t_all += r
         if (in_team >> q) & 1:
             t_in += r
-    if measure == 0:
+    if measure == M_RAW:
         return t_in, rng
     if variant != VARIANT_PARTNERS:
         return 4 * t_in - t_all, rng
@@ -591,10 +592,10 @@ def play_search2(obs, params, rng):
     if n_legal(ls, lp, l2, fc) <= 1 or n_candidates(obs) == 1:
         c1, c2 = nth_play(ls, lp, l2, fc, 0)
         return c1, c2, rng
-    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
-    policy = np.int64(params[seat, _P_ROLLOUT])
-    measure = np.int64(params[seat, _P_MEASURE])
-    race = params[seat, _P_RACE]
+    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
+    policy = np.int64(params[seat, P_ROLLOUT])
+    measure = np.int64(params[seat, P_MEASURE])
+    race = params[seat, P_RACE]
     if policy == _R_LEARNED and not has_model2(params, seat):
         policy = _R_HEURISTIC
     table = rollout_table(params, seat)

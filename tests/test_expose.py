@@ -302,7 +302,7 @@ def test_cli_hands_file_checked_before_playing_and_plot_errors_keep_results(tmp_
         ([FOUR, "--decks", "2"], "has 13 cards, expected 26"),
         ([FOUR, "--variant", "pig_sheep"], "forbids exposure"),
         ([], "missing HAND"),
-        ([FOUR, "--jobs", "-1"], "--jobs must be ≥ 0"),
+        ([FOUR, "--jobs", "-1"], "--jobs must be an integer ≥ 0"),
     ],
 )
 def test_cli_bad_input_one_clear_message(args, fragment):

@@ -54,7 +54,7 @@ def _bits(m: int) -> list[int]:
 def _score2(m1, m2, e1, e2) -> int:
     """The two-deck raw score (RULES §5, 满红/满贯 ignored) of the collection ``(m1, m2)``
     counted card by card from the masks: the reference for the heuristic's incremental
-    ``_base_points``/``_score_of``."""
+    ``base_points``/``score_of``."""
     m1, m2 = int(m1), int(m2)
 
     def copies(c):
@@ -78,8 +78,8 @@ def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, m
                   pig_out, sha, spig, ssh) -> float:
     """The value of following with ``(c1, c2)`` as strategies/heuristic_two_decks.py defines it,
     with the gain of winning recounted from the masks (:func:`_score2`)."""
-    pts = int(P._card_points(c1, sha, spig, ssh))
-    shed = int(P._shed(c1, pig_out))
+    pts = int(P.card_points(c1, sha, spig, ssh))
+    shed = int(P.shed_rank(c1, pig_out))
     h2 = int(h2)
     broken = 0
     cards = [c1]
@@ -87,8 +87,8 @@ def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, m
         broken = int(bool((h2 >> c1) & 1) and c1 != P._PIG_C)
     else:
         cards.append(c2)
-        pts += int(P._card_points(c2, sha, spig, ssh))
-        shed += int(P._shed(c2, pig_out))
+        pts += int(P.card_points(c2, sha, spig, ssh))
+        shed += int(P.shed_rank(c2, pig_out))
         if c1 != c2:
             broken = sum(int(bool((h2 >> c) & 1) and c != P._PIG_C) for c in (c1, c2))
     if key > best:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from collections.abc import Mapping
@@ -228,6 +227,24 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
         sys.exit(130)
 
 
+def _check_numbers(**values) -> None:
+    """The numeric options, checked once by the analysis's own settings object
+    (:class:`sim.analysis.exposure.compute.ExposureSettings`), its message naming the flag
+    (``--max-deals`` for ``max_deals``). Raises InputError."""
+    import re
+
+    from sim.analysis.exposure.compute import ExposureSettings
+    from sim.errors import InputError
+
+    try:
+        ExposureSettings(**values)
+    except InputError as exc:
+        msg = str(exc)
+        for name in values:
+            msg = re.sub(rf"^{name}\b", "--" + name.replace("_", "-"), msg)
+        raise InputError(msg) from None
+
+
 def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=None,
                    deal_cap=None, tables=None):
     """The analysis of ``gongzhu-sim expose`` from its parsed options ``opts``
@@ -247,6 +264,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
     for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
+    from sim.analysis.exposure.compute import DEFAULT_BATCH, DEFAULT_MAX_DEALS
     from sim.core.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
@@ -291,12 +309,12 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
         """(deal cap, batch) of one table: search's smaller defaults when a seat plays it."""
         cap = explicit_cap
         if cap is None:
-            cap = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else 1_000_000
+            cap = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else DEFAULT_MAX_DEALS
             if deal_cap is not None:
                 cap = min(cap, deal_cap)
         b = batch
         if b is None:
-            b = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else 10_000
+            b = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else DEFAULT_BATCH
         return cap, b
 
     runs = [(t, p, o, *caps(_plays_search(p, o))) for t, p, o in runs]
@@ -307,21 +325,15 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
-    if jobs < 0:
-        raise InputError(f"--jobs must be ≥ 0 (0 = all cores), got {jobs}")
-    if max_deals < 1:
-        raise InputError(f"--max-deals must be ≥ 1, got {max_deals}")
-    if batch < 1:
-        raise InputError(f"--batch must be ≥ 1, got {batch}")
-    if not precision >= 0 or not math.isfinite(precision):
-        raise InputError(f"--precision must be ≥ 0, got {precision}")
+    level = check_level(level)
+    _check_numbers(jobs=jobs, max_deals=max_deals, batch=batch, precision=precision,
+                   level=level)
     if scheduler and backend not in (None, "dask"):
         raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
     backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
     if backend == "dask" and not scheduler:
         raise InputError("backend dask needs a scheduler address (--scheduler "
                          "tcp://HOST:8786)")
-    level = check_level(level)
 
     from sim.analysis.exposure.compute import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known

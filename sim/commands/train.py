@@ -1,4 +1,4 @@
-"""``gongzhu-sim train``: distil ``search`` into a ``learned`` model file (issue 24)."""
+"""``gongzhu-sim train``: distil ``search`` into a ``learned`` model file."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Two-deck twin of sim/analysis/learn/record.py: recording two-deck ``search``.
 
-Distilling two-deck ``search`` into the two-deck ``learned`` player (issue 24, two decks).
+Distilling two-deck ``search`` into the two-deck ``learned`` player.
 
 The two-deck twin of :mod:`sim.analysis.learn.record`: :func:`record_decisions2` plays deals
 ``start … start+n−1`` of a seed (dealt and played exactly as the engine does, through
@@ -50,7 +50,7 @@ from strategies.dispatch import choose_play2
 from strategies.learned_two_decks import FEATURE_VERSION2, N_FEATURES2, decision_features2
 from strategies.registry import PLAYER, params_table, parse_player, resolve
 from strategies.sampler_two_decks import sample_worlds2
-from strategies.search import _P_MEASURE, _P_ROLLOUT, _P_WORLDS, MAX_WORLDS
+from strategies.search import MAX_WORLDS, P_MEASURE, P_ROLLOUT, P_WORLDS
 from strategies.search_two_decks import SCRATCH2, n_candidates
 from strategies.search_two_decks import choose_play2 as search_choose2
 
@@ -73,9 +73,9 @@ def search_decision2(obs, params, rng, totals):
     if n_legal(ls, lp, l2, fc) <= 1 or n_candidates(obs) == 1:
         c1, c2 = nth_play(ls, lp, l2, fc, 0)
         return c1, c2, rng, 0
-    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, _P_WORLDS])))
-    policy = np.int64(params[seat, _P_ROLLOUT])
-    measure = np.int64(params[seat, _P_MEASURE])
+    n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
+    policy = np.int64(params[seat, P_ROLLOUT])
+    measure = np.int64(params[seat, P_MEASURE])
     worlds = np.empty((n_worlds, 8), dtype=np.uint64)
     scratch = np.empty(SCRATCH2, dtype=np.uint64)
     rng = sample_worlds2(obs, n_worlds, rng, worlds)
