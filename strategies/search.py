@@ -571,6 +571,41 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
 
 
 @njit(cache=True, nogil=True)
+def race_leader(sums, alive):
+    """The index of the alive entry with the largest ``sums`` (the first on ties)."""
+    lead = -1
+    for i in range(sums.shape[0]):
+        if alive[i] and (lead < 0 or sums[i] > sums[lead]):
+            lead = i
+    return lead
+
+
+@njit(cache=True, nogil=True)
+def race_drop(vals, sums, alive, done, k_se):
+    """One elimination step of ``race=k_se``: every alive entry whose paired mean over the
+    first ``done`` worlds (``vals``: int64 (entries, worlds) rollout values) trails the
+    leader's by more than ``k_se`` standard errors, or equals it on every world, is marked
+    not alive.  Returns how many were dropped (one and two decks share it)."""
+    lead = race_leader(sums, alive)
+    dropped = 0
+    for i in range(sums.shape[0]):
+        if not alive[i] or i == lead:
+            continue
+        s1 = 0.0
+        s2 = 0.0
+        for x in range(done):
+            d = np.float64(vals[i, x] - vals[lead, x])
+            s1 += d
+            s2 += d * d
+        mean = s1 / done
+        var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
+        if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
+            alive[i] = False
+            dropped += 1
+    return dropped
+
+
+@njit(cache=True, nogil=True)
 def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, k_se):
     """:func:`choose_card_t` racing the legal cards (key ``race`` = ``k_se`` > 0).
 
@@ -618,30 +653,10 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
                 rolled[i] += 1
         done = w + 1
         if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
-            lead = -1
-            for i in range(m):
-                if alive[i] and (lead < 0 or sums[i] > sums[lead]):
-                    lead = i
-            for i in range(m):
-                if not alive[i] or i == lead:
-                    continue
-                s1 = 0.0
-                s2 = 0.0
-                for x in range(done):
-                    d = np.float64(vals[i, x] - vals[lead, x])
-                    s1 += d
-                    s2 += d * d
-                mean = s1 / done
-                var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
-                if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
-                    alive[i] = False
-                    n_alive -= 1
+            n_alive -= race_drop(vals, sums, alive, done, k_se)
         if n_alive == 1:
             break
-    best = -1
-    for i in range(m):
-        if alive[i] and (best < 0 or sums[i] > sums[best]):
-            best = i
+    best = race_leader(sums, alive)
     prev = -1
     j = -1
     mm = legal

@@ -111,6 +111,8 @@ from strategies.search import (
     P_WORLDS,
     RACE_MIN,
     RACE_STEP,
+    race_drop,
+    race_leader,
     rollout_table,
 )
 
@@ -546,30 +548,10 @@ def choose_play2_race(obs, worlds, policy, table, measure, rng, scratch, totals,
                 rolled[i] += 1
         done = w + 1
         if n_alive > 1 and done >= RACE_MIN and (done - RACE_MIN) % RACE_STEP == 0:
-            lead = -1
-            for i in range(n):
-                if alive[i] and (lead < 0 or sums[i] > sums[lead]):
-                    lead = i
-            for i in range(n):
-                if not alive[i] or i == lead:
-                    continue
-                s1 = 0.0
-                s2 = 0.0
-                for x in range(done):
-                    d = np.float64(vals[i, x] - vals[lead, x])
-                    s1 += d
-                    s2 += d * d
-                mean = s1 / done
-                var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
-                if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
-                    alive[i] = False
-                    n_alive -= 1
+            n_alive -= race_drop(vals, sums, alive, done, k_se)
         if n_alive == 1:
             break
-    best = -1
-    for i in range(n):
-        if alive[i] and (best < 0 or sums[i] > sums[best]):
-            best = i
+    best = race_leader(sums, alive)
     for i in range(n):
         j = reps[i]
         totals[i] = sums[j] if rolled[j] == nw else np.int64(
