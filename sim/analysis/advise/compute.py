@@ -148,7 +148,7 @@ def advise(
     rng = np.random.default_rng([seed, 1])
     rows: list[list[float]] = []
     stopped = "max-worlds"
-    fast = _lean_rollout(pos, names)
+    fast = _lean_rollout(pos, names, seats)
     w = 0
     try:
         while w < max_worlds:
@@ -180,23 +180,43 @@ def advise(
     return _summarise(pos, legal, x, measure, names, stopped, precision, seed)
 
 
-def _lean_rollout(pos: Position, names: tuple[str, ...]):
+def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = None):
     """The numba rollout of the ``search`` strategy (strategies/search.py
     ``rollout_value``) as ``f(state, legal, w) -> outcomes``, when it plays exactly what
-    ``names`` ask for: one deck and the same deterministic policy (``lowest``, or
-    ``heuristic`` with its default parameters) at every seat — it then gives exactly the
-    outcomes of playing the world out through GameState and ``play_game`` (tests/
-    test_advise.py checks it), a few hundred times faster.  None otherwise (the rollouts are
-    played through GameState).  Outcomes as :func:`_outcome`.
+    ``names`` ask for: one deck and the same deterministic policy (``lowest``, ``heuristic``
+    with its default parameters, or ``learned`` with any model: the rollout's parameter
+    table carries it) at every seat — it then gives exactly the outcomes of playing the world
+    out through GameState and ``play_game`` (tests/test_advise.py checks it), a few hundred
+    times faster.  None otherwise (the rollouts are played through GameState).  Outcomes as
+    :func:`_outcome`.  ``seats``: the four resolved seats of ``names``
+    (:func:`sim.engine.gameloop.seat_players`; resolved here when None).  Raises
+    StrategyError when a ``learned`` model was made for other rules (as ``play_game`` would).
     """
     from sim.core.rng import STREAM_PLAY, py_stream
+    from sim.engine.gameloop import seat_players
     from sim.game.cards import cards_to_mask
     from sim.game.observation import O_SIZE
-    from strategies.search import MEASURES, ROLLOUTS, exposure_counts, rollout_value
+    from strategies.registry import params_table
+    from strategies.search import (
+        MEASURES,
+        ROLLOUTS,
+        exposure_counts,
+        rollout_table,
+        rollout_value,
+        rollout_value_t,
+    )
 
-    if pos.rules.decks != 1 or len(set(names)) != 1 or names[0] not in ("lowest", "heuristic"):
+    if pos.rules.decks != 1 or len(set(names)) != 1:
         return None
-    policy = ROLLOUTS[names[0]]
+    name = names[0]
+    if name in ("lowest", "heuristic"):
+        policy, table = ROLLOUTS[name], None
+    elif name.split(":", 1)[0].strip() == "learned":
+        policy = ROLLOUTS["learned"]
+        choice = (seats if seats is not None else seat_players(name, 1))[0]
+        table = rollout_table(params_table([choice] * 4, pos.rules), pos.seat)
+    else:
+        return None
     zero_sum = MEASURES["zero_sum"]
     rules = pos.rules.to_array()
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
@@ -210,8 +230,11 @@ def _lean_rollout(pos: Position, names: tuple[str, ...]):
         r0 = np.uint64(py_stream(st.seed, w, STREAM_PLAY))  # unused by these policies
         # solo: 3 × zero-sum points; teams: own team raw − other team raw
         scale = 3.0 if st.rules.variant == "solo" else float(len(_team(st, seat)))
-        return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
-                                    scratch)[0]) / scale for c in legal]
+        if table is None:
+            return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
+                                        scratch)[0]) / scale for c in legal]
+        return [float(rollout_value_t(world, obs, c, policy, table, rules, exp, zero_sum, r0,
+                                      scratch)[0]) / scale for c in legal]
 
     return run
 
