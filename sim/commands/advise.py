@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from sim.commands.options import SEED, pop_rules, rules_options
+from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
 
 
 @click.command()
@@ -31,7 +31,7 @@ from sim.commands.options import SEED, pop_rules, rules_options
               "card twice = both copies)")
 @click.option("--later-deal", is_flag=True,
               help="the deal is not the first of its match (the first lead need not be ♣2)")
-@click.option("--players", default="heuristic", show_default=True,
+@click.option("--players", default=TABLE_PLAYER, show_default=True,
               help="the model for every seat after this decision (your own later cards too): "
               "one name or four comma-separated (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...], learned[:model=PATH])")

@@ -29,6 +29,16 @@ class _MeasureChoice(click.Choice):
 MEASURE_CHOICE = _MeasureChoice()
 
 
+#: The table of players the analysing commands answer for by default — ``expose``
+#: (``--player``, ``--opponents``), ``advise`` (``--players``), ``study`` (``--players``),
+#: ``compare`` and ``tune`` (``--field`` TABLE_PLAYER+rule, tune's ``--players``): the
+#: stronger ``learned`` player (docs/learned.md), since "should I expose?" means "against
+#: good players".  ``run`` keeps its documented four ``heuristic`` players.
+TABLE_PLAYER = "learned"
+#: ``compare`` / ``tune``'s default ``--field``: TABLE_PLAYER exposing by the default rule.
+TABLE_FIELD = f"{TABLE_PLAYER}+rule"
+
+
 #: ``--level`` of every estimating command (sim/core/stats.py); here, not in
 #: sim/commands/options.py, so that ``report`` (which options.py calls) can use it.
 LEVEL_OPTION = click.option(

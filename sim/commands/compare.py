@@ -13,6 +13,7 @@ from sim.commands.options import (
     MAX_BATCH,
     MEASURE_CHOICE,
     SEED,
+    TABLE_FIELD,
     check_legal_option,
     check_plot_path,
     deal_count,
@@ -28,7 +29,7 @@ from sim.commands.options import (
               "lowest+always); a bare PLAYER means exposure 'never'. Give two or more. "
               "Players: random, lowest, heuristic[:key=value,...]; exposure: never, always, "
               "random, fixed:SQ,HA, rule[:key=value,...]")
-@click.option("--field", "field_name", default="heuristic+rule", show_default=True,
+@click.option("--field", "field_name", default=TABLE_FIELD, show_default=True,
               metavar="NAME", help="the player in the other three seats (same grammar; a "
               "bare PLAYER means exposure 'never')")
 @click.option("--deals", type=deal_count(), default=100_000, show_default=True,

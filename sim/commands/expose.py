@@ -18,6 +18,7 @@ from sim.commands.options import (
     MAX_BATCH,
     MEASURE_CHOICE,
     SEED,
+    TABLE_PLAYER,
     check_legal_option,
     check_plot_path,
     deal_count,
@@ -51,8 +52,8 @@ class ExposeOptions:
     hand: tuple[str, ...]
     seat: int = 0
     known: tuple[str, ...] = ()
-    player: str | None = "heuristic"
-    opponents: str | None = "heuristic"
+    player: str | None = TABLE_PLAYER
+    opponents: str | None = TABLE_PLAYER
     opponents_exposure: str = "rule"
     options: str | None = None
     measure: str = "zero-sum"
@@ -261,7 +262,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
     :class:`~sim.analysis.exposure.tables.TablesResult` (one analysis per table, same seed;
     the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
-    given, i.e. each table's / refused with tables, else ``heuristic``).  Raises InputError
+    given, i.e. each table's / refused with tables, else ``TABLE_PLAYER``, ``learned``).  Raises InputError
     for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
     from sim.analysis.exposure.compute import DEFAULT_BATCH, DEFAULT_MAX_DEALS
@@ -288,7 +289,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                          f"{deal_cap:,} deals per request (gongzhu-sim serve --max-deals)")
     if tables is None:
         names = None
-        runs = [(None, player or "heuristic", opponents or "heuristic")]
+        runs = [(None, player or TABLE_PLAYER, opponents or TABLE_PLAYER)]
     else:
         from sim.analysis.exposure.tables import split_tables
 

@@ -7,7 +7,12 @@ from typing import Any
 
 import click
 
-from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE  # noqa: F401 - re-exported
+from sim.commands.choices import (  # noqa: F401 - re-exported
+    LEVEL_OPTION,
+    MEASURE_CHOICE,
+    TABLE_FIELD,
+    TABLE_PLAYER,
+)
 from sim.game.rules import Rules, rule_option_specs
 
 #: Extra spellings users expect for some rule flags.

@@ -6,6 +6,7 @@ import click
 
 from sim.commands.options import (
     LEVEL_OPTION,
+    TABLE_PLAYER,
     deal_count,
     echo_results,
     execution_options,
@@ -29,7 +30,7 @@ from sim.commands.options import (
               help="play strategy for all seats, or four comma-separated "
               "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
               "learned[:model=PATH]) "
-              "[default: heuristic]")
+              f"[default: {TABLE_PLAYER}, also under a CONFIG that names no player]")
 @click.option("--exposure", default=None,
               help="exposure policy of the seats not holding the studied card, one or four "
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...]) [default: rule]")
@@ -79,7 +80,7 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
                  chunk_size=chunk_size, jobs=jobs, backend=backend, scheduler=scheduler,
                  scheduler_timeout=scheduler_timeout, out=out, deals_file=deals_file,
                  study=study_flags)
-    spec = build_spec(config, flags, rule_flags)
+    spec = build_spec(config, flags, rule_flags, defaults={"players": (TABLE_PLAYER,) * 4})
 
     from sim.core.stats import check_level
     from sim.jobs.study import format_study_summary

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import click
 
-from sim.commands.options import MAX_BATCH, SEED, deal_count, pop_rules, rules_options
+from sim.commands.options import (
+    MAX_BATCH,
+    SEED,
+    TABLE_FIELD,
+    TABLE_PLAYER,
+    deal_count,
+    pop_rules,
+    rules_options,
+)
 
 #: The history file of a tune folder.
 TUNE_FILE = "tune.json"
@@ -25,9 +33,9 @@ TUNE_FORMAT = 1
               help="a key of the family and its grid (STEP default 1; KEY=V fixes it); "
               "repeatable [default: every key of the family over its documented range, see "
               "docs/tune.md]")
-@click.option("--field", "field_name", default="heuristic+rule", show_default=True,
+@click.option("--field", "field_name", default=TABLE_FIELD, show_default=True,
               metavar="PLAYER+EXPOSURE", help="the other three seats (compare's grammar)")
-@click.option("--players", default="heuristic", show_default=True,
+@click.option("--players", default=TABLE_PLAYER, show_default=True,
               help="the tuned seat's play strategy when tuning the rule family")
 @click.option("--exposure", default="rule", show_default=True,
               help="the tuned seat's exposure policy when tuning the heuristic family")

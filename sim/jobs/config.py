@@ -378,11 +378,15 @@ def main_job_values() -> dict[str, Any]:
 
 def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = None,
                rule_flags: dict[str, Any] | None = None,
-               base: dict[str, Any] | None = None) -> JobSpec:
+               base: dict[str, Any] | None = None,
+               defaults: dict[str, Any] | None = None) -> JobSpec:
     """The job spec: defaults ← ``base`` ← config file ← flags (flags win).
 
     ``base``: JobSpec fields under the config (``gongzhu-sim run`` with no CONFIG passes
-    :func:`main_job_values`); they are not *explicit* (a resumed job keeps its own).
+    :func:`main_job_values`); they are not *explicit* (a resumed job keeps its own), and a
+    config file replaces them.  ``defaults``: JobSpec fields that replace the JobSpec
+    defaults whether or not there is a config (``gongzhu-sim study``'s ``learned``
+    players); not explicit either.
 
     ``flags`` are JobSpec fields given on the command line (None values are ignored;
     ``players``/``exposures`` may be one name or four comma-separated); ``rule_flags``
@@ -420,7 +424,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     explicit = frozenset(k for k in values if k != "study" or study_set)
     if "study" in values:
         values["study"] = StudySpec(**study_set)
-    values = {**base_values, **values}
+    values = {**(defaults or {}), **base_values, **values}
     if "scheduler" in values and "backend" not in values:
         values["backend"] = "dask"
     spec = JobSpec(**values, explicit=explicit)

@@ -528,8 +528,10 @@ def check_search_work(command: str, params: dict) -> None:
 
 
 def _meta(config: ServerConfig) -> dict:
-    """The forms' choices: rule options (name, default, help, choices), players, exposure
-    policies and measures, and the server's caps."""
+    """The forms' choices: rule options (name, default, help, choices), players (and
+    ``table_player``, the commands' default table), exposure policies and measures, and the
+    server's caps."""
+    from sim.commands.choices import TABLE_PLAYER
     from sim.game.measures import MEASURES
     from sim.game.rules import rule_option_specs
     from strategies.registry import EXPOSURE, PLAYER, strategies
@@ -544,6 +546,7 @@ def _meta(config: ServerConfig) -> dict:
                             else "float" if isinstance(d, float) else "text")}
                   for n, d, h, c in rule_option_specs()],
         "players": names(PLAYER),
+        "table_player": TABLE_PLAYER,
         "exposures": names(EXPOSURE),
         "measures": list(MEASURES),
         "caps": {"max_deals": config.max_deals, "max_worlds": config.max_worlds,

@@ -87,7 +87,7 @@ function buildRules() {
 function fillPlayers() {
   const d = decks();
   for (const sel of document.querySelectorAll(".player-select")) {
-    const old = sel.value || "heuristic";
+    const old = sel.value || META.table_player;
     sel.replaceChildren();
     for (const p of META.players) {
       if (p.decks.includes(d)) sel.append(new Option(p.name, p.name, false, p.name === old));
@@ -134,8 +134,8 @@ function exposeOptions() {
     o.player = $("expose-player").value;
     o.tables = tables.join(",");
   } else {
-    if ($("expose-player").value !== "heuristic") o.player = $("expose-player").value;
-    if ($("expose-opponents").value !== "heuristic") o.opponents = $("expose-opponents").value;
+    if ($("expose-player").value !== META.table_player) o.player = $("expose-player").value;
+    if ($("expose-opponents").value !== META.table_player) o.opponents = $("expose-opponents").value;
   }
   if ($("expose-opp-exposure").value !== "rule") o.opponents_exposure = $("expose-opp-exposure").value;
   if ($("expose-options").value.trim()) o.options = $("expose-options").value.trim();
@@ -368,7 +368,7 @@ async function runAdvise() {
   $("advise-run").disabled = true; $("advise-cancel").disabled = false;
   const o = { ...position.options, precision: Number($("advise-precision").value),
     max_worlds: Number($("advise-max-worlds").value), seed: Number($("advise-seed").value) };
-  if ($("advise-players").value !== "heuristic") o.players = $("advise-players").value;
+  if ($("advise-players").value !== META.table_player) o.players = $("advise-players").value;
   adviseJob = new Job("advise", o, renderAdvise);
   try {
     renderAdvise(await adviseJob.run());
