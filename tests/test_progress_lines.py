@@ -69,6 +69,7 @@ def test_study_prints_deal_lines(tmp_path, every_update):
 def test_tune_prints_race_lines(tmp_path, every_update):
     r = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..5", "--deals", "6000",
                                   "--confirm-deals", "2000", "--batch", "1000", "-j", "1",
+                                  "--field", "heuristic+rule", "--players", "heuristic",
                                   "--seed", "2", "--out", str(tmp_path / "t"), "--no-report"])
     lines = [ln for ln in _stderr(r) if ln.startswith("tune: race under way")]
     assert lines and re.search(r"tune: race under way: 1,000 deals played by each member "
@@ -80,3 +81,23 @@ def test_compare_prints_lines(every_update):
                                   "random", "--deals", "400", "--batch", "200"])
     lines = [ln for ln in _stderr(r) if ln.startswith("compare: ")]
     assert lines[0].startswith("compare: 200 of 400 deals")
+
+
+def test_expose_progress_estimates_the_time_to_its_precision_target(monkeypatch):
+    """expose's line says how long until the precision target (a half-width shrinks as
+    1/√n) when that comes before the deal cap, and at most how long until the cap."""
+    from sim.commands import expose as cmd
+
+    clock = iter([100.0, 102.0, 108.0])
+    monkeypatch.setattr(cmd.time, "monotonic", lambda: next(clock))
+    lines = []
+    monkeypatch.setattr(cmd.click, "echo", lambda msg, **kw: lines.append(msg))
+    prog = cmd._Progress("", 2.0)
+    prog.tty = False
+    prog(10_000, 1_000_000, 4.0)  # 2 s for 10,000 deals; the target needs ≈ 40,000: 6 s more
+    prog(20_000, 1_000_000, 200.0)  # the target needs ≈ 200,000,000 deals: the cap first
+    assert lines == [
+        "expose: 10,000 deals (cap 1,000,000), largest Δ half-width 4, target 2, 2 s, "
+        "about 6 s to the target, at most 3 min left",
+        "expose: 20,000 deals (cap 1,000,000), largest Δ half-width 200, target 2, 8 s, "
+        "at most 7 min left"]

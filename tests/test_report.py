@@ -40,7 +40,7 @@ def run_dir(tmp_path_factory):
 def study_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("study") / "res"
     r = CliRunner().invoke(main, ["study", "--cards", "pig,sheep", "--deals", "6000", "--seed",
-                                  "3", "--jobs", "1", "--out", str(out)])
+                                  "3", "--jobs", "1", "--players", "heuristic", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "report: " in r.output
     return out

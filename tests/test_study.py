@@ -132,7 +132,8 @@ def test_study_config_table_and_errors(tmp_path):
 
 def _study(out, *args):
     r = CliRunner().invoke(main, ["study", "--cards", "pig,sheep", "--deals", "3000", "--seed",
-                                  "5", "--out", str(out), "--no-report", *args])
+                                  "5", "--out", str(out), "--no-report", "--players",
+                                  "heuristic", *args])
     assert r.exit_code == 0, r.output
     return r
 

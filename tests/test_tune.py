@@ -195,6 +195,7 @@ def test_cli_tune_end_to_end_json_and_report(tmp_path):
     out = tmp_path / "t"
     r = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..5", "--deals", "6000",
                                   "--confirm-deals", "2000", "--batch", "1000", "-j", "1",
+                                  "--field", "heuristic+rule", "--players", "heuristic",
                                   "--seed", "2", "--out", str(out), "--format", "json",
                                   "-q"])
     assert r.exit_code == 0, r.output

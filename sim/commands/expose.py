@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from collections.abc import Mapping
@@ -262,8 +263,8 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     text of ``--tables`` (None: one table, ``opponents``): each hand's result is then a
     :class:`~sim.analysis.exposure.tables.TablesResult` (one analysis per table, same seed;
     the default cap and batch are each table's own; ``player`` / ``opponents`` None: not
-    given, i.e. each table's / refused with tables, else ``TABLE_PLAYER``, ``learned``).  Raises InputError
-    for bad input (the CLI's ``Error:`` line), before any deal is played.
+    given, i.e. each table's / refused with tables, else ``TABLE_PLAYER``, ``learned``).
+    Raises InputError for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
     from sim.analysis.exposure.compute import DEFAULT_BATCH, DEFAULT_MAX_DEALS
     from sim.core.stats import check_level
@@ -470,7 +471,9 @@ def _two_deck_hint(text: str) -> str:
 class _Progress:
     """Progress on stderr for runs longer than 2 s: one line rewritten on a terminal, else
     a line every 5 s (the throttle of sim/jobs/progress.py, which run, study, tune and
-    compare share)."""
+    compare share).  The time left: "at most" the time to the deal cap, and, when the
+    precision target is due before the cap, "about" the time to reach it (a half-width
+    shrinks as 1/√n, so the target needs about n·(half-width / target)² deals)."""
 
     def __init__(self, label: str, precision: float):
         self.label = label
@@ -489,9 +492,14 @@ class _Progress:
         self.shown = True
         elapsed = now - self.t0
         left = elapsed / n * (cap - n) if n else float("nan")
+        about = ""
+        if n and n < cap and self.precision > 0 and math.isfinite(hw) and hw > self.precision:
+            need = n * (hw / self.precision) ** 2
+            if need < cap:
+                about = f", about {_duration(elapsed / n * (need - n))} to the target"
         msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
                f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s"
-               + (f", at most {_duration(left)} left" if n and n < cap else ""))
+               + (f"{about}, at most {_duration(left)} left" if n and n < cap else ""))
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
         else:
