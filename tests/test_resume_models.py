@@ -45,11 +45,12 @@ def test_tune_resume_refuses_a_changed_field_model(tmp_path):
     out = tmp_path / "t"
     r = CliRunner().invoke(main, ["tune", "--param", "pig_low=2..3", "--deals", "3000",
                                   "--field", f"learned:model={model}+rule", "--out", str(out),
-                                  "--jobs", "1", "--quiet", "--no-report"],
+                                  "--players", "heuristic", "--jobs", "1", "--quiet",
+                                  "--no-report"],
                            catch_exceptions=False)
     assert r.exit_code == 0, r.output
     state = json.loads((out / "tune.json").read_text())
-    assert list(state["model_sha256"]) == [f"learned:model={model}"]
+    assert list(state["model_sha256"]) == [f"learned:model={model}"]  # heuristic reads none
     changed = np.array(values, dtype=np.float64)
     changed[-1] += 1.0
     save_model(model, changed, meta)
