@@ -223,7 +223,8 @@ def test_cli_text_table():
 
 def test_cli_json_same_seed_and_jobs_identical():
     args = ["expose", FOUR, "--options", "none;SQ;DJ;SQ,DJ", "--precision", "8",
-            "--max-deals", "20000", "--batch", "1000", "--format", "json", "--seed", "3"]
+            "--max-deals", "20000", "--batch", "1000", "--format", "json",
+            "--player", "heuristic", "--opponents", "heuristic", "--seed", "3"]
     a, b, c = run(*args), run(*args), run(*args, "--jobs", "2")
     assert a.exit_code == 0, a.output
     assert a.stdout == b.stdout == c.stdout
@@ -241,7 +242,8 @@ def test_cli_hands_file_csv_and_plot(tmp_path):
     f.write_text(f"# decision table\n{SHEEP_SAFE}\n\n543.32.AKQJT98.2  # same, PBN\n"
                  "S:AKQ2 H:A93 D:J4 C:T863\n", encoding="utf-8")
     r = run("expose", "--hands-file", str(f), "--format", "csv", "--precision", "0",
-            "--max-deals", "1000", "--batch", "1000")
+            "--max-deals", "1000", "--batch", "1000", "--player", "heuristic",
+            "--opponents", "heuristic")
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert len(rows) == 2 + 2 + 16
@@ -250,7 +252,7 @@ def test_cli_hands_file_csv_and_plot(tmp_path):
     assert {"option", "status", "ev_lo", "delta_hi", "p_gain", "d_pig", "stop"} <= set(rows[0])
     png = tmp_path / "ev.png"
     r = run("expose", SHEEP_SAFE, "--precision", "0", "--max-deals", "1000", "--batch", "1000",
-            "--plot", str(png))
+            "--player", "heuristic", "--opponents", "heuristic", "--plot", str(png))
     assert r.exit_code == 0, r.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
