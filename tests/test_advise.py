@@ -273,7 +273,9 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
     assert lean is not None
     sampler, rng = WorldSampler(pos), np.random.default_rng(0)
     seats = seat_players(player)
-    for w in range(12 if player == "learned" else 6):
+    heur = adv._lean_rollout(pos, ("heuristic",) * 4)
+    differs = False
+    for w in range(4 if player == "learned" else 6):  # learned's Python path is the slow one
         st = adv._draw(pos, sampler, rng, w, 0)
         legal = st.legal_plays()
         slow = []
@@ -283,11 +285,9 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
             play_game(s, seats)
             slow.append(adv._outcome(s, 3))
         assert lean(st, legal, w) == pytest.approx(slow, abs=1e-9)
-    if player == "learned":  # the model is read, not the heuristic fallback of search's policy
-        heur = adv._lean_rollout(pos, ("heuristic",) * 4)
-        assert any(lean(st, legal, w) != heur(st, legal, w) for w in range(3)
-                   for st in [adv._draw(pos, WorldSampler(pos), np.random.default_rng(w), w, 0)]
-                   for legal in [st.legal_plays()])
+        differs |= lean(st, legal, w) != heur(st, legal, w)
+    # learned: the model is read, not the heuristic fallback of search's rollout policy
+    assert differs == (player != "heuristic")
     assert adv._lean_rollout(pos, ("random",) * 4) is None
     assert adv._lean_rollout(pos, ("heuristic:push_pig=0",) * 4) is None
 
