@@ -6,9 +6,11 @@ cold numba cache) and
 The slow set is selected here, by file or by test (a name, or a name with its parameter id),
 so the test files stay as they are.  What goes here: tests whose cost is a cold compile of
 kernels no fast test needs (the two-deck study, two-deck search and the two-deck advise path,
-the two-deck 2-thread check_legal kernel), and tests that spawn processes and wait on signals
-or timers.  The fast set still covers every command and both deck counts (the two-deck engine
-through tests/test_two_decks.py, run, trace, deals files and goldens).
+the two-deck 2-thread check_legal kernel, the two-deck recorder of ``train``), and tests that
+spawn processes and wait on signals or timers.  The fast set still covers every command and
+both deck counts (the two-deck engine through tests/test_two_decks.py, run, trace, deals files
+and goldens).  A whole run on several workers first compiles the largest kernels once
+(``pytest_sessionstart`` below, tests/warm_cache.py).
 tests/test_docs.py checks that every name listed here exists.
 
 Shared settings and fixtures: a hypothesis profile without deadlines (below), and:
@@ -107,6 +109,11 @@ SLOW: dict[str, set[str] | None] = {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
+    "tests/test_learned_two_decks.py": {  # the two-deck recorder (search_decision2: ~110 s)
+        "test_recorder2_is_reproducible_and_plays_as_search",
+        "test_fit_learns_a_planted_preference_over_two_deck_plays",
+        "test_cli_train_two_decks_writes_a_two_deck_model",
+    },
 }
 
 
@@ -124,3 +131,33 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(str(item.path), item.name):
             item.add_marker(pytest.mark.slow)
+
+
+def _warm_cache_wanted(config) -> bool:
+    """Warm the cache only for a whole run on several xdist workers (the README's
+    ``python -m pytest -n 2``), not for a few files or a single process."""
+    if hasattr(config, "workerinput"):  # an xdist worker
+        return False
+    n = getattr(config.option, "numprocesses", None)
+    if not isinstance(n, int) or n < 2:
+        return False
+    return config.args_source != pytest.Config.ArgsSource.ARGS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Before pytest-xdist starts its workers (its own hook runs last): compile the largest
+    kernels once, the one-deck and the two-deck groups in two processes at once
+    (tests/warm_cache.py), so the workers load them from the cache instead of each
+    compiling the same engine at the same time."""
+    if not _warm_cache_wanted(session.config):
+        return
+    script = os.path.join(os.path.dirname(__file__), "warm_cache.py")
+    sys.stderr.write("compiling the engines once for every worker (tests/warm_cache.py; "
+                     "seconds from a warm cache)…\n")
+    procs = [subprocess.Popen([sys.executable, script, g], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) for g in ("one", "two")]
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode:  # the tests will show the real problem; say why the warm-up failed
+            sys.stderr.write(f"warm_cache.py failed (exit {p.returncode}):\n{out[-2000:]}\n")
