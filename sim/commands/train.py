@@ -81,6 +81,10 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         # the two-deck recorder (sim/analysis/learn/record_two_decks.py) plays plain search
         raise InputError(f"--teacher {teacher!r}: rollout=learned and race are not recorded "
                          "with two decks yet (one deck records them)")
+    if teach.params[col("top")] != 0:
+        # search_decision rolls out only the top classes: the others have no rollout mean
+        raise InputError(f"--teacher {teacher!r}: a teacher with top rolls out only some "
+                         "cards, so it has no value for the others to learn from (top=0)")
     parse_player(field_name, rules.decks)
     out_path = Path(out)
     if out_path.exists():
