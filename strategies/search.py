@@ -342,6 +342,23 @@ def rollout_table(params, seat):
 
 
 @njit(cache=True, nogil=True)
+def seat_score_table(params, seat):
+    """The table :func:`top_classes` scores the deciding seat's cards with: float64
+    (4, params.shape[1]) whose row ``seat`` is the ``heuristic`` defaults then the seat's
+    model (as :func:`rollout_table`); the other rows are left unset (the learned scoring
+    reads only the row of ``obs[O_SEAT]``).  One row copied instead of four: the model is
+    tens of thousands of numbers, and copying it four times per decision costs about what
+    50 heuristic rollouts do."""
+    width = params.shape[1]
+    t = np.empty((4, width), dtype=np.float64)
+    for i in range(min(width, _HEUR_TABLE.shape[1])):
+        t[seat, i] = _HEUR_TABLE[0, i]
+    for i in range(N_PARAMS, width):
+        t[seat, i] = params[seat, i]
+    return t
+
+
+@njit(cache=True, nogil=True)
 def _team(world, obs, seat):
     """Seat mask (bit q) of the deciding seat's team in ``world`` (solo: the seat alone)."""
     variant = np.int64(obs[O_VARIANT])
@@ -790,9 +807,9 @@ def infer_worlds(obs, n_worlds, n_pool, table, rng, out):
 @njit(cache=True, nogil=True)
 def top_classes(obs, table, reps, k):
     """The representatives (mask ⊆ ``reps``, :func:`representatives`) of the ``k`` classes
-    of equivalent legal cards that the learned model in ``table`` (:func:`rollout_table`)
-    scores best (strategies/learned.py ``decision_scores``; ties: the lower card); all of
-    ``reps`` when there are at most ``k`` classes.  Key ``top=k``."""
+    of equivalent legal cards that the learned model in ``table`` (:func:`rollout_table` or
+    :func:`seat_score_table`) scores best (strategies/learned.py ``decision_scores``; ties:
+    the lower card); all of ``reps`` when there are at most ``k`` classes.  Key ``top=k``."""
     reps = np.uint64(reps)
     n_reps = popcount(reps)
     if n_reps <= k:
@@ -843,7 +860,10 @@ def search_decision(obs, params, rng, totals):
         top = 0
         if policy == _R_LEARNED:
             policy = _R_HEURISTIC
-    table = rollout_table(params, seat)
+    if top > 0 and not infer and policy != _R_LEARNED:
+        table = seat_score_table(params, seat)  # only top reads it: one row of the model
+    else:
+        table = rollout_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if infer:
