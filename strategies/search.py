@@ -837,11 +837,12 @@ def search_decision(obs, params, rng, totals):
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
     searched (with ``race``: its mean over the worlds it was rolled out in × ``worlds``,
-    rounded); ``worlds`` = 0
+    rounded; with ``top``: 0 for the cards of the classes not rolled out, so ``train``
+    refuses such a teacher); ``worlds`` = 0
     when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
-    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned`` and ``infer=1``
-    read the model in ``params[seat, N_PARAMS:]``; without one (a table made by hand) the
-    search falls back to the ``heuristic`` rollout and no inference.
+    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``
+    and ``top`` read the model in ``params[seat, N_PARAMS:]``; without one (a table made by
+    hand) the search falls back to the ``heuristic`` rollout, no inference and every class.
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
@@ -886,10 +887,10 @@ def search_decision(obs, params, rng, totals):
 @njit(cache=True, nogil=True)
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
-    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``; the
-    model of ``rollout=learned`` / ``infer=1`` after them).  A single legal card, or legal
-    cards that are all equivalent (:func:`representatives`), are played without searching
-    (and without drawing)."""
+    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``,
+    ``top``; the model of ``rollout=learned`` / ``infer=1`` / ``top`` after them).  A single
+    legal card, or legal cards that are all equivalent (:func:`representatives`), are
+    played without searching (and without drawing)."""
     totals = np.empty(52, dtype=np.int64)
     c, rng, _ = search_decision(obs, params, rng, totals)
     return c, rng
