@@ -2,7 +2,7 @@
 
 Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
                                          [--only NAME,...] [--speed-deals N]
-                                         [--search-deals N]
+                                         [--search-deals N] [--learned NAME]
        python scripts/bench_strength.py --crosstable [--search-deals N]
                                          [--crosstable-deals2 N] [--seed S] [--threads T]
 
@@ -35,7 +35,8 @@ Pairings (one deck, no exposure unless said):
 
 Learned player (one deck, no exposure; fast, in the default list):
 
-* ``learned_2v2`` — ``search_2v2`` below with ``learned`` (the shipped model) in place of
+* ``learned_2v2`` — ``search_2v2`` below with ``learned`` (the shipped model, or the
+  player of ``--learned``, e.g. ``learned:model=PATH``) in place of
   ``search``: two ``learned`` (seats 0+2) vs two ``heuristic`` and swapped, same deals;
 * ``learned_1v3`` — ``search_1v3`` with ``learned``;
 * ``learned2_2v2``, ``learned2_1v3`` — the same with two decks (the shipped two-deck model
@@ -314,6 +315,9 @@ def search_worlds(seed, n, threads, worlds=(4, 8, 16, 32, 64), decks=1):
     return lines, float("nan")
 
 
+#: the learned player of the ``learned*`` pairings (``--learned``: e.g. a model file of one's own)
+LEARNED = ["learned"]
+
 PAIRINGS = {
     "h_vs_random": lambda s, n, t: one_vs_three("heuristic", "random", Rules(), s, n, t),
     "h_vs_lowest": lambda s, n, t: one_vs_three("heuristic", "lowest", Rules(), s, n, t),
@@ -325,10 +329,10 @@ PAIRINGS = {
                                               s, n, t, team=True),
     "expose_pig": expose_pig,
     "expose_rule": expose_rule,
-    "learned_2v2": lambda s, n, t: search_2v2(s, n, t, "learned"),
-    "learned_1v3": lambda s, n, t: search_1v3(s, n, t, "learned"),
-    "learned2_2v2": lambda s, n, t: search_2v2(s, n, t, "learned", decks=2),
-    "learned2_1v3": lambda s, n, t: search_1v3(s, n, t, "learned", decks=2),
+    "learned_2v2": lambda s, n, t: search_2v2(s, n, t, LEARNED[0]),
+    "learned_1v3": lambda s, n, t: search_1v3(s, n, t, LEARNED[0]),
+    "learned2_2v2": lambda s, n, t: search_2v2(s, n, t, LEARNED[0], decks=2),
+    "learned2_1v3": lambda s, n, t: search_1v3(s, n, t, LEARNED[0], decks=2),
 }
 #: the search section (slow: run with --search-deals, or --only search_2v2,...)
 SEARCH_PAIRINGS = {
@@ -443,7 +447,11 @@ def main() -> None:
                     "default 2,000; two decks: --crosstable-deals2, default 500)")
     ap.add_argument("--crosstable-deals2", type=int, default=500,
                     help="deals of the two-deck pairs of --crosstable (0 = skip)")
+    ap.add_argument("--learned", default="learned",
+                    help="the learned player of the learned* pairings, e.g. "
+                    "learned:model=PATH (default: the shipped model)")
     a = ap.parse_args()
+    LEARNED[0] = a.learned
     if a.crosstable:
         crosstable(a.seed, a.search_deals or 2000, a.threads or None, a.crosstable_deals2)
         return

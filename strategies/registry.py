@@ -491,10 +491,10 @@ register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
 
 def _search_data(arg: str, name: str, decks: int | None):
     """``search:key=value,...``: the parameters (as every ``key=value`` player) and, when
-    ``rollout=learned`` or ``infer=1`` ask for it, the shipped ``learned`` model for the
+    ``rollout=learned``, ``infer=1`` or ``top`` ask for it, the shipped ``learned`` model for the
     deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
-    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` with
-    two decks, or an unreadable shipped model."""
+    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
+    ``top`` with two decks, ``top`` with ``race``, or an unreadable shipped model."""
     from strategies.model import ModelFileError, check_model, default_model_path, read_model
 
     strategy = lookup(PLAYER, "search")
@@ -507,7 +507,15 @@ def _search_data(arg: str, name: str, decks: int | None):
     if decks == 2 and infer:
         raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
                             "(two decks: infer=0)")
-    if not (infer or params[keys.index("rollout")] == ROLLOUTS["learned"]) or decks is None:
+    top = params[keys.index("top")]
+    if top and decks == 2:
+        raise StrategyError(f"parameter top in {name!r}: top is one deck only (two decks: "
+                            "top=0)")
+    if top and params[keys.index("race")] > 0:
+        raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
+                            "one of them)")
+    if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
+            or decks is None:
         return params, None
     path = str(default_model_path(decks))
     try:
@@ -526,7 +534,8 @@ register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
-                  ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64)},
+                  ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
+                          "top": (0, 13)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data))
 
 

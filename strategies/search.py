@@ -45,7 +45,9 @@ Issue 24's keys (each measured in docs/strength.md; the defaults keep today's se
   (:func:`_past_observation` rebuilds each of those seats' observations in the world),
   resampled to ``worlds``;
 * ``race=k`` — :func:`choose_card_race`: cards are dropped once they trail the best by
-  more than k standard errors of the paired differences.
+  more than k standard errors of the paired differences;
+* ``top=k`` — :func:`top_classes`: only the k classes of equivalent legal cards that the
+  learned model scores best are rolled out (:func:`choose_card_among`).
 
 Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HELP`.
 """
@@ -90,6 +92,7 @@ from strategies.learned import (
     FEATURE_VERSION,
     HEADER,
     TABLE_VERSION,
+    decision_scores,
     play_learned,
     play_probabilities,
 )
@@ -110,6 +113,7 @@ SEARCH_PARAMS: dict[str, float] = {
     "infer": 0.0,
     "pool": 4.0,
     "race": 0.0,
+    "top": 0.0,
 }
 #: One line per parameter, for ``gongzhu-sim strategies`` and the README.
 SEARCH_HELP: dict[str, str] = {
@@ -124,10 +128,14 @@ SEARCH_HELP: dict[str, str] = {
     "race": "0 off; k > 0: race the legal cards, dropping a card once it trails the best by "
     "more than k standard errors (paired over the same worlds; first check after 8 worlds, "
     "then every 4); worlds is then the most sampled",
+    "top": "0 off; k > 0: roll out only the k classes of legal cards the learned model "
+    "scores best (one learned evaluation per decision), so more worlds fit the same CPU; "
+    "one deck, not with race",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE = (
-    list(SEARCH_PARAMS).index(k) for k in ("worlds", "rollout", "measure", "infer", "pool", "race"))
+P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP = (
+    list(SEARCH_PARAMS).index(k)
+    for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -334,6 +342,23 @@ def rollout_table(params, seat):
 
 
 @njit(cache=True, nogil=True)
+def seat_score_table(params, seat):
+    """The table :func:`top_classes` scores the deciding seat's cards with: float64
+    (4, params.shape[1]) whose row ``seat`` is the ``heuristic`` defaults then the seat's
+    model (as :func:`rollout_table`); the other rows are left unset (the learned scoring
+    reads only the row of ``obs[O_SEAT]``).  One row copied instead of four: the model is
+    tens of thousands of numbers, and copying it four times per decision costs about what
+    50 heuristic rollouts do."""
+    width = params.shape[1]
+    t = np.empty((4, width), dtype=np.float64)
+    for i in range(min(width, _HEUR_TABLE.shape[1])):
+        t[seat, i] = _HEUR_TABLE[0, i]
+    for i in range(N_PARAMS, width):
+        t[seat, i] = params[seat, i]
+    return t
+
+
+@njit(cache=True, nogil=True)
 def _team(world, obs, seat):
     """Seat mask (bit q) of the deciding seat's team in ``world`` (solo: the seat alone)."""
     variant = np.int64(obs[O_VARIANT])
@@ -536,6 +561,16 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
     cards between them) share the total of the lowest one, which is the one chosen.
     Returns a card of ``obs[O_LEGAL]``.
     """
+    return choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals,
+                             representatives(obs), ZERO)
+
+
+@njit(cache=True, nogil=True)
+def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip):
+    """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
+    and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
+    ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
+    a total of 0 and are never chosen; at least one representative must not be skipped."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules = np.zeros(R_SIZE, dtype=np.int64)
@@ -544,9 +579,8 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
     exposure_counts(obs, exp)
     for i in range(52):
         totals[i] = 0
-    best_c = lowest_bit(legal)
+    best_c = lowest_bit(legal & ~skip)
     best_v = np.int64(-(1 << 62))
-    reps = representatives(obs)
     prev = -1
     m = legal
     while m:
@@ -557,6 +591,8 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
             prev = c
             continue
         prev = c
+        if (skip & bit(c)) != ZERO:
+            continue
         v = np.int64(0)
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
@@ -769,17 +805,44 @@ def infer_worlds(obs, n_worlds, n_pool, table, rng, out):
 
 
 @njit(cache=True, nogil=True)
+def top_classes(obs, table, reps, k):
+    """The representatives (mask ⊆ ``reps``, :func:`representatives`) of the ``k`` classes
+    of equivalent legal cards that the learned model in ``table`` (:func:`rollout_table` or
+    :func:`seat_score_table`) scores best (strategies/learned.py ``decision_scores``; ties:
+    the lower card); all of ``reps`` when there are at most ``k`` classes.  Key ``top=k``."""
+    reps = np.uint64(reps)
+    n_reps = popcount(reps)
+    if n_reps <= k:
+        return reps
+    cards = np.empty(13, dtype=np.int64)
+    scores = np.empty(13, dtype=np.float64)
+    n = decision_scores(obs, table, cards, scores)
+    keep = ZERO
+    for _ in range(k):
+        best = -1
+        for i in range(n):
+            b = bit(cards[i])
+            if (reps & b) == ZERO or (keep & b) != ZERO:
+                continue
+            if best < 0 or scores[i] > scores[best]:
+                best = i
+        keep |= bit(cards[best])
+    return keep
+
+
+@njit(cache=True, nogil=True)
 def search_decision(obs, params, rng, totals):
     """:func:`play_search`, also giving what it computed: ``(card, rng, worlds)``.
 
     ``totals``: int64[52], filled as :func:`choose_card` fills it (each legal card's total
     value over the ``worlds`` sampled worlds; equivalent cards share a total) when the seat
     searched (with ``race``: its mean over the worlds it was rolled out in × ``worlds``,
-    rounded); ``worlds`` = 0
+    rounded; with ``top``: 0 for the cards of the classes not rolled out, so ``train``
+    refuses such a teacher); ``worlds`` = 0
     when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
-    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned`` and ``infer=1``
-    read the model in ``params[seat, N_PARAMS:]``; without one (a table made by hand) the
-    search falls back to the ``heuristic`` rollout and no inference.
+    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``
+    and ``top`` read the model in ``params[seat, N_PARAMS:]``; without one (a table made by
+    hand) the search falls back to the ``heuristic`` rollout, no inference and every class.
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
@@ -792,11 +855,16 @@ def search_decision(obs, params, rng, totals):
     measure = np.int64(params[seat, P_MEASURE])
     infer = params[seat, P_INFER] != 0.0
     race = params[seat, P_RACE]
+    top = np.int64(params[seat, P_TOP])
     if not has_model(params, seat):
         infer = False
+        top = 0
         if policy == _R_LEARNED:
             policy = _R_HEURISTIC
-    table = rollout_table(params, seat)
+    if top > 0 and not infer and policy != _R_LEARNED:
+        table = seat_score_table(params, seat)  # only top reads it: one row of the model
+    else:
+        table = rollout_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if infer:
@@ -807,6 +875,10 @@ def search_decision(obs, params, rng, totals):
     rng, base = next_u64(rng)
     if race > 0.0:
         c = choose_card_race(obs, worlds, policy, table, measure, base, scratch, totals, race)
+    elif top > 0:
+        reps = representatives(obs)
+        c = choose_card_among(obs, worlds, policy, table, measure, base, scratch, totals,
+                              reps, reps & ~top_classes(obs, table, reps, top))
     else:
         c = choose_card_t(obs, worlds, policy, table, measure, base, scratch, totals)
     return c, rng, n_worlds
@@ -815,10 +887,10 @@ def search_decision(obs, params, rng, totals):
 @njit(cache=True, nogil=True)
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
-    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``; the
-    model of ``rollout=learned`` / ``infer=1`` after them).  A single legal card, or legal
-    cards that are all equivalent (:func:`representatives`), are played without searching
-    (and without drawing)."""
+    ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``,
+    ``top``; the model of ``rollout=learned`` / ``infer=1`` / ``top`` after them).  A single
+    legal card, or legal cards that are all equivalent (:func:`representatives`), are
+    played without searching (and without drawing)."""
     totals = np.empty(52, dtype=np.int64)
     c, rng, _ = search_decision(obs, params, rng, totals)
     return c, rng

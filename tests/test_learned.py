@@ -371,6 +371,33 @@ def test_cli_train_writes_a_model_with_metadata(tmp_path):
     assert other.read_text() == "mine"
 
 
+def test_cli_train_keeps_and_reuses_its_records(tmp_path):
+    """--records: the first run writes the recorded decisions, a second fit reads them (the
+    same decisions, no recording), and a file of other settings is refused, untouched."""
+    rec, out1, out2 = tmp_path / "rec.npz", tmp_path / "a.npz", tmp_path / "b.npz"
+    args = ["train", "--deals", "3", "--worlds", "1", "--seed", "5", "--records", str(rec)]
+    r = CliRunner().invoke(main, [*args, "--epochs", "1", "--out", str(out1)])
+    assert r.exit_code == 0, r.output
+    dec = record_decisions(RULES, "search:worlds=1", "heuristic", seed=5, start=0, n=3)
+    with np.load(rec) as z:
+        assert np.array_equal(z["obs"], dec.obs) and np.array_equal(z["deal"], dec.deal)
+        assert np.array_equal(z["values"], dec.values, equal_nan=True)
+    before = rec.read_bytes()
+    r = CliRunner().invoke(main, [*args, "--epochs", "2", "--out", str(out2)])
+    assert r.exit_code == 0 and "read" in r.output, r.output
+    assert rec.read_bytes() == before
+    assert read_model(out2)[1]["decisions"] == read_model(out1)[1]["decisions"] == len(dec)
+    r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--seed", "6",
+                                  "--records", str(rec), "--out", str(out2)])
+    assert r.exit_code == 2 and "recorded with seed 5, not 6" in r.output
+    assert "Traceback" not in r.output and rec.read_bytes() == before
+    other = tmp_path / "notes.npz"
+    other.write_text("mine")
+    r = CliRunner().invoke(main, [*args, "--records", str(other), "--out", str(out2)])
+    assert r.exit_code == 2 and "not a records file" in r.output
+    assert other.read_text() == "mine"
+
+
 def test_slowness_is_a_property_of_the_registry_entry():
     from sim.commands.expose import _plays_search
     from strategies.registry import PLAYER, lookup

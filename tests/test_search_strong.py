@@ -163,6 +163,8 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "lowest", "always"),
     (Rules(variant="partners"), "search:worlds=9,race=1,random,search:worlds=2,infer=1,"
      "pool=2,heuristic", "random"),
+    (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
+     "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
     assert compare_engines(rules, players, exposures, seed=3, start=0, n=4,
@@ -170,7 +172,7 @@ def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures)
 
 
 @pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
-                                  "search:worlds=10,infer=1,race=1"])
+                                  "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2"])
 def test_new_keys_do_not_peek(name):
     """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
     cards keeps its observation, so its card must not change (as tests/test_search.py)."""
@@ -216,3 +218,78 @@ def test_train_refuses_two_deck_teacher_keys_it_cannot_record(tmp_path):
                                       teacher, "--out", str(tmp_path / "m.npz")])
         assert r.exit_code == 2 and "not recorded with two decks" in r.output
         assert not (tmp_path / "m.npz").exists()
+
+
+def test_top_key_parses_and_refuses_what_it_cannot_do():
+    ch = parse_player("search:worlds=8,top=2")
+    assert ch.params[6] == 2.0 and ch.data is not None  # the model scores the classes
+    assert parse_player("search").params[6] == 0.0 and parse_player("search").data is None
+    for bad, needle in [("search:top=14", "0..13"), ("search:top=1.5", "whole"),
+                        ("search:top=2,race=1", "do not combine")]:
+        with pytest.raises(StrategyError, match=needle):
+            parse_player(bad)
+    with pytest.raises(StrategyError, match="one deck only"):
+        parse_player("search:top=2", decks=2)
+
+
+def test_top_one_plays_the_learned_card_and_top_all_plays_as_search():
+    """``top=1`` rolls out one class only: search then plays the learned model's card on
+    every decision (whatever the worlds); ``top=13`` keeps every class: plain search."""
+    kw = dict(seed=7, n=4, record=True, threads=1)
+    for rules in (Rules(), Rules(variant="partners")):
+        a = play_deals(rules, "search:worlds=2,top=1,heuristic,search:worlds=3,top=1,lowest",
+                       "random", **kw)
+        b = play_deals(rules, "learned,heuristic,learned,lowest", "random", **kw)
+        assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+        c = play_deals(rules, "search:worlds=3,top=13,heuristic,search:worlds=2,top=13,lowest",
+                       "random", **kw)
+        d = play_deals(rules, "search:worlds=3,heuristic,search:worlds=2,lowest", "random",
+                       **kw)
+        assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
+
+
+def test_top_chooses_among_the_best_scored_classes_only():
+    """On real decisions ``top=2`` plays one of the two classes the model scores best, the
+    same card as a plain search whose legal cards were cut to those two classes."""
+    from strategies.learned import decision_scores
+    from strategies.search import choose_card_among, top_classes
+
+    ch = parse_player("search:worlds=6,top=2")
+    params = params_table([ch] * 4, RULES)
+    checked = 0
+    for obs, _ in _states(11, 40):
+        reps = np.uint64(representatives(obs))
+        if bin(int(reps)).count("1") < 3:
+            continue
+        seat = int(obs[0])
+        table = rollout_table(params, seat)
+        keep = top_classes(obs, table, reps, 2)
+        cards, scores = np.empty(13, np.int64), np.empty(13)
+        n = decision_scores(obs, table, cards, scores)
+        rep_scores = sorted((-scores[i], int(cards[i])) for i in range(n)
+                            if (int(reps) >> int(cards[i])) & 1)
+        assert int(keep) == sum(1 << c for _, c in rep_scores[:2])
+        worlds = np.empty((6, 4), np.uint64)
+        sample_worlds(obs, 6, np.uint64(3), worlds)
+        scratch, totals = np.empty(O_SIZE + 4, np.uint64), np.empty(52, np.int64)
+        c = choose_card_among(obs, worlds, 2, table, 0, np.uint64(5), scratch, totals, reps,
+                              np.uint64(int(reps) & ~int(keep)))
+        assert (int(keep) >> int(c)) & 1
+        cut = obs.copy()
+        cut[O_LEGAL] = np.uint64(keep)
+        full = np.empty(52, np.int64)
+        assert c == choose_card_t(cut, worlds, 2, table, 0, np.uint64(5), scratch, full)
+        assert all(totals[x] == full[x] for x in range(52) if (int(keep) >> x) & 1)
+        checked += 1
+    assert checked > 5
+
+
+def test_train_refuses_a_top_teacher(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    r = CliRunner().invoke(main, ["train", "--deals", "1", "--teacher", "search:worlds=2,top=2",
+                                  "--out", str(tmp_path / "m.npz")])
+    assert r.exit_code == 2 and "top" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "m.npz").exists()

@@ -42,10 +42,14 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
 @click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
               metavar="MODEL.npz", help="the model file to write (an existing file is "
               "replaced only when it is a model file)")
+@click.option("--records", type=click.Path(dir_okay=False), default=None,
+              metavar="RECORDS.npz", help="keep the recorded decisions in this file; when "
+              "it exists (recorded for the same teacher, field, seed, deals and rules), fit "
+              "from it without recording (other --epochs, --temperature or --kind)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
 def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature, seed, jobs, out,
-          quiet, **rule_flags):
+          records, quiet, **rule_flags):
     """Record search's decisions and fit a learned player's model to them.
 
     Plays deals 0..DEALS−1 of --seed with the --teacher at every seat (self-play) or at
@@ -77,6 +81,10 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         # the two-deck recorder (sim/analysis/learn/record_two_decks.py) plays plain search
         raise InputError(f"--teacher {teacher!r}: rollout=learned and race are not recorded "
                          "with two decks yet (one deck records them)")
+    if teach.params[col("top")] != 0:
+        # search_decision rolls out only the top classes: the others have no rollout mean
+        raise InputError(f"--teacher {teacher!r}: a teacher with top rolls out only some "
+                         "cards, so it has no value for the others to learn from (top=0)")
     parse_player(field_name, rules.decks)
     out_path = Path(out)
     if out_path.exists():
@@ -88,6 +96,8 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
             raise InputError(f"{out} exists and is not a model file: not replaced") from None
     if not out_path.parent.exists():
         raise InputError(f"folder {out_path.parent} does not exist")
+    if records is not None and not Path(records).parent.exists():
+        raise InputError(f"folder {Path(records).parent} does not exist")
     from sim.analysis.learn.record import TrainSettings
 
     if rules.decks == 2:  # the two-deck recorder (sim.analysis.learn.record_two_decks)
@@ -100,7 +110,12 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
     ts = TrainSettings(teacher=teacher, field=field_name, deals=deals, seed=seed, jobs=jobs,
                        hidden=hidden, epochs=epochs, temperature=temperature, kind=kind,
                        command=command)
-    result = train_model(rules, ts, out_path, log=log)
+    from sim.analysis.learn.record import RecordsError
+
+    try:
+        result = train_model(rules, ts, out_path, log=log, records=records)
+    except RecordsError as e:
+        raise InputError(str(e)) from None
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
                f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
                f"heuristic {result['fit']['regret_heuristic']:.2f})")

@@ -20,8 +20,11 @@ the same way, so the two compare on the same decisions).
 
 from __future__ import annotations
 
+import json
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 
@@ -480,16 +483,87 @@ def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden:
     }
 
 
-def train_model(rules: Rules, ts: TrainSettings, out, log=None) -> dict:
+#: ``kind`` in the metadata of a records file (:func:`save_records`)
+RECORDS_KIND = "gongzhu-sim records"
+
+
+class RecordsError(ValueError):
+    """A records file that is not one, or that was recorded for another teacher, field,
+    seed, deal count or rules than asked (the message names the difference)."""
+
+
+def records_meta(rules: Rules, ts: TrainSettings) -> dict:
+    """What a records file was recorded for (:func:`save_records`): the teacher and field
+    players, the seed, the deal count, the decks and the rules array."""
+    return {"kind": RECORDS_KIND, "teacher": ts.teacher, "field": ts.field,
+            "seed": int(ts.seed), "deals": int(ts.deals), "decks": int(rules.decks),
+            "rules_array": [int(x) for x in rules.to_array()]}
+
+
+def save_records(path, dec, meta: dict) -> None:
+    """Write recorded decisions ``dec`` (a :class:`Decisions` or the two-deck
+    ``Decisions2``: every dataclass field, as arrays) and ``meta`` (:func:`records_meta`)
+    to the ``.npz`` file ``path``, through a temporary file renamed at the end (nothing
+    half-written is left)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    arrays = {f.name: getattr(dec, f.name) for f in fields(dec)}
+    with open(tmp, "wb") as fh:
+        np.savez(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    os.replace(tmp, path)
+
+
+def load_records(path, cls, meta: dict):
+    """The decisions of the records file ``path`` as a ``cls`` (:class:`Decisions` or
+    ``Decisions2``).  Raises :class:`RecordsError` when the file is not a records file or was
+    recorded for other settings than ``meta`` (:func:`records_meta`; the message names the
+    first key that differs)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            got = json.loads(str(z["meta"]))
+            if got.get("kind") != RECORDS_KIND:
+                raise KeyError("kind")
+            arrays = {f.name: z[f.name] for f in fields(cls)}
+    except (OSError, ValueError, KeyError, json.JSONDecodeError):
+        raise RecordsError(f"{path} is not a records file of gongzhu-sim train") from None
+    for key, want in meta.items():
+        if got.get(key) != want:
+            raise RecordsError(f"{path} was recorded with {key} {got.get(key)!r}, not "
+                               f"{want!r}")
+    return cls(**arrays)
+
+
+def recorded(rules: Rules, ts: TrainSettings, records, record, cls, log=None):
+    """The decisions to fit: read from the records file ``records`` when it exists (made
+    for the same settings, :func:`load_records`), else recorded by ``record(rules, teacher,
+    field, seed, deals, jobs, log=log)`` and, when ``records`` is given, kept there
+    (:func:`save_records`) so that another fit (other epochs, temperature or table layout)
+    needs no new recording."""
+    meta = records_meta(rules, ts)
+    if records is not None and Path(records).exists():
+        dec = load_records(records, cls, meta)
+        if log is not None:
+            log(f"read {len(dec):,} recorded decisions of {ts.deals:,} deals from {records}")
+        return dec
+    dec = record(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    if records is not None:
+        save_records(records, dec, meta)
+        if log is not None:
+            log(f"recorded decisions written to {records}")
+    return dec
+
+
+def train_model(rules: Rules, ts: TrainSettings, out, log=None, records=None) -> dict:
     """Record, fit and write a model file (``gongzhu-sim train``); returns its metadata.
 
     ``ts.kind``: "table" (the lookup-table model, strategies/learned.py ``TABLE_VERSION``;
     ``ts.hidden`` is ignored) or "mlp" (features and ``ts.hidden`` relu units).  The fit uses
     nine deals in ten; the tenth measures the regret (raw points per decision lost against
     search's best card) of the model and of the heuristic's choice, kept in the metadata
-    under ``fit``.
+    under ``fit``.  ``records``: a records file to fit from, or to keep the recording in
+    (:func:`recorded`).
     """
-    dec = record_many(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    dec = recorded(rules, ts, records, record_many, Decisions, log=log)
     return fit_and_save(dec, rules, ts, out, log=log)
 
 

@@ -233,12 +233,16 @@ def fit_model2(ds: Dataset, **kw) -> np.ndarray:
     return values
 
 
-def train_model2(rules: Rules, ts: TrainSettings, out, log=None) -> dict:
+def train_model2(rules: Rules, ts: TrainSettings, out, log=None, records=None) -> dict:
     """Record, fit and write a two-deck model file (``gongzhu-sim train --decks 2``); returns
     its metadata (``decks`` = 2; ``ts.kind`` "table": the two-deck table model,
     ``feature_version`` = TABLE_VERSION2; "mlp": FEATURE_VERSION2 and ``ts.hidden`` units;
-    the held-out regret of the model and of the two-deck heuristic's play under ``fit``)."""
-    dec = record_many2(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    the held-out regret of the model and of the two-deck heuristic's play under ``fit``;
+    ``records``: a records file to fit from or to keep the recording in, as one deck's
+    ``recorded``)."""
+    from sim.analysis.learn.record import recorded
+
+    dec = recorded(rules, ts, records, record_many2, Decisions2, log=log)
     return fit_and_save2(dec, rules, ts, out, log=log)
 
 
