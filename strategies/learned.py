@@ -80,6 +80,13 @@ _SKA = np.uint64(mask_of(SK, SA))
 _HEARTS = np.uint64(HEARTS_MASK)
 _SQ = np.int64(SQ)
 _NO_PARTNER = 4
+_TOPS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))  # the ace of each suit
+_BOTTOMS = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the two of each suit
+#: Column of a ``learned`` seat's parameter row (after the heuristic's parameters, before
+#: the model) that says where its model is: 0 = in this row, ``r + 1`` = in row ``r``, which
+#: holds the same numbers (registry ``params_table`` writes it when several seats play one
+#: model, so the kernels read one copy: with four learned seats a quarter of the memory).
+DATA_ROW = N_PARAMS - 1
 #: absolute standard value of each heart rank 2..A (RULES §2)
 _HEART_VALUE = np.array([0, 0, 0, 10, 10, 10, 10, 10, 10, 20, 30, 40, 50], dtype=np.float64)
 
@@ -92,6 +99,16 @@ def _above(c):
 @njit(cache=True, nogil=True, inline="always")
 def _below(c):
     return (ONE << np.uint64(c)) - ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def model_row(params, seat):
+    """The row of the parameter table ``params`` that holds seat ``seat``'s model numbers
+    (after N_PARAMS): its own, or the row named in its :data:`DATA_ROW` column."""
+    r = np.int64(params[seat, DATA_ROW])
+    if r > 0:
+        return params[r - 1]
+    return params[seat]
 
 
 @njit(cache=True, nogil=True)
@@ -269,7 +286,7 @@ def score_features(params, seat, feats, n, scores):
     The model is read from ``params[seat, N_PARAMS:]`` (module doc layout).  A row without a
     model (version 0) scores every card 0 (the lowest legal card is played).
     """
-    row = params[seat]
+    row = model_row(params, seat)
     if np.int64(row[N_PARAMS]) != FEATURE_VERSION:
         for j in range(n):
             scores[j] = 0.0
@@ -435,21 +452,20 @@ def _table_context(obs, params, reps):
 def _representatives(obs):
     """The legal cards worth scoring: one per class of equivalent cards, the lowest (the
     rule of strategies/search.py ``representatives``: the same suit, neither a scoring
-    card, every card between them in the own hand or a completed trick)."""
+    card, every card between them in the own hand or a completed trick).
+
+    Without a loop: a legal plain card is not a representative when the next lower legal
+    card of its suit is plain and every card between them is done (own hand or completed
+    tricks).  Adding ``x << 1`` (the card just above each legal plain card) to the done,
+    non-legal cards ``g`` carries through each run of ``g`` right above such a card and
+    lands on the first card above the run; a landing on a legal plain card marks it.  The
+    aces are left out of ``g`` and the shifted twos dropped, so no carry crosses a suit."""
     legal = obs[O_LEGAL]
     done = obs[O_HAND] | obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
-    reps = ZERO
-    prev = np.int64(-1)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - ONE
-        if not (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
-                and (bit(c) & _SCORING) == ZERO
-                and (_above(prev) & _below(c) & ~done) == ZERO):
-            reps |= bit(c)
-        prev = c
-    return reps
+    x = legal & ~_SCORING
+    g = done & ~legal & ~_TOPS
+    landed = (g + ((x << ONE) & ~_BOTTOMS)) & ~g
+    return legal & ~(landed & x)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -588,7 +604,7 @@ def play_learned(obs, params, rng):
     if popcount(legal) <= 1:
         return lowest_bit(legal), rng
     seat = np.int64(obs[O_SEAT])
-    row = params[seat]
+    row = model_row(params, seat)
     version = np.int64(row[N_PARAMS])
     if version == TABLE_VERSION:
         reps = _representatives(obs)
@@ -624,7 +640,7 @@ def decision_scores(obs, params, cards, scores):
     cards.  A table model scores one card of each class of equivalent cards and gives the
     others its score; a row without a model scores every card 0."""
     seat = np.int64(obs[O_SEAT])
-    row = params[seat]
+    row = model_row(params, seat)
     n = 0
     if np.int64(row[N_PARAMS]) == TABLE_VERSION:
         reps = _representatives(obs)
