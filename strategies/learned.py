@@ -361,18 +361,9 @@ _CLASS = _card_classes()
 @njit(cache=True, nogil=True, inline="always")
 def value_bucket(x):
     """Raw points (RULES.md §5 change of a score) in 8 buckets: ≤ −150, ≤ −60, < −20, < 0,
-    0, < 50, < 150, ≥ 150."""
-    if x == 0:
-        return 4
-    if x < 0:
-        if x <= -150:
-            return 0
-        if x <= -60:
-            return 1
-        return 2 if x < -20 else 3
-    if x < 50:
-        return 5
-    return 6 if x < 150 else 7
+    0, < 50, < 150, ≥ 150 (a count of thresholds passed: no branches)."""
+    return (np.int64(x > -150) + np.int64(x > -60) + np.int64(x >= -20) + np.int64(x >= 0)
+            + np.int64(x > 0) + np.int64(x >= 50) + np.int64(x >= 150))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -385,7 +376,9 @@ def _holder(unseen, hand, m):
 
 @njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
-    """What every card's lookups share at a decision (``reps``: :func:`_representatives`)."""
+    """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
+    with each slot's entry offset so far: the tuple's start plus the terms that do not
+    depend on the card (:func:`_table_indices` adds the card's terms)."""
     seat = np.int64(obs[O_SEAT])
     hand = obs[O_HAND]
     k = np.int64(obs[O_TRICK_LEN])
@@ -397,13 +390,12 @@ def _table_context(obs, params, reps):
     sheep = _holder(unseen, hand, _SHEEP)
     tb = np.int64(obs[O_TRICK_NO]) // 3
     kind = 0
-    led = np.int64(-1)
     best = np.int64(-1)
     winner = seat
     tmask = ZERO
     duck = _NO_CARD
     low = _NO_CARD
-    later_void = False
+    later_void = 0
     if k > 0:
         taken_all = obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
         tmask = obs[O_PLAYED] & ~taken_all
@@ -422,7 +414,7 @@ def _table_context(obs, params, reps):
                 duck = highest_bit(below_best)
             for q in range(k + 1, 4):
                 if (obs[O_VOIDS + ((leader + q) & 3)] >> np.uint64(led)) & ONE:
-                    later_void = True
+                    later_void = 1
         else:
             kind = 2
     pw = 1 if (k > 0 and partner != _NO_PARTNER and winner == partner) else 0
@@ -444,8 +436,30 @@ def _table_context(obs, params, reps):
     if k > 0:
         win_base = value_bucket(score_gain(obs[O_TAKEN + seat], tmask, exposed))
         give_base = value_bucket(score_gain(obs[O_TAKEN + winner], tmask, exposed))
-    return (seat, k, kind, unseen, tmask, heur_rep, best, winner, pig, sheep, tb, pw,
-            duck, low, later_void, others_void, ha, ms, reps, win_base, give_base)
+    # each slot's offset: the mixed-radix index of TABLE_TUPLES multiplied out, the terms
+    # of the decision here, the card's in _table_indices
+    km = k - 1
+    o0 = _T0 + kind * 4 + k                            # heur.kind.seat
+    o1 = _T1 + kind * 5 + tb                           # card.kind.trickno
+    o2 = _T2 + pig * 18 + sheep * 6 + kind             # card.pig.sheep.heur.kind
+    o6 = _T10 + kind * 4 + ms                          # card.kind.myscore
+    if kind == 0:
+        o3 = _T3                                       # card.above.below.own.heur
+        o4 = _T4 + pig * 12 + sheep * 4 + (1 if hand & _SKA else 0)  # suit.above.pig.sheep.void.ska
+        o5 = _T11 + pig * 18 + sheep * 6 + ha * 2      # card.pig.sheep.heartA.void
+        o7 = _T15 + tb * 2                             # card.unseen.trickno.void
+    elif kind == 1:
+        o3 = _T5 + pw * 2 + (1 if k == 3 else 0)       # wins.safe.value.class.partner.last
+        o4 = _T6 + km * 6 + pig * 2                    # card.wins.safe.seat.pig.heur
+        o5 = _T7 + pw * 24 + km                        # duck.wins.value.partner.heur.above.seat
+        o7 = _T12 + km * 2 + pw                        # card.value.wins.seat.partner
+    else:
+        o3 = _T8 + pw * 8                              # card.own.partner.value
+        o4 = _T9 + pw * 6 + km                         # class.value.partner.heur.seat
+        o5 = _T13 + pig * 18 + sheep * 6 + ha * 2 + pw  # card.pig.sheep.heartA.partner
+        o7 = _T14 + km * 2                             # card.value.seat.heur
+    return (seat, k, kind, unseen, tmask, heur_rep, best, winner, duck, low, later_void,
+            others_void, reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -470,63 +484,61 @@ def _representatives(obs):
 
 @njit(cache=True, nogil=True, inline="always")
 def _table_indices(obs, tctx, c):
-    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation)."""
-    (seat, k, kind, unseen, tmask, heur_c, best, winner, pig, sheep, tb, pw, duck, low,
-     later_void, others_void, ha, ms, reps, win_base, give_base) = tctx
+    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
+    offsets of :func:`_table_context` plus the card's terms."""
+    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
+     reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7) = tctx
     hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
     s = c // 13
     sm = suit_mask(s)
-    i0 = _T0 + (heur * 3 + kind) * 4 + k
-    i1 = _T1 + (c * 3 + kind) * 5 + tb
-    i2 = _T2 + (((c * 3 + pig) * 3 + sheep) * 2 + heur) * 3 + kind
-    i6 = _T10 + (c * 3 + kind) * 4 + ms
+    i0 = o0 + heur * 12
+    i1 = o1 + c * 15
+    i2 = o2 + c * 54 + heur * 3
+    i6 = o6 + c * 12
     if kind == 0:
-        ua = min(popcount(unseen & sm & _above(c)), 3)
-        ub = min(popcount(unseen & sm & _below(c)), 3)
+        su = unseen & sm
+        ua = min(popcount(su & _above(c)), 3)
+        ub = min(popcount(su & _below(c)), 3)
         own = min(popcount(hand & sm), 4)
-        ov = 1 if (others_void >> np.uint64(s)) & ONE else 0
-        ska = 1 if hand & _SKA else 0
-        i3 = _T3 + (((c * 4 + ua) * 4 + ub) * 5 + own) * 2 + heur
-        i4 = _T4 + ((((s * 4 + ua) * 3 + pig) * 3 + sheep) * 2 + ov) * 2 + ska
-        i5 = _T11 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + ov
-        i7 = _T15 + ((c * 7 + min(popcount(unseen & sm), 6)) * 5 + tb) * 2 + ov
+        ov = np.int64((others_void >> np.uint64(s)) & ONE)
+        i3 = o3 + c * 160 + ua * 40 + ub * 10 + own * 2 + heur
+        i4 = o4 + s * 144 + ua * 36 + ov * 2
+        i5 = o5 + c * 54 + ov
+        i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
     elif kind == 1:
         cb = bit(c)
-        exposed = obs[O_EXPOSED]
-        cls = _CLASS[c]
-        last = 1 if k == 3 else 0
+        au = popcount(unseen & sm & _above(c))
         if c > best:
             wins = 1
-            if last == 1 or (unseen & sm & _above(c)) == ZERO:
-                safe = 0
-            else:
-                safe = 2 if later_void else 1
+            # 0: nothing can overtake it (or we play last), 1: an unseen card can, 2: and a
+            # later seat is known void (it may be thrown a scoring card)
+            safe = 0 if (k == 3 or au == 0) else 1 + later_void
             val = win_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, obs[O_EXPOSED]))
         else:
             wins = 0
             safe = 0
             val = give_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb,
+                                              obs[O_EXPOSED]))
         dpos = 0 if c == duck else (1 if c == low else 2)
-        i3 = _T5 + ((((wins * 3 + safe) * 8 + val) * 9 + cls) * 2 + pw) * 2 + last
-        i4 = _T6 + ((((c * 2 + wins) * 3 + safe) * 3 + (k - 1)) * 3 + pig) * 2 + heur
-        ua = min(popcount(unseen & sm & _above(c)), 3)
-        i5 = _T7 + (((((dpos * 2 + wins) * 8 + val) * 2 + pw) * 2 + heur) * 4 + ua) * 3 + k - 1
-        i7 = _T12 + (((c * 8 + val) * 2 + wins) * 3 + (k - 1)) * 2 + pw
+        i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
+        i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
+        i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
+        i7 = o7 + c * 96 + val * 12 + wins * 6
     else:
         cb = bit(c)
         own = min(popcount(hand & sm), 4)
         val = give_base
         if cb & _SCORING:
             val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
-        i3 = _T8 + ((c * 5 + own) * 2 + pw) * 8 + val
-        i4 = _T9 + (((_CLASS[c] * 8 + val) * 2 + pw) * 2 + heur) * 3 + (k - 1)
-        i5 = _T13 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + pw
-        i7 = _T14 + ((c * 8 + val) * 3 + (k - 1)) * 2 + heur
+        i3 = o3 + c * 80 + own * 16 + val
+        i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
+        i5 = o5 + c * 54
+        i7 = o7 + c * 48 + val * 6 + heur
     return i0, i1, i2, i3, i4, i5, i6, i7
 
 
@@ -542,7 +554,7 @@ def decision_indices(obs, params, cards, out):
     """
     tctx = _table_context(obs, params, _representatives(obs))
     n = 0
-    m = tctx[18]
+    m = tctx[12]
     while m:
         c = lowest_bit(m)
         m &= m - ONE
@@ -573,14 +585,14 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
     return r
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_table(obs, params, row, reps):
     """The table model's card: the card of ``reps`` (one per class of equivalent legal
     cards) of the highest sum of lookups (ties: the lowest card).  ``row``: the seat's row,
     the table at N_PARAMS + HEADER."""
     tctx = _table_context(obs, params, reps)
     base = N_PARAMS + HEADER
-    m = tctx[18]
+    m = reps
     best_c = lowest_bit(m)
     best_s = -np.inf
     while m:
