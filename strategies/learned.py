@@ -102,13 +102,17 @@ def _below(c):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def model_row(params, seat):
+def model_index(params, seat):
     """The row of the parameter table ``params`` that holds seat ``seat``'s model numbers
     (after N_PARAMS): its own, or the row named in its :data:`DATA_ROW` column."""
     r = np.int64(params[seat, DATA_ROW])
-    if r > 0:
-        return params[r - 1]
-    return params[seat]
+    return r - 1 if r > 0 else seat
+
+
+@njit(cache=True, nogil=True, inline="always")
+def model_row(params, seat):
+    """``params[model_index(params, seat)]``: the row holding seat ``seat``'s model."""
+    return params[model_index(params, seat)]
 
 
 @njit(cache=True, nogil=True)
@@ -586,10 +590,11 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _play_table(obs, params, row, reps):
+def _play_table(obs, params, r, reps):
     """The table model's card: the card of ``reps`` (one per class of equivalent legal
-    cards) of the highest sum of lookups (ties: the lowest card).  ``row``: the seat's row,
-    the table at N_PARAMS + HEADER."""
+    cards) of the highest sum of lookups (ties: the lowest card).  ``r``: the row of
+    ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER;
+    read in place (no row view: no reference counting in the hot path)."""
     tctx = _table_context(obs, params, reps)
     base = N_PARAMS + HEADER
     m = reps
@@ -599,8 +604,10 @@ def _play_table(obs, params, row, reps):
         c = lowest_bit(m)
         m &= m - ONE
         i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, c)
-        sc = (((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3]))
-              + ((row[base + i4] + row[base + i5]) + (row[base + i6] + row[base + i7])))
+        sc = (((params[r, base + i0] + params[r, base + i1])
+               + (params[r, base + i2] + params[r, base + i3]))
+              + ((params[r, base + i4] + params[r, base + i5])
+                 + (params[r, base + i6] + params[r, base + i7])))
         if sc > best_s:
             best_s = sc
             best_c = c
@@ -608,23 +615,11 @@ def _play_table(obs, params, row, reps):
 
 
 @njit(cache=True, nogil=True)
-def play_learned(obs, params, rng):
-    """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score
-    (ties: the lowest card); the model in ``params[obs[O_SEAT], N_PARAMS:]``.  The rng is
-    never drawn.  One allocation per decision (features and hidden units of one card)."""
+def _play_mlp(obs, params, r):
+    """The MLP model's card (ties: the lowest card); ``r``: the row of ``params`` holding
+    the model.  One allocation per decision (features and hidden units of one card)."""
     legal = obs[O_LEGAL]
-    if popcount(legal) <= 1:
-        return lowest_bit(legal), rng
-    seat = np.int64(obs[O_SEAT])
-    row = model_row(params, seat)
-    version = np.int64(row[N_PARAMS])
-    if version == TABLE_VERSION:
-        reps = _representatives(obs)
-        if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
-            return lowest_bit(reps), rng
-        return _play_table(obs, params, row, reps), rng
-    if version != FEATURE_VERSION:
-        return lowest_bit(legal), rng
+    row = params[r]
     nh = np.int64(row[N_PARAMS + 2])
     buf = np.empty(N_FEATURES + nh, dtype=np.float64)
     f = buf[:N_FEATURES]
@@ -641,7 +636,48 @@ def play_learned(obs, params, rng):
         if sc > best_s:
             best_s = sc
             best_c = c
-    return best_c, rng
+    return best_c
+
+
+# ``_nrt=False``: no reference counting in this kernel (it creates no array; its caller
+# owns the arrays it reads).  numba otherwise increments the counts of the arrays passed
+# to a kernel on entry and decrements them at every exit — atomic operations through
+# calls, which its pruning pass leaves in a function of this shape: measured, about a sixth
+# of a table decision, and most of its slowdown on a loaded machine.
+@njit(cache=True, nogil=True, _nrt=False)
+def _play_table_kernel(obs, params, r, reps):
+    """:func:`_play_table` compiled on its own, without reference counting."""
+    return _play_table(obs, params, r, reps)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_inline(obs, params, rng):
+    """:func:`play_learned` for a caller that inlines it (the dispatcher,
+    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
+    with no reference counting (or of the MLP kernel)."""
+    legal = obs[O_LEGAL]
+    if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
+        return lowest_bit(legal), rng
+    r = model_index(params, np.int64(obs[O_SEAT]))
+    version = np.int64(params[r, N_PARAMS])
+    if version == TABLE_VERSION:
+        reps = _representatives(obs)
+        if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
+            return lowest_bit(reps), rng
+        return _play_table_kernel(obs, params, r, reps), rng
+    if version != FEATURE_VERSION:
+        return lowest_bit(legal), rng
+    return _play_mlp(obs, params, r), rng
+
+
+@njit(cache=True, nogil=True)
+def play_learned(obs, params, rng):
+    """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score
+    (ties: the lowest card); the model in ``params[obs[O_SEAT], N_PARAMS:]`` (or the row
+    its :data:`DATA_ROW` names; a table too narrow for a model, or a row without one,
+    plays the lowest legal card).  The rng is never drawn.  A table model allocates
+    nothing."""
+    return play_learned_inline(obs, params, rng)
 
 
 @njit(cache=True, nogil=True)
