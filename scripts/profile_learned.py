@@ -6,10 +6,13 @@ Collects the observations of every decision with more than one legal card in ``-
 deals (seed 1, one deck, four ``heuristic`` seats, no exposure), then times over them, in
 ns per decision (minimum and median of ``--runs`` runs after a warm-up): the heuristic's
 choice, the MLP features of every legal card (strategies/learned.py ``decision_features``),
-the table model's context and entries of every card it scores (``decision_indices``) and
-``play_learned`` with the model (default: the shipped one, a table model).  Prints the
-machine, the mean number of legal cards, of cards the table model scores (one per class of
-equivalent cards) and of non-zero MLP features per card (docs/learned.md, speed work).
+the table model's context and entries of every card it scores (``decision_indices``),
+``play_learned`` with the model (default: the shipped one, a table model) called, and
+inlined into the timing loop as the dispatcher inlines it (``play_learned_inline``).  The
+parameter table is built as the engine builds it (four seats of one model read one copy).
+Prints the machine, the mean number of legal cards, of cards the table model scores (one
+per class of equivalent cards) and of non-zero MLP features per card (docs/learned.md,
+speed work).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from bench_engine import machine  # noqa: E402
 
-from sim.analysis.learn.record import heuristic_table  # noqa: E402
+from sim.analysis.learn.record import heuristic_table, model_choice  # noqa: E402
 from sim.engine.gameloop import deal_game  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.heuristic import play_heuristic  # noqa: E402
@@ -40,8 +43,10 @@ from strategies.learned import (  # noqa: E402
     decision_features,
     decision_indices,
     play_learned,
+    play_learned_inline,
 )
 from strategies.model import default_model_path, read_model  # noqa: E402
+from strategies.registry import params_table  # noqa: E402
 
 
 @njit
@@ -82,6 +87,15 @@ def _run_learned(obs, t):
     return s
 
 
+@njit
+def _run_inline(obs, t):
+    s = 0
+    for i in range(obs.shape[0]):
+        c, _ = play_learned_inline(obs[i], t, np.uint64(0))
+        s += c
+    return s
+
+
 def observations(n: int) -> np.ndarray:
     rules = Rules()
     t = heuristic_table()
@@ -108,9 +122,8 @@ def main() -> None:
     ap.add_argument("--model", default=str(default_model_path(1)))
     a = ap.parse_args()
     values, meta = read_model(a.model)
-    t = np.zeros((4, 16 + len(values)))
-    t[:, :16] = heuristic_table()
-    t[:, 16:] = values
+    # as the engine builds it: four seats of one model read seat 0's copy (DATA_ROW)
+    t = params_table([model_choice(values)] * 4)
     obs = observations(a.deals)
     cards = np.empty(13, np.int64)
     f = np.empty((13, N_FEATURES))
@@ -127,7 +140,8 @@ def main() -> None:
           f"{ncards / len(obs):.2f} legal cards ({nreps / len(obs):.2f} scored by a table "
           f"model), {nnz / ncards:.2f} non-zero MLP features per card; model {a.model} ({kind})")
     for name, fn in (("heuristic", _run_heuristic), ("mlp features", _run_features),
-                     ("table entries", _run_indices), ("play_learned", _run_learned)):
+                     ("table entries", _run_indices), ("play_learned", _run_learned),
+                     ("... inlined", _run_inline)):
         fn(obs[:10], t)
         r = []
         for _ in range(a.runs):

@@ -38,7 +38,7 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
-from strategies.learned import play_learned
+from strategies.learned import play_learned_inline
 from strategies.learned_two_decks import play_learned2
 from strategies.pairs import (
     expose_fixed2,
@@ -82,7 +82,7 @@ def choose_play(sid, params, obs, rng):
     if sid == PLAY_SEARCH:
         return play_search(obs, params, rng)
     if sid == PLAY_LEARNED:
-        return play_learned(obs, params, rng)
+        return play_learned_inline(obs, params, rng)
     if sid == PLAY_ILLEGAL:
         return play_illegal(obs, rng)
     return _BAD_PLAY, rng

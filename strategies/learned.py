@@ -80,6 +80,13 @@ _SKA = np.uint64(mask_of(SK, SA))
 _HEARTS = np.uint64(HEARTS_MASK)
 _SQ = np.int64(SQ)
 _NO_PARTNER = 4
+_TOPS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))  # the ace of each suit
+_BOTTOMS = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the two of each suit
+#: Column of a ``learned`` seat's parameter row (after the heuristic's parameters, before
+#: the model) that says where its model is: 0 = in this row, ``r + 1`` = in row ``r``, which
+#: holds the same numbers (registry ``params_table`` writes it when several seats play one
+#: model, so the kernels read one copy: with four learned seats a quarter of the memory).
+DATA_ROW = N_PARAMS - 1
 #: absolute standard value of each heart rank 2..A (RULES §2)
 _HEART_VALUE = np.array([0, 0, 0, 10, 10, 10, 10, 10, 10, 20, 30, 40, 50], dtype=np.float64)
 
@@ -92,6 +99,20 @@ def _above(c):
 @njit(cache=True, nogil=True, inline="always")
 def _below(c):
     return (ONE << np.uint64(c)) - ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def model_index(params, seat):
+    """The row of the parameter table ``params`` that holds seat ``seat``'s model numbers
+    (after N_PARAMS): its own, or the row named in its :data:`DATA_ROW` column."""
+    r = np.int64(params[seat, DATA_ROW])
+    return r - 1 if r > 0 else seat
+
+
+@njit(cache=True, nogil=True, inline="always")
+def model_row(params, seat):
+    """``params[model_index(params, seat)]``: the row holding seat ``seat``'s model."""
+    return params[model_index(params, seat)]
 
 
 @njit(cache=True, nogil=True)
@@ -269,7 +290,7 @@ def score_features(params, seat, feats, n, scores):
     The model is read from ``params[seat, N_PARAMS:]`` (module doc layout).  A row without a
     model (version 0) scores every card 0 (the lowest legal card is played).
     """
-    row = params[seat]
+    row = model_row(params, seat)
     if np.int64(row[N_PARAMS]) != FEATURE_VERSION:
         for j in range(n):
             scores[j] = 0.0
@@ -344,18 +365,9 @@ _CLASS = _card_classes()
 @njit(cache=True, nogil=True, inline="always")
 def value_bucket(x):
     """Raw points (RULES.md §5 change of a score) in 8 buckets: ≤ −150, ≤ −60, < −20, < 0,
-    0, < 50, < 150, ≥ 150."""
-    if x == 0:
-        return 4
-    if x < 0:
-        if x <= -150:
-            return 0
-        if x <= -60:
-            return 1
-        return 2 if x < -20 else 3
-    if x < 50:
-        return 5
-    return 6 if x < 150 else 7
+    0, < 50, < 150, ≥ 150 (a count of thresholds passed: no branches)."""
+    return (np.int64(x > -150) + np.int64(x > -60) + np.int64(x >= -20) + np.int64(x >= 0)
+            + np.int64(x > 0) + np.int64(x >= 50) + np.int64(x >= 150))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -368,7 +380,9 @@ def _holder(unseen, hand, m):
 
 @njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
-    """What every card's lookups share at a decision (``reps``: :func:`_representatives`)."""
+    """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
+    with each slot's entry offset so far: the tuple's start plus the terms that do not
+    depend on the card (:func:`_table_indices` adds the card's terms)."""
     seat = np.int64(obs[O_SEAT])
     hand = obs[O_HAND]
     k = np.int64(obs[O_TRICK_LEN])
@@ -380,13 +394,12 @@ def _table_context(obs, params, reps):
     sheep = _holder(unseen, hand, _SHEEP)
     tb = np.int64(obs[O_TRICK_NO]) // 3
     kind = 0
-    led = np.int64(-1)
     best = np.int64(-1)
     winner = seat
     tmask = ZERO
     duck = _NO_CARD
     low = _NO_CARD
-    later_void = False
+    later_void = 0
     if k > 0:
         taken_all = obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
         tmask = obs[O_PLAYED] & ~taken_all
@@ -405,7 +418,7 @@ def _table_context(obs, params, reps):
                 duck = highest_bit(below_best)
             for q in range(k + 1, 4):
                 if (obs[O_VOIDS + ((leader + q) & 3)] >> np.uint64(led)) & ONE:
-                    later_void = True
+                    later_void = 1
         else:
             kind = 2
     pw = 1 if (k > 0 and partner != _NO_PARTNER and winner == partner) else 0
@@ -427,90 +440,109 @@ def _table_context(obs, params, reps):
     if k > 0:
         win_base = value_bucket(score_gain(obs[O_TAKEN + seat], tmask, exposed))
         give_base = value_bucket(score_gain(obs[O_TAKEN + winner], tmask, exposed))
-    return (seat, k, kind, unseen, tmask, heur_rep, best, winner, pig, sheep, tb, pw,
-            duck, low, later_void, others_void, ha, ms, reps, win_base, give_base)
+    # each slot's offset: the mixed-radix index of TABLE_TUPLES multiplied out, the terms
+    # of the decision here, the card's in _table_indices
+    km = k - 1
+    o0 = _T0 + kind * 4 + k                            # heur.kind.seat
+    o1 = _T1 + kind * 5 + tb                           # card.kind.trickno
+    o2 = _T2 + pig * 18 + sheep * 6 + kind             # card.pig.sheep.heur.kind
+    o6 = _T10 + kind * 4 + ms                          # card.kind.myscore
+    if kind == 0:
+        o3 = _T3                                       # card.above.below.own.heur
+        o4 = _T4 + pig * 12 + sheep * 4 + (1 if hand & _SKA else 0)  # suit.above.pig.sheep.void.ska
+        o5 = _T11 + pig * 18 + sheep * 6 + ha * 2      # card.pig.sheep.heartA.void
+        o7 = _T15 + tb * 2                             # card.unseen.trickno.void
+    elif kind == 1:
+        o3 = _T5 + pw * 2 + (1 if k == 3 else 0)       # wins.safe.value.class.partner.last
+        o4 = _T6 + km * 6 + pig * 2                    # card.wins.safe.seat.pig.heur
+        o5 = _T7 + pw * 24 + km                        # duck.wins.value.partner.heur.above.seat
+        o7 = _T12 + km * 2 + pw                        # card.value.wins.seat.partner
+    else:
+        o3 = _T8 + pw * 8                              # card.own.partner.value
+        o4 = _T9 + pw * 6 + km                         # class.value.partner.heur.seat
+        o5 = _T13 + pig * 18 + sheep * 6 + ha * 2 + pw  # card.pig.sheep.heartA.partner
+        o7 = _T14 + km * 2                             # card.value.seat.heur
+    return (seat, k, kind, unseen, tmask, heur_rep, best, winner, duck, low, later_void,
+            others_void, reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _representatives(obs):
     """The legal cards worth scoring: one per class of equivalent cards, the lowest (the
     rule of strategies/search.py ``representatives``: the same suit, neither a scoring
-    card, every card between them in the own hand or a completed trick)."""
+    card, every card between them in the own hand or a completed trick).
+
+    Without a loop: a legal plain card is not a representative when the next lower legal
+    card of its suit is plain and every card between them is done (own hand or completed
+    tricks).  Adding ``x << 1`` (the card just above each legal plain card) to the done,
+    non-legal cards ``g`` carries through each run of ``g`` right above such a card and
+    lands on the first card above the run; a landing on a legal plain card marks it.  The
+    aces are left out of ``g`` and the shifted twos dropped, so no carry crosses a suit."""
     legal = obs[O_LEGAL]
     done = obs[O_HAND] | obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
-    reps = ZERO
-    prev = np.int64(-1)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - ONE
-        if not (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
-                and (bit(c) & _SCORING) == ZERO
-                and (_above(prev) & _below(c) & ~done) == ZERO):
-            reps |= bit(c)
-        prev = c
-    return reps
+    x = legal & ~_SCORING
+    g = done & ~legal & ~_TOPS
+    landed = (g + ((x << ONE) & ~_BOTTOMS)) & ~g
+    return legal & ~(landed & x)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _table_indices(obs, tctx, c):
-    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation)."""
-    (seat, k, kind, unseen, tmask, heur_c, best, winner, pig, sheep, tb, pw, duck, low,
-     later_void, others_void, ha, ms, reps, win_base, give_base) = tctx
+    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
+    offsets of :func:`_table_context` plus the card's terms."""
+    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
+     reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7) = tctx
     hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
     s = c // 13
     sm = suit_mask(s)
-    i0 = _T0 + (heur * 3 + kind) * 4 + k
-    i1 = _T1 + (c * 3 + kind) * 5 + tb
-    i2 = _T2 + (((c * 3 + pig) * 3 + sheep) * 2 + heur) * 3 + kind
-    i6 = _T10 + (c * 3 + kind) * 4 + ms
+    i0 = o0 + heur * 12
+    i1 = o1 + c * 15
+    i2 = o2 + c * 54 + heur * 3
+    i6 = o6 + c * 12
     if kind == 0:
-        ua = min(popcount(unseen & sm & _above(c)), 3)
-        ub = min(popcount(unseen & sm & _below(c)), 3)
+        su = unseen & sm
+        ua = min(popcount(su & _above(c)), 3)
+        ub = min(popcount(su & _below(c)), 3)
         own = min(popcount(hand & sm), 4)
-        ov = 1 if (others_void >> np.uint64(s)) & ONE else 0
-        ska = 1 if hand & _SKA else 0
-        i3 = _T3 + (((c * 4 + ua) * 4 + ub) * 5 + own) * 2 + heur
-        i4 = _T4 + ((((s * 4 + ua) * 3 + pig) * 3 + sheep) * 2 + ov) * 2 + ska
-        i5 = _T11 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + ov
-        i7 = _T15 + ((c * 7 + min(popcount(unseen & sm), 6)) * 5 + tb) * 2 + ov
+        ov = np.int64((others_void >> np.uint64(s)) & ONE)
+        i3 = o3 + c * 160 + ua * 40 + ub * 10 + own * 2 + heur
+        i4 = o4 + s * 144 + ua * 36 + ov * 2
+        i5 = o5 + c * 54 + ov
+        i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
     elif kind == 1:
         cb = bit(c)
-        exposed = obs[O_EXPOSED]
-        cls = _CLASS[c]
-        last = 1 if k == 3 else 0
+        au = popcount(unseen & sm & _above(c))
         if c > best:
             wins = 1
-            if last == 1 or (unseen & sm & _above(c)) == ZERO:
-                safe = 0
-            else:
-                safe = 2 if later_void else 1
+            # 0: nothing can overtake it (or we play last), 1: an unseen card can, 2: and a
+            # later seat is known void (it may be thrown a scoring card)
+            safe = 0 if (k == 3 or au == 0) else 1 + later_void
             val = win_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, obs[O_EXPOSED]))
         else:
             wins = 0
             safe = 0
             val = give_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, exposed))
+                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb,
+                                              obs[O_EXPOSED]))
         dpos = 0 if c == duck else (1 if c == low else 2)
-        i3 = _T5 + ((((wins * 3 + safe) * 8 + val) * 9 + cls) * 2 + pw) * 2 + last
-        i4 = _T6 + ((((c * 2 + wins) * 3 + safe) * 3 + (k - 1)) * 3 + pig) * 2 + heur
-        ua = min(popcount(unseen & sm & _above(c)), 3)
-        i5 = _T7 + (((((dpos * 2 + wins) * 8 + val) * 2 + pw) * 2 + heur) * 4 + ua) * 3 + k - 1
-        i7 = _T12 + (((c * 8 + val) * 2 + wins) * 3 + (k - 1)) * 2 + pw
+        i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
+        i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
+        i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
+        i7 = o7 + c * 96 + val * 12 + wins * 6
     else:
         cb = bit(c)
         own = min(popcount(hand & sm), 4)
         val = give_base
         if cb & _SCORING:
             val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
-        i3 = _T8 + ((c * 5 + own) * 2 + pw) * 8 + val
-        i4 = _T9 + (((_CLASS[c] * 8 + val) * 2 + pw) * 2 + heur) * 3 + (k - 1)
-        i5 = _T13 + (((c * 3 + pig) * 3 + sheep) * 3 + ha) * 2 + pw
-        i7 = _T14 + ((c * 8 + val) * 3 + (k - 1)) * 2 + heur
+        i3 = o3 + c * 80 + own * 16 + val
+        i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
+        i5 = o5 + c * 54
+        i7 = o7 + c * 48 + val * 6 + heur
     return i0, i1, i2, i3, i4, i5, i6, i7
 
 
@@ -526,7 +558,7 @@ def decision_indices(obs, params, cards, out):
     """
     tctx = _table_context(obs, params, _representatives(obs))
     n = 0
-    m = tctx[18]
+    m = tctx[12]
     while m:
         c = lowest_bit(m)
         m &= m - ONE
@@ -557,22 +589,25 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
     return r
 
 
-@njit(cache=True, nogil=True)
-def _play_table(obs, params, row, reps):
+@njit(cache=True, nogil=True, inline="always")
+def _play_table(obs, params, r, reps):
     """The table model's card: the card of ``reps`` (one per class of equivalent legal
-    cards) of the highest sum of lookups (ties: the lowest card).  ``row``: the seat's row,
-    the table at N_PARAMS + HEADER."""
+    cards) of the highest sum of lookups (ties: the lowest card).  ``r``: the row of
+    ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER;
+    read in place (no row view: no reference counting in the hot path)."""
     tctx = _table_context(obs, params, reps)
     base = N_PARAMS + HEADER
-    m = tctx[18]
+    m = reps
     best_c = lowest_bit(m)
     best_s = -np.inf
     while m:
         c = lowest_bit(m)
         m &= m - ONE
         i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, c)
-        sc = (((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3]))
-              + ((row[base + i4] + row[base + i5]) + (row[base + i6] + row[base + i7])))
+        sc = (((params[r, base + i0] + params[r, base + i1])
+               + (params[r, base + i2] + params[r, base + i3]))
+              + ((params[r, base + i4] + params[r, base + i5])
+                 + (params[r, base + i6] + params[r, base + i7])))
         if sc > best_s:
             best_s = sc
             best_c = c
@@ -580,23 +615,11 @@ def _play_table(obs, params, row, reps):
 
 
 @njit(cache=True, nogil=True)
-def play_learned(obs, params, rng):
-    """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score
-    (ties: the lowest card); the model in ``params[obs[O_SEAT], N_PARAMS:]``.  The rng is
-    never drawn.  One allocation per decision (features and hidden units of one card)."""
+def _play_mlp(obs, params, r):
+    """The MLP model's card (ties: the lowest card); ``r``: the row of ``params`` holding
+    the model.  One allocation per decision (features and hidden units of one card)."""
     legal = obs[O_LEGAL]
-    if popcount(legal) <= 1:
-        return lowest_bit(legal), rng
-    seat = np.int64(obs[O_SEAT])
-    row = params[seat]
-    version = np.int64(row[N_PARAMS])
-    if version == TABLE_VERSION:
-        reps = _representatives(obs)
-        if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
-            return lowest_bit(reps), rng
-        return _play_table(obs, params, row, reps), rng
-    if version != FEATURE_VERSION:
-        return lowest_bit(legal), rng
+    row = params[r]
     nh = np.int64(row[N_PARAMS + 2])
     buf = np.empty(N_FEATURES + nh, dtype=np.float64)
     f = buf[:N_FEATURES]
@@ -613,7 +636,48 @@ def play_learned(obs, params, rng):
         if sc > best_s:
             best_s = sc
             best_c = c
-    return best_c, rng
+    return best_c
+
+
+# ``_nrt=False``: no reference counting in this kernel (it creates no array; its caller
+# owns the arrays it reads).  numba otherwise increments the counts of the arrays passed
+# to a kernel on entry and decrements them at every exit — atomic operations through
+# calls, which its pruning pass leaves in a function of this shape: measured, about a sixth
+# of a table decision, and most of its slowdown on a loaded machine.
+@njit(cache=True, nogil=True, _nrt=False)
+def _play_table_kernel(obs, params, r, reps):
+    """:func:`_play_table` compiled on its own, without reference counting."""
+    return _play_table(obs, params, r, reps)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_inline(obs, params, rng):
+    """:func:`play_learned` for a caller that inlines it (the dispatcher,
+    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
+    with no reference counting (or of the MLP kernel)."""
+    legal = obs[O_LEGAL]
+    if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
+        return lowest_bit(legal), rng
+    r = model_index(params, np.int64(obs[O_SEAT]))
+    version = np.int64(params[r, N_PARAMS])
+    if version == TABLE_VERSION:
+        reps = _representatives(obs)
+        if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
+            return lowest_bit(reps), rng
+        return _play_table_kernel(obs, params, r, reps), rng
+    if version != FEATURE_VERSION:
+        return lowest_bit(legal), rng
+    return _play_mlp(obs, params, r), rng
+
+
+@njit(cache=True, nogil=True)
+def play_learned(obs, params, rng):
+    """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score
+    (ties: the lowest card); the model in ``params[obs[O_SEAT], N_PARAMS:]`` (or the row
+    its :data:`DATA_ROW` names; a table too narrow for a model, or a row without one,
+    plays the lowest legal card).  The rng is never drawn.  A table model allocates
+    nothing."""
+    return play_learned_inline(obs, params, rng)
 
 
 @njit(cache=True, nogil=True)
@@ -624,7 +688,7 @@ def decision_scores(obs, params, cards, scores):
     cards.  A table model scores one card of each class of equivalent cards and gives the
     others its score; a row without a model scores every card 0."""
     seat = np.int64(obs[O_SEAT])
-    row = params[seat]
+    row = model_row(params, seat)
     n = 0
     if np.int64(row[N_PARAMS]) == TABLE_VERSION:
         reps = _representatives(obs)

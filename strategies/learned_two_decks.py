@@ -76,7 +76,7 @@ from strategies.heuristic_two_decks import (
     score_of,
     shed_rank,
 )
-from strategies.learned import score_model, value_bucket
+from strategies.learned import model_row, score_model, value_bucket
 
 #: Version of the two-deck feature set (distinct from the one-deck version 1).
 FEATURE_VERSION2 = 2
@@ -565,7 +565,7 @@ def play_learned2(obs, params, rng):
     if n_legal(ls, lp, l2, fc) <= 1:
         return a0, b0, rng
     seat = np.int64(obs[Q_SEAT])
-    row = params[seat]
+    row = model_row(params, seat)  # its own row, or the first seat's with the same model
     if row.shape[0] <= N_PARAMS + HEADER:
         return a0, b0, rng
     if np.int64(row[N_PARAMS]) == TABLE_VERSION2:

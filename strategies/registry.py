@@ -86,7 +86,7 @@ from strategies.dispatch import (
 )
 from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
 from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
-from strategies.learned import play_learned
+from strategies.learned import DATA_ROW, play_learned
 from strategies.learned_two_decks import play_learned2
 from strategies.pairs import (
     expose_fixed2,
@@ -144,6 +144,11 @@ class Strategy:
             ``(arg, name, decks) -> (params, ModelData)``, called instead of the
             ``key=value`` parser; the data reaches the kernel in the seat's row of the
             parameter table (:func:`params_table`), never as a module-level array.
+        data_row: with ``load_data``: the parameter column where :func:`params_table`
+            writes ``q + 1`` when an earlier seat ``q`` of the same strategy carries the
+            same data (0: none), so the kernel reads that seat's copy and several seats
+            playing one model share it in the cache (``learned``: strategies/learned.py
+            ``DATA_ROW``; a column none of its parameters uses).
     """
 
     kind: str
@@ -160,6 +165,7 @@ class Strategy:
     hidden: bool = False
     slow: bool = False
     load_data: Callable[[str, str, int | None], ModelData] | None = None
+    data_row: int | None = None
 
     @property
     def decks(self) -> tuple[int, ...]:
@@ -190,7 +196,7 @@ def register(strategy: Strategy) -> Strategy:
     """Add ``strategy`` to the registry (module-import time); returns it.
 
     Raises ValueError for a name or id already taken in its kind, an unknown kind or deck
-    count, or more than N_PARAMS keys.
+    count, more than N_PARAMS keys, or a ``data_row`` column a key would take.
     """
     table = _REGISTRY.get(strategy.kind)
     if table is None:
@@ -207,6 +213,9 @@ def register(strategy: Strategy) -> Strategy:
             raise ValueError(f"{strategy.name}: parameters for unsupported deck count {d}")
         if len(keys) > N_PARAMS:
             raise ValueError(f"{strategy.name}: more than {N_PARAMS} parameters")
+        if strategy.data_row is not None and len(keys) > strategy.data_row:
+            raise ValueError(f"{strategy.name}: parameter column {strategy.data_row} "
+                             "(data_row) is taken by a parameter")
     table[strategy.name] = strategy
     return strategy
 
@@ -305,7 +314,9 @@ def params_table(choices, rules=None) -> np.ndarray:
     longest data of the four seats, 0 when none reads data).
 
     The data travels as a kernel argument like the parameters, so a changed model file
-    is read by the next run (numba never freezes it).  ``rules`` (a Rules): each seat's
+    is read by the next run (numba never freezes it).  A seat whose strategy has a
+    ``data_row`` column and whose data equals an earlier seat ``q``'s (same strategy) gets
+    ``q + 1`` there: its kernel reads seat ``q``'s copy.  ``rules`` (a Rules): each seat's
     data must have been made for these play rules; raises StrategyError otherwise.
     """
     choices = list(choices)
@@ -320,8 +331,19 @@ def params_table(choices, rules=None) -> np.ndarray:
                     f"{c.name!r}: the model {c.data.source} was made for other rules "
                     f"({rules_from_array(c.data.rules)}) than this game's "
                     f"({rules_from_array(want)})")
-    return np.array([c.row(N_PARAMS + k) for c in choices], dtype=np.float64).reshape(
+    table = np.array([c.row(N_PARAMS + k) for c in choices], dtype=np.float64).reshape(
         len(choices), N_PARAMS + k)
+    for p, c in enumerate(choices):
+        col = getattr(by_id(PLAYER, c.id), "data_row", None) if c.data is not None else None
+        if col is None:
+            continue
+        for q in range(p):
+            d = choices[q].data
+            if choices[q].id == c.id and d is not None and (d is c.data
+                                                            or d.values == c.data.values):
+                table[p, col] = q + 1  # the kernel reads seat q's copy of the same numbers
+                break
+    return table
 
 
 def _decks_text(decks: tuple[int, ...]) -> str:
@@ -578,7 +600,7 @@ register(Strategy(PLAYER, "learned", PLAY_LEARNED,
                   "(learned:model=PATH; default: the shipped model for the deck count; "
                   "one and two decks; docs/learned.md)",
                   kernels={1: play_learned, 2: play_learned2}, syntax="learned:model=PATH",
-                  load_data=_learned_data))
+                  load_data=_learned_data, data_row=DATA_ROW))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
                   "plays a card it does not hold, to test --check-legal (never for results)",
                   kernels={1: play_illegal, 2: play_illegal2}, hidden=True))

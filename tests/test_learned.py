@@ -27,7 +27,9 @@ from sim.engine.one_deck import play_deals
 from sim.engine.verify import compare_engines
 from sim.game.observation import O_SEAT
 from sim.game.rules import Rules, play_rules_dict
+from strategies.ids import N_PARAMS
 from strategies.learned import (
+    DATA_ROW,
     FEATURE_NAMES,
     FEATURE_VERSION,
     N_FEATURES,
@@ -181,6 +183,45 @@ def test_table_kernel_plays_the_best_numpy_score_of_one_card_per_equivalence_cla
                 checked += 1
             state.play(legal[rng.randrange(len(legal))])
     assert checked > 100 and collapsed > 0
+
+
+def test_seats_playing_one_model_read_one_copy():
+    """params_table points a learned seat whose model an earlier seat already carries at
+    that seat's row (column DATA_ROW: q + 1), a different model keeps its own row, and the
+    play, scores and probabilities are those of every seat reading its own copy."""
+    from strategies.learned import decision_scores
+
+    a, b = model_choice(_random_table(3)), model_choice(_random_table(4))
+    t = params_table([a, b, model_choice(_random_table(3)), b])
+    assert t[:, DATA_ROW].tolist() == [0, 0, 1, 2]
+    assert params_table([parse_player("heuristic"), a, a, a])[:, DATA_ROW].tolist() == [
+        0, 0, 2, 2]
+    own = t.copy()
+    own[:, DATA_ROW] = 0
+    blank = t.copy()  # seats 2 and 3 read rows 0 and 1: their own copies are never read
+    blank[2:, N_PARAMS + 3:] = 0.0
+    rng = random.Random(8)
+    cards, scores, probs = np.zeros(13, np.int64), np.zeros(13), np.zeros(52)
+    cards2, scores2, probs2 = np.zeros(13, np.int64), np.zeros(13), np.zeros(52)
+    checked = 0
+    for _ in range(6):
+        state = deal_game(RULES, seed=rng.randrange(1000), deal=rng.randrange(100))
+        while not state.is_over:
+            legal = state.legal_plays()
+            obs = state.observation(state.to_play)
+            if len(legal) > 1:
+                c, _ = play_learned(obs, own, np.uint64(1))
+                assert play_learned(obs, t, np.uint64(1))[0] == c
+                assert play_learned(obs, blank, np.uint64(1))[0] == c
+                n = decision_scores(obs, own, cards, scores)
+                assert decision_scores(obs, blank, cards2, scores2) == n
+                assert np.array_equal(scores[:n], scores2[:n])
+                play_probabilities(obs, own, probs)
+                play_probabilities(obs, blank, probs2)
+                assert np.array_equal(probs, probs2)
+                checked += 1
+            state.play(legal[rng.randrange(len(legal))])
+    assert checked > 100
 
 
 @pytest.mark.parametrize("kind", ["mlp", "table"])
