@@ -156,8 +156,11 @@ def advise_position(drv, url: str, plays: list[str] | None = None) -> None:
         play(drv, c, k)
 
 
-def advise_run(drv, max_worlds: int = 48) -> str:
-    """Run advise on the entered position; returns the recommended card."""
+def advise_run(drv, max_worlds: int = 48, players: str | None = None) -> str:
+    """Run advise on the entered position (``players``: the table, default the page's own,
+    ``learned``); returns the recommended card."""
+    if players is not None:
+        _select(drv, "advise-players", players)
     _set(drv, "advise-max-worlds", str(max_worlds))
     _wait(drv, lambda d: d.find_element("id", "advise-run").is_enabled(), 60)
     drv.find_element("id", "advise-run").click()

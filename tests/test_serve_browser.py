@@ -63,6 +63,7 @@ def test_readme_advise_position_recommends_s2(page):
     for k, c in enumerate(sb.ADVISE_PLAYS[9:], 10):
         sb.play(drv, c, k)
     assert drv.find_element("id", "turn").text == "trick 5 · seat 3 to play (you)"
-    assert sb.advise_run(drv, max_worlds=48) == "S2"
+    # heuristic players: S2 by far (Δ ♠K −98.6); against learned ones ♠K is within 48 worlds' noise
+    assert sb.advise_run(drv, max_worlds=48, players="heuristic") == "S2"
     row = drv.find_element("css selector", "#advise-table tr.recommended")
     assert row.get_attribute("data-card") == "S2"
