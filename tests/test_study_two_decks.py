@@ -143,7 +143,8 @@ def test_two_deck_hand_features_of_a_known_hand():
 
 def _study2(out, *args):
     r = CliRunner().invoke(main, ["study", "--decks", "2", "--cards", "sheep,pig", "--deals",
-                                  "400", "--seed", "5", "--out", str(out), *args])
+                                  "400", "--seed", "5", "--players", "heuristic", "--out",
+                                  str(out), *args])
     assert r.exit_code == 0, r.output
     return r
 
