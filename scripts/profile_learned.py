@@ -50,7 +50,8 @@ from strategies.registry import params_table  # noqa: E402
 
 
 @njit
-def _run_heuristic(obs, t):
+def run_heuristic(obs, t):
+    """One ``play_heuristic`` per observation of ``obs`` (for timing)."""
     s = 0
     for i in range(obs.shape[0]):
         c, _ = play_heuristic(obs[i], t, np.uint64(0))
@@ -96,7 +97,10 @@ def _run_inline(obs, t):
     return s
 
 
-def observations(n: int) -> np.ndarray:
+def observations(n: int, keep=None) -> np.ndarray:
+    """The observations (uint64 (D, O_SIZE)) of every decision with more than one legal card
+    in deals ``0 … n−1`` (seed 1, one deck, four ``heuristic`` seats, no exposure) that
+    ``keep(obs)`` accepts (default: all)."""
     rules = Rules()
     t = heuristic_table()
     out = []
@@ -107,7 +111,8 @@ def observations(n: int) -> np.ndarray:
             legal = state.legal_plays()
             if len(legal) > 1:
                 o = state.observation(seat)
-                out.append(o.copy())
+                if keep is None or keep(o):
+                    out.append(o.copy())
                 c, _ = play_heuristic(o, t, np.uint64(0))
             else:
                 c = legal[0]
@@ -139,7 +144,7 @@ def main() -> None:
     print(f"{len(obs):,} decisions with more than one legal card ({a.deals} deals, seed 1); "
           f"{ncards / len(obs):.2f} legal cards ({nreps / len(obs):.2f} scored by a table "
           f"model), {nnz / ncards:.2f} non-zero MLP features per card; model {a.model} ({kind})")
-    for name, fn in (("heuristic", _run_heuristic), ("mlp features", _run_features),
+    for name, fn in (("heuristic", run_heuristic), ("mlp features", _run_features),
                      ("table entries", _run_indices), ("play_learned", _run_learned),
                      ("... inlined", _run_inline)):
         fn(obs[:10], t)

@@ -37,13 +37,12 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from bench_engine import machine  # noqa: E402
+from profile_learned import observations as decisions  # noqa: E402
+from profile_learned import run_heuristic  # noqa: E402
 
 from sim.analysis.learn.record import heuristic_table  # noqa: E402
 from sim.core.bits import popcount  # noqa: E402
-from sim.engine.gameloop import deal_game  # noqa: E402
 from sim.game.observation import O_SIZE, O_TRICK_LEN, O_TRICK_NO  # noqa: E402
-from sim.game.rules import Rules  # noqa: E402
-from strategies.heuristic import play_heuristic  # noqa: E402
 from strategies.search import (  # noqa: E402
     ROLLOUTS,
     choose_card,
@@ -70,33 +69,9 @@ def _run_choose(obs, worlds, policy):
     return s
 
 
-@njit
-def _run_heuristic(obs, t):
-    s = 0
-    for i in range(obs.shape[0]):
-        c, _ = play_heuristic(obs[i], t, np.uint64(0))
-        s += c
-    return s
-
-
 def observations(n: int) -> np.ndarray:
-    rules = Rules()
-    t = heuristic_table()
-    out = []
-    for i in range(n):
-        state = deal_game(rules, seed=1, deal=i, exposures="never")
-        while not state.is_over:
-            seat = state.to_play
-            legal = state.legal_plays()
-            if len(legal) > 1:
-                o = state.observation(seat)
-                if popcount(representatives(o)) > 1:
-                    out.append(o.copy())
-                c, _ = play_heuristic(o, t, np.uint64(0))
-            else:
-                c = legal[0]
-            state.play(int(c))
-    return np.array(out, np.uint64)
+    """The decisions ``search`` searches: more than one class of equivalent legal cards."""
+    return decisions(n, keep=lambda o: popcount(representatives(o)) > 1)
 
 
 def timed(fn, args, runs, n):
@@ -126,7 +101,7 @@ def main() -> None:
     rows = [("sample_worlds", _run_sample, (obs, a.worlds, worlds))]
     for name in ("heuristic", "lowest", "random"):
         rows.append((f"choose_card rollout={name}", _run_choose, (obs, worlds, ROLLOUTS[name])))
-    rows.append(("play_heuristic (the decision itself)", _run_heuristic,
+    rows.append(("play_heuristic (the decision itself)", run_heuristic,
                  (obs, heuristic_table())))
     for name, fn, args in rows:
         lo, med = timed(fn, args, a.runs, n)
