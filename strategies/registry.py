@@ -96,7 +96,15 @@ from strategies.pairs import (
     play_lowest2,
     play_random2,
 )
-from strategies.search import MEASURES, ROLLOUTS, SEARCH_HELP, SEARCH_PARAMS, play_search
+from strategies.search import (
+    FORMER_KEYS,
+    MEASURES,
+    ROLLOUTS,
+    SEARCH_DEFAULTS1,
+    SEARCH_HELP,
+    SEARCH_PARAMS,
+    play_search,
+)
 from strategies.search_two_decks import play_search2
 
 PLAYER = "player"
@@ -511,8 +519,31 @@ register(Strategy(PLAYER, "heuristic", PLAY_HEURISTIC,
                   syntax="heuristic:key=value,..."))
 
 
+def named_keys(arg: str) -> set[str]:
+    """The keys a ``key=value,...`` argument names (``"worlds=8, race=2"`` → ``{"worlds",
+    "race"}``); no checking (:func:`_kv_params` checks)."""
+    return {item.partition("=")[0].strip() for item in arg.split(",") if item.strip()}
+
+
+def former_search(name: str) -> str:
+    """A ``search`` spec with the former defaults for the keys it leaves out: ``name`` itself
+    when it names one of ``rollout``, ``infer``, ``race`` (strategies/search.py
+    :data:`FORMER_KEYS`), else ``name`` with ``infer=0`` added (``"search"`` →
+    ``"search:infer=0"``, ``"search:worlds=128"`` → ``"search:worlds=128,infer=0"``).  Used
+    by ``train``, whose teacher rolls out every legal card (docs/learned.md).  Raises
+    StrategyError when ``name`` is not a ``search`` spec."""
+    base, _, arg = name.strip().partition(":")
+    if base.strip() != "search":
+        raise StrategyError(f"{name!r} is not a search player")
+    if named_keys(arg) & set(FORMER_KEYS):
+        return name.strip()
+    return f"search:{arg.strip()},infer=0" if arg.strip() else "search:infer=0"
+
+
 def _search_data(arg: str, name: str, decks: int | None):
-    """``search:key=value,...``: the parameters (as every ``key=value`` player) and, when
+    """``search:key=value,...``: the parameters (as every ``key=value`` player; one deck:
+    the defaults :data:`~strategies.search.SEARCH_DEFAULTS1`, or the former defaults for the
+    keys left out when ``rollout``, ``infer`` or ``race`` is named) and, when
     ``rollout=learned``, ``infer=1`` or ``top`` ask for it, the shipped ``learned`` model for the
     deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
     do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
@@ -522,6 +553,15 @@ def _search_data(arg: str, name: str, decks: int | None):
     strategy = lookup(PLAYER, "search")
     params = _kv_params(strategy, arg, name, decks)
     keys = list(SEARCH_PARAMS)
+    named = named_keys(arg)
+    if decks == 1 and named & set(FORMER_KEYS):
+        # the former search's variants keep their meaning: keys left out take the former
+        # defaults (search:rollout=heuristic,infer=0 is the search of waves 1–2)
+        values = list(params)
+        for k in ("worlds", "measure", "top"):
+            if k not in named:
+                values[keys.index(k)] = SEARCH_PARAMS[k]
+        params = tuple(values)
     infer = params[keys.index("infer")] != 0
     if params[keys.index("race")] < 0:
         raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
@@ -550,11 +590,15 @@ def _search_data(arg: str, name: str, decks: int | None):
 
 register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   "determinized Monte Carlo: samples hidden deals consistent with what the seat "
-                  "has seen, rolls each legal card out to the end with a fast policy in all "
+                  "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
-                  "with two decks copies and pair information; ~1,000× slower than heuristic)",
+                  "with two decks copies and pair information; ~1,000× slower than heuristic). "
+                  "One deck: 56 worlds, only the 2 cards the learned model ranks best rolled "
+                  "out, zero-sum measure; a spec naming rollout, infer or race starts from the "
+                  "former defaults (worlds=32, top=0, measure=raw), so "
+                  "search:rollout=heuristic,infer=0 is the former search",
                   kernels={1: play_search, 2: play_search2},
-                  params={1: SEARCH_PARAMS, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
+                  params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
                           "top": (0, 13)},

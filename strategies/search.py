@@ -34,7 +34,13 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Issue 24's keys (each measured in docs/strength.md; the defaults keep today's search):
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=56,top=2,measure=zero_sum``, issue 24's
+new default, chosen at equal CPU time per deal); two decks, and the keys a one-deck spec
+leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
+defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
+``search:rollout=heuristic,infer=0`` is the ``search`` of waves 1–2.
+
+Issue 24's keys (each measured in docs/strength.md):
 
 * ``rollout=learned`` — the rollouts' four seats play the shipped ``learned`` model; the
   registry puts the model after the seat's parameters (as for a ``learned`` seat) and
@@ -104,8 +110,10 @@ ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
 MEASURES: dict[str, int] = {"raw": 0, "zero_sum": 1}
 M_RAW, M_ZERO_SUM = MEASURES["raw"], MEASURES["zero_sum"]
 
-#: Parameter names of ``search:key=value`` and their defaults (index = position in params).
-#: ``rollout`` and ``measure`` take the names of :data:`ROLLOUTS` / :data:`MEASURES`.
+#: Parameter names of ``search:key=value`` and the *former* defaults (index = position in
+#: params): the ``search`` of waves 1–2, still the two-deck defaults, and the defaults of the
+#: keys a one-deck spec leaves out when it names one of :data:`FORMER_KEYS`.  ``rollout`` and
+#: ``measure`` take the names of :data:`ROLLOUTS` / :data:`MEASURES`.
 SEARCH_PARAMS: dict[str, float] = {
     "worlds": 32.0,
     "rollout": 2.0,
@@ -115,6 +123,16 @@ SEARCH_PARAMS: dict[str, float] = {
     "race": 0.0,
     "top": 0.0,
 }
+#: The one-deck defaults of ``search`` (issue 24; docs/strength.md "The default"): 56 worlds,
+#: only the 2 classes of legal cards the learned model scores best rolled out, zero-sum
+#: measure; +9.5 [+7.7, +11.2] raw per seat per deal over the former default at 0.97× its
+#: CPU time per deal.
+SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=56.0, measure=1.0, top=2.0)
+#: Naming any of these keys in a one-deck spec starts from the former defaults
+#: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
+#: is the former ``search`` and the variants measured on it (``rollout=learned``,
+#: ``infer=1``, ``race=k``) keep their meaning.
+FORMER_KEYS: tuple[str, ...] = ("rollout", "infer", "race")
 #: One line per parameter, for ``gongzhu-sim strategies`` and the README.
 SEARCH_HELP: dict[str, str] = {
     "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly",

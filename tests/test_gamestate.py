@@ -345,6 +345,8 @@ def _outside_loop(state, bots):
 
 @pytest.mark.parametrize("rules,players,exposures,deals", [
     (Rules(), ["heuristic", "search:worlds=2", "random", "heuristic:push_pig=0"], "rule", 4),
+    # strategies with data (the learned model; the default search's top reads it)
+    (Rules(), ["learned", "search:worlds=3", "learned", "heuristic"], "never", 3),
     (Rules(variant="partners"), ["lowest", "heuristic", "random", "heuristic"], "random", 3),
     (Rules(decks=2), ["heuristic", "random", "lowest", "heuristic"], "random", 3),
 ])

@@ -18,9 +18,11 @@ from sim.engine.verify import compare_engines
 from sim.game.observation import O_LEGAL, O_SIZE, O_VOIDS
 from sim.game.play import PublicState
 from sim.game.rules import Rules
-from strategies.registry import StrategyError, params_table, parse_player
+from strategies.registry import StrategyError, former_search, params_table, parse_player
 from strategies.search import (
     RACE_MIN,
+    SEARCH_DEFAULTS1,
+    SEARCH_PARAMS,
     _past_observation,
     choose_card_race,
     choose_card_t,
@@ -49,13 +51,58 @@ def test_todays_search_is_reachable_and_the_new_keys_parse():
         parse_player("search:infer=1", decks=2)
 
 
-def test_explicit_legacy_keys_play_exactly_as_search():
+def test_the_default_search_and_the_former_one():
+    """Issue 24: one deck's default is worlds=56,top=2,measure=zero_sum; naming rollout,
+    infer or race brings back the former defaults (worlds=32, top=0, measure=raw) for the
+    keys left out; two decks keep the former defaults."""
+    cols = list(SEARCH_PARAMS)
+    new = parse_player("search")
+    assert dict(zip(cols, new.params[:7], strict=True)) == SEARCH_DEFAULTS1
+    assert (SEARCH_DEFAULTS1["worlds"], SEARCH_DEFAULTS1["top"],
+            SEARCH_DEFAULTS1["measure"]) == (56.0, 2.0, 1.0)
+    assert new.data is not None  # top reads the shipped learned model
+    assert parse_player("search:worlds=56,top=2,measure=zero_sum").params == new.params
+    former = dict(zip(cols, parse_player("search:rollout=heuristic,infer=0").params[:7],
+                      strict=True))
+    assert former == SEARCH_PARAMS
+    assert (former["worlds"], former["top"], former["measure"]) == (32.0, 0.0, 0.0)
+    # any one of the former keys is enough; keys written out are kept
+    assert parse_player("search:race=2").params[:7] == (32.0, 2.0, 0.0, 0.0, 4.0, 2.0, 0.0)
+    assert parse_player("search:infer=0,worlds=8,top=3").params[:7] == \
+        (8.0, 2.0, 0.0, 0.0, 4.0, 0.0, 3.0)
+    assert parse_player("search:worlds=8").params[:7] == (8.0, 2.0, 1.0, 0.0, 4.0, 0.0, 2.0)
+    two = parse_player("search", decks=2)
+    assert dict(zip(cols, two.params[:7], strict=True)) == SEARCH_PARAMS and two.data is None
+    assert parse_player("search:rollout=heuristic,infer=0", decks=2).params == two.params
+
+
+def test_former_search_spec():
+    assert former_search("search") == "search:infer=0"
+    assert former_search(" search:worlds=128 ") == "search:worlds=128,infer=0"
+    assert former_search("search:rollout=learned,worlds=5") == "search:rollout=learned,worlds=5"
+    assert former_search("search:worlds=4, race=2") == "search:worlds=4, race=2"
+    with pytest.raises(StrategyError, match="not a search player"):
+        former_search("heuristic")
+
+
+def test_explicit_keys_play_exactly_as_the_default_and_the_former_search():
+    """The former search written out with the new defaults' keys plays exactly as
+    search:rollout=heuristic,infer=0, and the default written out exactly as search."""
     kw = dict(seed=5, n=6, record=True, threads=1)
     for rules in (Rules(), Rules(variant="partners")):
-        a = play_deals(rules, "search:worlds=4,heuristic,search:worlds=4,lowest", "random", **kw)
+        a = play_deals(rules, "search:worlds=4,top=0,measure=raw,heuristic,"
+                       "search:worlds=4,top=0,measure=raw,lowest", "random", **kw)
         b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
                        "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+        c = play_deals(rules, "search,heuristic,search:worlds=56,top=2,measure=zero_sum,lowest",
+                       "random", **kw)
+        d = play_deals(rules, "search:worlds=56,top=2,measure=zero_sum,heuristic,search,lowest",
+                       "random", **kw)
+        assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
+        assert not np.array_equal(c.plays, play_deals(
+            rules, "search:rollout=heuristic,infer=0,heuristic,search:rollout=heuristic,"
+            "infer=0,lowest", "random", **kw).plays)
 
 
 def test_race_at_its_first_check_chooses_as_the_plain_search():
@@ -223,7 +270,8 @@ def test_train_refuses_two_deck_teacher_keys_it_cannot_record(tmp_path):
 def test_top_key_parses_and_refuses_what_it_cannot_do():
     ch = parse_player("search:worlds=8,top=2")
     assert ch.params[6] == 2.0 and ch.data is not None  # the model scores the classes
-    assert parse_player("search").params[6] == 0.0 and parse_player("search").data is None
+    former = parse_player("search:infer=0")
+    assert former.params[6] == 0.0 and former.data is None
     for bad, needle in [("search:top=14", "0..13"), ("search:top=1.5", "whole"),
                         ("search:top=2,race=1", "do not combine")]:
         with pytest.raises(StrategyError, match=needle):
@@ -243,8 +291,8 @@ def test_top_one_plays_the_learned_card_and_top_all_plays_as_search():
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
         c = play_deals(rules, "search:worlds=3,top=13,heuristic,search:worlds=2,top=13,lowest",
                        "random", **kw)
-        d = play_deals(rules, "search:worlds=3,heuristic,search:worlds=2,lowest", "random",
-                       **kw)
+        d = play_deals(rules, "search:worlds=3,top=0,heuristic,search:worlds=2,top=0,lowest",
+                       "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
 
 

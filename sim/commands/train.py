@@ -17,7 +17,9 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "two thirds at mixed tables with the --field player)")
 @click.option("--teacher", default="search", show_default=True,
               help="the search player whose decisions are learned, with its keys "
-              "(search:worlds=16,measure=zero_sum)")
+              "(search:worlds=16,measure=zero_sum); keys left out take the former "
+              "search's defaults (worlds=32, top=0, measure=raw): a teacher rolls out "
+              "every legal card")
 @click.option("--worlds", type=click.IntRange(1, 1024), default=None,
               help="the teacher's sampled worlds per decision (shorthand for "
               "--teacher search:worlds=N)")
@@ -70,9 +72,9 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         teacher = f"search:worlds={worlds}"
     if not teacher.strip().startswith("search"):
         raise InputError(f"--teacher must be a search player, got {teacher!r}")
-    from strategies.registry import parse_player
+    from strategies.registry import former_search, parse_player
 
-    teach = parse_player(teacher, rules.decks)
+    teach = parse_player(former_search(teacher), rules.decks)
     from strategies.search import ROLLOUTS, SEARCH_PARAMS
 
     col = list(SEARCH_PARAMS).index

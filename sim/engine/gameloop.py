@@ -182,7 +182,9 @@ class SeatBot:
         self.choice, self.name = choice, choice.name
         self.seed, self.deal, self.seat, self.rules, self.view = seed, deal, seat, rules, view
         self.rng = np.uint64(py_stream(seed, deal, STREAM_PLAY + seat))
-        self._table = np.array([choice.params] * 4, dtype=np.float64)
+        # the seat's parameters and its data (a learned model; search's top / rollout=learned
+        # read it) in every row, as the engine builds its table (params_table)
+        self._table = params_table([choice] * 4, rules)
 
     def __call__(self, obs: np.ndarray, legal: Sequence) -> Any:
         legal = list(legal)

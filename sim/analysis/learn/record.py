@@ -35,7 +35,14 @@ from strategies.dispatch import N_PARAMS, choose_play
 from strategies.heuristic import HEURISTIC_PARAMS
 from strategies.learned import N_FEATURES, decision_features
 from strategies.model import pack, unpack
-from strategies.registry import PLAYER, Choice, params_table, parse_player, resolve
+from strategies.registry import (
+    PLAYER,
+    Choice,
+    former_search,
+    params_table,
+    parse_player,
+    resolve,
+)
 from strategies.search import search_decision
 
 #: Table kinds of :func:`record_decisions` (deal ``i`` uses ``TABLES[i % 3]``).
@@ -78,12 +85,16 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
                      n: int, exposures: str = "never") -> Decisions:
     """Search's decisions over deals ``start … start+n−1`` of ``seed`` (module doc).
 
-    ``teacher``: a ``search`` name (its keys: ``search:worlds=16``); ``field``: the other
+    ``teacher``: a ``search`` name (its keys: ``search:worlds=16``; keys left out take the
+    former defaults, strategies/registry.py :func:`former_search`); ``field``: the other
     seats' player at mixed tables.  One deck.  Raises StrategyError for bad names.
     """
     from sim.engine.gameloop import deal_game
 
-    teach = parse_player(teacher, rules.decks)
+    # a teacher rolls out every legal card: keys left out take the former search's defaults
+    # (strategies/registry.py former_search; one deck's default search has top=2)
+    is_search = teacher.strip().partition(":")[0].strip() == "search"
+    teach = parse_player(former_search(teacher) if is_search else teacher, rules.decks)
     if not teach.name.startswith("search"):
         raise ValueError(f"the teacher must be a search player, got {teacher!r}")
     fld = parse_player(field, rules.decks)
