@@ -212,6 +212,8 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "pool=2,heuristic", "random"),
     (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
      "random"),
+    # the default search (worlds=56, top=2, zero_sum) with teams
+    (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
     assert compare_engines(rules, players, exposures, seed=3, start=0, n=4,
@@ -219,7 +221,8 @@ def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures)
 
 
 @pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
-                                  "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2"])
+                                  "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2",
+                                  "search"])
 def test_new_keys_do_not_peek(name):
     """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
     cards keeps its observation, so its card must not change (as tests/test_search.py)."""
