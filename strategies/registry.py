@@ -593,9 +593,9 @@ register(Strategy(PLAYER, "search", PLAY_SEARCH,
                   "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
-                  "One deck: 56 worlds, only the 2 cards the learned model ranks best rolled "
-                  "out, zero-sum measure; a spec naming rollout, infer or race starts from the "
-                  "former defaults (worlds=32, top=0, measure=raw), so "
+                  "One deck: 56 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "best rolled out, zero-sum measure; a spec naming rollout, infer or race "
+                  "starts from the former defaults (worlds=32, top=0, measure=raw), so "
                   "search:rollout=heuristic,infer=0 is the former search",
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
