@@ -187,6 +187,16 @@ class Strategy:
                 return name
         return f"{value:g}"
 
+    def defaults_text(self, key: str, decks: int | None) -> str:
+        """The default of ``key`` as written, for ``decks`` decks; with None and defaults
+        that differ by deck count, each (``"56 one deck, 32 two decks"``)."""
+        per = {d: self.params[d][key] for d in self.decks
+               if key in self.params.get(d, {}) and (decks is None or d == decks)}
+        if len(set(per.values())) <= 1:
+            return self.default_text(key, next(iter(per.values()), 0.0))
+        return ", ".join(f"{self.default_text(key, v)} {'one deck' if d == 1 else 'two decks'}"
+                         for d, v in per.items())
+
     def keys(self, decks: int | None) -> dict[str, float]:
         """``{key: default}`` its kernel reads with ``decks`` decks (None: any deck count)."""
         if decks is not None:
@@ -380,14 +390,19 @@ def _kv_params(strategy: Strategy, arg: str, name: str, decks: int | None) -> tu
                     f"its keys tune the game with {_decks_text(tuned)})"
                 )
             raise StrategyError(f"{what} {strategy.name!r} takes no parameters (got {name!r})")
+        seen: set[str] = set()
         for item in arg.split(","):
             k, sep, v = item.partition("=")
             k = k.strip()
             if not sep or k not in keys:
                 raise StrategyError(
                     f"unknown parameter {k!r} in {what} {name!r}; valid keys: "
-                    + ", ".join(f"{key} (default {d:g})" for key, d in keys.items())
+                    + ", ".join(f"{key} (default {strategy.defaults_text(key, decks)})"
+                                for key in keys)
                 )
+            if k in seen:
+                raise StrategyError(f"parameter {k} given twice in {what} {name!r}")
+            seen.add(k)
             named = strategy.named_values.get(k)
             if named is not None:
                 if v.strip() not in named:

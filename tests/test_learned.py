@@ -399,7 +399,11 @@ def test_cli_train_writes_a_model_with_metadata(tmp_path):
                                   str(out)])
     assert r.exit_code == 0, r.output
     values, meta = read_model(out)
-    assert meta["teacher"] == "search:worlds=1" and meta["deals"] == 3 and meta["seed"] == 5
+    # the teacher as it played: the former search's defaults written out (infer=0), so the
+    # recorded spec replays the same player in every command (top=0, raw)
+    assert meta["teacher"] == "search:worlds=1,infer=0" and meta["deals"] == 3 \
+        and meta["seed"] == 5
+    assert parse_player(meta["teacher"]).params[:7] == (1.0, 2.0, 0.0, 0.0, 4.0, 0.0, 0.0)
     assert meta["decks"] == 1 and meta["rules"]["variant"] == "solo"
     assert meta["command"].startswith("gongzhu-sim train") and meta["decisions"] > 0
     assert values[2] == 2 and meta["kind"] == "mlp"  # hidden units

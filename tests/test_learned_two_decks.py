@@ -310,7 +310,7 @@ def test_cli_train_two_decks_writes_a_two_deck_model(tmp_path):
     assert r.exit_code == 0, r.output
     values, meta = read_model(out)
     assert meta["decks"] == 2 and meta["feature_version"] == FEATURE_VERSION2
-    assert meta["teacher"] == "search:worlds=1" and meta["deals"] == 2 and meta["seed"] == 5
+    assert meta["teacher"] == "search:worlds=1,infer=0" and meta["deals"] == 2 and meta["seed"] == 5
     assert meta["decisions"] > 0 and values[0] == FEATURE_VERSION2 and values[2] == 2
     play_deals(R2, f"learned:model={out}", seed=1, n=2, check_legal=True)
     r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", f"learned:model={out}",

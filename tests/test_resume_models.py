@@ -57,3 +57,36 @@ def test_tune_resume_refuses_a_changed_field_model(tmp_path):
     r = CliRunner().invoke(main, ["tune", "--resume", "--out", str(out), "--quiet",
                                   "--no-report"], catch_exceptions=False)
     assert r.exit_code == 2 and "model of player" in r.output, r.output
+
+
+def test_resume_refuses_a_player_whose_defaults_changed(tmp_path):
+    """One-deck search's defaults changed (issue 24): a run started under the former ones
+    (a manifest without ``player_params``) must not finish with the new player, nor any run
+    whose player now resolves to other parameters; the former search written out may."""
+    def run_with(players, out):
+        args = ["--deals", "8", "--players", players, "--chunk-size", "4", "--jobs", "1",
+                "--out", str(out), "--quiet", "--no-report", "--exposure", "never"]
+        assert _run(*args).exit_code == 0
+        return args
+
+    out = tmp_path / "new"
+    args = run_with("search:worlds=2,heuristic,heuristic,heuristic", out)
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["player_params"]["search:worlds=2"][:3] == [2.0, 2.0, 1.0]
+    assert _run(*args, "--resume").exit_code == 0  # unchanged: nothing to play
+    for edit, needle in [(lambda m: m.pop("player_params"), "before one-deck search's"),
+                         (lambda m: m["player_params"]["search:worlds=2"].__setitem__(2, 0.0),
+                          "other parameters")]:
+        m = json.loads(json.dumps(manifest))
+        edit(m)
+        (out / MANIFEST).write_text(json.dumps(m))
+        r = _run(*args, "--resume")
+        assert r.exit_code == 2 and needle in r.output and "--force" in r.output, r.output
+        assert "Traceback" not in r.output
+    former = tmp_path / "former"
+    args = run_with("search:rollout=heuristic,infer=0,worlds=2,heuristic,heuristic,heuristic",
+                    former)
+    m = json.loads((former / MANIFEST).read_text())
+    m.pop("player_params")  # an old manifest: the former search's meaning did not change
+    (former / MANIFEST).write_text(json.dumps(m))
+    assert _run(*args, "--resume").exit_code == 0

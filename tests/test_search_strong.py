@@ -344,3 +344,27 @@ def test_train_refuses_a_top_teacher(tmp_path):
                                   "--out", str(tmp_path / "m.npz")])
     assert r.exit_code == 2 and "top" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_duplicate_keys_and_messages_name_the_defaults_by_deck():
+    with pytest.raises(StrategyError, match="worlds given twice"):
+        parse_player("search:worlds=8,worlds=9")
+    with pytest.raises(StrategyError, match=r"worlds \(default 56 one deck, 32 two decks\)"):
+        parse_player("search:WORLDS=8", decks=None)
+    with pytest.raises(StrategyError, match=r"measure \(default zero_sum\)"):
+        parse_player("search:depth=2")
+
+
+def test_train_teacher_spec_errors_name_what_the_user_wrote(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    out = tmp_path / "m.npz"
+    for args, needle in [(["--teacher", "search :worlds=3"], "must be a search player"),
+                         (["--teacher", "search:WORLDS=3"], "in player 'search:WORLDS=3'"),
+                         (["--teacher", "search:worlds=3", "--worlds", "4"], "not both"),
+                         (["--teacher", "search:top=2"], "top")]:
+        r = CliRunner().invoke(main, ["train", "--deals", "2", "--out", str(out), *args])
+        assert r.exit_code == 2 and needle in r.output, (args, r.output)
+        assert "Traceback" not in r.output and not out.exists()

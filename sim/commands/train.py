@@ -65,16 +65,22 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
     from sim.errors import InputError
 
     rules = pop_rules(rule_flags)
+    from strategies.registry import former_search, named_keys, parse_player
+
+    base, colon, arg = teacher.strip().partition(":")
+    if base != "search":
+        raise InputError(f"--teacher must be a search player, got {teacher!r}")
     if worlds is not None:
-        if teacher != "search":
+        if "worlds" in named_keys(arg):
             raise InputError("give the teacher's worlds either in --teacher or --worlds, "
                              "not both")
-        teacher = f"search:worlds={worlds}"
-    if not teacher.strip().startswith("search"):
-        raise InputError(f"--teacher must be a search player, got {teacher!r}")
-    from strategies.registry import former_search, parse_player
-
-    teach = parse_player(former_search(teacher), rules.decks)
+        teacher = f"search:{arg.strip()},worlds={worlds}" if arg.strip() else \
+            f"search:worlds={worlds}"
+    parse_player(teacher, rules.decks)  # errors name the spec as the user wrote it
+    # a teacher rolls out every legal card: the keys it leaves out take the former search's
+    # defaults, and the model's metadata records that spec (it replays the same player)
+    teacher = former_search(teacher)
+    teach = parse_player(teacher, rules.decks)
     from strategies.search import ROLLOUTS, SEARCH_PARAMS
 
     col = list(SEARCH_PARAMS).index

@@ -55,11 +55,13 @@ from sim.jobs.manifest import (  # noqa: F401 (re-exported)
     MANIFEST_FORMAT,
     DeferInterrupt,
     check_models,
+    check_players,
     gongzhu_manifest,
     model_digests,
     now_iso,
     owned_files,
     plan_chunks,
+    player_params,
     result_columns,
     resume_chunks,
     resume_spec,
@@ -248,6 +250,7 @@ class Job:
                 "seed": spec.seed,
                 "deals_file_sha256": self.digest,
                 "model_sha256": model_digests(spec),
+                "player_params": player_params(spec),
                 "versions": versions(),
                 "kind": spec.kind,
                 "columns": result_columns(spec),
@@ -434,6 +437,7 @@ def prepare_job(spec: JobSpec, *, resume: bool = False, force: bool = False) -> 
             digest = file_digest(spec.deals_file) if Path(spec.deals_file).is_file() else None
         try:
             spec = resume_spec(spec, manifest, digest)
+            check_players(spec, manifest)
             check_models(spec, manifest)
         except InputError:
             raise

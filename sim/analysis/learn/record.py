@@ -537,8 +537,16 @@ def load_records(path, cls, meta: dict):
             arrays = {f.name: z[f.name] for f in fields(cls)}
     except (OSError, ValueError, KeyError, json.JSONDecodeError):
         raise RecordsError(f"{path} is not a records file of gongzhu-sim train") from None
+    from strategies.registry import StrategyError, former_search
+
     for key, want in meta.items():
-        if got.get(key) != want:
+        have = got.get(key)
+        if key == "teacher" and isinstance(have, str):
+            try:  # recorded before the teacher's spec was written out with infer=0
+                have = former_search(have)
+            except StrategyError:
+                pass
+        if have != want:
             raise RecordsError(f"{path} was recorded with {key} {got.get(key)!r}, not "
                                f"{want!r}")
     return cls(**arrays)
