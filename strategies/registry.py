@@ -297,6 +297,37 @@ def check_data_digests(was, now: dict[str, str], how: str) -> None:
                                 "--force to start over")
 
 
+def params_record(choices) -> dict[str, list[float]]:
+    """``{name: resolved parameters}`` (``Choice.params`` as floats) of resolved players,
+    for a job's record: a resume compares it (:func:`check_params_record`)."""
+    return {c.name: [float(x) for x in c.params] for c in choices}
+
+
+def check_params_record(was, now: dict[str, list[float]], decks: int, how: str) -> None:
+    """Raise StrategyError when a player name resolves to other parameters now (``now``,
+    :func:`params_record`) than when the job started (``was``).  ``was`` None (a record made
+    before it was kept): refused only when a one-deck ``search`` name's meaning changed with
+    the new defaults (issue 24; :func:`former_search`).  ``how`` names the command that
+    resumes, e.g. ``--resume``."""
+    if isinstance(was, dict):
+        for name in sorted(set(was) | set(now)):
+            if was.get(name) != now.get(name):
+                raise StrategyError(
+                    f"{how}: player {name!r} now resolves to other parameters than in the "
+                    "interrupted run (its defaults changed), so its results would mix two "
+                    "players; use --force to start over")
+        return
+    if decks != 1:
+        return
+    for name in now:
+        if name.strip().partition(":")[0] == "search" and former_search(name) != name.strip():
+            raise StrategyError(
+                f"{how}: the interrupted run was started before one-deck search's defaults "
+                "changed (now worlds=56,top=2,measure=zero_sum; the former search is "
+                f"search:rollout=heuristic,infer=0), so player {name!r} would play its "
+                "remaining deals differently; use --force to start over")
+
+
 @dataclass(frozen=True)
 class Choice:
     """A resolved name: ``name`` as given, kernel ``id`` and ``params`` (float64[N_PARAMS]).

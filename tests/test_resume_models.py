@@ -90,3 +90,19 @@ def test_resume_refuses_a_player_whose_defaults_changed(tmp_path):
     m.pop("player_params")  # an old manifest: the former search's meaning did not change
     (former / MANIFEST).write_text(json.dumps(m))
     assert _run(*args, "--resume").exit_code == 0
+
+
+def test_tune_resume_refuses_a_field_whose_defaults_changed(tmp_path):
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tune", "--param", "pig_low=2..3", "--deals", "3000",
+                                  "--field", "search:worlds=1+rule", "--out", str(out),
+                                  "--players", "heuristic", "--jobs", "1", "--quiet",
+                                  "--no-report"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    state = json.loads((out / "tune.json").read_text())
+    assert state["player_params"]["search:worlds=1"][:3] == [1.0, 2.0, 1.0]
+    state.pop("player_params")  # a tune started before one-deck search's defaults changed
+    (out / "tune.json").write_text(json.dumps(state))
+    r = CliRunner().invoke(main, ["tune", "--resume", "--out", str(out), "--quiet",
+                                  "--no-report"], catch_exceptions=False)
+    assert r.exit_code == 2 and "before one-deck search's" in r.output, r.output

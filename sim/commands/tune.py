@@ -132,8 +132,10 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         d["rules"] = Rules.from_dict(d["rules"], where=f"{folder / TUNE_FILE} rules")
         settings = Settings(**d)
         check_settings(settings)
-        from strategies.registry import check_data_digests
+        from strategies.registry import check_data_digests, check_params_record, params_record
 
+        check_params_record(state.get("player_params"), params_record(_choices(settings)),
+                            settings.rules.decks, "--resume")
         check_data_digests(state.get("model_sha256"), _model_digests(settings), "--resume")
         entries = state.get("history", [])
     else:
@@ -159,6 +161,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         state = {"format": TUNE_FORMAT, "kind": "tune", "status": "running",
                  "started": datetime.now(UTC).isoformat(timespec="seconds"),
                  "settings": settings.to_dict(), "model_sha256": _model_digests(settings),
+                 "player_params": _player_params(settings),
                  "history": []}
         _write_state(folder, state)
 
@@ -244,17 +247,33 @@ def _logger():
     return log
 
 
-def _model_digests(settings) -> dict[str, str]:
-    """SHA-256 of the model of every player the tune plays (the field's and, for an
-    exposure family, the tuned seat's), by name: a resume refuses a changed model."""
+def _choices(settings) -> list:
+    """Every player the tune plays (the field's and, for an exposure family, the tuned
+    seat's), resolved."""
     from sim.analysis.compare.candidates import parse_candidate
-    from strategies.registry import data_digests, parse_player
+    from strategies.registry import parse_player
 
     decks = settings.rules.decks
     choices = [parse_candidate(settings.field, "--field", decks).player]
     if settings.family == "rule":  # the tuned seat's player (an exposure family)
         choices.append(parse_player(settings.other, decks))
-    return data_digests(choices)
+    return choices
+
+
+def _model_digests(settings) -> dict[str, str]:
+    """SHA-256 of the model of every player the tune plays, by name: a resume refuses a
+    changed model."""
+    from strategies.registry import data_digests
+
+    return data_digests(_choices(settings))
+
+
+def _player_params(settings) -> dict[str, list[float]]:
+    """The resolved parameters of every player the tune plays, by name: a resume refuses a
+    name that now means another player (strategies/registry.py ``check_params_record``)."""
+    from strategies.registry import params_record
+
+    return params_record(_choices(settings))
 
 
 def _read_state(folder: Path) -> dict:

@@ -138,44 +138,24 @@ def model_digests(spec: JobSpec) -> dict[str, str]:
 
 
 def player_params(spec: JobSpec) -> dict[str, list[float]]:
-    """The resolved parameters (``Choice.params``, N_PARAMS floats) of each distinct player
-    of ``spec``, by player name: recorded in the manifest as ``player_params`` so that
-    ``--resume`` can tell when a name's meaning changed (one-deck ``search``'s defaults did,
-    issue 24).  Raises StrategyError as the registry does."""
-    from strategies.registry import parse_player
+    """The resolved parameters of each distinct player of ``spec``, by player name
+    (strategies/registry.py :func:`~strategies.registry.params_record`): recorded in the
+    manifest as ``player_params`` so that ``--resume`` can tell when a name's meaning changed
+    (one-deck ``search``'s defaults did, issue 24).  Raises StrategyError as the registry
+    does."""
+    from strategies.registry import params_record, parse_player
 
-    return {n: [float(x) for x in parse_player(n, spec.rules.decks).params]
-            for n in dict.fromkeys(spec.players)}
+    return params_record(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
 
 
 def check_players(spec: JobSpec, old: dict[str, Any]) -> None:
     """``--resume``: refuse (StrategyError, an InputError) when a player name now resolves to
-    other parameters than in the interrupted run (``player_params``).  A manifest from
-    before ``player_params`` was recorded is refused when it seats a one-deck ``search``
-    whose meaning changed with the new defaults (strategies/registry.py
-    :func:`~strategies.registry.former_search`)."""
-    from strategies.registry import StrategyError, former_search
+    other parameters than in the interrupted run (strategies/registry.py
+    ``check_params_record``)."""
+    from strategies.registry import check_params_record
 
-    was = old.get("player_params")
-    now = player_params(spec)
-    if isinstance(was, dict):
-        for name in sorted(set(was) | set(now)):
-            if was.get(name) != now.get(name):
-                raise StrategyError(
-                    f"--resume: player {name!r} now resolves to other parameters than in the "
-                    "interrupted run (its defaults changed), so its results would mix two "
-                    "players; use --force to start over")
-        return
-    if spec.rules.decks != 1:
-        return
-    for name in now:
-        base = name.strip().partition(":")[0]
-        if base == "search" and former_search(name) != name.strip():
-            raise StrategyError(
-                f"--resume: the interrupted run was started before one-deck search's defaults "
-                f"changed (now worlds=56,top=2,measure=zero_sum; the former search is "
-                f"search:rollout=heuristic,infer=0), so player {name!r} would play its "
-                "remaining deals differently; use --force to start over")
+    check_params_record(old.get("player_params"), player_params(spec), spec.rules.decks,
+                        "--resume")
 
 
 def check_models(spec: JobSpec, old: dict[str, Any]) -> None:
