@@ -407,8 +407,11 @@ def _check_decks(strategy: Strategy, decks: int | None, name: str) -> None:
         )
 
 
-def _kv_params(strategy: Strategy, arg: str, name: str, decks: int | None) -> tuple[float, ...]:
-    keys = strategy.keys(decks)
+def _kv_params(strategy: Strategy, arg: str, name: str, decks: int | None,
+               defaults: dict[str, float] | None = None) -> tuple[float, ...]:
+    # defaults: the keys' defaults when not the strategy's own for the deck count (search's
+    # former defaults, _search_data)
+    keys = dict(defaults) if defaults is not None else strategy.keys(decks)
     values = dict(keys)
     what = "player" if strategy.kind == PLAYER else "exposure policy"
     if arg:
@@ -597,17 +600,11 @@ def _search_data(arg: str, name: str, decks: int | None):
     from strategies.model import ModelFileError, check_model, default_model_path, read_model
 
     strategy = lookup(PLAYER, "search")
-    params = _kv_params(strategy, arg, name, decks)
+    # the former search's variants keep their meaning: keys left out take the former
+    # defaults (search:rollout=heuristic,infer=0 is the search of waves 1–2)
+    former = decks == 1 and bool(named_keys(arg) & set(FORMER_KEYS))
+    params = _kv_params(strategy, arg, name, decks, SEARCH_PARAMS if former else None)
     keys = list(SEARCH_PARAMS)
-    named = named_keys(arg)
-    if decks == 1 and named & set(FORMER_KEYS):
-        # the former search's variants keep their meaning: keys left out take the former
-        # defaults (search:rollout=heuristic,infer=0 is the search of waves 1–2)
-        values = list(params)
-        for k in ("worlds", "measure", "top"):
-            if k not in named:
-                values[keys.index(k)] = SEARCH_PARAMS[k]
-        params = tuple(values)
     infer = params[keys.index("infer")] != 0
     if params[keys.index("race")] < 0:
         raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "

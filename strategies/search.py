@@ -125,8 +125,8 @@ SEARCH_PARAMS: dict[str, float] = {
 }
 #: The one-deck defaults of ``search`` (issue 24; docs/strength.md "The default"): 56 worlds,
 #: only the 2 classes of legal cards the learned model scores best rolled out, zero-sum
-#: measure; +9.5 [+7.7, +11.2] raw per seat per deal over the former default at 0.97× its
-#: CPU time per deal.
+#: measure; +10.7 [+8.9, +12.5] raw per seat per deal over the former default at about its
+#: CPU time per deal (0.94–1.08× in four cost runs).
 SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=56.0, measure=1.0, top=2.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``

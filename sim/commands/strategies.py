@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import click
 
-_DECKS = {1: "one deck", 2: "two decks"}
-
 
 @click.command()
 def strategies() -> None:
@@ -30,13 +28,6 @@ def strategies() -> None:
             click.echo(f"  {name:<{width}}  {text}")
         click.echo()
 
-    def default(s, key: str, value: float) -> str:
-        # a default that differs by deck count (search: one deck 56 worlds, two decks 32)
-        per = {d: s.params[d][key] for d in s.decks if key in s.params.get(d, {})}
-        if len(set(per.values())) <= 1:
-            return s.default_text(key, value)
-        return "; ".join(f"{_DECKS[d]}: {s.default_text(key, v)}" for d, v in per.items())
-
     for kind, title in ((PLAYER, "players:"), (EXPOSURE, "exposure policies:")):
         table(title, {(s.syntax if s.parse_arg else s.name): f"{decks(s)} {s.help}"
                       for s in registered(kind)})
@@ -53,8 +44,8 @@ def strategies() -> None:
             extra = ("; every condition for a card must hold; two decks: a card held twice "
                      "counts once and one copy is exposed") if s.name == "rule" else ""
             table(f"{s.name}:key=value (default in brackets{note}{extra}):",
-                  {k: f"[{default(s, k, v)}] {s.param_help.get(k, '')}"
-                   for k, v in keys.items()})
+                  {k: f"[{s.defaults_text(k, None)}] {s.param_help.get(k, '')}"
+                   for k in keys})
     hidden = registered(PLAYER, hidden=True) + registered(EXPOSURE, hidden=True)
     hidden = [s for s in hidden if s.hidden]
     if hidden:

@@ -81,6 +81,18 @@ def table_seats(kind: str, teacher: str, field: str) -> list[str]:
     return [field, teacher, field, teacher]
 
 
+def parse_teacher(teacher: str, decks: int) -> Choice:
+    """The teacher ``teacher`` (a ``search`` name) resolved for ``decks`` decks, with the
+    former search's defaults for the keys it leaves out (strategies/registry.py
+    :func:`former_search`): a teacher rolls out every legal card, which one deck's default
+    search (``top=2``) does not.  Raises ValueError for a name that is not ``search``,
+    StrategyError for an unknown name or a bad key."""
+    if teacher.strip().partition(":")[0].strip() != "search":
+        parse_player(teacher, decks)  # an unknown name: StrategyError, as for every player
+        raise ValueError(f"the teacher must be a search player, got {teacher!r}")
+    return parse_player(former_search(teacher), decks)
+
+
 def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: int,
                      n: int, exposures: str = "never") -> Decisions:
     """Search's decisions over deals ``start … start+n−1`` of ``seed`` (module doc).
@@ -91,12 +103,7 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
     """
     from sim.engine.gameloop import deal_game
 
-    # a teacher rolls out every legal card: keys left out take the former search's defaults
-    # (strategies/registry.py former_search; one deck's default search has top=2)
-    is_search = teacher.strip().partition(":")[0].strip() == "search"
-    teach = parse_player(former_search(teacher) if is_search else teacher, rules.decks)
-    if not teach.name.startswith("search"):
-        raise ValueError(f"the teacher must be a search player, got {teacher!r}")
+    teach = parse_teacher(teacher, rules.decks)
     fld = parse_player(field, rules.decks)
     obs_l, val_l, deal_l = [], [], []
     totals = np.zeros(52, np.int64)

@@ -30,6 +30,7 @@ from sim.analysis.learn.record import (
     TrainSettings,
     fit_model,
     model_meta,
+    parse_teacher,
     regret,
     split_by_deal,
     table_seats,
@@ -48,7 +49,7 @@ from sim.game.observation_two_decks import (
 from sim.game.rules import Rules
 from strategies.dispatch import choose_play2
 from strategies.learned_two_decks import FEATURE_VERSION2, N_FEATURES2, decision_features2
-from strategies.registry import PLAYER, former_search, params_table, parse_player, resolve
+from strategies.registry import PLAYER, params_table, parse_player, resolve
 from strategies.sampler_two_decks import sample_worlds2
 from strategies.search import MAX_WORLDS, P_MEASURE, P_ROLLOUT, P_WORLDS
 from strategies.search_two_decks import SCRATCH2, n_candidates
@@ -125,12 +126,7 @@ def record_decisions2(rules: Rules, teacher: str, field: str, seed: int, start: 
 
     if rules.decks != 2:
         raise ValueError("record_decisions2 records two-deck games")
-    # a teacher rolls out every legal card: keys left out take the former search's defaults
-    # (strategies/registry.py former_search; one deck's default search has top=2)
-    is_search = teacher.strip().partition(":")[0].strip() == "search"
-    teach = parse_player(former_search(teacher) if is_search else teacher, 2)
-    if not teach.name.startswith("search"):
-        raise ValueError(f"the teacher must be a search player, got {teacher!r}")
+    teach = parse_teacher(teacher, 2)
     fld = parse_player(field, 2)
     obs_l, val_l, deal_l, offs = [], [], [], [0]
     totals = np.zeros(2048, np.int64)
