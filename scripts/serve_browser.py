@@ -30,7 +30,7 @@ ADVISE_DEALT = ["SK", "SQ", "S4", "S2", "HQ", "HJ", "DQ", "D7", "D6", "CA", "C9"
 ADVISE_PLAYS = "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3".split()
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--window-size=1280,1000"]
+         "--disable-sync", "--window-size=1280,1000", "--lang=en-US"]
 
 
 def find_browser() -> tuple[str, str] | None:
@@ -104,6 +104,13 @@ def _ready(drv, url: str, page: str) -> None:
           60)
 
 
+def language(drv, lang: str) -> None:
+    """Choose the page's language in its switch (``zh`` 中文 or ``en``), as a player does."""
+    _select(drv, "lang", lang)
+    _wait(drv, lambda d: d.find_element("tag name", "html").get_attribute("lang")
+          == ("zh-CN" if lang == "zh" else "en"), 10)
+
+
 def _set(drv, element_id: str, value: str) -> None:
     """Type ``value`` into an input and leave it (its change event fires)."""
     from selenium.webdriver.common.keys import Keys
@@ -124,9 +131,12 @@ def click_cards(drv, grid: str, cards: list[str]) -> None:
         drv.find_element("css selector", f"#{grid} button[data-card='{c}']").click()
 
 
-def expose_sheep(drv, url: str, max_deals: int = 2000) -> str:
-    """Click in the sheep hand, run with a small deal cap; returns the recommended option."""
+def expose_sheep(drv, url: str, max_deals: int = 2000, lang: str | None = None) -> str:
+    """Click in the sheep hand, run with a small deal cap; returns the recommended option.
+    ``lang``: switch the page to that language first (``zh`` or ``en``)."""
     _ready(drv, url, "expose")
+    if lang is not None:
+        language(drv, lang)
     click_cards(drv, "expose-grid", SHEEP)
     _set(drv, "expose-precision", "0")
     _set(drv, "expose-max-deals", str(max_deals))
