@@ -99,6 +99,7 @@ def _wait(drv, cond, timeout: float = 300.0):
 
 
 def _ready(drv, url: str, page: str) -> None:
+    drv.get("about:blank")  # a new page load, even when only the #page differs
     drv.get(f"{url}#{page}")
     _wait(drv, lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "1",
           60)
