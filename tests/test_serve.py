@@ -930,3 +930,44 @@ def test_model_under_the_models_folder_and_shipped_models_play(app_for, tmp_path
         assert r.status_code == 200, (spec, r.text)
         evs.append([row["ev"] for row in r.json()["rows"]])
     assert evs[1] == evs[0] and evs[2] == evs[0] and evs[3] == evs[0]
+
+
+# ---------------------------------------------------------------- the page's languages
+
+
+def _i18n_tables():
+    import re
+    from pathlib import Path
+
+    static = Path(__file__).resolve().parents[1] / "sim" / "web" / "static"
+    src = (static / "i18n.js").read_text(encoding="utf-8")
+    en = src[src.index("  en: {"):src.index("  zh: {")]
+    zh = src[src.index("  zh: {"):src.index("export const LANGS")]
+    key = re.compile(r'"([^"]+)":\s*"')
+    return static, set(key.findall(en)), set(key.findall(zh)), dict(
+        zip(key.findall(zh), re.findall(r'"[^"]+":\s*"((?:[^"\\]|\\.)*)"', zh), strict=True))
+
+
+def test_every_page_text_exists_in_english_and_chinese():
+    # issue 37: "the page in 中文 and English … every message of the page"
+    import re
+
+    static, en, zh, zh_text = _i18n_tables()
+    assert en == zh, (en ^ zh)
+    html = (static / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-i18n(?:-title|-placeholder)?="([^"]+)"', html))
+    app = (static / "app.js").read_text(encoding="utf-8")
+    used |= set(re.findall(r'\bt\("([^"]+)"', app))
+    assert used and used <= en, used - en
+    # the game's own terms in the Chinese table
+    joined = " ".join(zh_text.values())
+    for term in ("亮", "猪", "羊", "变压器", "满红", "满贯", "打对家", "猪羊一家", "元宝", "单副",
+                 "双副"):
+        assert term in joined, term
+    # English texts of the Chinese terms name them in Latin too (legible without CJK fonts)
+    src = (static / "i18n.js").read_text(encoding="utf-8")
+    en_block = src[src.index("  en: {"):src.index("  zh: {")]
+    for term, latin in (("满红", "full hearts"), ("满贯", "grand slam"), ("元宝", "yuanbao")):
+        lines = [ln for ln in en_block.splitlines()
+                 if term in ln and any(k in ln for k in ("col.", "legend", "unit."))]
+        assert lines and all(latin in ln for ln in lines), term

@@ -166,3 +166,61 @@ def test_advise_command_line_follows_the_settings_and_gives_the_page_numbers(pag
     page_cards = {row.get_attribute("data-card"): row.find_elements("tag name", "td")[1].text
                   for row in drv.find_elements("css selector", "#advise-table tr[data-card]")}
     assert page_cards == {c: f"{ev:+.1f}" for c, ev in cli_cards.items()}
+
+
+#: Deal 40 of `trace --seed 1 --players random --exposure never`: seat 3 (dealt T9643.A54.32.982,
+#: holds ♣2 and leads) leads trick 11 with ♠10 ♠9 ♠3 left, after every heart, the pig, the
+#: sheep and the transformer were played: every card gives the same score in every world.
+TIE_DEALT = "T9643.A54.32.982"
+TIE_PLAYS = ("C2 C5 C7 C3 C4 HQ C8 CA S7 S5 SQ S6 HJ H5 H2 H7 H6 H4 HK H3 CK CT D4 C9 D8 D7 "
+             "DK D3 S8 S4 S2 SJ DQ D5 D2 DJ H9 HT HA H8")
+
+
+def test_an_exact_tie_is_said_as_a_tie_without_p_best(page):
+    # issue 37 friction 5: "exact ties show 'S3 (P(best) 1.00)'"
+    drv, url = page
+    sb._ready(drv, url, "advise")
+    sb._select(drv, "advise-seat", "3")
+    sb._set(drv, "advise-paste", TIE_DEALT)
+    drv.find_element("id", "advise-paste-use").click()
+    sb._wait(drv, lambda d: d.find_element("id", "plays").get_attribute("data-count") == "0",
+             60)
+    sb._set(drv, "play-text", TIE_PLAYS)
+    drv.find_element("id", "play-add").click()
+    sb._wait(drv, lambda d: d.find_element("id", "plays").get_attribute("data-count") == "40",
+             60)
+    assert sb.advise_run(drv, max_worlds=16, players="heuristic") == "S3"
+    rec = drv.find_element("id", "advise-recommendation")
+    assert rec.get_attribute("data-tie") == "all"
+    assert rec.text == "tie: every legal card gives the same value in every sampled world"
+    assert "P(best)" not in drv.find_element("id", "advise-out").text
+    assert not drv.find_elements("css selector", "#advise-table tr.recommended")
+    # the tens of the table and the tricks as 10 (♠10, ♣10, ♥10), never T
+    cards = [td.text for td in drv.find_elements("css selector", "#advise-table td:first-child")]
+    assert sorted(cards) == ["♠10", "♠3", "♠9"]
+    assert "♣10" in drv.find_element("id", "plays").text
+    sb.language(drv, "zh")
+    try:
+        assert drv.find_element("id", "advise-recommendation").text == \
+            "平局：每个抽样世界里，每张合法的牌结果都一样"
+    finally:
+        sb.language(drv, "en")
+
+
+def test_an_illegal_play_is_refused_with_the_rule_in_chinese(page):
+    # issue 37: "every message of the page … the CLI's Error: texts may stay English, with
+    # the page's translation beside them"
+    drv, url = page
+    sb.advise_position(drv, url, plays=sb.ADVISE_PLAYS[:9])
+    sb.language(drv, "zh")
+    try:
+        assert drv.find_element("id", "turn").text == "第 3 墩 · 座位 3 出牌（你）"
+        sb.play(drv, "SK", 10)
+        err = drv.find_element("id", "advise-error")
+        first, original = err.text.split("\n", 1)
+        assert first == "错误：第 3 墩：座位 3 不能出 ♠K：必须跟出同花色"
+        assert original.startswith("Error: ") and "must follow suit" in original
+    finally:
+        sb.language(drv, "en")
+    # the translation goes with the language: English shows the server's line alone
+    assert drv.find_element("id", "advise-error").text.startswith("Error: ")

@@ -8,11 +8,11 @@
 
 export const STRINGS = {
   en: {
-    "page.title": "gongzhu-sim — 拱猪 analyser",
+    "page.title": "gongzhu-sim — Gong Zhu (拱猪) analyser",
     "lang.label": "Language",
     "tab.expose": "Should I expose?", "tab.advise": "What should I play?", "tab.reports": "Reports",
     // rules panel
-    "rules.decks": "Decks", "rules.decks1": "1 (拱猪)", "rules.decks2": "2 (拱双猪)",
+    "rules.decks": "Decks", "rules.decks1": "1 (拱猪, Gong Zhu)", "rules.decks2": "2 (拱双猪, two decks)",
     "rules.variant": "Variant", "rules.options": "Rule options",
     "rule.exposure_order": "exposure order", "rule.auto_expose_fourth": "auto expose fourth",
     "rule.grand_slam": "grand slam (满贯)", "rule.full_hearts_flips": "full hearts (满红) flips",
@@ -56,15 +56,15 @@ export const STRINGS = {
     "col.option": "option", "col.ev": "EV", "col.ci": "95% CI", "col.delta": "Δ vs none",
     "col.pgain": "P(Δ>0)", "col.ties": "ties", "col.status": "status",
     "col.pig": "♠Q pig", "col.sheep": "♦J sheep", "col.transformer": "♣10 transformer",
-    "col.full_hearts": "满红", "col.grand_slam": "满贯", "col.hearts": "hearts", "col.copies": "(copies)",
-    "legend.one": "♠Q pig, ♦J sheep, ♣10 transformer: the share of deals in which your seat took that card (0–1); 满红: share of deals it took all 13 hearts; 满贯: all 16 scoring cards; hearts: mean heart points it took per deal.",
-    "legend.two": "Two decks: ♠Q pig, ♦J sheep, ♣10 transformer are counts, not shares: the mean number of copies your seat took per deal (0–2); 满红: share of deals it took all 26 hearts; 满贯: all 32 scoring cards; hearts: mean heart points it took per deal.",
+    "col.full_hearts": "full hearts 满红", "col.grand_slam": "grand slam 满贯", "col.hearts": "hearts", "col.copies": "(copies)",
+    "legend.one": "♠Q pig, ♦J sheep, ♣10 transformer: the share of deals in which your seat took that card (0–1); full hearts (满红): the share of deals it took all 13 hearts; grand slam (满贯): all 16 scoring cards; hearts: the mean heart points it took per deal.",
+    "legend.two": "Two decks: ♠Q pig, ♦J sheep, ♣10 transformer are counts, not shares: the mean number of copies your seat took per deal (0–2); full hearts (满红): the share of deals it took all 26 hearts; grand slam (满贯): all 32 scoring cards; hearts: the mean heart points it took per deal.",
     "option.none": "none",
     "nick.SQ": "pig", "nick.DJ": "sheep", "nick.CT": "transformer",
     "status.recommended": "recommended", "status.not distinguishable from best": "not distinguishable from best",
     "status.worse than best": "worse than best",
     "unit.zero-sum points": "zero-sum points", "unit.raw points": "raw points",
-    "unit.points (得分)": "points (得分)", "unit.team points": "team points", "unit.元宝": "元宝",
+    "unit.points (得分)": "points (得分)", "unit.team points": "team points", "unit.元宝": "yuanbao (元宝)",
     "tables.running": "table {t}{k}: n = {n} deals of at most {cap} · {el} · largest Δ half-width {hw} (target {p})",
     "tables.k": " ({k} of {of})", "tables.wait": "The comparison shows when every table is played.",
     "tables.stopped": " (stopped: {why})", "tables.cancelled": " (cancelled)",
