@@ -5,6 +5,9 @@ writes the screenshots of docs/serve.md::
 
     python scripts/serve_browser.py --out docs        # docs/serve-expose.png, ...
 
+(docs/serve-expose-zh.png is the expose page switched to 中文: the machine needs a CJK font,
+e.g. Debian's fonts-wqy-microhei, or the Chinese shows as empty boxes.)
+
 The flows click exactly what a player clicks: the README's sheep hand ``S:543 H:32
 D:AKQJT98 C:2`` card by card, Run, and the recommendation; the README's advise position
 (seat 3's hand as dealt, first leader seat 2, seat 1 exposed ♥A ♦J, the 19 plays card by
@@ -181,13 +184,17 @@ def advise_run(drv, max_worlds: int = 48, players: str | None = None) -> str:
 
 
 def screenshots(out: Path, results: Path | None) -> None:
-    """The three pages after their flows, as PNGs in ``out`` (docs/serve.md)."""
+    """The three pages after their flows (and the expose page in 中文), as PNGs in ``out``
+    (docs/serve.md)."""
     with Server(results=results) as srv:
         drv = browser()
         try:
             drv.set_window_size(1280, 1150)
             print("expose:", expose_sheep(drv, srv.url, max_deals=20000))
             drv.save_screenshot(str(out / "serve-expose.png"))
+            language(drv, "zh")  # the same answer in Chinese (redrawn, not run again)
+            drv.save_screenshot(str(out / "serve-expose-zh.png"))
+            language(drv, "en")
             advise_position(drv, srv.url)
             print("advise:", advise_run(drv, max_worlds=400))
             drv.save_screenshot(str(out / "serve-advise.png"))

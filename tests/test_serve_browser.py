@@ -224,3 +224,38 @@ def test_an_illegal_play_is_refused_with_the_rule_in_chinese(page):
         sb.language(drv, "en")
     # the translation goes with the language: English shows the server's line alone
     assert drv.find_element("id", "advise-error").text.startswith("Error: ")
+
+
+def test_two_decks_components_are_labelled_as_copies(page):
+    # issue 37 friction 5: "the component columns (♠Q pig 0.334 …) have no legend, and with
+    # two decks they are counts, not shares"
+    drv, _ = page
+    # its own server: the first two-deck run compiles the two-deck kernels (minutes on a
+    # busy machine), longer than the default time limit
+    with sb.Server(time_limit=3600) as srv:
+        _two_decks_run(drv, srv.url)
+
+
+def _two_decks_run(drv, url):
+    sb._ready(drv, url, "expose")
+    sb._select(drv, "decks", "2")
+    sb.click_cards(drv, "expose-grid", [c for c in sb.SHEEP for _ in range(2)])
+    assert drv.find_element("id", "expose-hand").get_attribute("data-count") == "26"
+    for sel in ("expose-player", "expose-opponents"):
+        sb._select(drv, sel, "heuristic")
+    sb._set(drv, "expose-options", "none;DJ,DJ")
+    sb._set(drv, "expose-precision", "0")
+    sb._set(drv, "expose-max-deals", "40")
+    sb._set(drv, "expose-batch", "20")
+    drv.find_element("id", "expose-run").click()
+    sb._wait(drv, lambda d: d.find_element("id", "expose-out").get_attribute("data-state")
+             in ("done", "error", "cancelled"), 3000)
+    legend = drv.find_element("id", "expose-legend")
+    assert legend.get_attribute("data-decks") == "2"
+    assert "counts, not shares" in legend.text and "(0–2)" in legend.text
+    heads = [th.text for th in drv.find_elements("css selector", "#expose-table th")]
+    assert heads[8:11] == ["♠Q pig (copies)", "♦J sheep (copies)", "♣10 transformer (copies)"]
+    row = drv.find_element("css selector", "#expose-table tr[data-option='DJ,DJ']")
+    assert row.find_elements("tag name", "td")[0].text == "♦J ♦J"
+    sheep = float(row.find_elements("tag name", "td")[9].text)
+    assert 0 <= sheep <= 2
