@@ -25,16 +25,17 @@ const int = (n) => Number(n).toLocaleString("en");
 function esc(t) {
   return String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
-// An error line under a form: the server's `Error:` text (or the page's own, already in the
-// page's language), in Chinese with its translation first (i18n.js message()).
+// An error line under a form: the server's `Error:` text, in Chinese with its translation
+// first (i18n.js message()); or the page's own message, `own` (a function giving the text in
+// the page's language).  Shown again in the new language when the language changes.
 const shownErrors = new Map();
-function showError(id, err, own = false) {
+function showError(id, err, own = null) {
   const el = $(id);
-  if (!err) { el.hidden = true; el.textContent = ""; shownErrors.delete(id); return; }
-  const text = own ? err : err instanceof ApiError ? err.message : `Error: ${err.message || err}`;
+  if (!err && !own) { el.hidden = true; el.textContent = ""; shownErrors.delete(id); return; }
+  const text = own ? null : err instanceof ApiError ? err.message : `Error: ${err.message || err}`;
   shownErrors.set(id, [text, own]);
   el.hidden = false;
-  el.textContent = own ? text : message(text, true);
+  el.textContent = own ? own() : message(text, true);
 }
 function shq(s) { return /^[\w.,:=+-]+$/.test(s) ? s : `'${String(s).replace(/'/g, "'\\''")}'`; }
 
@@ -499,7 +500,7 @@ function drawReports(r) {
   let h = `<table class="result" id="reports-table"><tr>` + ["col.folder", "col.kind", "col.status", "col.started", "col.report"]
     .map((k) => `<th>${esc(t(k))}</th>`).join("") + "</tr>";
   for (const f of r.folders) {
-    h += `<tr><td>${esc(f.path)}</td><td>${esc(tOr(`kind.${f.kind}`, f.kind))}</td><td>${esc(f.status || "")}</td><td>${esc(f.started || "")}</td>` +
+    h += `<tr><td>${esc(f.path)}</td><td>${esc(tOr(`kind.${f.kind}`, f.kind))}</td><td>${esc(f.status ? tOr(`rstatus.${f.status}`, f.status) : "")}</td><td>${esc(f.started || "")}</td>` +
       `<td>${f.report ? `<a href="/reports/${f.report.split("/").map(encodeURIComponent).join("/")}" target="_blank" rel="noopener">${esc(t("reports.open"))}</a>` : esc(t("reports.noreport"))}</td></tr>`;
   }
   $("reports-out").innerHTML = h + "</table>";
@@ -527,7 +528,7 @@ function languageChanged() {
   drawPlays(position);
   if (!position && adviseGrid.cards().length !== 13 * decks()) $("turn").textContent = t("advise.first");
   handCount(adviseGrid, $("advise-hand"));
-  for (const [id, [text, own]] of shownErrors) if (!own) showError(id, new ApiError(text));
+  for (const [id, [text, own]] of shownErrors) showError(id, own ? null : new ApiError(text), own);
 }
 
 async function main() {
@@ -545,7 +546,7 @@ async function main() {
   $("expose-max-deals").max = META.caps.max_deals;
   $("advise-max-worlds").max = META.caps.max_worlds;
 
-  const full = (err) => (card) => showError(err, t("hand.full", { need: 13 * decks(), card: cardLabel(card) }), true);
+  const full = (err) => (card) => showError(err, null, () => t("hand.full", { need: 13 * decks(), card: cardLabel(card) }));
   exposeGrid = new CardGrid($("expose-grid"), { onChange: () => { showError("expose-error", null); exposeHandChanged(); },
     onFull: full("expose-error") });
   adviseGrid = new CardGrid($("advise-grid"), { onChange: () => check(() => plays), onFull: full("advise-error") });
@@ -564,7 +565,7 @@ async function main() {
       const r = await post("/api/hand", { hand: $(input).value, decks: decks() });
       const n = r.cards.length, need = 13 * decks();
       if (n > need) {  // refused at once: a seat is never dealt more
-        showError(err, t("hand.too_many", { n, need, k: n - need }), true);
+        showError(err, null, () => t("hand.too_many", { n, need, k: n - need }));
         return;
       }
       showError(err, null); grid.setCards(r.cards);

@@ -104,6 +104,8 @@ export const STRINGS = {
     "col.folder": "folder", "col.kind": "kind", "col.started": "started", "col.report": "report",
     "reports.open": "open report", "reports.noreport": "no report yet",
     "kind.run": "run", "kind.study": "study", "kind.tune": "tune",
+    "rstatus.running": "running", "rstatus.finished": "finished", "rstatus.interrupted": "interrupted",
+    "rstatus.failed": "failed",
     "footer": "Every number here comes from the same analysis as <code>gongzhu-sim expose</code> and <code>advise</code>; the same options and seed give the same numbers. Nothing leaves this machine.",
     // messages
     "error.prefix": "", "error.untranslated": "",
@@ -203,6 +205,8 @@ export const STRINGS = {
     "col.folder": "文件夹", "col.kind": "类型", "col.started": "开始时间", "col.report": "报告",
     "reports.open": "打开报告", "reports.noreport": "尚无报告",
     "kind.run": "模拟 (run)", "kind.study": "研究 (study)", "kind.tune": "调参 (tune)",
+    "rstatus.running": "运行中", "rstatus.finished": "已完成", "rstatus.interrupted": "已中断",
+    "rstatus.failed": "失败",
     "footer": "这里的每个数字都出自与 <code>gongzhu-sim expose</code> 和 <code>advise</code> 相同的分析：同样的选项和随机种子给出同样的数字。数据不会离开这台机器。",
     "error.prefix": "错误：", "error.untranslated": "错误（服务器原文）：",
     "why.cancelled": "已取消",
