@@ -33,7 +33,7 @@ ADVISE_DEALT = ["SK", "SQ", "S4", "S2", "HQ", "HJ", "DQ", "D7", "D6", "CA", "C9"
 ADVISE_PLAYS = "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3".split()
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--window-size=1280,1000", "--lang=en-US"]
+         "--disable-sync", "--window-size=1280,1000"]
 
 
 def find_browser() -> tuple[str, str] | None:
@@ -81,8 +81,9 @@ class Server:
         self.thread.join(10)
 
 
-def browser():
-    """A headless Chromium driven by chromedriver (selenium)."""
+def browser(lang: str = "en-US"):
+    """A headless Chromium driven by chromedriver (selenium), a fresh profile whose browser
+    language is ``lang`` (the page's default language follows it)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -91,6 +92,8 @@ def browser():
     opts.binary_location = chrome
     for f in FLAGS:
         opts.add_argument(f)
+    opts.add_argument(f"--lang={lang}")
+    opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
     opts.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='serve-browser-')}")
     return webdriver.Chrome(service=Service(driver), options=opts)
 

@@ -259,3 +259,18 @@ def _two_decks_run(drv, url):
     assert row.find_elements("tag name", "td")[0].text == "♦J ♦J"
     sheep = float(row.find_elements("tag name", "td")[9].text)
     assert 0 <= sheep <= 2
+
+
+def test_the_page_starts_in_the_browsers_language():
+    # issue 37: "a switch; default from the browser's language"
+    pytest.importorskip("selenium")
+    pytest.importorskip("uvicorn")
+    with sb.Server() as srv:
+        for lang, tab in (("zh-CN", "要不要亮牌？"), ("en-GB", "Should I expose?")):
+            drv = sb.browser(lang=lang)
+            try:
+                sb._ready(drv, srv.url, "expose")
+                assert drv.find_element("id", "tab-expose").text == tab
+                assert drv.find_element("id", "lang").get_attribute("value") == lang[:2]
+            finally:
+                drv.quit()
