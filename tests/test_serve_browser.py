@@ -117,6 +117,11 @@ def test_run_needs_the_whole_hand_and_a_14_card_paste_is_refused_at_once(page):
     assert drv.find_element("id", "expose-hand").text.startswith("12 of 13 cards — Run needs 13")
     sb.click_cards(drv, "expose-grid", sb.SHEEP[12:])
     assert run.is_enabled()
+    # the command line follows every setting as it changes (the friction's expose side)
+    sb._set(drv, "expose-seed", "9")
+    sb._select(drv, "expose-opponents", "heuristic")
+    cli = drv.find_element("id", "expose-cli").text
+    assert "--opponents heuristic" in cli and "--seed 9" in cli
     # a 14th click is refused with a message, the hand stays as it was
     sb.click_cards(drv, "expose-grid", ["CA"])
     err = drv.find_element("id", "expose-error")
