@@ -5,6 +5,9 @@ writes the screenshots of docs/serve.md::
 
     python scripts/serve_browser.py --out docs        # docs/serve-expose.png, ...
 
+(docs/serve-expose-zh.png is the expose page switched to 中文: the machine needs a CJK font,
+e.g. Debian's fonts-wqy-microhei, or the Chinese shows as empty boxes.)
+
 The flows click exactly what a player clicks: the README's sheep hand ``S:543 H:32
 D:AKQJT98 C:2`` card by card, Run, and the recommendation; the README's advise position
 (seat 3's hand as dealt, first leader seat 2, seat 1 exposed ♥A ♦J, the 19 plays card by
@@ -78,8 +81,9 @@ class Server:
         self.thread.join(10)
 
 
-def browser():
-    """A headless Chromium driven by chromedriver (selenium)."""
+def browser(lang: str = "en-US"):
+    """A headless Chromium driven by chromedriver (selenium), a fresh profile whose browser
+    language is ``lang`` (the page's default language follows it)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -88,6 +92,8 @@ def browser():
     opts.binary_location = chrome
     for f in FLAGS:
         opts.add_argument(f)
+    opts.add_argument(f"--lang={lang}")
+    opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
     opts.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='serve-browser-')}")
     return webdriver.Chrome(service=Service(driver), options=opts)
 
@@ -99,9 +105,17 @@ def _wait(drv, cond, timeout: float = 300.0):
 
 
 def _ready(drv, url: str, page: str) -> None:
+    drv.get("about:blank")  # a new page load, even when only the #page differs
     drv.get(f"{url}#{page}")
     _wait(drv, lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "1",
           60)
+
+
+def language(drv, lang: str) -> None:
+    """Choose the page's language in its switch (``zh`` 中文 or ``en``), as a player does."""
+    _select(drv, "lang", lang)
+    _wait(drv, lambda d: d.find_element("tag name", "html").get_attribute("lang")
+          == ("zh-CN" if lang == "zh" else "en"), 10)
 
 
 def _set(drv, element_id: str, value: str) -> None:
@@ -124,9 +138,12 @@ def click_cards(drv, grid: str, cards: list[str]) -> None:
         drv.find_element("css selector", f"#{grid} button[data-card='{c}']").click()
 
 
-def expose_sheep(drv, url: str, max_deals: int = 2000) -> str:
-    """Click in the sheep hand, run with a small deal cap; returns the recommended option."""
+def expose_sheep(drv, url: str, max_deals: int = 2000, lang: str | None = None) -> str:
+    """Click in the sheep hand, run with a small deal cap; returns the recommended option.
+    ``lang``: switch the page to that language first (``zh`` or ``en``)."""
     _ready(drv, url, "expose")
+    if lang is not None:
+        language(drv, lang)
     click_cards(drv, "expose-grid", SHEEP)
     _set(drv, "expose-precision", "0")
     _set(drv, "expose-max-deals", str(max_deals))
@@ -170,13 +187,17 @@ def advise_run(drv, max_worlds: int = 48, players: str | None = None) -> str:
 
 
 def screenshots(out: Path, results: Path | None) -> None:
-    """The three pages after their flows, as PNGs in ``out`` (docs/serve.md)."""
+    """The three pages after their flows (and the expose page in 中文), as PNGs in ``out``
+    (docs/serve.md)."""
     with Server(results=results) as srv:
         drv = browser()
         try:
             drv.set_window_size(1280, 1150)
             print("expose:", expose_sheep(drv, srv.url, max_deals=20000))
             drv.save_screenshot(str(out / "serve-expose.png"))
+            language(drv, "zh")  # the same answer in Chinese (redrawn, not run again)
+            drv.save_screenshot(str(out / "serve-expose-zh.png"))
+            language(drv, "en")
             advise_position(drv, srv.url)
             print("advise:", advise_run(drv, max_worlds=400))
             drv.save_screenshot(str(out / "serve-advise.png"))

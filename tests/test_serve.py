@@ -862,3 +862,112 @@ def test_serve_refuses_a_missing_results_folder(monkeypatch, tmp_path):
     code, err, got = _serve(monkeypatch, "--results", str(tmp_path / "nope"))
     assert code == 2 and not got
     assert err.strip().startswith("Error: Invalid value for '--results'")
+
+
+# ---------------------------------------------------------------- learned:model=PATH (--models)
+
+
+def _model_error(client, spec):
+    r = client.post("/api/expose", json={"hand": SHEEP, "player": spec, "max_deals": 100,
+                                         "options": "none;DJ"})
+    assert r.status_code == 400, r.text
+    return r.json()["error"]
+
+
+def test_model_outside_the_models_folder_is_refused_alike_whether_it_exists(app_for, tmp_path):
+    # issue 37 friction 5: "learned:model=PATH accepts any path from the page — a FIFO blocks
+    # every analysis slot until written to, and the error tells whether a file exists"
+    from strategies.model import default_model_path
+
+    models = tmp_path / "models"
+    models.mkdir()
+    outside = tmp_path / "elsewhere.npz"
+    outside.write_bytes(default_model_path(1).read_bytes())
+    for client in (app_for(), app_for(models=models.resolve())):
+        there = _model_error(client, f"learned:model={outside}")
+        missing = _model_error(client, f"learned:model={tmp_path / 'nothing.npz'}")
+        assert there.replace(str(outside), "P") == missing.replace(
+            str(tmp_path / "nothing.npz"), "P")
+        assert "not found" not in there and "exist" not in there
+        up = _model_error(client, "learned:model=../elsewhere.npz")
+        assert up.replace("../elsewhere.npz", "P") == there.replace(str(outside), "P")
+    assert "--models DIR" in _model_error(app_for(), f"learned:model={outside}")
+
+
+def test_model_fifo_and_symlink_under_the_models_folder_are_refused(app_for, tmp_path):
+    from strategies.model import default_model_path
+
+    models = (tmp_path / "models").resolve()
+    models.mkdir()
+    os.mkfifo(models / "pipe.npz")
+    (models / "link.npz").symlink_to(default_model_path(1))
+    client = app_for(models=models)
+    t0 = time.monotonic()
+    err = _model_error(client, "learned:model=pipe.npz")
+    assert "not a regular file" in err
+    assert time.monotonic() - t0 < 60  # answered, not blocked on the FIFO (generous bound)
+    assert "symlink" in _model_error(client, "learned:model=link.npz")
+    # in a job too, and in a list of seats
+    r = client.post("/api/jobs", json={"page": "p1", "command": "expose", "options": {
+        "hand": SHEEP, "opponents": f"heuristic,learned:model={models / 'pipe.npz'},heuristic",
+        "max_deals": 100}})
+    assert r.status_code == 400 and "not a regular file" in r.json()["error"]
+
+
+def test_model_under_the_models_folder_and_shipped_models_play(app_for, tmp_path):
+    from strategies.model import default_model_path
+
+    models = (tmp_path / "models").resolve()
+    (models / "sub").mkdir(parents=True)
+    (models / "sub" / "mine.npz").write_bytes(default_model_path(1).read_bytes())
+    client = app_for(models=models)
+    base = {"hand": SHEEP, "options": "none;DJ", "max_deals": 300, "batch": 300,
+            "precision": 0, "seed": 5, "opponents": "heuristic"}
+    evs = []
+    for spec in ("learned", "learned:model=learned1.npz", "learned:model=sub/mine.npz",
+                 f"learned:model={models / 'sub' / 'mine.npz'}"):
+        r = client.post("/api/expose", json={**base, "player": spec})
+        assert r.status_code == 200, (spec, r.text)
+        evs.append([row["ev"] for row in r.json()["rows"]])
+    assert evs[1] == evs[0] and evs[2] == evs[0] and evs[3] == evs[0]
+
+
+# ---------------------------------------------------------------- the page's languages
+
+
+def _i18n_tables():
+    import re
+    from pathlib import Path
+
+    static = Path(__file__).resolve().parents[1] / "sim" / "web" / "static"
+    src = (static / "i18n.js").read_text(encoding="utf-8")
+    en = src[src.index("  en: {"):src.index("  zh: {")]
+    zh = src[src.index("  zh: {"):src.index("export const LANGS")]
+    key = re.compile(r'"([^"]+)":\s*"')
+    return static, set(key.findall(en)), set(key.findall(zh)), dict(
+        zip(key.findall(zh), re.findall(r'"[^"]+":\s*"((?:[^"\\]|\\.)*)"', zh), strict=True))
+
+
+def test_every_page_text_exists_in_english_and_chinese():
+    # issue 37: "the page in 中文 and English … every message of the page"
+    import re
+
+    static, en, zh, zh_text = _i18n_tables()
+    assert en == zh, (en ^ zh)
+    html = (static / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-i18n(?:-title|-placeholder)?="([^"]+)"', html))
+    app = (static / "app.js").read_text(encoding="utf-8")
+    used |= set(re.findall(r'\bt\("([^"]+)"', app))
+    assert used and used <= en, used - en
+    # the game's own terms in the Chinese table
+    joined = " ".join(zh_text.values())
+    for term in ("亮", "猪", "羊", "变压器", "满红", "满贯", "打对家", "猪羊一家", "元宝", "单副",
+                 "双副"):
+        assert term in joined, term
+    # English texts of the Chinese terms name them in Latin too (legible without CJK fonts)
+    src = (static / "i18n.js").read_text(encoding="utf-8")
+    en_block = src[src.index("  en: {"):src.index("  zh: {")]
+    for term, latin in (("满红", "full hearts"), ("满贯", "grand slam"), ("元宝", "yuanbao")):
+        lines = [ln for ln in en_block.splitlines()
+                 if term in ln and any(k in ln for k in ("col.", "legend", "unit."))]
+        assert lines and all(latin in ln for ln in lines), term

@@ -26,6 +26,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--results", type=click.Path(exists=True, file_okay=False), default=None,
               help="the folder whose run/study/tune results the Reports page lists (nothing "
               "outside it is served)")
+@click.option("--models", type=click.Path(exists=True, file_okay=False), default=None,
+              help="a folder of model files the page may name as learned:model=FILE (a path "
+              "relative to it; regular files only, no symlinks); without it only the shipped "
+              "models (learned1.npz, learned2.npz)")
 @click.option("--max-deals", type=click.IntRange(1, 10**8), default=200_000,
               show_default=True, help="most deals per expose request")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=2_000,
@@ -37,7 +41,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
               help="most analyses running at once over all pages (more are refused with "
               "'the server is busy') [default: the number of CPU cores, at least 2]")
 @click.option("--open", "open_browser", is_flag=True, help="open the page in the browser")
-def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
+def serve(port, host, results, models, max_deals, max_worlds, time_limit, max_running,
           open_browser):
     """Start the local web page: "Should I expose?", "What should I play?" and Reports.
 
@@ -67,6 +71,7 @@ def serve(port, host, results, max_deals, max_worlds, time_limit, max_running,
                    "host are still refused)", err=True)
     config = ServerConfig(host=host, port=port,
                           results=Path(results).resolve() if results else None,
+                          models=Path(models).resolve() if models else None,
                           max_deals=max_deals, max_worlds=max_worlds, time_limit=time_limit,
                           max_running=max_running or max(2, os.cpu_count() or 1),
                           extra_hosts=extra)

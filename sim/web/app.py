@@ -19,6 +19,9 @@ job or report, 429 when the server already runs ``max_running`` analyses, its mo
 - ``POST /api/hand`` ``{"hand", "decks"}``: the paste box — the card list of a hand in any
   form the CLI accepts (the CLI's parser).
 - ``GET /api/meta``: the rule options, players and exposure policies for the forms.
+- A player name's ``learned:model=PATH`` may name only a shipped model or a regular file
+  under the server's ``--models`` folder (:mod:`sim.web.models`), refused otherwise with
+  one message whether or not the path exists.
 - ``GET /api/reports``: the run/study/tune folders under ``--results``; ``GET
   /reports/{path}``: a file of one of them (no ``..``, no symlinks, nothing outside).
 
@@ -54,6 +57,7 @@ from sim.commands.api import (
 )
 from sim.errors import InputError
 from sim.web.jobs import Busy, JobManager
+from sim.web.models import vet_models
 from sim.web.reports import ReportError, list_reports, report_file
 
 STATIC = Path(__file__).with_name("static")
@@ -73,6 +77,7 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     results: Path | None = None
+    models: Path | None = None  # the folder of model files a page may name (--models)
     max_deals: int = 200_000  # expose: most deals per request
     max_worlds: int = 2_000  # advise: most worlds per request
     time_limit: float = 120.0  # seconds per request (sync or job)
@@ -224,6 +229,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         check_search_work(command, params)
 
     def run(command: str, options: dict, progress) -> dict:
+        options = vet_models(options, config.models)
         check(command, options)
         # the deal cap is the whole request's: with --tables, shared among the tables
         n = _n_tables(parse_options(command, options, NOT_FROM_THE_WEB)) \
@@ -267,7 +273,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def sync(request: Request) -> Response:
         command = request.url.path.rsplit("/", 1)[-1]
         try:
-            options = await body_of(request)
+            options = vet_models(await body_of(request), config.models)
             job = _SyncJob(config.time_limit, jobs.stopping)
             with jobs.slot():
                 data = await _unless_gone(request, job,
@@ -287,7 +293,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             body = await body_of(request)
             page, command = body.get("page"), body.get("command")
-            options = body.get("options", {})
+            options = vet_models(body.get("options", {}), config.models)
             if not isinstance(page, str) or not page or len(page) > 100:
                 raise InputError("a job needs the page's id ('page': text)")
             if command not in ("expose", "advise"):

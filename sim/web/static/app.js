@@ -1,7 +1,8 @@
 // gongzhu-sim serve: the page (docs/serve.md).  Every number comes from the server, which
 // runs the CLI's own analysis; this file only builds the options and draws the answers.
 import { ApiError, get, Job, post } from "./api.js";
-import { CardGrid, cardLabel } from "./cards.js";
+import { CardGrid, cardLabel, cardsLabel, tens } from "./cards.js";
+import { getLang, initialLang, message, setLang, t, tOr } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let META = null;
@@ -18,16 +19,23 @@ const ci = (lo, hi, nd = 2, signed = false) =>
 const pct = (x) => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
 function dur(s) {
   if (!Number.isFinite(s)) return "?";
-  return s < 90 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`;
+  return s < 90 ? t("dur.s", { n: Math.round(s) }) : t("dur.min", { n: Math.round(s / 60) });
 }
+const int = (n) => Number(n).toLocaleString("en");
 function esc(t) {
   return String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
-function showError(id, err) {
+// An error line under a form: the server's `Error:` text, in Chinese with its translation
+// first (i18n.js message()); or the page's own message, `own` (a function giving the text in
+// the page's language).  Shown again in the new language when the language changes.
+const shownErrors = new Map();
+function showError(id, err, own = null) {
   const el = $(id);
-  if (!err) { el.hidden = true; el.textContent = ""; return; }
+  if (!err && !own) { el.hidden = true; el.textContent = ""; shownErrors.delete(id); return; }
+  const text = own ? null : err instanceof ApiError ? err.message : `Error: ${err.message || err}`;
+  shownErrors.set(id, [text, own]);
   el.hidden = false;
-  el.textContent = err instanceof ApiError ? err.message : `Error: ${err.message || err}`;
+  el.textContent = own ? own() : message(text, true);
 }
 function shq(s) { return /^[\w.,:=+-]+$/.test(s) ? s : `'${String(s).replace(/'/g, "'\\''")}'`; }
 
@@ -68,7 +76,11 @@ function buildRules() {
     let el;
     if (r.choices) {
       el = document.createElement("select");
-      for (const c of r.choices) el.append(new Option(c, c, false, c === r.default));
+      for (const c of r.choices) {
+        const o = new Option(c, c, false, c === r.default);
+        o.dataset.i18n = `choice.${c}`; o.textContent = tOr(`choice.${c}`, c);
+        el.append(o);
+      }
     } else if (r.type === "bool") {
       el = document.createElement("input"); el.type = "checkbox"; el.checked = r.default;
     } else {
@@ -79,7 +91,9 @@ function buildRules() {
     if (r.name === "variant") { el.id = "variant"; $("variant").replaceWith(el); continue; }
     const lab = document.createElement("label");
     if (r.type === "bool") lab.className = "check";
-    lab.append(r.type === "bool" ? el : r.name.replaceAll("_", " "), r.type === "bool" ? " " + r.name.replaceAll("_", " ") : el);
+    const name = Object.assign(document.createElement("span"), { textContent: tOr(`rule.${r.name}`, r.name.replaceAll("_", " ")) });
+    name.dataset.i18n = `rule.${r.name}`;
+    if (r.type === "bool") lab.append(el, " ", name); else lab.append(name, " ", el);
     box.append(lab);
   }
 }
@@ -161,46 +175,88 @@ function exposeCli() {
   $("expose-cli").textContent = [...parts, ...ruleFlags(o)].join(" ");
 }
 
+// "12 of 13 cards — Run needs 13: ♠5 4 3 · …" under a grid; true when the hand is complete.
+function handCount(grid, el) {
+  const n = grid.cards().length, need = 13 * decks();
+  el.textContent = t("hand.count", { n, need }) + (n !== need ? t("hand.short", { need }) : "") +
+    (n ? t("hand.sep") + grid.label() : "");
+  el.dataset.count = n;
+  return n === need;
+}
+
 function exposeHandChanged() {
-  const n = exposeGrid.cards().length, need = 13 * decks();
-  $("expose-hand").textContent = `${n} of ${need} cards${n ? ": " + exposeGrid.text() : ""}`;
+  $("expose-run").disabled = !handCount(exposeGrid, $("expose-hand")) || exposeJob !== null;
   exposeCli();
 }
 
-function renderExpose(view) {
+// What stopped a finished run, from the JSON (the CLI's stop_text, in the page's language).
+function stopText(run, settings) {
+  const what = t(run.single ? "stop.ev" : "stop.delta");
+  const v = { n: int(run.n), cap: int(settings.max_deals), hw: num(run.max_half_width),
+    p: settings.precision, what };
+  if (run.stop === "precision") return t("stop.precision", v);
+  if (run.stop === "interrupted") return t("stop.interrupted", v);
+  return t(settings.precision > 0 ? "stop.cap" : "stop.cap0", v);
+}
+
+const stoppedBy = (why) => (why ? ` (${message(why)})` : "");
+const optionLabel = (o) => (o === "none" ? t("option.none") : cardsLabel(o));
+
+// "expose ♦J (sheep)": an option as advice, the pig, sheep and transformer named.
+function exposeWhat(o) {
+  if (o === "none") return t("expose.nothing");
+  const cards = String(o).split(",").map((c) => {
+    const c2 = c.trim(), nick = ["SQ", "DJ", "CT"].includes(c2) ? t(`nick.${c2}`) : "";
+    return cardsLabel(c2) + (nick ? (getLang() === "zh" ? `（${nick}）` : ` (${nick})`) : "");
+  });
+  return t("expose.these", { cards: cards.join(" ") });
+}
+
+let lastExpose = null;  // [view, tables asked] of the last drawing (redrawn in another language)
+
+function renderExpose(view, asked = exposeJob ? exposeJob.options.tables : null) {
+  lastExpose = [view, asked];
   const out = $("expose-out"), res = view.result;
   out.dataset.state = view.state;
   if (!res) {
     $("expose-status").textContent = view.state === "running"
-      ? `starting… ${dur(view.elapsed)} (the first run compiles the kernels, about a minute)`
-      : view.state === "cancelled" ? "cancelled before the first batch: no estimate" : "";
+      ? t("expose.starting", { t: dur(view.elapsed) })
+      : view.state === "cancelled" ? t("expose.cancelled0") : "";
     return;
   }
-  const asked = exposeJob ? exposeJob.options.tables : null;
   if (res.settings.tables || asked) return renderTables(view, asked ? asked.split(",") : res.settings.tables);
   const run = res.runs[0], cap = res.settings.max_deals, n = run.n;
+  run.single = res.rows.length === 1;
   if (view.state === "running") {
     const left = Math.min(n ? (view.elapsed / n) * (cap - n) : NaN, view.time_limit - view.elapsed);
-    $("expose-status").textContent = `n = ${n.toLocaleString("en")} deals of at most ${cap.toLocaleString("en")} · ${dur(view.elapsed)} · at most ${dur(left)} left · largest Δ half-width ${num(run.max_half_width)} (target ${res.settings.precision})`;
+    $("expose-status").textContent = t("expose.running", { n: int(n), cap: int(cap), t: dur(view.elapsed),
+      left: dur(left), hw: num(run.max_half_width), p: res.settings.precision });
   } else {
-    $("expose-status").textContent = `${run.stop_text}${view.stopped_by ? ` (${view.stopped_by})` : ""}`;
+    $("expose-status").textContent = stopText(run, res.settings) + stoppedBy(view.stopped_by);
   }
-  const unit = res.settings.unit;
+  const unit = tOr(`unit.${res.settings.unit}`, res.settings.unit);
+  const two = (res.settings.rules && res.settings.rules.decks === 2) || decks() === 2;
   let h = `<p id="expose-recommendation" class="recommendation" data-option="${esc(run.recommended)}">` +
-    `${view.state === "running" ? "So far: " : "Recommendation: "}<b>${run.recommended === "none" ? "expose nothing" : "expose " + esc(run.recommended)}</b>` +
-    ` <span class="status">(n = ${n.toLocaleString("en")}; ${esc(unit)} per deal, 95% CIs)</span></p>`;
-  h += `<table class="result" id="expose-table"><tr><th>option</th><th>EV</th><th>95% CI</th><th>Δ vs none</th><th>95% CI</th>` +
-    `<th>P(Δ>0)</th><th>ties</th><th>status</th><th>♠Q pig</th><th>♦J sheep</th><th>♣10</th><th>hearts</th></tr>`;
+    `${t(view.state === "running" ? "sofar" : "recommendation")}<b>${esc(exposeWhat(run.recommended))}</b>` +
+    ` <span class="status">${esc(t("expose.unit", { n: int(n), unit }))}</span></p>`;
+  const copies = two ? " " + t("col.copies") : "";
+  h += `<table class="result" id="expose-table"><tr>` + ["col.option", "col.ev", "col.ci", "col.delta", "col.ci",
+    "col.pgain", "col.ties", "col.status"].map((k) => `<th>${esc(t(k))}</th>`).join("") +
+    ["col.pig", "col.sheep", "col.transformer"].map((k) => `<th class="component">${esc(t(k) + copies)}</th>`).join("") +
+    ["col.full_hearts", "col.grand_slam", "col.hearts"].map((k) => `<th class="component">${esc(t(k))}</th>`).join("") + "</tr>";
+  const nd = two ? 2 : 3;
   for (const r of res.rows) {
-    const rec = r.option === run.recommended;
-    h += `<tr class="${rec ? "recommended" : ""}" data-option="${esc(r.option)}"><td>${esc(r.option)}</td>` +
+    const rec = r.option === run.recommended, none = r.option === "none";
+    h += `<tr class="${rec ? "recommended" : ""}" data-option="${esc(r.option)}"><td>${esc(optionLabel(r.option))}</td>` +
       `<td>${num(r.ev)}</td><td>${ci(r.ev_lo, r.ev_hi)}</td>` +
-      `<td>${r.option === "none" ? "0" : num(r.delta, 2, true)}</td><td>${r.option === "none" ? "" : ci(r.delta_lo, r.delta_hi, 2, true)}</td>` +
-      `<td>${r.option === "none" ? "" : pct(r.p_gain)}</td><td>${r.option === "none" ? "" : pct(r.p_tie)}</td>` +
-      `<td>${esc(r.status)}</td><td>${num(r.pig, 3)}</td><td>${num(r.sheep, 3)}</td><td>${num(r.transformer, 3)}</td><td>${num(r.hearts)}</td></tr>`;
+      `<td>${none ? "0" : num(r.delta, 2, true)}</td><td>${none ? "" : ci(r.delta_lo, r.delta_hi, 2, true)}</td>` +
+      `<td>${none ? "" : pct(r.p_gain)}</td><td>${none ? "" : pct(r.p_tie)}</td>` +
+      `<td>${esc(tOr(`status.${r.status}`, r.status))}</td><td>${num(r.pig, nd)}</td><td>${num(r.sheep, nd)}</td>` +
+      `<td>${num(r.transformer, nd)}</td><td>${num(r.full_hearts, 3)}</td><td>${num(r.grand_slam, 3)}</td><td>${num(r.hearts)}</td></tr>`;
   }
   h += "</table>";
-  for (const w of run.warnings || []) h += `<p class="status">${esc(w)}</p>`;
+  h += `<p id="expose-legend" class="legend" data-decks="${two ? 2 : 1}">${esc(t(two ? "legend.two" : "legend.one"))}</p>`;
+  for (const w of run.warnings || []) h += `<p class="status warning">${esc(message(w))}</p>`;
   out.innerHTML = h;
 }
 
@@ -209,39 +265,50 @@ function renderExpose(view) {
 function renderTables(view, tables) {
   const out = $("expose-out"), res = view.result, run = res.runs[0];
   if (!res.settings.tables) {  // the snapshot of one table's run
-    const t = res.settings.opponents[0], k = tables.indexOf(t);
-    const cap = res.settings.max_deals, n = run.n;
-    $("expose-status").textContent = `table ${t}${k >= 0 ? ` (${k + 1} of ${tables.length})` : ""}: n = ${n.toLocaleString("en")} deals of at most ` +
-      `${cap.toLocaleString("en")} · ${dur(view.elapsed)} · largest Δ half-width ${num(run.max_half_width)} (target ${res.settings.precision})`;
-    out.innerHTML = `<p class="status">The comparison shows when every table is played.</p>`;
+    const tb = res.settings.opponents[0], k = tables.indexOf(tb);
+    $("expose-status").textContent = t("tables.running", { t: tb, k: k >= 0 ? t("tables.k", { k: k + 1, of: tables.length }) : "",
+      n: int(run.n), cap: int(res.settings.max_deals), el: dur(view.elapsed), hw: num(run.max_half_width),
+      p: res.settings.precision });
+    out.innerHTML = `<p class="status">${esc(t("tables.wait"))}</p>`;
     return;
   }
   tables = res.settings.tables;
   const by = run.by_table || {};
-  $("expose-status").textContent = `${tables.map((t) => `${t}: n = ${(by[t] ? by[t].n : 0).toLocaleString("en")}`).join(" · ")}` +
-    ` · ${dur(view.elapsed)}${view.stopped_by ? ` (stopped: ${view.stopped_by})` : view.state === "cancelled" ? " (cancelled)" : ""}`;
+  $("expose-status").textContent = `${tables.map((tb) => `${tb}: n = ${int(by[tb] ? by[tb].n : 0)}`).join(" · ")}` +
+    ` · ${dur(view.elapsed)}${view.stopped_by ? t("tables.stopped", { why: message(view.stopped_by) }) : view.state === "cancelled" ? t("tables.cancelled") : ""}`;
+  // the recommendation per table played, grouped (the CLI's recommendation_text)
+  const groups = new Map();
+  for (const tb of tables) if (by[tb]) groups.set(by[tb].recommended, [...(groups.get(by[tb].recommended) || []), tb]);
+  let rec;
+  if (groups.size === 1) {
+    const [[o, ts]] = groups;
+    rec = t(ts.length === tables.length ? "tables.every" : "tables.every_played", { what: exposeWhat(o), ts: ts.join(", ") });
+  } else {
+    rec = [...groups].map(([o, ts]) => t("tables.under", { what: exposeWhat(o), ts: ts.join(", ") })).join("; ");
+  }
   let h = `<p id="expose-recommendation" class="recommendation" data-option="${esc(run.recommended)}">` +
-    `Recommendation: <b>${esc(run.recommendation || run.recommended)}</b>` +
-    ` <span class="status">(${esc(res.settings.unit)} per deal; Δ vs exposing nothing with its 95% CI under each table)</span></p>`;
-  h += `<table class="result" id="expose-tables-table"><tr><th>option</th>` +
-    tables.map((t) => `<th colspan="2">${esc(t)}</th>`).join("") + `<th>verdict</th></tr>` +
-    `<tr class="tables-head"><th></th>${tables.map(() => "<th>Δ</th><th>95% CI</th>").join("")}<th></th></tr>`;
+    `${t("recommendation")}<b>${esc(groups.size ? rec : run.recommendation || run.recommended)}</b>` +
+    ` <span class="status">${esc(t("tables.unit", { unit: tOr(`unit.${res.settings.unit}`, res.settings.unit) }))}</span></p>`;
+  h += `<table class="result" id="expose-tables-table"><tr><th>${esc(t("col.option"))}</th>` +
+    tables.map((tb) => `<th colspan="2">${esc(tb)}</th>`).join("") + `<th>${esc(t("col.verdict"))}</th></tr>` +
+    `<tr class="tables-head"><th></th>${tables.map(() => `<th>Δ</th><th>${esc(t("col.ci"))}</th>`).join("")}<th></th></tr>`;
   for (const r of res.rows) {
-    const rec = r.option === run.recommended, none = r.option === "none";
-    h += `<tr class="${rec ? "recommended" : ""}" data-option="${esc(r.option)}"><td>${esc(r.option)}</td>`;
-    for (const t of tables) {
-      const b = (r.by_table || {})[t];
+    const recd = r.option === run.recommended, none = r.option === "none";
+    h += `<tr class="${recd ? "recommended" : ""}" data-option="${esc(r.option)}"><td>${esc(optionLabel(r.option))}</td>`;
+    for (const tb of tables) {
+      const b = (r.by_table || {})[tb];
       h += !b ? "<td></td><td></td>" : none ? "<td>0</td><td></td>"
         : `<td>${num(b.delta, 2, true)}</td><td>${ci(b.delta_lo, b.delta_hi, 2, true)}</td>`;
     }
-    h += `<td class="verdict-${esc(r.verdict || "")}">${none ? "" : esc(r.verdict || "")}</td></tr>`;
+    h += `<td class="verdict-${esc(r.verdict || "")}" data-verdict="${esc(r.verdict || "")}">${none || !r.verdict ? "" : esc(tOr(`verdict.${r.verdict}`, r.verdict))}</td></tr>`;
   }
   h += "</table>";
-  for (const w of run.warnings || []) h += `<p class="status">${esc(w)}</p>`;
+  for (const w of run.warnings || []) h += `<p class="status warning">${esc(message(w))}</p>`;
   out.innerHTML = h;
 }
 
 async function runExpose() {
+  if (exposeGrid.cards().length !== 13 * decks()) return;
   showError("expose-error", null);
   $("expose-out").innerHTML = "";
   $("expose-run").disabled = true; $("expose-cancel").disabled = false;
@@ -252,7 +319,7 @@ async function runExpose() {
     showError("expose-error", e); $("expose-status").textContent = "";
     $("expose-out").dataset.state = "error";
   } finally {
-    $("expose-run").disabled = false; $("expose-cancel").disabled = true; exposeJob = null;
+    exposeJob = null; $("expose-cancel").disabled = true; exposeHandChanged();
   }
 }
 
@@ -273,11 +340,9 @@ function positionBody(ps) {
 }
 
 async function checkPosition(candidate) {  // true when the position with `candidate` plays is legal
-  const n = adviseGrid.cards().length;
-  $("advise-hand").textContent = `${n} of ${13 * decks()} cards${n ? ": " + adviseGrid.text() : ""}`;
-  if (n !== 13 * decks()) {
+  if (!handCount(adviseGrid, $("advise-hand"))) {
     position = null; $("advise-run").disabled = true;
-    $("turn").textContent = "enter your hand as dealt first";
+    $("turn").textContent = t("advise.first");
     plays = candidate; drawPlays(null);
     return false;
   }
@@ -297,19 +362,19 @@ function drawPlays(r) {
   box.replaceChildren();
   box.dataset.count = plays.length;
   if (r) {
-    r.tricks.forEach((t, i) => {
+    r.tricks.forEach((tr, i) => {
       const d = document.createElement("div"); d.className = "trick";
-      d.innerHTML = `<b>trick ${i + 1}:</b> ` + t.map((p) => `<b>${p.seat}:</b>${esc(p.play.match(/../g).map(cardLabel).join(""))}`).join(" ");
+      d.innerHTML = `<b>${esc(t("advise.trick", { i: i + 1 }))}</b> ` + tr.map((p) => `<b>${p.seat}:</b>${esc(p.play.match(/../g).map(cardLabel).join(""))}`).join(" ");
       box.append(d);
     });
     const you = r.your_turn;
-    $("turn").textContent = `trick ${r.trick} · seat ${r.to_play} to play${you ? " (you)" : ""}`;
+    $("turn").textContent = t("advise.turn", { t: r.trick, s: r.to_play }) + (you ? t("advise.you") : "");
     $("turn").dataset.seat = r.to_play;
     $("advise-run").disabled = !you || adviseJob !== null;
-    $("advise-cli").textContent = r.command || "";
   } else {
     $("advise-run").disabled = true;
   }
+  adviseCli();
   const seen = {};  // a card is gone when every copy of it was played
   for (const c of plays.flatMap((p) => p.match(/../g) || [])) seen[c] = (seen[c] || 0) + 1;
   playGrid.mark(Object.keys(seen).filter((c) => seen[c] >= decks()), "gone");
@@ -330,30 +395,69 @@ async function addPlay(text) {
   if (await check(() => [...plays, t])) $("play-text").value = "";
 }
 
+// The advise options of the position with the table, precision, most worlds and seed chosen
+// now (read again whenever one of them changes).
+function adviseOptions() {
+  const o = { ...position.options, precision: Number($("advise-precision").value),
+    max_worlds: Number($("advise-max-worlds").value), seed: Number($("advise-seed").value) };
+  if ($("advise-players").value !== META.table_player) o.players = $("advise-players").value;
+  return o;
+}
+
+// The command line giving the page's numbers: the position and the current settings.
+function adviseCli() {
+  if (!position || !position.options) { $("advise-cli").textContent = ""; return; }
+  const o = adviseOptions(), parts = ["gongzhu-sim", "advise", shq(tens(o.hand)), "--seat", String(o.seat)];
+  for (const e of o.exposed || []) parts.push("--exposed", shq(tens(e)));
+  if (o.plays) parts.push("--plays", shq(tens(o.plays)));
+  if (o.later_deal) parts.push("--later-deal");
+  if (o.players) parts.push("--players", shq(o.players));
+  parts.push("--precision", String(o.precision), "--max-worlds", String(o.max_worlds), "--seed", String(o.seed));
+  $("advise-cli").textContent = [...parts, ...ruleFlags(o)].join(" ");
+}
+
+let lastAdvise = null;
+
 function renderAdvise(view) {
+  lastAdvise = view;
   const out = $("advise-out"), res = view.result;
   out.dataset.state = view.state;
   const maxw = Number($("advise-max-worlds").value);
   if (!res) {
-    $("advise-status").textContent = view.state === "running" ? `starting… ${dur(view.elapsed)}`
-      : view.state === "cancelled" ? "cancelled before two worlds: no estimate" : "";
+    $("advise-status").textContent = view.state === "running" ? t("advise.starting", { t: dur(view.elapsed) })
+      : view.state === "cancelled" ? t("advise.cancelled0") : "";
     return;
   }
   if (view.state === "running") {
     const w = res.worlds;
     const left = Math.min(w ? (view.elapsed / w) * (maxw - w) : NaN, view.time_limit - view.elapsed);
-    $("advise-status").textContent = `${w} worlds of at most ${maxw} · ${dur(view.elapsed)} · at most ${dur(left)} left`;
+    $("advise-status").textContent = t("advise.running", { w, max: maxw, t: dur(view.elapsed), left: dur(left) });
   } else {
-    const how = { precision: "precision reached", "max-worlds": "the worlds cap", interrupted: "stopped", "one legal play": "one legal play" }[res.stopped] || res.stopped;
-    $("advise-status").textContent = `${res.worlds} sampled worlds (${how})${view.stopped_by ? ` (${view.stopped_by})` : ""}`;
+    $("advise-status").textContent = t("advise.done", { w: res.worlds, how: tOr(`how.${res.stopped}`, res.stopped) }) +
+      stoppedBy(view.stopped_by);
   }
-  let h = `<p id="advise-recommendation" class="recommendation" data-card="${esc(res.recommended)}">` +
-    `${view.state === "running" ? "So far: " : "Recommended: "}<b>${esc(res.recommended)}</b>` +
-    (res.simulated ? ` <span class="status">(P(best) ${num(res.p_best)}; ${res.measure === "zero-sum" ? "zero-sum" : "team share"} points per deal)</span>` : " (the only legal card)") + "</p>";
+  // exact ties: cards whose difference to the best is 0 in every sampled world (Δ 0 with a
+  // CI of [0, 0]: the values are sums of whole points, so equal means exactly equal)
+  const tied = res.simulated && res.worlds >= 2 ? res.cards.filter((c) => c.card !== res.recommended &&
+    c.delta === 0 && c.delta_ci_low === 0 && c.delta_ci_high === 0).map((c) => c.card) : [];
+  const allTied = tied.length > 0 && tied.length === res.cards.length - 1;
+  const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
+  let h = `<p id="advise-recommendation" class="recommendation" data-card="${esc(res.recommended)}" data-tie="${allTied ? "all" : tied.length ? "some" : ""}">`;
+  if (allTied) {
+    h += `<b>${esc(t("advise.tie_all"))}</b>`;
+  } else {
+    h += `${t(view.state === "running" ? "sofar" : "recommended")}<b>${esc(cardsLabel(res.recommended))}</b> `;
+    if (!res.simulated) h += esc(t("advise.only"));
+    else if (tied.length) h += `<span class="status">${esc(t("advise.tie_some", { cards: tied.map(cardsLabel).join(" ") }))}</span>`;
+    else h += `<span class="status">${esc(t("advise.pbest", { p: num(res.p_best), unit }))}</span>`;
+  }
+  h += "</p>";
   if (res.simulated) {
-    h += `<table class="result" id="advise-table"><tr><th>card</th><th>EV</th><th>95% CI</th><th>Δ best</th><th>95% CI</th><th>n</th></tr>`;
+    h += `<table class="result" id="advise-table"><tr>` + ["col.card", "col.ev", "col.ci", "col.dbest", "col.ci"]
+      .map((k) => `<th>${esc(t(k))}</th>`).join("") + "<th>n</th></tr>";
     for (const c of res.cards) {
-      h += `<tr class="${c.card === res.recommended ? "recommended" : ""}" data-card="${esc(c.card)}"><td>${esc(c.card)}</td><td>${num(c.ev, 1, true)}</td>` +
+      const rec = c.card === res.recommended && !allTied;
+      h += `<tr class="${rec ? "recommended" : ""}" data-card="${esc(c.card)}"><td>${esc(cardsLabel(c.card))}</td><td>${num(c.ev, 1, true)}</td>` +
         `<td>${ci(c.ci_low, c.ci_high, 1, true)}</td><td>${num(c.delta, 1, true)}</td><td>${c.card === res.recommended ? "—" : ci(c.delta_ci_low, c.delta_ci_high, 1, true)}</td><td>${c.n}</td></tr>`;
     }
     h += "</table>";
@@ -366,10 +470,7 @@ async function runAdvise() {
   showError("advise-error", null);
   $("advise-out").innerHTML = "";
   $("advise-run").disabled = true; $("advise-cancel").disabled = false;
-  const o = { ...position.options, precision: Number($("advise-precision").value),
-    max_worlds: Number($("advise-max-worlds").value), seed: Number($("advise-seed").value) };
-  if ($("advise-players").value !== META.table_player) o.players = $("advise-players").value;
-  adviseJob = new Job("advise", o, renderAdvise);
+  adviseJob = new Job("advise", adviseOptions(), renderAdvise);
   try {
     renderAdvise(await adviseJob.run());
   } catch (e) {
@@ -381,19 +482,26 @@ async function runAdvise() {
 
 // ------------------------------------------------------------------ Reports
 
+let lastReports = null;
+
 async function loadReports() {
-  const r = await get("/api/reports");
+  drawReports(await get("/api/reports"));
+}
+
+function drawReports(r) {
+  lastReports = r;
   if (!r.results) {
-    $("reports-root").textContent = "No results folder: start the server with gongzhu-sim serve --results DIR to list its run, study and tune reports.";
+    $("reports-root").textContent = t("reports.none");
     $("reports-out").replaceChildren();
     return;
   }
-  $("reports-root").textContent = `Results folders under ${r.results}:`;
-  if (!r.folders.length) { $("reports-out").textContent = "none yet."; return; }
-  let h = `<table class="result" id="reports-table"><tr><th>folder</th><th>kind</th><th>status</th><th>started</th><th>report</th></tr>`;
+  $("reports-root").textContent = t("reports.under", { dir: r.results });
+  if (!r.folders.length) { $("reports-out").textContent = t("reports.empty"); return; }
+  let h = `<table class="result" id="reports-table"><tr>` + ["col.folder", "col.kind", "col.status", "col.started", "col.report"]
+    .map((k) => `<th>${esc(t(k))}</th>`).join("") + "</tr>";
   for (const f of r.folders) {
-    h += `<tr><td>${esc(f.path)}</td><td>${esc(f.kind)}</td><td>${esc(f.status || "")}</td><td>${esc(f.started || "")}</td>` +
-      `<td>${f.report ? `<a href="/reports/${f.report.split("/").map(encodeURIComponent).join("/")}" target="_blank" rel="noopener">open report</a>` : "no report yet"}</td></tr>`;
+    h += `<tr><td>${esc(f.path)}</td><td>${esc(tOr(`kind.${f.kind}`, f.kind))}</td><td>${esc(f.status ? tOr(`rstatus.${f.status}`, f.status) : "")}</td><td>${esc(f.started || "")}</td>` +
+      `<td>${f.report ? `<a href="/reports/${f.report.split("/").map(encodeURIComponent).join("/")}" target="_blank" rel="noopener">${esc(t("reports.open"))}</a>` : esc(t("reports.noreport"))}</td></tr>`;
   }
   $("reports-out").innerHTML = h + "</table>";
 }
@@ -407,19 +515,41 @@ function showPage() {
     $(`tab-${p}`).classList.toggle("active", p === page);
   }
   $("rules-panel").hidden = page === "reports";
-  if (page === "reports") loadReports().catch((e) => { $("reports-out").textContent = e.message; });
+  if (page === "reports") loadReports().catch((e) => { $("reports-out").textContent = message(e.message, true); });
+}
+
+// Another language: the static texts (i18n.js apply) and everything drawn so far, again.
+function languageChanged() {
+  setLang($("lang").value);
+  handCount(exposeGrid, $("expose-hand"));
+  if (lastExpose) renderExpose(...lastExpose);
+  if (lastAdvise) renderAdvise(lastAdvise);
+  if (lastReports) drawReports(lastReports);
+  drawPlays(position);
+  if (!position && adviseGrid.cards().length !== 13 * decks()) $("turn").textContent = t("advise.first");
+  handCount(adviseGrid, $("advise-hand"));
+  for (const [id, [text, own]] of shownErrors) showError(id, own ? null : new ApiError(text), own);
 }
 
 async function main() {
+  setLang(initialLang(), false);
+  $("lang").value = getLang();
+  $("lang").addEventListener("change", languageChanged);
   META = await get("/api/meta");
   buildRules();
-  for (const m of META.measures) $("expose-measure").append(new Option(m, m, false, m === "zero-sum"));
+  for (const m of META.measures) {
+    const o = new Option(tOr(`measure.${m}`, m), m, false, m === "zero-sum");
+    o.dataset.i18n = `measure.${m}`;
+    $("expose-measure").append(o);
+  }
   fillPlayers();
   $("expose-max-deals").max = META.caps.max_deals;
   $("advise-max-worlds").max = META.caps.max_worlds;
 
-  exposeGrid = new CardGrid($("expose-grid"), { onChange: exposeHandChanged });
-  adviseGrid = new CardGrid($("advise-grid"), { onChange: () => check(() => plays) });
+  const full = (err) => (card) => showError(err, null, () => t("hand.full", { need: 13 * decks(), card: cardLabel(card) }));
+  exposeGrid = new CardGrid($("expose-grid"), { onChange: () => { showError("expose-error", null); exposeHandChanged(); },
+    onFull: full("expose-error") });
+  adviseGrid = new CardGrid($("advise-grid"), { onChange: () => check(() => plays), onFull: full("advise-error") });
   playGrid = new CardGrid($("play-grid"), { mode: "pick", onPick: (c) => addPlay(c) });
   $("decks").addEventListener("change", () => {
     for (const g of [exposeGrid, adviseGrid]) g.setDecks(decks());
@@ -427,12 +557,17 @@ async function main() {
   });
   for (const id of ["expose-seat", "expose-player", "expose-opponents", "expose-opp-exposure", "expose-options",
     "expose-measure", "expose-precision", "expose-max-deals", "expose-seed", "expose-batch"]) {
-    $(id).addEventListener("change", exposeCli);
+    $(id).addEventListener("change", exposeCli); $(id).addEventListener("input", exposeCli);
   }
   $("rules-panel").addEventListener("change", () => { exposeCli(); check(() => plays); });
   const paste = (grid, input, err) => async () => {
     try {
       const r = await post("/api/hand", { hand: $(input).value, decks: decks() });
+      const n = r.cards.length, need = 13 * decks();
+      if (n > need) {  // refused at once: a seat is never dealt more
+        showError(err, null, () => t("hand.too_many", { n, need, k: n - need }));
+        return;
+      }
       showError(err, null); grid.setCards(r.cards);
     } catch (e) { showError(err, e); }
   };
@@ -449,6 +584,9 @@ async function main() {
   $("play-undo").addEventListener("click", () => check(() => plays.slice(0, -1)));
   $("play-clear").addEventListener("click", () => check(() => []));
   $("advise-run").addEventListener("click", runAdvise);
+  for (const id of ["advise-players", "advise-precision", "advise-max-worlds", "advise-seed"]) {
+    $(id).addEventListener("change", adviseCli); $(id).addEventListener("input", adviseCli);
+  }
   $("advise-cancel").addEventListener("click", () => adviseJob && adviseJob.cancel());
   addEventListener("hashchange", showPage);
   showPage(); exposeHandChanged(); check(() => []);
