@@ -19,6 +19,7 @@ from sim.game.cards import (
     EXPOSABLE,
     CardError,
     card_str,
+    clean_text,
     parse_card,
     parse_hand,
     suit_of,
@@ -83,7 +84,7 @@ def parse_plays(text: str, decks: int) -> list:
     """Plays from text: one deck one card per token; two decks a token of one card or two
     (``D8D8`` a pair, ``S9S7`` two cards following a pair lead)."""
     plays = []
-    for k, tok in enumerate(text.replace(",", " ").split()):
+    for k, tok in enumerate(clean_text(text).replace(",", " ").split()):
         try:
             cards = parse_play(tok) if decks == 2 else [parse_card(tok)]
         except CardError as exc:
@@ -242,7 +243,8 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
         # one text per --exposed option of the seat: a message names the option at fault
         for text in [texts] if isinstance(texts, str) else texts:
             try:
-                cs = [parse_card(t) for t in text.replace(",", " ").replace("+", " ").split()]
+                cs = [parse_card(t)
+                      for t in clean_text(text).replace(",", " ").replace("+", " ").split()]
             except CardError as exc:
                 raise AdviseError(f"--exposed {s}={text}: {exc}") from None
             for c in cs:

@@ -89,7 +89,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
     hand (two decks: more copies than held), or an option given twice.
     """
     if isinstance(text, str):
-        items: list[Any] = [t.strip() for t in text.split(";")]
+        items: list[Any] = [t.strip() for t in text.replace("；", ";").split(";")]
         if text.strip() == "":
             raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
     else:
