@@ -246,7 +246,10 @@ def _names(values: Any, what: str, parse) -> tuple[str, str, str, str]:
 
 
 def _seats(seats: Any, where: str) -> dict[str, Any]:
-    """``[[seats]]`` → {"players": (...), "exposures": (...)} with the given keys only."""
+    """``[[seats]]`` → {"players": (...), "exposures": (...)} with the given keys only.
+    Raises InputError naming the table, the seat and ``where`` (the file) for a bad value."""
+    from strategies.registry import parse_exposure, parse_player
+
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise InputError(f"seats{where} must be four [[seats]] tables")
     if len(seats) != 4:
@@ -261,6 +264,12 @@ def _seats(seats: Any, where: str) -> dict[str, Any]:
             if k in table and not isinstance(table[k], str):
                 raise InputError(f"[[seats]] {k} must be a name (a string){where}, "
                                  f"got {table[k]!r}")
+            if k in table:  # the error names the file, the table and the seat
+                try:
+                    (parse_player if k == "player" else parse_exposure)(table[k], None)
+                except InputError as exc:
+                    raise InputError(f"[[seats]] number {s + 1} (seat {s}) {k} = "
+                                     f"{table[k]!r}{where}: {exc}") from None
     for key, out_key, default in (("player", "players", DEFAULT_SPEC.players),
                                   ("exposure", "exposures", DEFAULT_SPEC.exposures)):
         if any(key in t for t in seats):
