@@ -117,3 +117,15 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
     rows = [json.loads(r.output)["rows"] for r in (ref_j, zh_j)]
     assert [(r["hand"], r["ev"], r["delta"]) for r in rows[0]] == \
         [(r["hand"], r["ev"], r["delta"]) for r in rows[1]]
+
+
+def test_fixed_exposure_policy_and_toml_take_chinese_card_names(tmp_path):
+    from sim.jobs.config import load_toml, spec_from_toml
+    from strategies.registry import parse_exposure
+
+    assert parse_exposure("fixed:猪,羊").params == parse_exposure("fixed:SQ,DJ").params
+    cfg = tmp_path / "job.toml"
+    cfg.write_text('[[seats]]\nexposure = "fixed:猪,变压器"\n' + '[[seats]]\n' * 3)
+    spec = spec_from_toml(load_toml(cfg), source=str(cfg))
+    assert spec["exposures"][0] == "fixed:猪,变压器"
+    assert parse_exposure(spec["exposures"][0]).params == parse_exposure("fixed:SQ,CT").params

@@ -180,3 +180,13 @@ def test_toml_seat_with_a_misspelt_player_names_file_seat_and_suggestion(tmp_pat
     assert "[[seats]] number 1 (seat 0) player = 'heurstic'" in msg
     assert "did you mean 'heuristic'?" in msg
     assert not (tmp_path / "o").exists()
+
+
+def test_advise_seat_mismatch_points_at_the_seat():
+    """The README position with --seat 2 instead of 3: the error shows the trick that puts ♥A
+    on seat 0 and the --seat under which seat 1 (the exposer) played it."""
+    args = [*README_POSITION]
+    args[2] = "2"
+    msg = one_error_line(run("advise", *args))
+    assert "with --seat 2 as the seat to play now the plays seat it at seat 0" in msg
+    assert "trick 5, 3:S5 0:HA 1:S3" in msg and msg.endswith("--seat 3)")
