@@ -17,13 +17,19 @@ Text forms accepted on input (case-insensitive):
   Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q; in a list,
   ``SQ QS`` or ``SQ SQ``).
 
+Chinese names work in every form (:data:`CHINESE_SUITS`, :data:`CHINESE_CARDS`): a suit
+name before its ranks — ``黑桃Q43 红桃32 方块AKQJT98 梅花2``, ``黑桃Q 红桃A 方块J 梅花10``,
+the short ``黑 红 方 梅`` and ``红心 方片 草花`` too — and the cards' names ``猪`` (♠Q),
+``羊`` (♦J), ``变压器`` (♣10) wherever a card is read (``--exposed 1=猪,羊``).
+
 The outline suit symbols ``♤ ♡ ♢ ♧`` read as ``♠ ♥ ♦ ♣``.  Invisible characters that
 phones, chat apps and web pages put into copied text are ignored everywhere a card or hand
 is read (:func:`clean_text`): the emoji selector U+FE0F after a suit symbol (``♠️``), the
 zero-width space U+200B and other zero-width/format characters; a no-break space U+00A0
 (or any other Unicode space) is a plain space.
 
-Canonical output: ``SQ``, ``HT`` for cards, PBN for hands.
+Canonical output: ``SQ``, ``HT`` for cards, PBN for hands; :func:`hand_rows` displays a
+hand one suit a row with the ranks a space apart (``♦ A K Q J 10 9 8``).
 Errors: :class:`CardError` (a ``ValueError``) whose message names the
 offending card or text.
 """
