@@ -129,3 +129,14 @@ def test_fixed_exposure_policy_and_toml_take_chinese_card_names(tmp_path):
     spec = spec_from_toml(load_toml(cfg), source=str(cfg))
     assert spec["exposures"][0] == "fixed:猪,变压器"
     assert parse_exposure(spec["exposures"][0]).params == parse_exposure("fixed:SQ,CT").params
+
+
+def test_study_cards_take_card_forms_and_chinese_names():
+    from sim.errors import InputError
+    from sim.jobs.config import _study
+
+    assert _study({"cards": "猪,羊,变压器,红桃A"}, "")["cards"] == \
+        ("pig", "sheep", "transformer", "heartA")
+    assert _study({"cards": "heartA, SQ"}, "")["cards"] == ("pig", "heartA")
+    with pytest.raises(InputError, match="unknown study card.*'SK'.*猪 羊 变压器"):
+        _study({"cards": "猪,SK"}, "")

@@ -277,6 +277,21 @@ def _seats(seats: Any, where: str) -> dict[str, Any]:
     return out
 
 
+def _study_card(name: str) -> str:
+    """The study card name (:data:`STUDY_CARDS`) of ``name``: a study name as it is, or an
+    exposable card in any card form (``SQ``, ``♦J``, ``猪``, ``红桃A``: docs/cards.md);
+    anything else unchanged (the caller reports it)."""
+    from sim.game.cards import EXPOSABLE, EXPOSE_NAMES, CardError, parse_card
+
+    if name in STUDY_CARDS:
+        return name
+    try:
+        c = parse_card(name)
+    except CardError:
+        return name
+    return EXPOSE_NAMES[EXPOSABLE.index(c)] if c in EXPOSABLE else name
+
+
 def _study(v: Any, where: str) -> dict[str, Any]:
     """Validate a ``[study]`` table (or the study flags) → the StudySpec fields it sets."""
     if not isinstance(v, dict):
@@ -294,10 +309,12 @@ def _study(v: Any, where: str) -> dict[str, Any]:
                                                                for c in cards):
             raise InputError(f"study cards{where} must name one or more of "
                              f"{', '.join(STUDY_CARDS)}, got {v['cards']!r}")
+        cards = [_study_card(c) for c in cards]
         bad = [c for c in cards if c not in STUDY_CARDS]
         if bad:
             raise InputError(f"unknown study card(s) {', '.join(map(repr, bad))}{where}; "
-                             f"valid: {', '.join(STUDY_CARDS)}")
+                             f"valid: {', '.join(STUDY_CARDS)} (or the cards: SQ DJ CT HA, "
+                             "猪 羊 变压器 红桃A)")
         out["cards"] = tuple(c for c in STUDY_CARDS if c in cards)
     if "holder_others" in v:
         if v["holder_others"] not in HOLDER_OTHERS:
