@@ -64,6 +64,14 @@ def test_expose_players_resolution_and_refusals():
     p = parse_options("expose", {"hand": SHEEP, "players": "lowest",
                                  "opponents": "heuristic,lowest,random"})
     assert (p["player"], p["opponents"]) == ("lowest", "heuristic,lowest,random")
+    # the page's cap on search work sees the table --players seats
+    from sim.errors import InputError
+    from sim.web.app import check_search_work
+
+    heavy = parse_options("expose", {"hand": SHEEP, "players": "search:worlds=1024",
+                                     "batch": 2000, "max_deals": 2000})
+    with pytest.raises(InputError, match="search worlds"):
+        check_search_work("expose", heavy)
     msg = one_error_line(run("expose", SHEEP, "--players", "heuristic", "--tables",
                              "heuristic,learned"))
     assert "--players and --tables" in msg
