@@ -470,14 +470,18 @@ def _parse(kind: str, name: str, decks: int | None) -> Choice:
     base, _, arg = text.partition(":")
     strategy = _REGISTRY[kind].get(base)
     if strategy is None:
+        import difflib
+
+        close = difflib.get_close_matches(base.lower(), [s.name for s in strategies(kind)], 1)
+        mean = f" (did you mean {close[0]!r}?)" if close else ""
         if kind == PLAYER:
             valid = ", ".join(s.name for s in strategies(PLAYER))
             raise StrategyError(
-                f"unknown player {name!r}; valid players: {valid} "
+                f"unknown player {name!r}{mean}; valid players: {valid} "
                 "(heuristic and search take NAME:key=value,...)"
             )
         raise StrategyError(
-            f"unknown exposure policy {name!r}; valid policies: never, always, random, "
+            f"unknown exposure policy {name!r}{mean}; valid policies: never, always, random, "
             "fixed:CARDS (e.g. fixed:SQ,HA), rule or rule:key=value,..."
         )
     _check_decks(strategy, decks, text)

@@ -145,14 +145,17 @@ def test_two_decks_position():
      "Error: --exposed 1=SQ: SQ is already seen elsewhere (in HAND)"),
     (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
       "--exposed", "2=DJ"],
-     "Error: --exposed 2=DJ: DJ is already seen elsewhere (played by seat 1; --plays are "
-     "seated from --seat, the seat to play now)"),
+     "Error: --exposed 2=DJ: DJ is already seen elsewhere (with --seat 3 as the seat to play "
+     "now the plays seat it at seat 1: play 6 in trick 2, 0:D4 1:DJ 2:D3; if seat 2 played "
+     "it, the seat to play now is 0: --seat 0)"),
     # the README position with --seat 2 instead of 3: every play moves one seat, so seat 0
-    # discards seat 1's exposed ♥A; the message said only "played by another seat"
+    # discards seat 1's exposed ♥A: the message shows the trick that seats it and the --seat
+    # under which seat 1 played it
     (["KQ2.QJ.76.95", "--seat", "2", "--exposed", "1=HA,DJ", "--plays",
       "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"],
-     "Error: --exposed 1=HA: HA is already seen elsewhere (played by seat 0; --plays are "
-     "seated from --seat, the seat to play now)"),
+     "Error: --exposed 1=HA: HA is already seen elsewhere (with --seat 2 as the seat to play "
+     "now the plays seat it at seat 0: play 18 in trick 5, 3:S5 0:HA 1:S3; if seat 1 played "
+     "it, the seat to play now is 3: --seat 3)"),
     (["S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3",
       "--first-leader", "0"],
      "Error: with first leader 0 the plays put seat 2 to play, not seat 3"),

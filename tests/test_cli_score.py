@@ -107,7 +107,7 @@ def test_score_auto_exposed_note():
           "--exposed", "SQ"], "forbids exposure"),
         (["SQ", "-", "-", "-", "--variant", "pig_sheep", "--holders", "0,1",
           "--decks", "2"], "one-deck game"),
-        (["SQ", "-", "-"], "takes 4 values"),
+        (["SQ", "-", "-"], "four arguments"),
     ],
 )
 def test_score_bad_input(args, needle):

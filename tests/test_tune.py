@@ -265,8 +265,11 @@ def test_family_keys_are_the_registry_one_deck_keys():
 def test_parse_param_grid():
     assert parse_param("pig_low=2..6:2", RULE) == ("pig_low", (2.0, 4.0, 6.0))
     assert parse_param("pig_low=3", RULE) == ("pig_low", (3.0,))
-    assert parse_param("heartA_hearts=0..1:0.25", RULE)[1] == (0, 0.25, 0.5, 0.75, 1.0)
+    assert parse_param("heartA_hearts=1..2:0.25", RULE)[1] == (1, 1.25, 1.5, 1.75, 2.0)
     with pytest.raises(InputError, match="at most 200"):
+        parse_param("discard_short=0..1000", Family.of("heuristic"))
+    # a range outside the key's valid range is refused before its size is counted
+    with pytest.raises(InputError, match="valid range 0..11"):
         parse_param("pig_low=0..1000", RULE)
 
 

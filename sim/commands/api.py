@@ -109,15 +109,27 @@ def to_argv(cmd: click.Command, options: Mapping[str, Any],
 def parse_options(command: str, options: Mapping[str, Any],
                   refused: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
     """The parsed parameters of ``gongzhu-sim COMMAND`` for ``options`` (see :func:`to_argv`),
-    as click gives them to the command.  Raises OptionError with the CLI's message (without
-    its ``Error:`` prefix) for anything the command line would refuse."""
+    as click gives them to the command; expose's ``players`` (--players NAME) is resolved
+    into ``player`` and ``opponents`` as the command does
+    (:func:`sim.commands.expose.table_players`).  Raises OptionError with the CLI's message
+    (without its ``Error:`` prefix) for anything the command line would refuse."""
     cmd = _command(command)
     argv = to_argv(cmd, options, refused)
     try:
         ctx = cmd.make_context(command, argv)
     except click.UsageError as exc:  # BadParameter, NoSuchOption, MissingParameter, ...
         raise OptionError(exc.format_message()) from None
-    return dict(ctx.params)
+    params = dict(ctx.params)
+    if command == "expose" and params.get("players") is not None:
+        from sim.commands.expose import table_players
+
+        given = {_param(cmd, str(k)).name for k in options}
+        params["player"], params["opponents"] = table_players(
+            params["players"], params["player"], params["opponents"], params["tables"],
+            given & {"player", "opponents"})
+    if command == "expose":
+        del params["players"]
+    return params
 
 
 def unset_table_defaults(command: str, options: Mapping[str, Any], params: dict) -> dict:

@@ -90,6 +90,11 @@ class ExposeOptions:
               help="cards known to be in another seat, e.g. --known 1=SA,SK (repeatable, "
               "once per seat: all of a seat's known cards in one --known; CARDS in any "
               "hand/card-list form; two decks: a card twice = both copies, --known 1=SA,SA)")
+@click.option("--players", default=None, metavar="NAME",
+              help="play strategy of the whole table, the hand's seat and the other three "
+              "(as advise's and study's --players): --player NAME --opponents NAME; a "
+              "--player or --opponents given beside it wins for its seats; not with --tables  "
+              f"[default: {TABLE_PLAYER}]")
 @click.option("--player", default=ExposeOptions.player, show_default=True,
               help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...], learned[:model=PATH]); with --tables, when not given: "
@@ -150,9 +155,9 @@ class ExposeOptions:
 @LEVEL_OPTION
 @check_legal_option
 @rules_options
-def expose(hand, seat, known, player, opponents, tables, opponents_exposure, options, measure,
-           precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout, batch, fmt,
-           plot, hands_file, quiet, level, check_legal, **kwargs):
+def expose(hand, seat, known, players, player, opponents, tables, opponents_exposure, options,
+           measure, precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
+           batch, fmt, plot, hands_file, quiet, level, check_legal, **kwargs):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -192,11 +197,10 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
     from sim.analysis.exposure.format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
 
-    if tables is not None:  # with --tables, --player / --opponents count only when given
-        ctx = click.get_current_context()
-        player, opponents = (v if ctx.get_parameter_source(k) != ParameterSource.DEFAULT
-                             else None for k, v in (("player", player),
-                                                    ("opponents", opponents)))
+    ctx = click.get_current_context()
+    given = {k for k in ("player", "opponents")
+             if ctx.get_parameter_source(k) != ParameterSource.DEFAULT}
+    player, opponents = table_players(players, player, opponents, tables, given)
     opts = ExposeOptions(
         hand=hand, seat=seat, known=known, player=player, opponents=opponents,
         opponents_exposure=opponents_exposure, options=options, measure=measure,
@@ -227,6 +231,26 @@ def expose(hand, seat, known, player, opponents, tables, opponents_exposure, opt
             click.echo(f"plot written to {plot}")
     if interrupted:
         sys.exit(130)
+
+
+def table_players(players: str | None, player: str | None, opponents: str | None,
+                  tables: str | None, given: set[str]) -> tuple[str | None, str | None]:
+    """The hand's ``player`` and the ``opponents`` expose plays with: ``players`` (--players
+    NAME, the whole table) stands for each of the two not in ``given`` (the options given on
+    the command line); with ``tables`` a default not given is None (each table's).  Raises
+    InputError for --players beside --tables."""
+    from sim.errors import InputError
+
+    if players is not None:
+        if tables is not None:
+            raise InputError("--players and --tables both choose the table: give one "
+                             "(--tables T1,T2 plays each table's players at every seat)")
+        return (player if "player" in given else players,
+                opponents if "opponents" in given else players)
+    if tables is not None:  # with --tables, --player / --opponents count only when given
+        return (player if "player" in given else None,
+                opponents if "opponents" in given else None)
+    return player, opponents
 
 
 def _check_numbers(**values) -> None:

@@ -38,6 +38,24 @@ def _parse_taken(text: str, seat: int) -> list[int]:
         raise CardError(f"seat {seat}: {exc}") from None
 
 
+def _check_four(taken: tuple[str, ...]) -> None:
+    """Raise InputError unless ``taken`` holds the four seats' arguments; the message says
+    how a seat's cards and an empty seat are written, with the command completed."""
+    if len(taken) == 4:
+        return
+    import shlex
+
+    got = " ".join(shlex.quote(t) for t in taken) or "none"
+    if len(taken) < 4:
+        fix = " ".join([*(shlex.quote(t) for t in taken), *["-"] * (4 - len(taken))])
+        how = f", e.g. gongzhu-sim score {fix}"
+    else:
+        how = " (a seat that took several cards is one argument: quote them, \"HA HK SQ\")"
+    raise InputError(f"score needs the cards each of the four seats took: four arguments "
+                     f"TAKEN0 TAKEN1 TAKEN2 TAKEN3 (seats 0 1 2 3; - or \"\" for a seat "
+                     f"that took nothing); got {len(taken)}: {got}{how}")
+
+
 def _parse_holders(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
@@ -54,7 +72,7 @@ def _parse_holders(text: str | None) -> tuple[int, int] | None:
 
 
 @click.command()
-@click.argument("taken", nargs=4, metavar="TAKEN0 TAKEN1 TAKEN2 TAKEN3")
+@click.argument("taken", nargs=-1, metavar="TAKEN0 TAKEN1 TAKEN2 TAKEN3")
 @click.option(
     "--exposed", default="", metavar="CARDS",
     help="exposed cards, e.g. 'SQ HA' (two decks: a card twice = both copies) [RULES §3]",
@@ -85,6 +103,7 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
     from sim.game.cards import cards_str, parse_cards
     from sim.game.scoring import effective_exposure, score_deal
 
+    _check_four(taken)
     rules = pop_rules(kwargs)
     collected = [_parse_taken(t, s) for s, t in enumerate(taken)]
     exposed_cards = parse_cards(exposed)

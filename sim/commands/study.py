@@ -19,7 +19,8 @@ from sim.commands.options import (
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--cards", default=None,
               help="cards whose exposure is studied, comma-separated: pig, sheep, "
-              "transformer, heartA [default: all four]")
+              "transformer, heartA, or the cards (SQ, DJ, CT, HA; 猪, 羊, 变压器, 红桃A) "
+              "[default: all four]")
 @click.option("--holder-others", type=click.Choice(["never", "policy"]), default=None,
               help="the holder's other exposable cards: never exposed in either arm, or "
               "as the holder's exposure policy in both arms [default: never]")

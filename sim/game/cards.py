@@ -17,13 +17,19 @@ Text forms accepted on input (case-insensitive):
   Two-deck hands repeat a rank for the second copy (``QQ`` = both ♠Q; in a list,
   ``SQ QS`` or ``SQ SQ``).
 
+Chinese names work in every form (:data:`CHINESE_SUITS`, :data:`CHINESE_CARDS`): a suit
+name before its ranks — ``黑桃Q43 红桃32 方块AKQJT98 梅花2``, ``黑桃Q 红桃A 方块J 梅花10``,
+the short ``黑 红 方 梅`` and ``红心 方片 草花`` too — and the cards' names ``猪`` (♠Q),
+``羊`` (♦J), ``变压器`` (♣10) wherever a card is read (``--exposed 1=猪,羊``).
+
 The outline suit symbols ``♤ ♡ ♢ ♧`` read as ``♠ ♥ ♦ ♣``.  Invisible characters that
 phones, chat apps and web pages put into copied text are ignored everywhere a card or hand
 is read (:func:`clean_text`): the emoji selector U+FE0F after a suit symbol (``♠️``), the
 zero-width space U+200B and other zero-width/format characters; a no-break space U+00A0
 (or any other Unicode space) is a plain space.
 
-Canonical output: ``SQ``, ``HT`` for cards, PBN for hands.
+Canonical output: ``SQ``, ``HT`` for cards, PBN for hands; :func:`hand_rows` displays a
+hand one suit a row with the ranks a space apart (``♦ A K Q J 10 9 8``).
 Errors: :class:`CardError` (a ``ValueError``) whose message names the
 offending card or text.
 """
@@ -132,7 +138,7 @@ def _rank_index(ch: str, context: str) -> int:
     i = RANKS.find(ch.upper())
     if i < 0:
         raise CardError(f"unknown rank {ch!r} in {context!r} (ranks are A K Q J 10 or T, "
-                        "9 … 2)")
+                        f"9 … 2){chinese_hint(ch)}")
     return i
 
 
@@ -148,16 +154,60 @@ def _rank_of_text(rank_text: str) -> int | None:
     return RANKS.index(r) if len(r) == 1 and r in RANKS else None
 
 
+#: Chinese suit names, longest first (黑桃 before 黑), read as the suit symbols; simplified
+#: and traditional characters (紅 方塊 …).  红心 is the common name of hearts too.
+CHINESE_SUITS = (("黑桃", "♠"), ("红桃", "♥"), ("紅桃", "♥"), ("红心", "♥"), ("紅心", "♥"),
+                 ("方块", "♦"), ("方塊", "♦"), ("方片", "♦"), ("梅花", "♣"), ("草花", "♣"),
+                 ("黑", "♠"), ("红", "♥"), ("紅", "♥"), ("方", "♦"), ("梅", "♣"),
+                 ("草", "♣"))
+#: The cards' Chinese names: 猪 ♠Q, 羊 ♦J, 变压器 ♣10 (RULES.md §3).
+CHINESE_CARDS = (("变压器", "♣10"), ("變壓器", "♣10"), ("猪", "♠Q"), ("豬", "♠Q"),
+                 ("羊", "♦J"))
+#: Chinese punctuation players type between cards and groups.
+_CHINESE_PUNCT = {"，": ",", "、": ",", "：": ":", "；": ";", "　": " "}
+#: The hint an error about text with Chinese characters adds (docs/cards.md).
+CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
+                 "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
+
+
+def chinese_hint(text: str) -> str:
+    """``"; " + CHINESE_FORMS`` when ``text`` holds Chinese characters, else ``""``: added to
+    a card error so a Chinese word not understood is answered with the Chinese forms."""
+    return f"; {CHINESE_FORMS}" if _has_cjk(text) else ""
+
+
+def _from_chinese(text: str) -> str:
+    """``text`` with the Chinese suit names as suit symbols (a space before each, so
+    ``黑桃Q43红桃32`` is two suit groups), the cards' names as cards set apart by spaces
+    (``猪`` → `` ♠Q ``) and Chinese punctuation as ASCII; other text unchanged."""
+    for zh, ascii_ in _CHINESE_PUNCT.items():
+        text = text.replace(zh, ascii_)
+    for zh, c in CHINESE_CARDS:
+        text = text.replace(zh, f" {c} ")
+    for zh, sym in CHINESE_SUITS:
+        text = text.replace(zh, f" {sym}")
+    return text
+
+
 def clean_text(text: str) -> str:
     """``text`` without the invisible characters copied text carries: variation selectors
     (U+FE00–U+FE0F, the emoji selector U+FE0F of ``♠️``) and format characters (Unicode
     category Cf: zero-width space U+200B, joiners, BOM U+FEFF, …) are dropped; every Unicode
     space (category Zs: no-break space U+00A0, thin space, …) becomes ``" "``.
 
+    Chinese names become the symbols (:data:`CHINESE_SUITS`, :data:`CHINESE_CARDS`):
+    ``黑桃Q43 红桃32`` is `` ♠Q43  ♥32``, ``猪`` is `` ♠Q ``; full-width letters, digits
+    and punctuation are read as ASCII (``，`` ``、`` are commas, ``：`` a colon).
+
     Applied by every card parser here (and the deals-file reader), so ``♠️543`` is ``♠543``.
     """
     if text.isascii():
         return text
+    text = _from_chinese(unicodedata.normalize("NFKC", text))
     out = []
     for ch in text:
         cat = unicodedata.category(ch)
@@ -176,7 +226,7 @@ def parse_card(text: str) -> int:
     Raises CardError naming ``text`` (and the accepted forms) when it is not a card.
     Invisible characters are ignored (:func:`clean_text`).
     """
-    u = clean_text(text).strip().upper()
+    u = "".join(clean_text(text).split()).upper()  # 'Q黑桃' reads as 'Q ♠'
     if len(u) >= 2:
         if u[0] in _SUIT_OF_CHAR:  # suit first
             rank = _rank_of_text(u[1:])
@@ -186,7 +236,7 @@ def parse_card(text: str) -> int:
             rank = _rank_of_text(u[:-1])
             if rank is not None:
                 return card(_SUIT_OF_CHAR[u[-1]], rank)
-    raise CardError(f"unknown card {text!r} ({CARD_FORMS})")
+    raise CardError(f"unknown card {text!r} ({CARD_FORMS}){chinese_hint(text)}")
 
 
 def _ranks_of_suit(suit: int, text: str) -> list[int]:
@@ -226,9 +276,19 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
     ``decks`` (1 or 2) bounds the copies of a card (one deck: 1, two decks: 2);
     ``size`` (e.g. 13 or 26), when given, is the required number of cards.
     Raises CardError naming the unknown card, the duplicated card or the size.
-    Invisible characters are ignored (:func:`clean_text`).
+    Invisible characters are ignored and Chinese suit and card names read
+    (:func:`clean_text`); an error about a hand written with Chinese characters adds
+    :data:`CHINESE_FORMS`.
     """
-    text = clean_text(text)
+    try:
+        return _parse_hand(clean_text(text), decks, size)
+    except CardError as exc:
+        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
+            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
+        raise
+
+
+def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
     t = text.strip()
     if not t:
         raise CardError("empty hand")
@@ -261,7 +321,7 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
 def _suit_groups(t: str) -> list[str]:
     """Tokens of a per-suit hand, a lone suit symbol joined to the ranks after it, so the
     display form ``♠ Q754 ♥ 432 ♦ - ♣ AK`` (hand_rows, trace) reads as ``♠Q754 ♥432 …``."""
-    toks = t.split()
+    toks = t.replace(",", " ").split()
     out: list[str] = []
     for tok in toks:
         lone = out and out[-1].rstrip(":").upper() in _SUIT_OF_CHAR and len(
@@ -269,7 +329,7 @@ def _suit_groups(t: str) -> list[str]:
         # ranks spaced apart as a phone keyboard gives them (♠ A K Q 5): a token of ranks
         # only is no card, so it belongs to the suit group before it
         ranks = out and out[-1][0].upper() in _SUIT_OF_CHAR and all(
-            ch in RANKS or ch in "0-" for ch in tok.upper())
+            ch in RANKS or ch in "10-" for ch in tok.upper())
         if (lone and tok[0].upper() not in _SUIT_OF_CHAR) or ranks:
             out[-1] += tok
         else:
@@ -283,7 +343,7 @@ def _parse_per_suit(t: str) -> list[int]:
     for tok in _suit_groups(t):
         head = tok[0].upper()
         if head not in _SUIT_OF_CHAR:
-            raise CardError(f"unknown suit in {tok!r}")
+            raise CardError(f"unknown suit in {tok!r}{chinese_hint(tok)}")
         suit = _SUIT_OF_CHAR[head]
         if suit in seen:
             raise CardError(f"suit {SUITS[suit]} given twice in hand {t!r}")
@@ -347,9 +407,13 @@ def mask_to_pbn(mask: int) -> str:
 
 
 def hand_rows(cards: Iterable[int]) -> list[str]:
-    """Four display rows ``♠ AQ72`` … ``♣ A842`` (``-`` for a void)."""
+    """Four display rows ``♠ A Q 7 2`` … ``♣ A 10 4 2`` (``-`` for a void): the ranks
+    high to low, a space apart, a ten written ``10`` — so ``♣ 10 10 9 8 5 4`` and
+    ``♦ A K Q J 10 9 8`` read at once, and the row reads back as a hand
+    (:func:`parse_hand`)."""
     pbn = hand_to_pbn(cards).split(".")
-    return [f"{SUIT_SYMBOLS[s]} {pbn[s].replace('T', '10') or '-'}" for s in range(4)]
+    return [f"{SUIT_SYMBOLS[s]} {' '.join('10' if r == 'T' else r for r in pbn[s]) or '-'}"
+            for s in range(4)]
 
 
 def cards_str(cards: Iterable[int]) -> str:

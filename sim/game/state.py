@@ -42,6 +42,7 @@ from sim.game.cards import (
     CardError,
     card_str,
     card_symbol,
+    clean_text,
     flags_to_cards,
     parse_card,
     suit_of,
@@ -85,7 +86,7 @@ def _text(play: Any) -> str:
 def parse_play(text: str) -> list[int]:
     """The cards of a play written as text: ``"SQ"``, ``"D8D8"`` (a pair), ``"♦8♦8"``,
     ``"S9 S7"`` / ``"S9,S7"``, ``"H10HT"``.  Raises CardError naming the text."""
-    t = text.strip().replace(",", " ").replace("+", " ")
+    t = clean_text(text).strip().replace(",", " ").replace("+", " ")
     cards: list[int] = []
     for tok in t.split():
         rest = tok

@@ -246,7 +246,10 @@ def _names(values: Any, what: str, parse) -> tuple[str, str, str, str]:
 
 
 def _seats(seats: Any, where: str) -> dict[str, Any]:
-    """``[[seats]]`` → {"players": (...), "exposures": (...)} with the given keys only."""
+    """``[[seats]]`` → {"players": (...), "exposures": (...)} with the given keys only.
+    Raises InputError naming the table, the seat and ``where`` (the file) for a bad value."""
+    from strategies.registry import parse_exposure, parse_player
+
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise InputError(f"seats{where} must be four [[seats]] tables")
     if len(seats) != 4:
@@ -261,11 +264,32 @@ def _seats(seats: Any, where: str) -> dict[str, Any]:
             if k in table and not isinstance(table[k], str):
                 raise InputError(f"[[seats]] {k} must be a name (a string){where}, "
                                  f"got {table[k]!r}")
+            if k in table:  # the error names the file, the table and the seat
+                try:
+                    (parse_player if k == "player" else parse_exposure)(table[k], None)
+                except InputError as exc:
+                    raise InputError(f"[[seats]] number {s + 1} (seat {s}) {k} = "
+                                     f"{table[k]!r}{where}: {exc}") from None
     for key, out_key, default in (("player", "players", DEFAULT_SPEC.players),
                                   ("exposure", "exposures", DEFAULT_SPEC.exposures)):
         if any(key in t for t in seats):
             out[out_key] = [t.get(key, default[s]) for s, t in enumerate(seats)]
     return out
+
+
+def _study_card(name: str) -> str:
+    """The study card name (:data:`STUDY_CARDS`) of ``name``: a study name as it is, or an
+    exposable card in any card form (``SQ``, ``♦J``, ``猪``, ``红桃A``: docs/cards.md);
+    anything else unchanged (the caller reports it)."""
+    from sim.game.cards import EXPOSABLE, EXPOSE_NAMES, CardError, parse_card
+
+    if name in STUDY_CARDS:
+        return name
+    try:
+        c = parse_card(name)
+    except CardError:
+        return name
+    return EXPOSE_NAMES[EXPOSABLE.index(c)] if c in EXPOSABLE else name
 
 
 def _study(v: Any, where: str) -> dict[str, Any]:
@@ -285,10 +309,12 @@ def _study(v: Any, where: str) -> dict[str, Any]:
                                                                for c in cards):
             raise InputError(f"study cards{where} must name one or more of "
                              f"{', '.join(STUDY_CARDS)}, got {v['cards']!r}")
+        cards = [_study_card(c) for c in cards]
         bad = [c for c in cards if c not in STUDY_CARDS]
         if bad:
             raise InputError(f"unknown study card(s) {', '.join(map(repr, bad))}{where}; "
-                             f"valid: {', '.join(STUDY_CARDS)}")
+                             f"valid: {', '.join(STUDY_CARDS)} (or the cards: SQ DJ CT HA, "
+                             "猪 羊 变压器 红桃A)")
         out["cards"] = tuple(c for c in STUDY_CARDS if c in cards)
     if "holder_others" in v:
         if v["holder_others"] not in HOLDER_OTHERS:

@@ -25,8 +25,9 @@ def describe(pos: Position) -> str:
 
 def format_text(result, pos: Position, describe=describe) -> str:
     """The text ``gongzhu-sim advise`` prints for ``result`` (an :class:`Advice` of ``pos``):
-    the position, the worlds, per legal play its EV, 95% CI, Δ to the best and n, and the
-    recommendation."""
+    the position, the worlds, per legal play its EV, 95% CI, Δ to the best with the paired
+    95% CI of that Δ (``—`` on the recommended play, whose Δ is 0 by definition) and n, and
+    the recommendation."""
     lines = [f"{describe(pos)}; players {', '.join(dict.fromkeys(result.players))}"]
     if not result.simulated:
         lines.append(f"only one legal card: {result.cards[0].card} (no simulation)")
@@ -36,11 +37,14 @@ def format_text(result, pos: Position, describe=describe) -> str:
            "interrupted": "interrupted by Ctrl-C"}.get(result.stopped,
                                                       f"--max-worlds {result.worlds}")
     lines.append(f"{result.worlds} sampled worlds ({how}); outcome: {unit} points per deal")
-    lines.append(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'n':>6}")
+    lines.append(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'Δ best 95% CI':>17}"
+                 f" {'n':>6}")
     for c in result.cards:
-        mark = "▶" if c.play == result.recommended else " "
+        best = c.play == result.recommended
         ci = fmt_interval(c.ci_low, c.ci_high, digits=1)
-        lines.append(f"{mark} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f} {c.n:6d}")
+        dci = "—" if best else fmt_interval(c.delta_ci_low, c.delta_ci_high, digits=1)
+        lines.append(f"{'▶' if best else ' '} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f}"
+                     f" {dci:>17} {c.n:6d}")
     best = next(c for c in result.cards if c.play == result.recommended)
     lines.append(f"recommended: {best.card}  (P(best) {result.p_best:.2f})")
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from sim.game.cards import (
     EXPOSABLE,
     CardError,
     card_str,
+    clean_text,
     parse_card,
     parse_hand,
     suit_of,
@@ -83,7 +84,7 @@ def parse_plays(text: str, decks: int) -> list:
     """Plays from text: one deck one card per token; two decks a token of one card or two
     (``D8D8`` a pair, ``S9S7`` two cards following a pair lead)."""
     plays = []
-    for k, tok in enumerate(text.replace(",", " ").split()):
+    for k, tok in enumerate(clean_text(text).replace(",", " ").split()):
         try:
             cards = parse_play(tok) if decks == 2 else [parse_card(tok)]
         except CardError as exc:
@@ -216,7 +217,8 @@ def parse_position(
     if first_deal and not pl and C2 not in cards and first_leader == seat:
         raise AdviseError(f"seat {seat} is to lead the first deal of a match but HAND has no "
                           "♣2 (give --later-deal for a later deal of a match)")
-    exp = _exposures(exposed or {}, rules, seat, cards, played_by)
+    exp = _exposures(exposed or {}, rules, seat, cards, played_by,
+                     seated=list(zip(seats, pl, strict=True)))
     must_lack = [0, 0, 0, 0]
     if d == 1:
         # an exposed card played in the first trick led in its suit: its player had no other
@@ -231,9 +233,26 @@ def parse_position(
                     must_lack=tuple(must_lack))
 
 
+def _seat_mismatch(seated: list, c: int, s: int, seat: int) -> str:
+    """Why one-deck card ``c`` exposed by seat ``s`` is another seat's play: the trick that
+    seats it (from ``--seat``, the seat to play now) and the ``--seat`` under which seat
+    ``s`` played it."""
+    j = next(i for i, (_, x) in enumerate(seated) if x == c)
+    o = seated[j][0]
+    t = j // 4
+    trick = " ".join(f"{p}:{card_str(x)}" for p, x in seated[4 * t:4 * t + 4])
+    alt = (seat + s - o) % 4
+    return (f"with --seat {seat} as the seat to play now the plays seat it at seat {o}: play "
+            f"{j + 1} in trick {t + 1}, {trick}; if seat {s} played it, the seat to play now "
+            f"is {alt}: --seat {alt}")
+
+
 def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, hand: list[int],
-               played_by: list[list[int]]) -> list[list[int]]:
-    """Per seat exposed cards, validated against what is seen elsewhere (RULES §3)."""
+               played_by: list[list[int]], seated: list | None = None) -> list[list[int]]:
+    """Per seat exposed cards, validated against what is seen elsewhere (RULES §3).
+    ``seated``: the plays as (seat, play) pairs; with one deck, an exposed card played by
+    another seat is then answered with the trick that seats it there and the ``--seat``
+    that would make it the exposing seat's."""
     d = rules.decks
     out: list[list[int]] = [[], [], [], []]
     for s, texts in exposed.items():
@@ -242,7 +261,8 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
         # one text per --exposed option of the seat: a message names the option at fault
         for text in [texts] if isinstance(texts, str) else texts:
             try:
-                cs = [parse_card(t) for t in text.replace(",", " ").replace("+", " ").split()]
+                cs = [parse_card(t)
+                      for t in clean_text(text).replace(",", " ").replace("+", " ").split()]
             except CardError as exc:
                 raise AdviseError(f"--exposed {s}={text}: {exc}") from None
             for c in cs:
@@ -277,6 +297,8 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
                 by = [str(o) for o in range(4) if o != s and c in played_by[o]]
                 by_text = (f"played by seat {' and '.join(by)}; --plays are seated from "
                            "--seat, the seat to play now")
+                if d == 1 and seated and played and not in_hand:
+                    by_text = _seat_mismatch(seated, c, s, seat)
                 where = " and ".join(w for w, k in (("in HAND", in_hand),
                                                     (by_text, played)) if k)
                 if d == 1:

@@ -68,10 +68,10 @@ def default_options(hand_mask: int, decks: int = 1, hand2: int = 0) -> list[int]
             for b in range(h[1] + 1) for a in range(h[0] + 1)]
 
 
-#: The cards' names in study's --cards and in talk, for the hint of a misspelt option.
-_NICKNAMES = {"pig": "pig = SQ", "猪": "猪 = SQ", "sheep": "sheep = DJ", "goat": "goat = DJ",
-              "羊": "羊 = DJ", "transformer": "transformer = CT", "变压器": "变压器 = CT",
-              "hearta": "heartA = HA"}
+#: The cards' English names (study's --cards, talk), for the hint of a misspelt option (the
+#: Chinese names 猪 羊 变压器 are read as the cards themselves: sim/game/cards.py).
+_NICKNAMES = {"pig": "pig = SQ", "sheep": "sheep = DJ", "goat": "goat = DJ",
+              "transformer": "transformer = CT", "hearta": "heartA = HA"}
 
 
 def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
@@ -89,7 +89,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
     hand (two decks: more copies than held), or an option given twice.
     """
     if isinstance(text, str):
-        items: list[Any] = [t.strip() for t in text.split(";")]
+        items: list[Any] = [t.strip() for t in text.replace("；", ";").split(";")]
         if text.strip() == "":
             raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
     else:

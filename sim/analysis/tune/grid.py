@@ -49,6 +49,24 @@ RANGES: dict[str, dict[str, tuple[float, float, float]]] = {
 }
 
 
+#: The values of each key that mean something different (LO, HI), per family: a value
+#: outside plays as a bound does (``rule``: a count threshold below LO holds for every hand,
+#: above HI for none, so ``pig_low=20..22`` races three copies of "never"), or is no setting
+#: at all (``heuristic``: a negative weight or threshold, a level or 0/1 switch out of range).
+#: ``--param`` refuses a range reaching outside.  ``rule``: the :data:`RANGES` bounds (one
+#: card of each count more than a hand holds is "never"; two decks count the cards held
+#: once, as the two-deck rule reads them).
+DOMAINS: dict[str, dict[str, tuple[float, float]]] = {
+    "rule": {k: (lo, hi) for k, (lo, hi, _) in RANGES["rule"].items()},
+    "heuristic": {**{k: (0.0, math.inf) for k in RANGES["heuristic"]},
+                  "hunt_sheep": (0, 3), "take_clean": (0, 1), "grab_sheep": (0, 1)},
+}
+
+
+def _domain_text(lo: float, hi: float) -> str:
+    return f"{lo:g}..{hi:g}" if math.isfinite(hi) else f"≥ {lo:g}"
+
+
 # --------------------------------------------------------------------------- families
 
 
@@ -108,7 +126,9 @@ class Family:
 
 
 def parse_param(text: str, family: Family) -> tuple[str, tuple[float, ...]]:
-    """``KEY=LO..HI[:STEP]`` (or ``KEY=V``) → (key, sorted values).  Raises InputError."""
+    """``KEY=LO..HI[:STEP]`` (or ``KEY=V``) → (key, sorted values).  Raises InputError,
+    e.g. for a range reaching outside the key's :data:`DOMAINS` (the message names the key
+    and its valid range)."""
     key, sep, rng = text.partition("=")
     key = key.strip()
     if not sep:
@@ -136,6 +156,13 @@ def parse_param(text: str, family: Family) -> tuple[str, tuple[float, ...]]:
         raise InputError(f"--param {text!r}: LO {lo:g} > HI {hi:g}")
     if step <= 0:
         raise InputError(f"--param {text!r}: STEP must be > 0, got {step:g}")
+    d_lo, d_hi = DOMAINS.get(family.name, {}).get(key, (-math.inf, math.inf))
+    if lo < d_lo or hi > d_hi:
+        meaning = (" (a count of cards in a hand: a value outside plays as the nearer bound)"
+                   if family.kind == "exposure" else "")
+        raise InputError(f"--param {text!r}: the range {_fmt_v(lo)}..{_fmt_v(hi)} of {key} "
+                         f"reaches outside its valid range {_domain_text(d_lo, d_hi)}"
+                         f"{meaning}")
     count = int(math.floor((hi - lo) / step + 1e-9)) + 1
     if count > MAX_VALUES:
         raise InputError(f"--param {text!r}: {count} values; at most {MAX_VALUES} per key "

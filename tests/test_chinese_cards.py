@@ -1,0 +1,142 @@
+"""Chinese card input (docs/cards.md): suit names 黑桃 红桃 方块 梅花 (and their short and
+traditional forms), the cards' names 猪 羊 变压器, Chinese punctuation — wherever cards
+are read (hands, card lists, --plays, --exposed, --known, --options, score, the API)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis.advise.position import parse_position
+from sim.analysis.exposure.options import parse_options
+from sim.cli import main
+from sim.game.cards import (
+    CT,
+    DJ,
+    HA,
+    SQ,
+    CardError,
+    cards_to_mask,
+    parse_card,
+    parse_cards,
+    parse_hand,
+)
+from sim.game.dealing import make_deal_spec
+
+SHEEP = "S:543 H:32 D:AKQJT98 C:2"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("text", [
+    "黑桃543 红桃32 方块AKQJT98 梅花2",
+    "黑桃543 红桃32 方块AKQJ1098 梅花2",
+    "黑桃543红桃32方块AKQJT98梅花2",            # no spaces between the suit groups
+    "黑桃 5 4 3  红桃 3 2  方块 A K Q J 10 9 8  梅花 2",
+    "黑桃:543，红桃：32、方块:AKQJT98 梅花:2",   # Chinese comma, colon, 顿号
+    "黑543 红32 方AKQJT98 梅2",                  # the short forms
+    "黑桃543 红心32 方片AKQJT98 草花2",          # 红心 方片 草花
+    "黑桃543 紅桃32 方塊AKQJT98 梅花2",          # traditional characters
+    "黑桃５４３ 红桃３２ 方块ＡＫＱＪＴ９８ 梅花２",  # full-width letters and digits
+])
+def test_chinese_suit_names_read_as_the_sheep_hand(text):
+    assert parse_hand(text, size=13) == parse_hand(SHEEP)
+
+
+def test_chinese_single_cards_and_the_cards_names():
+    assert parse_hand("黑桃Q 红桃A 方块J 梅花10", size=4) == sorted([SQ, HA, DJ, CT])
+    assert parse_hand("黑桃Q 红桃A 方块J 梅花T") == sorted([SQ, HA, DJ, CT])
+    assert [parse_card(t) for t in ("猪", "羊", "变压器", "豬", "變壓器", "Q黑桃")] == \
+        [SQ, DJ, CT, SQ, CT, SQ]
+    assert parse_cards("猪,羊 变压器、红桃A") == [SQ, DJ, CT, HA]
+    # two decks: the name twice is both copies
+    assert parse_hand("猪 猪 羊", decks=2) == [SQ, SQ, DJ]
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X'"),
+    ("黑桃Q43 绿32 方块AKQJT98 梅花2", "unknown suit in '绿32'"),
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "suit S given twice"),
+])
+def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, needle):
+    with pytest.raises(CardError) as err:
+        parse_hand(text, size=13)
+    msg = str(err.value)
+    assert needle in msg and "黑桃 红桃 方块 梅花" in msg and "猪 羊 变压器" in msg
+    assert "\n" not in msg
+
+
+def test_a_malformed_chinese_hand_on_the_command_line_is_one_error_line():
+    r = run("expose", "黑桃Q43 红桃32 方块AKQJT98 梅花X", "--max-deals", "100")
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "黑桃 红桃" in lines[0]
+
+
+def test_cards_names_in_options_exposed_known_and_plays():
+    hand = cards_to_mask(parse_hand("S:AKQ5 H:A93 D:J4 C:T863"))
+    assert parse_options("none;猪;羊;猪,羊；变压器+红桃A", hand) == \
+        parse_options("none;SQ;DJ;SQ,DJ;CT+HA", hand)
+    spec = make_deal_spec("黑桃AKQ5 红桃A93 方块J4 梅花T863", known={1: "黑桃J9 红桃K"})
+    assert spec.cards(1) == sorted(parse_cards("SJ S9 HK"))
+    # the README's advise position written in Chinese: same Position
+    plays = "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"
+    zh_plays = ("梅花2 梅花A 梅花8 梅花K 梅花3 梅花6 梅花4 梅花Q 方块4 方块Q 方块10 方块A "
+                "黑桃9 黑桃8 黑桃4 黑桃J 黑桃5 红桃A 黑桃3")
+    ref = parse_position("KQ2.QJ.76.95", plays, seat=3, exposed={1: "HA,DJ"})
+    zh = parse_position("黑桃KQ2 红桃QJ 方块76 梅花95", zh_plays, seat=3,
+                        exposed={1: "红桃A,羊"})
+    assert zh == ref
+
+
+def test_score_reads_chinese_taken_cards():
+    ref = run("score", "HA HK SQ", "CT H5 DJ", "-", "H2 H3", "--exposed", "HA")
+    zh = run("score", "红桃A 红桃K 猪", "变压器 红桃5 羊", "-", "红桃2 红桃3", "--exposed", "红桃A")
+    assert ref.exit_code == 0 and zh.output == ref.output
+
+
+def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
+    """Acceptance: the README's sheep hand typed with Chinese suit names gives the same
+    answer as S:543 H:32 D:AKQJT98 C:2 (same seed, same deals: equal output)."""
+    args = ["--players", "heuristic", "--max-deals", "300", "--batch", "300",
+            "--precision", "0", "--seed", "3", "--quiet"]
+    ref = run("expose", SHEEP, "--options", "none;DJ", *args)
+    zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
+    assert ref.exit_code == 0, ref.output
+    assert zh.output == ref.output
+    assert "seat 0 holds 543.32.AKQJT98.2" in ref.output
+    assert "Recommendation: expose DJ" in ref.output
+    # unquoted suit groups and the sheep's name in --options: the same figures
+    ref_j = run("expose", SHEEP, "--options", "none;DJ", *args, "--format", "json")
+    zh_j = run("expose", "黑桃543", "红桃32", "方块AKQJ1098", "梅花2", "--options", "none;羊",
+               *args, "--format", "json")
+    rows = [json.loads(r.output)["rows"] for r in (ref_j, zh_j)]
+    assert [(r["hand"], r["ev"], r["delta"]) for r in rows[0]] == \
+        [(r["hand"], r["ev"], r["delta"]) for r in rows[1]]
+
+
+def test_fixed_exposure_policy_and_toml_take_chinese_card_names(tmp_path):
+    from sim.jobs.config import load_toml, spec_from_toml
+    from strategies.registry import parse_exposure
+
+    assert parse_exposure("fixed:猪,羊").params == parse_exposure("fixed:SQ,DJ").params
+    cfg = tmp_path / "job.toml"
+    cfg.write_text('[[seats]]\nexposure = "fixed:猪,变压器"\n' + '[[seats]]\n' * 3)
+    spec = spec_from_toml(load_toml(cfg), source=str(cfg))
+    assert spec["exposures"][0] == "fixed:猪,变压器"
+    assert parse_exposure(spec["exposures"][0]).params == parse_exposure("fixed:SQ,CT").params
+
+
+def test_study_cards_take_card_forms_and_chinese_names():
+    from sim.errors import InputError
+    from sim.jobs.config import _study
+
+    assert _study({"cards": "猪,羊,变压器,红桃A"}, "")["cards"] == \
+        ("pig", "sheep", "transformer", "heartA")
+    assert _study({"cards": "heartA, SQ"}, "")["cards"] == ("pig", "heartA")
+    with pytest.raises(InputError, match="unknown study card.*'SK'.*猪 羊 变压器"):
+        _study({"cards": "猪,SK"}, "")
