@@ -140,7 +140,8 @@ function exposeOptions() {
   if ($("expose-opp-exposure").value !== "rule") o.opponents_exposure = $("expose-opp-exposure").value;
   if ($("expose-options").value.trim()) o.options = $("expose-options").value.trim();
   if ($("expose-measure").value !== "zero-sum") o.measure = $("expose-measure").value;
-  o.precision = Number($("expose-precision").value);
+  // empty: the command's default, which depends on the number of decks
+  if ($("expose-precision").value !== "") o.precision = Number($("expose-precision").value);
   o.max_deals = Number($("expose-max-deals").value);
   o.seed = Number($("expose-seed").value);
   // batch: the table refreshes after every batch; empty = 1,000, or the CLI's own default
@@ -366,8 +367,9 @@ async function runAdvise() {
   showError("advise-error", null);
   $("advise-out").innerHTML = "";
   $("advise-run").disabled = true; $("advise-cancel").disabled = false;
-  const o = { ...position.options, precision: Number($("advise-precision").value),
+  const o = { ...position.options,
     max_worlds: Number($("advise-max-worlds").value), seed: Number($("advise-seed").value) };
+  if ($("advise-precision").value !== "") o.precision = Number($("advise-precision").value);
   if ($("advise-players").value !== META.table_player) o.players = $("advise-players").value;
   adviseJob = new Job("advise", o, renderAdvise);
   try {
