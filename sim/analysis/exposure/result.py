@@ -164,21 +164,23 @@ class ExposureResult:
                     f"deals: no exposure option to compare, EV {ci} half-width {hw}.")
         if self.stop == "precision":
             return (f"Stopped by the precision target after {self.n:,} deals: every Δ {ci} "
-                    f"half-width ≤ {self.precision:g}{self._target_note()} (largest {hw}).")
+                    f"half-width ≤ {self.precision:g} ({self._target_note('; ')}largest {hw}).")
         target = "no precision target"
         if self.precision > 0:
             need = stats.samples_needed(self.n, self.max_half_width, self.precision)
-            target = (f"target {self.precision:g}{self._target_note()} not reached"
+            note = self._target_note()
+            target = (f"target {self.precision:g}{', ' + note + ',' if note else ''} not reached"
                       + (f" (it needs about {round_needed(need):,} deals)"
                          if math.isfinite(need) else ""))
         return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} deals: "
                 f"largest Δ {ci} half-width {hw}, {target}.")
 
-    def _target_note(self) -> str:
-        """`` (the two-deck default)`` after a two-deck default target, else empty: the
-        one-deck default is the long-standing 2."""
-        return " (the two-deck default)" if self.precision_default and self.rules.decks == 2 \
-            else ""
+    def _target_note(self, end: str = "") -> str:
+        """``the two-deck default`` + ``end`` for a two-deck default target, else empty (the
+        one-deck default is the long-standing 2)."""
+        if self.precision_default and self.rules.decks == 2:
+            return "the two-deck default" + end
+        return ""
 
     def warnings(self) -> list[str]:
         """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
