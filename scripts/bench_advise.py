@@ -10,7 +10,7 @@ path); the same for ``learned`` (the command's default; its Python path: one sea
 its model file, the same model, so that the numba path is not taken).  Prints the machine
 and the median CPU seconds of ``--runs`` runs and the ratios.
 
-``--decks 2``: the two-deck position of tests/test_advise.py (seat 1 at trick 3, nine
+``--decks 2``: the two-deck position of tests/test_advise.py (seat 1 at trick 3, eight
 legal plays; default 40 worlds): ``heuristic`` and ``learned`` at every seat, by the
 two-deck numba rollout (strategies/search_two_decks.py ``rollout_value2``) and by GameState
 + ``play_game`` (the numba path switched off in this process).
