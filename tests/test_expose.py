@@ -160,6 +160,26 @@ def test_default_precision_follows_the_number_of_decks():
     assert res.precision == 2.0 and res.settings["precision_default"] is True
 
 
+def test_shared_precision_rule_and_deals_needed():
+    """The one rule expose and advise share: one-deck targets × the two-deck spread; the
+    deals a target needs scale as (half-width / target)²."""
+    import math
+
+    from sim.analysis.exposure.result import round_needed
+    from sim.core.stats import default_precision, samples_needed
+
+    assert [default_precision(a, d) for a in ("expose", "advise") for d in (1, 2)] == [
+        2.0, 20.0, 10.0, 100.0]
+    with pytest.raises(KeyError):
+        default_precision("expose", 3)
+    assert samples_needed(10_000, 42.6, 2.0) == pytest.approx(10_000 * 21.3 ** 2)
+    assert samples_needed(10_000, 1.5, 2.0) == 10_000  # reached already
+    assert math.isinf(samples_needed(10_000, 4.0, 0.0))
+    assert math.isinf(samples_needed(10_000, math.nan, 2.0))
+    assert [round_needed(x) for x in (42.2, 4_536_900.0, 53_144.0, 149.0)] == [
+        43, 4_500_000, 53_000, 150]
+
+
 def test_unreachable_target_is_said_after_the_first_batches():
     """A target the cap cannot reach is said on stderr once, from the spread of the first
     MIN_DEALS deals, with the deals it needs — not only at the end."""
