@@ -13,6 +13,7 @@ import sys
 import click
 
 from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
+from sim.core.stats import DECK_SCALE, default_precision
 
 
 @click.command()
@@ -37,8 +38,10 @@ from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
               "search[:key=value,...], learned[:model=PATH])")
 @click.option("--precision", type=float, default=None,
               help="stop when every card's paired difference to the best card has a 95% CI "
-              "half-width ≤ this (outcome units); 0 = play --max-worlds  [default: 10 with "
-              "one deck, 100 with --decks 2: two-deck scores spread about 10× wider]")
+              "half-width ≤ this (outcome units); 0 = play --max-worlds  [default: "
+              f"{default_precision('advise', 1):g} with one deck, "
+              f"{default_precision('advise', 2):g} with --decks 2: two-deck scores spread "
+              f"about {DECK_SCALE[2]:g}× wider]")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
               help="most sampled worlds (hidden hands) to play every legal card in")
 @click.option("--seed", type=SEED, default=1, show_default=True,

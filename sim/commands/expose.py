@@ -26,7 +26,7 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
-from sim.core.stats import DEFAULT_LEVEL
+from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 
@@ -118,8 +118,10 @@ class ExposeOptions:
 @click.option("--precision", type=float, default=None,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals; a target the deal cap cannot reach is said "
-              "after the first batches, with the deals it needs  [default: 2 with one deck, "
-              "20 with --decks 2: two-deck scores spread about 10× wider]")
+              "after the first batches, with the deals it needs  [default: "
+              f"{default_precision('expose', 1):g} with one deck, "
+              f"{default_precision('expose', 2):g} with --decks 2: two-deck scores spread "
+              f"about {DECK_SCALE[2]:g}× wider]")
 @click.option("--max-deals", type=deal_count(), default=None,
               help="deal cap (every option is played on each deal)  [default: 1000000; "
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
@@ -331,11 +333,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
     level = check_level(level)
-    target = precision
-    if precision is None:
-        from sim.core.stats import default_precision
-
-        target = default_precision("expose", rules.decks)
+    target = precision if precision is not None else default_precision("expose", rules.decks)
     _check_numbers(jobs=jobs, max_deals=max_deals, batch=batch, precision=precision,
                    level=level)
     if scheduler and backend not in (None, "dask"):
