@@ -1,6 +1,6 @@
 """How long ``advise`` takes on the README position, per part (issue 15).
 
-Usage: python scripts/bench_advise.py [--worlds 400] [--runs 3]
+Usage: python scripts/bench_advise.py [--worlds 400] [--runs 3] [--decks 2]
 
 Times, in one process after a warm-up (kernels compiled and loaded): validating the
 position, sampling + replaying the history in ``--worlds`` worlds, and evaluating every legal
@@ -9,6 +9,11 @@ GameState + ``play_game`` (``heuristic:push_pig=1``, the same player through the
 path); the same for ``learned`` (the command's default; its Python path: one seat named by
 its model file, the same model, so that the numba path is not taken).  Prints the machine
 and the median CPU seconds of ``--runs`` runs and the ratios.
+
+``--decks 2``: the two-deck position of tests/test_advise.py (seat 1 at trick 3, eight
+legal plays; default 40 worlds): ``heuristic`` and ``learned`` at every seat, by the
+two-deck numba rollout (strategies/search_two_decks.py ``rollout_value2``) and by GameState
++ ``play_game`` (the numba path switched off in this process).
 """
 
 from __future__ import annotations
@@ -40,7 +45,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worlds", type=int, default=400)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--decks", type=int, choices=(1, 2), default=1)
     a = ap.parse_args()
+    if a.decks == 2:
+        return main2(a.worlds if "--worlds" in sys.argv else 40, a.runs)
     from strategies.model import default_model_path
 
     pos = parse_position(HAND, PLAYS, seat=3, exposed={1: "HA,DJ"})
@@ -76,6 +84,38 @@ def main() -> None:
         slow = med[f"{prefix}, GameState rollouts"] - med["sample + replay"]
         print(f"{who} rollouts alone: numba {lean:.2f} s, GameState {slow:.2f} s "
               f"({slow / max(lean, 1e-9):.0f}×)")
+
+
+HAND2 = "S3 S6 S7 ST SJ SQ SK SA H6 H9 HT HK HA D7 D8 D8 DJ DJ DQ DQ C5 C6 C8 CQ"
+PLAYS2 = "C2 C4 C4 C2 S4 S2 S8 S2 S8"
+
+
+def main2(worlds: int, runs: int) -> None:
+    """The two-deck timings (module doc)."""
+    from sim.analysis.advise import compute
+    from sim.game.rules import Rules
+
+    pos = parse_position(HAND2, PLAYS2, seat=1, rules=Rules(decks=2))
+    lean = compute._lean_rollout
+
+    def timed(players: str, numba: bool) -> float:
+        compute._lean_rollout = lean if numba else (lambda *args, **kw: None)
+        try:
+            return _cpu(lambda: advise(pos, players=players, max_worlds=worlds, precision=0))
+        finally:
+            compute._lean_rollout = lean
+
+    for players in ("heuristic", "learned"):  # warm-up: load the kernels
+        timed(players, True)
+        timed(players, False)
+    print(machine())
+    print(f"two decks: {worlds} worlds × {len(compute.check_history(pos, 0).legal_plays())} "
+          f"legal plays, median CPU seconds of {runs} runs")
+    for players in ("heuristic", "learned"):
+        fast = statistics.median(timed(players, True) for _ in range(runs))
+        slow = statistics.median(timed(players, False) for _ in range(runs))
+        print(f"  {players:10} numba {fast:6.2f} s, GameState {slow:6.2f} s "
+              f"({slow / max(fast, 1e-9):.0f}×)")
 
 
 if __name__ == "__main__":

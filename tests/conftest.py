@@ -91,6 +91,7 @@ SLOW: dict[str, set[str] | None] = {
     "tests/test_advise.py": {  # two-deck advise (the Python path's two-deck kernels)
         "test_two_decks_position",
         "test_every_position_reached_by_legal_play_is_accepted[2-15]",
+        "test_lean_rollout_equals_gamestate_rollout_two_decks",  # two-deck rollout kernels
     },
     "tests/test_batch.py": {
         "test_two_decks",  # two-deck batch across loky workers

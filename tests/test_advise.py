@@ -295,6 +295,47 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
     assert adv._lean_rollout(pos, ("heuristic:push_pig=0",) * 4) is None
 
 
+#: a two-deck position cut from GameState.from_seed(3, 0, Rules(decks=2)) (first-legal
+#: plays): seat 0 leads trick 3, three of its legal plays pairs (♦5♦5 ♦6♦6 ♣3♣3)
+HAND2_LEAD = "S8 SQ H2 H4 H7 H8 HQ HK HA D3 D4 D5 D5 D6 D6 DT DK C3 C3 C6 C7 CT CK CA"
+PLAYS2_LEAD = "C2 C4 C4 C2 S4 S2 S8 S2"
+
+
+@pytest.mark.parametrize("variant", ["solo", "partners"])
+@pytest.mark.parametrize("player", ["lowest", "heuristic", "learned"])
+def test_lean_rollout_equals_gamestate_rollout_two_decks(variant, player):
+    """Two decks: advise's numba path (strategies/search_two_decks.py rollout_value2) gives
+    exactly the outcomes of playing every play (singles and pairs) out through GameState +
+    play_game, world by world."""
+    from sim.analysis.advise import compute as adv
+    from sim.engine.gameloop import play_game, seat_players
+
+    pos = parse_position(HAND2_LEAD, PLAYS2_LEAD, seat=0,
+                         rules=Rules(decks=2, variant=variant), exposed={0: "HA", 2: "DJ"})
+    lean = adv._lean_rollout(pos, (player,) * 4)
+    assert lean is not None
+    sampler, rng = WorldSampler(pos), np.random.default_rng(0)
+    seats = seat_players(player, 2)
+    heur = adv._lean_rollout(pos, ("heuristic",) * 4)
+    differs = False
+    for w in range(3):
+        st = adv._draw(pos, sampler, rng, w, 0)
+        legal = st.legal_plays()
+        assert len(legal) > 20 and sum(len(p) == 2 for p in legal) == 3
+        slow = []
+        for c in legal:
+            s = st.clone()
+            s.play(c)
+            play_game(s, seats)
+            slow.append(adv._outcome(s, 0))
+        fast = lean(st, legal, w)
+        assert fast == pytest.approx(slow, abs=1e-9)
+        differs |= fast != heur(st, legal, w)
+    assert differs == (player != "heuristic")
+    assert adv._lean_rollout(pos, ("random",) * 4) is None
+    assert adv._lean_rollout(pos, ("heuristic", "lowest", "lowest", "lowest")) is None
+
+
 @pytest.mark.parametrize("decks,n", [(1, 60), (2, 15)])
 def test_every_position_reached_by_legal_play_is_accepted(decks, n):
     """Positions cut out of legal deals (random exposure, mixed players) validate and find a

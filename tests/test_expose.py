@@ -132,6 +132,73 @@ def test_stop_reasons_and_n():
     assert res.table.attrs["n"] == 1_500 and res.table.attrs["stop"] == "max_deals"
 
 
+def test_stop_at_the_cap_says_how_many_deals_the_target_needs():
+    """At the cap the stop line gives the deals the target needs: n·(half-width/target)²
+    (a half-width shrinks as 1/√n), to two significant figures."""
+    res = analyse_exposure(SHEEP_SAFE, options="none;DJ", precision=0.5, max_deals=2_000,
+                           batch=1_000)
+    need = 2_000 * (res.max_half_width / 0.5) ** 2
+    assert 2_000 < need < 10_000_000  # the half-width is far above 0.5 after 2,000 deals
+    shown = int(res.stop_text().split("it needs about ")[1].split(" deals")[0].replace(",", ""))
+    assert abs(shown - need) <= 0.05 * need
+    assert res.stop_text().endswith(f"target 0.5 not reached (it needs about {shown:,} deals).")
+
+
+def test_default_precision_follows_the_number_of_decks():
+    """No precision given: 2 zero-sum points with one deck, 10× that with two (the
+    spread of two-deck scores); the settings say it was the default."""
+    from sim.analysis.exposure.compute import ExposureSettings
+    from sim.core.stats import DECK_SCALE, default_precision
+
+    one = ExposureSettings()
+    two = ExposureSettings(rules=Rules(decks=2))
+    assert (one.precision, one.precision_is_default) == (2.0, True)
+    assert two.precision == 2.0 * DECK_SCALE[2] == default_precision("expose", 2)
+    given = ExposureSettings(rules=Rules(decks=2), precision=3.0)
+    assert (given.precision, given.precision_is_default) == (3.0, False)
+    res = analyse_exposure(SHEEP_SAFE, options="none;DJ", max_deals=1_000, batch=1_000)
+    assert res.precision == 2.0 and res.settings["precision_default"] is True
+
+
+def test_shared_precision_rule_and_deals_needed():
+    """The one rule expose and advise share: one-deck targets × the two-deck spread; the
+    deals a target needs scale as (half-width / target)²."""
+    import math
+
+    from sim.analysis.exposure.result import round_needed
+    from sim.core.stats import default_precision, samples_needed
+
+    assert [default_precision(a, d) for a in ("expose", "advise") for d in (1, 2)] == [
+        2.0, 20.0, 10.0, 100.0]
+    with pytest.raises(KeyError):
+        default_precision("expose", 3)
+    assert samples_needed(10_000, 42.6, 2.0) == pytest.approx(10_000 * 21.3 ** 2)
+    assert samples_needed(10_000, 1.5, 2.0) == 10_000  # reached already
+    assert math.isinf(samples_needed(10_000, 4.0, 0.0))
+    assert math.isinf(samples_needed(10_000, math.nan, 2.0))
+    assert [round_needed(x) for x in (42.2, 4_536_900.0, 53_144.0, 149.0)] == [
+        43, 4_500_000, 53_000, 150]
+
+
+def test_unreachable_target_is_said_after_the_first_batches():
+    """A target the cap cannot reach is said on stderr once, from the spread of the first
+    MIN_DEALS deals, with the deals it needs — not only at the end."""
+    r = CliRunner().invoke(main, ["expose", SHEEP_SAFE, "--options", "none;DJ", "--precision",
+                                  "0.5", "--max-deals", "20000", "--batch", "5000",
+                                  "--format", "json"])
+    assert r.exit_code == 0, r.output
+    notes = [line for line in r.stderr.splitlines() if "note: the precision target" in line]
+    assert len(notes) == 1
+    assert "needs about" in notes[0] and f"after {MIN_DEALS:,})" in notes[0]
+    assert "more than the cap of 20,000" in notes[0]
+    need = int(notes[0].split("needs about ")[1].split(" deals")[0].replace(",", ""))
+    assert need > 20_000
+    # a reachable target: no note
+    r = CliRunner().invoke(main, ["expose", SHEEP_SAFE, "--options", "none;DJ", "--precision",
+                                  "50", "--max-deals", "20000", "--batch", "5000"])
+    assert r.exit_code == 0 and "note: the precision target" not in r.stderr
+
+
 def test_jobs_and_seed_reproducibility():
     kw = dict(precision=10.0, max_deals=20_000, batch=500)
     a = exposure_ev(FOUR, options="none;SQ;DJ;CT,HA", jobs=1, **kw)

@@ -13,6 +13,7 @@ import sys
 import click
 
 from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
+from sim.core.stats import DECK_SCALE, default_precision
 
 
 @click.command()
@@ -35,9 +36,12 @@ from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
               help="the model for every seat after this decision (your own later cards too): "
               "one name or four comma-separated (random, lowest, heuristic[:key=value,...], "
               "search[:key=value,...], learned[:model=PATH])")
-@click.option("--precision", type=float, default=10.0, show_default=True,
+@click.option("--precision", type=float, default=None,
               help="stop when every card's paired difference to the best card has a 95% CI "
-              "half-width ≤ this (outcome units); 0 = play --max-worlds")
+              "half-width ≤ this (outcome units); 0 = play --max-worlds  [default: "
+              f"{default_precision('advise', 1):g} with one deck, "
+              f"{default_precision('advise', 2):g} with --decks 2: two-deck scores spread "
+              f"about {DECK_SCALE[2]:g}× wider]")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
               help="most sampled worlds (hidden hands) to play every legal card in")
 @click.option("--seed", type=SEED, default=1, show_default=True,
@@ -87,7 +91,7 @@ def advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
     from sim.errors import InputError
 
     rules = pop_rules(dict(kwargs))
-    if not (math.isfinite(precision) and precision >= 0):
+    if precision is not None and not (math.isfinite(precision) and precision >= 0):
         raise InputError(f"--precision must be a finite number ≥ 0, got {precision}")
     exp: dict[int, list[str]] = {}  # seat → its --exposed options' cards, one text each
     for item in exposed:

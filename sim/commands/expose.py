@@ -26,7 +26,7 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
-from sim.core.stats import DEFAULT_LEVEL
+from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 
@@ -58,7 +58,7 @@ class ExposeOptions:
     opponents_exposure: str = "rule"
     options: str | None = None
     measure: str = "zero-sum"
-    precision: float = 2.0
+    precision: float | None = None
     max_deals: int | None = None
     seed: int = 1
     jobs: int = 0
@@ -120,9 +120,13 @@ class ExposeOptions:
 @click.option("--measure", type=MEASURE_CHOICE, default=ExposeOptions.measure, show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
-@click.option("--precision", type=float, default=ExposeOptions.precision, show_default=True,
+@click.option("--precision", type=float, default=None,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
-              "0 = play exactly --max-deals")
+              "0 = play exactly --max-deals; a target the deal cap cannot reach is said "
+              "after the first batches, with the deals it needs  [default: "
+              f"{default_precision('expose', 1):g} with one deck, "
+              f"{default_precision('expose', 2):g} with --decks 2: two-deck scores spread "
+              f"about {DECK_SCALE[2]:g}× wider]")
 @click.option("--max-deals", type=deal_count(), default=None,
               help="deal cap (every option is played on each deal)  [default: 1000000; "
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
@@ -208,7 +212,7 @@ def expose(hand, seat, known, players, player, opponents, tables, opponents_expo
         scheduler=scheduler, scheduler_timeout=scheduler_timeout, batch=batch, plot=plot,
         hands_file=hands_file, level=level, check_legal=check_legal, rule_flags=kwargs)
     results, interrupted, n_hands = expose_results(
-        opts, progress=None if quiet else (lambda label: _Progress(label, precision)),
+        opts, progress=None if quiet else _Progress,
         notes=not quiet, tables=tables)
     if interrupted:
         click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
@@ -280,7 +284,8 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
 
     The CLI and ``gongzhu-sim serve`` (sim/web, :func:`sim.commands.api.command_json`) both
     call it, so the same options give the same numbers.  ``progress``: a function of the
-    hand's label returning the progress callback of :func:`analyse_exposure` (or None);
+    hand's label and the precision target (the default resolved) returning the progress
+    callback of :func:`analyse_exposure` (or None);
     ``partial``: :func:`analyse_exposure`'s snapshot callback; ``notes``: print the stderr
     notes; ``deal_cap``: the most deals a run may have (the server's cap): a default above
     it is lowered to it, an explicit ``max_deals`` above it is refused.  ``tables``: the
@@ -352,6 +357,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
     level = check_level(level)
+    target = precision if precision is not None else default_precision("expose", rules.decks)
     _check_numbers(jobs=jobs, max_deals=max_deals, batch=batch, precision=precision,
                    level=level)
     if scheduler and backend not in (None, "dask"):
@@ -384,7 +390,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
         per_table = []
         for k, (t, p, o, cap, b) in enumerate(runs):
             tlabel = label + (f"table {t} ({k + 1}/{len(runs)}): " if t is not None else "")
-            prog = None if progress is None else progress(tlabel)
+            prog = None if progress is None else progress(tlabel, target)
             try:
                 res = analyse_exposure(
                     text, seat=seat, known=known_map, rules=rules, player=p,
@@ -497,7 +503,10 @@ class _Progress:
     a line every 5 s (the throttle of sim/jobs/progress.py, which run, study, tune and
     compare share).  The time left: "at most" the time to the deal cap, and, when the
     precision target is due before the cap, "about" the time to reach it (a half-width
-    shrinks as 1/√n, so the target needs about n·(half-width / target)² deals)."""
+    shrinks as 1/√n, so the target needs about n·(half-width / target)² deals).  After the
+    first batch that reaches ``MIN_DEALS`` deals (or a quarter of a smaller cap), when the
+    target needs more deals than the cap, a note says so at once (even in the first 2 s),
+    with the deals it needs and the half-width the cap gives."""
 
     def __init__(self, label: str, precision: float):
         self.label = label
@@ -506,8 +515,11 @@ class _Progress:
         self.last = 0.0
         self.shown = False
         self.tty = sys.stderr.isatty()
+        self.told = False
 
     def __call__(self, n: int, cap: int, hw: float) -> None:
+        if not self.told:
+            self._unreachable(n, cap, hw)
         now = time.monotonic()
         if now - self.t0 < progress.FIRST or now - self.last < (0.5 if self.tty
                                                                    else progress.INTERVAL):
@@ -526,6 +538,28 @@ class _Progress:
                + (f"{about}, at most {_duration(left)} left" if n and n < cap else ""))
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
+        else:
+            click.echo(msg, err=True)
+
+    def _unreachable(self, n: int, cap: int, hw: float) -> None:
+        """The note that the target cannot be reached within the cap, once, after the first
+        batch that reaches MIN_DEALS deals or a quarter of the cap (search's small caps)."""
+        from sim.analysis.exposure.compute import MIN_DEALS
+        from sim.analysis.exposure.result import round_needed
+        from sim.core.stats import samples_needed
+
+        if n < min(MIN_DEALS, max(cap // 4, 2)) or n >= cap:
+            return
+        self.told = True
+        need = samples_needed(n, hw, self.precision)
+        if not (math.isfinite(need) and need > cap):
+            return
+        msg = (f"expose: {self.label}note: the precision target {self.precision:g} needs about "
+               f"{round_needed(need):,} deals (largest Δ half-width {hw:.3g} after {n:,}), more "
+               f"than the cap of {cap:,}: the run stops at the cap with a half-width of about "
+               f"{hw * math.sqrt(n / cap):.3g}; give --precision or --max-deals to change it")
+        if self.tty and self.shown:
+            click.echo("\r" + msg + "\x1b[K", err=True)
         else:
             click.echo(msg, err=True)
 

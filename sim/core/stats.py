@@ -194,6 +194,42 @@ def sums_ci(n: int, s1: int, s2: int, scale: int = 1, level: float = DEFAULT_LEV
     return mean, sd, se, float(lo), float(hi)
 
 
+# --------------------------------------------------------------------------- precision
+
+#: The default precision targets with one deck: the largest 95% CI half-width of a paired
+#: difference (an option's or a play's Δ) at which an analysis stops, in zero-sum points:
+#: ``expose`` (Δ of each exposure option against exposing nothing, per deal) and ``advise``
+#: (Δ of each play against the best, per world; fewer samples, a coarser target).
+PRECISION_ONE_DECK: dict[str, float] = {"expose": 2.0, "advise": 10.0}
+#: How many times wider the scores spread with two decks than with one: each scoring card
+#: comes twice, and the ♣10 and the exposures double per copy, so a two-deck deal's
+#: zero-sum score runs to thousands where a one-deck one runs to hundreds.  Measured with
+#: ``expose`` (four ``learned`` players, seed 1): the largest Δ half-width after 10,000 deals
+#: is 42.6 for the two-deck hand S:AAK5432 H:QQJ987 D:AKK7653 C:TT9854 and about 40 for
+#: docs/expose.md's two-deck example, against about 3.5 for the README's one-deck hand
+#: (which reaches 2 after 30,000 deals): 10× keeps a default run about as long.
+DECK_SCALE: dict[int, float] = {1: 1.0, 2: 10.0}
+
+
+def default_precision(analysis: str, decks: int = 1) -> float:
+    """The default precision target of ``analysis`` (``"expose"`` or ``"advise"``, keys of
+    :data:`PRECISION_ONE_DECK`) with ``decks`` decks: the one-deck target × the spread of
+    the scores (:data:`DECK_SCALE`), in zero-sum points (the measure's unit: the same number
+    for every measure).  One rule for every analysis that stops on a CI half-width
+    (``expose``, ``advise`` and what reuses them).  Raises KeyError for another name or a
+    deck count other than 1 or 2."""
+    return PRECISION_ONE_DECK[analysis] * DECK_SCALE[decks]
+
+
+def samples_needed(n: int, half_width: float, target: float) -> float:
+    """About how many samples a half-width of ``half_width`` after ``n`` samples needs to
+    shrink to ``target`` (a half-width shrinks as 1/√n: n·(half_width / target)²); inf for a
+    target of 0 or an undefined half-width, n when it is reached already."""
+    if not (target > 0 and math.isfinite(half_width)):
+        return math.inf
+    return n * max(1.0, (half_width / target) ** 2)
+
+
 # --------------------------------------------------------------------------- messages
 
 
@@ -274,8 +310,9 @@ def cs_margin(t, t_opt: float, alpha: float = 1.0 - DEFAULT_LEVEL):
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "MIN_RELIABLE_N", "NA", "check_level", "ci_names", "cs_margin", "cs_x",
-    "fmt_interval", "fmt_pm", "half_width", "interval", "json_number", "level_label",
-    "mean_ci", "merge_moments", "paired_se", "sd_from_m2", "se_from_m2", "small_n_warning",
-    "sums_ci", "undefined_warning", "z_value",
+    "DECK_SCALE", "DEFAULT_LEVEL", "MIN_RELIABLE_N", "NA", "PRECISION_ONE_DECK", "check_level",
+    "ci_names", "cs_margin", "cs_x", "default_precision", "fmt_interval", "fmt_pm",
+    "half_width", "interval", "json_number", "level_label", "mean_ci", "merge_moments",
+    "paired_se", "samples_needed", "sd_from_m2", "se_from_m2", "small_n_warning", "sums_ci",
+    "undefined_warning", "z_value",
 ]

@@ -38,7 +38,7 @@ from sim.analysis.advise.worlds import (  # noqa: F401
     replay,
     sample_world,
 )
-from sim.core.stats import z_value
+from sim.core.stats import default_precision, z_value
 from sim.game.cards import DJ, SQ
 from sim.game.rules import Rules
 from sim.game.state import GameState, IllegalPlay
@@ -114,7 +114,7 @@ def measure_name(rules: Rules) -> str:
 def advise(
     pos: Position,
     players: str = "heuristic",
-    precision: float = 10.0,
+    precision: float | None = None,
     max_worlds: int = 400,
     seed: int = 0,
     progress: Callable[[int, int, Callable[[], Advice]], None] | None = None,
@@ -124,8 +124,10 @@ def advise(
     ``players``: the strategies for every seat after the decision (one name or four; the
     advised seat's own entry plays its later cards); ``precision``: stop when every paired
     difference to the best play has a 95% CI half-width ≤ this (outcome units; 0 = play
-    ``max_worlds``); worlds are drawn in batches of :data:`BATCH`, the rule is checked from
-    :data:`MIN_WORLDS` on.  Deterministic for a given ``seed``.  ``progress`` (e.g.
+    ``max_worlds``; None: 10 with one deck, 100 with two,
+    :func:`sim.core.stats.default_precision`, shared with ``expose``); worlds are drawn in
+    batches of :data:`BATCH`, the rule is checked from :data:`MIN_WORLDS` on.
+    Deterministic for a given ``seed``.  ``progress`` (e.g.
     ``gongzhu-sim serve``'s table that fills in) is called after every batch as
     ``progress(worlds so far, max_worlds, snapshot)``, ``snapshot()`` building the
     :class:`Advice` so far (``stopped == "running"``); it may raise KeyboardInterrupt to stop
@@ -135,6 +137,8 @@ def advise(
     from sim.engine.gameloop import play_game, seat_players
     from strategies.registry import parse_seats
 
+    if precision is None:
+        precision = default_precision("advise", pos.rules.decks)
     names = tuple(parse_seats(players, "players"))
     seats = seat_players(list(names), pos.rules.decks)
     sampler = WorldSampler(pos)
@@ -182,61 +186,114 @@ def advise(
 
 def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = None):
     """The numba rollout of the ``search`` strategy (strategies/search.py
-    ``rollout_value``) as ``f(state, legal, w) -> outcomes``, when it plays exactly what
-    ``names`` ask for: one deck and the same deterministic policy (``lowest``, ``heuristic``
-    with its default parameters, or ``learned`` with any model: the rollout's parameter
-    table carries it) at every seat — it then gives exactly the outcomes of playing the world
-    out through GameState and ``play_game`` (tests/test_advise.py checks it), a few hundred
-    times faster.  None otherwise (the rollouts are played through GameState).  Outcomes as
+    ``rollout_value``; two decks strategies/search_two_decks.py ``rollout_value2``) as
+    ``f(state, legal, w) -> outcomes``, when it plays exactly what ``names`` ask for: the
+    same deterministic policy (``lowest``, ``heuristic`` with its default parameters, or
+    ``learned`` with any model: the rollout's parameter table carries it) at every seat —
+    it then gives exactly the outcomes of playing the world out through GameState and
+    ``play_game`` (tests/test_advise.py checks it, one and two decks), a few hundred times
+    faster.  None otherwise (the rollouts are played through GameState).  Outcomes as
     :func:`_outcome`.  ``seats``: the four resolved seats of ``names``
     (:func:`sim.engine.gameloop.seat_players`; resolved here when None).  Raises
     StrategyError when a ``learned`` model was made for other rules (as ``play_game`` would).
     """
     from sim.core.rng import STREAM_PLAY, py_stream
     from sim.engine.gameloop import seat_players
-    from sim.game.cards import cards_to_mask
-    from sim.game.observation import O_SIZE
     from strategies.registry import params_table
-    from strategies.search import (
-        MEASURES,
-        ROLLOUTS,
-        exposure_counts,
-        rollout_table,
-        rollout_value,
-        rollout_value_t,
-    )
+    from strategies.search import ROLLOUTS, rollout_table
 
-    if pos.rules.decks != 1 or len(set(names)) != 1:
+    decks = pos.rules.decks
+    if len(set(names)) != 1:
         return None
     name = names[0]
     if name in ("lowest", "heuristic"):
         policy, table = ROLLOUTS[name], None
     elif name.split(":", 1)[0].strip() == "learned":
         policy = ROLLOUTS["learned"]
-        choice = (seats if seats is not None else seat_players(name, 1))[0]
+        choice = (seats if seats is not None else seat_players(name, decks))[0]
         table = rollout_table(params_table([choice] * 4, pos.rules), pos.seat)
     else:
         return None
-    zero_sum = MEASURES["zero_sum"]
     rules = pos.rules.to_array()
-    scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
-    exp = np.zeros(4, dtype=np.int64)
     seat = pos.seat
+    value = (_rollout1 if decks == 1 else _rollout2)(policy, table, rules)
 
     def run(st: GameState, legal: list, w: int) -> list[float]:
-        obs = st.observation(seat)
-        exposure_counts(obs, exp)
-        world = np.array([cards_to_mask(st.hand(p)) for p in range(4)], dtype=np.uint64)
         r0 = np.uint64(py_stream(st.seed, w, STREAM_PLAY))  # unused by these policies
         # solo: 3 × zero-sum points; teams: own team raw − other team raw
         scale = 3.0 if st.rules.variant == "solo" else float(len(_team(st, seat)))
-        if table is None:
-            return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
-                                        scratch)[0]) / scale for c in legal]
-        return [float(rollout_value_t(world, obs, c, policy, table, rules, exp, zero_sum, r0,
-                                      scratch)[0]) / scale for c in legal]
+        return [v / scale for v in value(st, seat, legal, r0)]
 
     return run
+
+
+def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
+    """One deck: ``f(state, seat, legal, rng) -> values`` of strategies/search.py's
+    ``rollout_value`` (``rollout_value_t`` with a model ``table``) for each legal card, in
+    the kernel's units (solo 3 × zero-sum points, teams own raw − other raw)."""
+    from sim.game.cards import cards_to_mask
+    from sim.game.observation import O_SIZE
+    from strategies.search import MEASURES, exposure_counts, rollout_value, rollout_value_t
+
+    zero_sum = MEASURES["zero_sum"]
+    scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
+    exp = np.zeros(4, dtype=np.int64)
+
+    def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:
+        obs = st.observation(seat)
+        exposure_counts(obs, exp)
+        world = np.array([cards_to_mask(st.hand(p)) for p in range(4)], dtype=np.uint64)
+        if table is None:
+            return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
+                                        scratch)[0]) for c in legal]
+        return [float(rollout_value_t(world, obs, c, policy, table, rules, exp, zero_sum, r0,
+                                      scratch)[0]) for c in legal]
+
+    return values
+
+
+def _rollout2(policy: int, table: np.ndarray | None, rules: np.ndarray):
+    """Two decks: as :func:`_rollout1` with strategies/search_two_decks.py's
+    ``rollout_value2`` (``rollout_value2_t``); the world is the uint64[8] has-one masks of
+    the four seats then their has-two masks, a play ``(c1, c2)`` (``c2 = NONE``: a single)."""
+    from sim.game.observation_two_decks import NONE
+    from strategies.search import MEASURES
+    from strategies.search_two_decks import (
+        SCRATCH2,
+        exposure_counts2,
+        rollout_value2,
+        rollout_value2_t,
+    )
+
+    zero_sum = MEASURES["zero_sum"]
+    scratch = np.empty(SCRATCH2, dtype=np.uint64)
+    exp = np.zeros(4, dtype=np.int64)
+
+    def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:
+        obs = st.observation(seat)
+        exposure_counts2(obs, exp)
+        world = np.zeros(8, dtype=np.uint64)
+        for p in range(4):
+            one = two = 0
+            for c in st.hand(p):
+                if one >> c & 1:
+                    two |= 1 << c
+                one |= 1 << c
+            world[p], world[4 + p] = one, two
+        out = []
+        for play in legal:
+            c1 = int(play[0])
+            c2 = int(play[1]) if len(play) > 1 else NONE
+            if table is None:
+                v = rollout_value2(world, obs, c1, c2, policy, rules, exp, zero_sum, r0,
+                                   scratch)[0]
+            else:
+                v = rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, zero_sum,
+                                     r0, scratch)[0]
+            out.append(float(v))
+        return out
+
+    return values
 
 
 def _team(st: GameState, seat: int) -> set[int]:

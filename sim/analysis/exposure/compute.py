@@ -16,7 +16,10 @@ decks: exposure per copy, options such as ``DJ`` and ``DJ,DJ``):
    after each batch the running mean vector and co-moment matrix of the options'
    values are updated (Chan's merge, in batch order), and the run stops when the
    CI half-width of every Δ is ≤ ``precision`` (after at least
-   ``MIN_DEALS`` deals) or when ``max_deals`` deals were played.  ``jobs > 1``
+   ``MIN_DEALS`` deals) or when ``max_deals`` deals were played.  The default
+   ``precision`` fits the scale of the scores: 2 zero-sum points with one deck, 20 with
+   two, whose scores spread about ten times wider (:func:`sim.core.stats.default_precision`,
+   shared with ``advise``).  ``jobs > 1``
    computes batches in parallel (sim/jobs/executor.py: threads by default — the numba
    kernels release the GIL —, loky processes or dask) but merges them in order and
    stops at the same batch, so the result is identical to ``jobs=1``.  A batch is
@@ -54,7 +57,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -120,7 +123,8 @@ class ExposureSettings:
     ``pig_sheep`` variant, a team measure without teams, a negative precision, a
     non-integer or too small ``max_deals`` / ``jobs`` / ``batch``, a bad seed.  ``rules``,
     ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
-    command-line name, int, float)."""
+    command-line name, int, float); ``precision`` None is the default of the number of decks
+    (:func:`sim.core.stats.default_precision`), and ``precision_is_default`` says so."""
 
     seat: int = 0
     known: Mapping[int, str | Iterable[int]] | None = None
@@ -130,7 +134,7 @@ class ExposureSettings:
     opponents_exposure: str | Sequence[str | Choice] = "rule"
     options: str | Sequence | None = None
     measure: str = "zero-sum"
-    precision: float = 2.0
+    precision: float | None = None
     max_deals: int = DEFAULT_MAX_DEALS
     seed: int = 1
     jobs: int = 1
@@ -141,6 +145,7 @@ class ExposureSettings:
     scheduler_timeout: float = 10.0
     level: float = DEFAULT_LEVEL
     check_legal: bool = False
+    precision_is_default: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         rules = self.rules or Rules()
@@ -156,6 +161,10 @@ class ExposureSettings:
                 f"this run's variant is {rules.variant}"
             )
         precision = self.precision
+        object.__setattr__(self, "precision_is_default", precision is None)
+        if precision is None:
+            precision = stats.default_precision("expose", rules.decks)
+            object.__setattr__(self, "precision", precision)
         if not (isinstance(precision, int | float) and precision >= 0
                 and math.isfinite(precision)):
             raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
@@ -440,6 +449,7 @@ def _exposure_result(st: ExposureStats, stop: str, plan: _Plan, cfg: ExposureSet
         "measure": measure,
         "unit": MEASURES[measure].unit,
         "precision": precision,
+        "precision_default": cfg.precision_is_default,
         "max_deals": max_deals,
         "batch": batch,
         "seed": int(seed),
@@ -453,6 +463,7 @@ def _exposure_result(st: ExposureStats, stop: str, plan: _Plan, cfg: ExposureSet
     return ExposureResult(
         table=table, n=st.n, stop=stop, max_half_width=mhw,
         precision=precision, max_deals=max_deals, measure=measure, seed=int(seed),
+        precision_default=cfg.precision_is_default,
         seat=spec.seat, hand=pbn, rules=rules, options=[option_label(f, decks) for f in flags],
         values=np.concatenate(kept) if keep_values and kept else None,
         elapsed=time.perf_counter() - t0, settings=settings, level=level,
@@ -488,7 +499,8 @@ def exposure_ev(
             is the Δ baseline.
         measure: ``zero-sum`` | ``raw`` | ``points`` | ``team`` (partners only) | ``yuanbao``.
         precision: stop when every Δ's CI half-width ≤ this (measure units);
-            0 = play exactly ``max_deals``.
+            0 = play exactly ``max_deals``; None (default): 2 with one deck, 20 with two
+            (:func:`sim.core.stats.default_precision`).
         max_deals: deal cap; seed: root seed; jobs: parallel workers, 0 = all cores (the
             result is identical for any ``jobs`` and ``backend``); batch: deals per batch
             (the stopping rule is checked after each batch, so ``n`` is a multiple of

@@ -104,7 +104,9 @@ class ExposureResult:
             while the run goes on (``analyse_exposure(partial=...)``).
         max_half_width: the largest Δ CI half-width at the end (nan when undefined).
         level: the confidence level of every interval.
-        precision, max_deals, measure, seed, seat, hand (PBN), rules: the settings.
+        precision, max_deals, measure, seed, seat, hand (PBN), rules: the settings;
+        precision_default: ``precision`` is the default of the number of decks
+        (:func:`sim.core.stats.default_precision`).
         options: option labels in play order (``none`` first).
         values: (n, k) per-deal values in option order when ``keep_values`` was set.
         elapsed: wall-clock seconds (not part of the table, so outputs stay reproducible).
@@ -126,6 +128,7 @@ class ExposureResult:
     elapsed: float = 0.0
     settings: dict[str, Any] = field(default_factory=dict)
     level: float = DEFAULT_LEVEL
+    precision_default: bool = False
 
     @property
     def recommended(self) -> str:
@@ -161,11 +164,23 @@ class ExposureResult:
                     f"deals: no exposure option to compare, EV {ci} half-width {hw}.")
         if self.stop == "precision":
             return (f"Stopped by the precision target after {self.n:,} deals: every Δ {ci} "
-                    f"half-width ≤ {self.precision:g} (largest {hw}).")
-        target = (f"target {self.precision:g} not reached" if self.precision > 0
-                  else "no precision target")
+                    f"half-width ≤ {self.precision:g} ({self._target_note('; ')}largest {hw}).")
+        target = "no precision target"
+        if self.precision > 0:
+            need = stats.samples_needed(self.n, self.max_half_width, self.precision)
+            note = self._target_note()
+            target = (f"target {self.precision:g}{', ' + note + ',' if note else ''} not reached"
+                      + (f" (it needs about {round_needed(need):,} deals)"
+                         if math.isfinite(need) else ""))
         return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} deals: "
                 f"largest Δ {ci} half-width {hw}, {target}.")
+
+    def _target_note(self, end: str = "") -> str:
+        """``the two-deck default`` + ``end`` for a two-deck default target, else empty (the
+        one-deck default is the long-standing 2)."""
+        if self.precision_default and self.rules.decks == 2:
+            return "the two-deck default" + end
+        return ""
 
     def warnings(self) -> list[str]:
         """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
@@ -174,6 +189,15 @@ class ExposureResult:
                       - (t["option"] == "none").sum())  # Δ(none) ≡ 0 is no estimate
         out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
         return [w for w in out if w]
+
+
+def round_needed(n: float) -> int:
+    """A count of deals needed, rounded to two significant figures (it is an estimate
+    from the spread so far)."""
+    if n < 100:
+        return int(math.ceil(n))
+    digits = int(math.floor(math.log10(n))) - 1
+    return int(round(n, -digits))
 
 
 def build_table(st: ExposureStats, flags: list[int], level: float = DEFAULT_LEVEL,
@@ -231,4 +255,4 @@ def build_table(st: ExposureStats, flags: list[int], level: float = DEFAULT_LEVE
     return df.iloc[order].reset_index(drop=True)
 
 
-__all__ = ["COMPONENTS", "ExposureResult", "ExposureStats", "build_table"]
+__all__ = ["COMPONENTS", "ExposureResult", "ExposureStats", "build_table", "round_needed"]

@@ -154,7 +154,8 @@ function exposeOptions() {
   if ($("expose-opp-exposure").value !== "rule") o.opponents_exposure = $("expose-opp-exposure").value;
   if ($("expose-options").value.trim()) o.options = $("expose-options").value.trim();
   if ($("expose-measure").value !== "zero-sum") o.measure = $("expose-measure").value;
-  o.precision = Number($("expose-precision").value);
+  // empty: the command's default, which depends on the number of decks
+  if ($("expose-precision").value !== "") o.precision = Number($("expose-precision").value);
   o.max_deals = Number($("expose-max-deals").value);
   o.seed = Number($("expose-seed").value);
   // batch: the table refreshes after every batch; empty = 1,000, or the CLI's own default
@@ -398,8 +399,9 @@ async function addPlay(text) {
 // The advise options of the position with the table, precision, most worlds and seed chosen
 // now (read again whenever one of them changes).
 function adviseOptions() {
-  const o = { ...position.options, precision: Number($("advise-precision").value),
+  const o = { ...position.options,
     max_worlds: Number($("advise-max-worlds").value), seed: Number($("advise-seed").value) };
+  if ($("advise-precision").value !== "") o.precision = Number($("advise-precision").value);
   if ($("advise-players").value !== META.table_player) o.players = $("advise-players").value;
   return o;
 }
@@ -412,7 +414,8 @@ function adviseCli() {
   if (o.plays) parts.push("--plays", shq(tens(o.plays)));
   if (o.later_deal) parts.push("--later-deal");
   if (o.players) parts.push("--players", shq(o.players));
-  parts.push("--precision", String(o.precision), "--max-worlds", String(o.max_worlds), "--seed", String(o.seed));
+  if (o.precision !== undefined) parts.push("--precision", String(o.precision));
+  parts.push("--max-worlds", String(o.max_worlds), "--seed", String(o.seed));
   $("advise-cli").textContent = [...parts, ...ruleFlags(o)].join(" ");
 }
 
