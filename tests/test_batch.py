@@ -375,8 +375,8 @@ def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     (folder,) = tmp_path.iterdir()
     assert folder.name.startswith("gongzhu-results-")
-    assert {"manifest.json", "summary.csv", "chunk-000000.parquet"} <= {
-        p.name for p in folder.iterdir()}
+    assert {"manifest.json", "summary.csv"} <= {p.name for p in folder.iterdir()}
+    assert not list(folder.glob("*.parquet"))  # deal_rows = false: totals in the manifest
     m = json.loads((folder / MANIFEST).read_text())
     assert m["spec"]["players"] == ["heuristic"] * 4
     assert m["spec"]["exposures"] == ["never", "always", "rule", TUNED_RULE]
