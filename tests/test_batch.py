@@ -430,3 +430,25 @@ def test_resume_checks_the_manifest_and_replays_damaged_chunks(tmp_path):
     long = tmp_path / ("x" * 300)
     r = cli("--deals", "10", "--out", str(long), "--quiet")
     assert r.exit_code == 2 and "cannot use output folder" in r.output
+
+
+def test_resume_with_a_rule_flag_names_only_what_changed(tmp_path):
+    """Friction 8 of issue 37: `run --resume --variant partners` was refused with a message
+    that also said "decks was 2, now 1" (the flag's default, not a change asked for).  Only
+    the rule flags given are compared: one line naming the variant, whatever the decks."""
+    out = tmp_path / "o"
+    r = cli("--deals", "200", "--players", "lowest", "--jobs", "1", "--out", str(out),
+            "--quiet", "--no-report")
+    assert r.exit_code == 0, r.output
+    r = cli("--resume", "--variant", "partners", "--out", str(out))
+    assert r.exit_code == 2
+    assert r.output.strip() == ("Error: --resume: rules differ from the interrupted run "
+                                "(variant was 'solo', now 'partners'); use --force to start "
+                                "over")
+    m = json.loads((out / MANIFEST).read_text())
+    m["rules"]["decks"] = m["spec"]["rules"]["decks"] = 2  # a two-deck job, same check
+    (out / MANIFEST).write_text(json.dumps(m))
+    r = cli("--resume", "--variant", "partners", "--out", str(out))
+    assert r.exit_code == 2 and "decks" not in r.output and "variant was 'solo'" in r.output
+    r = cli("--resume", "--decks", "1", "--out", str(out))  # a flag given is still compared
+    assert r.exit_code == 2 and "decks was 2, now 1" in r.output

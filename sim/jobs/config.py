@@ -435,6 +435,8 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     # an empty study (``gongzhu-sim study`` with no study options) is a study with the
     # defaults, but not an explicit choice (a resumed study keeps its cards)
     explicit = frozenset(k for k in values if k != "study" or study_set)
+    if config is None:  # rules from flags alone: --resume compares only the flags given
+        explicit |= {f"rules:{k}" for k in rule_given}
     if "study" in values:
         values["study"] = StudySpec(**study_set)
     values = {**(defaults or {}), **base_values, **values}

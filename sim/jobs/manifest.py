@@ -179,7 +179,10 @@ def resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSp
         new, was = getattr(spec, key), getattr(old_spec, key)
         if key == "rules":  # name the rule options that differ, not all ten
             nd, wd = new.to_dict(), was.to_dict()
-            diff = [k for k in wd if nd.get(k) != wd[k]]
+            # rule flags without a CONFIG (explicit "rules:NAME"): only those options count;
+            # the others are the flags' defaults, not a change the user asked for
+            given = {e.split(":", 1)[1] for e in spec.explicit if e.startswith("rules:")}
+            diff = [k for k in wd if nd.get(k) != wd[k] and (not given or k in given)]
             if diff:
                 raise InputError(
                     "--resume: rules differ from the interrupted run ("
