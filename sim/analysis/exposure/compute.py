@@ -92,6 +92,7 @@ from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
 from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
+from strategies import TABLE_PLAYER
 from strategies.registry import Choice, parse_exposure, parse_player
 
 #: The stopping rule is checked only once at least this many deals were played: the
@@ -125,8 +126,8 @@ class ExposureSettings:
     seat: int = 0
     known: Mapping[int, str | Iterable[int]] | None = None
     rules: Rules | None = None
-    player: str | Choice = "heuristic"
-    opponents: str | Sequence[str | Choice] = "heuristic"
+    player: str | Choice = TABLE_PLAYER
+    opponents: str | Sequence[str | Choice] = TABLE_PLAYER
     opponents_exposure: str | Sequence[str | Choice] = "rule"
     options: str | Sequence | None = None
     measure: str = "zero-sum"
@@ -477,9 +478,11 @@ def exposure_ev(
             SA"`` = both copies).
         rules: :class:`sim.game.rules.Rules` (one or two decks; not ``pig_sheep``, which
             forbids exposure).
-        player: the analysed seat's play strategy (``heuristic``, ``lowest``, ``random``).
+        player: the analysed seat's play strategy (default ``learned``, as ``expose
+            --player``: strategies.TABLE_PLAYER; ``heuristic``, ``lowest``, ``search`` …).
         opponents: one play-strategy name for the other three seats, or three (a list or
-            a comma-separated string) for the other seats in increasing seat number.
+            a comma-separated string) for the other seats in increasing seat number
+            (default ``learned``, as ``expose --opponents``).
         opponents_exposure: their exposure policy, one or three (default ``rule``).
         options: exposure options to compare (``"none;SQ;SQ,DJ"``, two decks
             ``"DJ;DJ,DJ"``, see :func:`parse_options`); default every subset of the
