@@ -339,3 +339,26 @@ def test_api_defaults_are_the_commands():
     for _, row in table.iterrows():
         assert rows[row["option"]]["ev"] == pytest.approx(row["ev"], abs=1e-9)
         assert rows[row["option"]]["n"] == row["n"] == 300
+
+
+def test_equal_values_give_an_undefined_interval_exactly():
+    """Friction 8 of issue 37: with every other hand known, every deal gives each option the
+    same value; the co-moments' rounding left an SE of 4e-16, so `166.67 [166.67, 166.67]`
+    and Δ `−33.33 [−33.33, −33.33]` were printed with no warning.  The extremes are compared
+    exactly: SE 0, interval undefined (n/a, null in JSON), one warning line."""
+    args = ["expose", "AKQ8.KQJ.J84.AQ5", "--known", "1=J9643.8742.AT6.K",
+            "--known", "2=752.AT65.Q97.J74", "--known", "3=T.93.K532.T98632",
+            "--player", "lowest", "--opponents", "lowest", "--opponents-exposure", "never",
+            "--max-deals", "5000", "--precision", "0", "--seed", "21"]
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert "[166.67, 166.67]" not in r.output and "[-33.33, -33.33]" not in r.output
+    none = next(ln for ln in r.output.splitlines() if ln.startswith("▶  none"))
+    assert none.split()[2:4] == ["166.67", "n/a"]
+    assert "warning: 7 intervals undefined (n < 2 or every outcome equal)" in r.output
+    assert "after 5,000 deals" in r.output  # precision 0: exactly --max-deals
+    data = json.loads(run(*args, "--format", "json").stdout)
+    rows = {row["option"]: row for row in data["rows"]}
+    assert rows["DJ"]["delta"] == pytest.approx(-100 / 3)
+    assert rows["DJ"]["delta_se"] == 0 and rows["DJ"]["delta_lo"] is None
+    assert rows["none"]["ev_se"] == 0 and rows["none"]["ev_hi"] is None

@@ -400,7 +400,8 @@ def analyse_exposure(
                 progress(st.n, max_deals, hw)
             if partial is not None:
                 partial(lambda st=st: _result(st, "running"))
-            if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
+            # precision 0 plays exactly max_deals, even when every Δ is undefined (hw 0)
+            if precision > 0 and st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
                 stop = "precision"
                 break
     except KeyboardInterrupt:
