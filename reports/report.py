@@ -611,7 +611,8 @@ def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Pat
                           "verdict": cd["verdict"]}) if len(cd) else cd
     cr = more["compare_rules"]
     rshow = pd.DataFrame({
-        "found in": [la if f == "A" else lb for f in cr["found_in"]],
+        "found in": [", ".join(la if t == "A" else lb for t in f.split(", "))
+                     for f in cr["found_in"]],
         "card": cr["card"], "rule": cr["rule"],
         f"Δ under {la}": [cell(r, "a") for _, r in cr.iterrows()],
         f"Δ under {lb}": [cell(r, "b") for _, r in cr.iterrows()],
