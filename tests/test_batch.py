@@ -36,8 +36,10 @@ DEALS = 20_000
 PLAIN = ("--no-rotate", "--exposure", "rule")
 
 
-def cli(*args: str):
-    return CliRunner().invoke(main, ["run", *args])
+def cli(*args: str, rows: bool = True):
+    """``gongzhu-sim run ARGS``, with ``--deal-rows`` (these tests read the Parquet rows)
+    unless ``rows`` is False (the command's own default)."""
+    return CliRunner().invoke(main, ["run", *(["--deal-rows"] if rows else []), *args])
 
 
 def same_results(a: Path, b: Path) -> None:
@@ -371,7 +373,7 @@ def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
     """With no --out, run writes a new gongzhu-results-YYYYmmdd-HHMMSS folder in the cwd; with
     no CONFIG it plays the main job (four exposure policies, rotated: tests/test_rotation.py)."""
     monkeypatch.chdir(tmp_path)
-    r = cli("--deals", "2000", "--jobs", "1")
+    r = cli("--deals", "2000", "--jobs", "1", rows=False)
     assert r.exit_code == 0, r.output
     (folder,) = tmp_path.iterdir()
     assert folder.name.startswith("gongzhu-results-")
@@ -438,9 +440,9 @@ def test_resume_with_a_rule_flag_names_only_what_changed(tmp_path):
     the rule flags given are compared: one line naming the variant, whatever the decks."""
     out = tmp_path / "o"
     r = cli("--deals", "200", "--players", "lowest", "--jobs", "1", "--out", str(out),
-            "--quiet", "--no-report")
+            "--quiet", "--no-report", rows=False)
     assert r.exit_code == 0, r.output
-    r = cli("--resume", "--variant", "partners", "--out", str(out))
+    r = cli("--resume", "--variant", "partners", "--out", str(out), rows=False)
     assert r.exit_code == 2
     assert r.output.strip() == ("Error: --resume: rules differ from the interrupted run "
                                 "(variant was 'solo', now 'partners'); use --force to start "
@@ -448,7 +450,7 @@ def test_resume_with_a_rule_flag_names_only_what_changed(tmp_path):
     m = json.loads((out / MANIFEST).read_text())
     m["rules"]["decks"] = m["spec"]["rules"]["decks"] = 2  # a two-deck job, same check
     (out / MANIFEST).write_text(json.dumps(m))
-    r = cli("--resume", "--variant", "partners", "--out", str(out))
+    r = cli("--resume", "--variant", "partners", "--out", str(out), rows=False)
     assert r.exit_code == 2 and "decks" not in r.output and "variant was 'solo'" in r.output
-    r = cli("--resume", "--decks", "1", "--out", str(out))  # a flag given is still compared
+    r = cli("--resume", "--decks", "1", "--out", str(out), rows=False)  # a flag given counts
     assert r.exit_code == 2 and "decks was 2, now 1" in r.output

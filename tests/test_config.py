@@ -120,6 +120,9 @@ def test_players_flag_one_or_four():
     ("out = 3", "out must be a non-empty string"),
     ("dealz = 3", "unknown key.*'dealz'"),
     ("[study]\nx = 1", r"unknown key.*'x' in \[study\]"),  # [study]: exposure studies (issue 8)
+    ("deal_rows = 1", "deal_rows must be true or false"),
+    ("deal_rows = false\n[study]\ncards = ['pig']", "study.*reads its per-deal rows.*"
+     "deal_rows = true"),
     ("rules = 3", "must be a \\[rules\\] table"),
     ("[rules]\ncolour = 1", "unknown key 'colour' in \\[rules\\]"),
     ('[rules]\nvariant = "teams"', "variant"),
