@@ -362,3 +362,9 @@ def test_equal_values_give_an_undefined_interval_exactly():
     assert rows["DJ"]["delta"] == pytest.approx(-100 / 3)
     assert rows["DJ"]["delta_se"] == 0 and rows["DJ"]["delta_lo"] is None
     assert rows["none"]["ev_se"] == 0 and rows["none"]["ev_hi"] is None
+    # the same rule for per-deal means (study, report): 5,000 equal thirds, exactly
+    from sim.core.stats import mean_ci
+
+    same = mean_ci(np.full(5000, 500 / 3))
+    assert np.std(np.full(5000, 500 / 3), ddof=1) > 0  # what rounding left
+    assert same["sd"] == same["se"] == 0 and np.isnan(same["ci95_low"])
