@@ -181,6 +181,8 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
         from sim.jobs.results import finished_chunks
         from sim.jobs.totals import Totals
 
+        if progress:
+            progress("reading the results (the exact totals of each chunk)")
         job = JobSpec.from_manifest(spec)
         totals = Totals()
         for c in finished_chunks(manifest):

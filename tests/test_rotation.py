@@ -61,7 +61,7 @@ def test_rotated_chunk_is_the_engine_deal_played_four_times(decks):
 def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
     spec = build_spec(None, {"deals": 300, "seed": 2, "players": "lowest", "jobs": 1,
                              "chunk_size": 100, "out": str(tmp_path / "a"),
-                             "exposures": "rule,always,never,rule"},
+                             "exposures": "rule,always,never,rule", "deal_rows": True},
                       base=main_job_values())
     res = run_job(spec, quiet=True)
     rows = [r for r in res.table if r["metric"] in ("zero_sum", "delta_zero_sum")]
@@ -83,8 +83,9 @@ def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
     raw_row = next(r for r in res.table if r["metric"] == "raw" and r["seat"] == "3")
     assert raw_row["mean"] == pytest.approx(raw[:, :, 3].mean(), abs=1e-9)
     assert raw_row["n"] == 300
-    # the same summary whatever the chunking and the workers
-    spec2 = spec.replace(chunk_size=70, jobs=2, out=str(tmp_path / "b"))
+    # the same summary whatever the chunking and the workers, and from the exact totals of
+    # a job that keeps no per-deal rows
+    spec2 = spec.replace(chunk_size=70, jobs=2, out=str(tmp_path / "b"), deal_rows=False)
     run_job(spec2, quiet=True)
     assert (tmp_path / "a" / "summary.csv").read_bytes() == \
         (tmp_path / "b" / "summary.csv").read_bytes()
