@@ -38,7 +38,12 @@ import pandas as pd
 from reports import figures
 from sim.analysis.study.analysis import Progress, analyse_study
 from sim.analysis.study.stats import CARD_SHORT as _CARD_SHORT
-from sim.analysis.study.stats import MEASURE_UNITS, SUMMARY_SCORES, run_summary
+from sim.analysis.study.stats import (
+    MEASURE_UNITS,
+    SUMMARY_SCORES,
+    run_summary,
+    totals_summary,
+)
 from sim.core.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
 from sim.errors import InputError
 
@@ -157,17 +162,32 @@ def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = 
 
 def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
                   level: float = DEFAULT_LEVEL) -> tuple[list[Section], dict[str, pd.DataFrame]]:
-    from sim.jobs.results import load_results
+    from sim.jobs.results import has_deal_rows, load_results
 
     spec = manifest["spec"]
-    cols = [c for c in manifest.get("columns", []) if c.split("_")[0] in
-            ("raw", "zero", "points", "team", "exposed", "collected", "collected2")]
-    if progress:
-        progress("reading the results")
-    df = load_results(folder, cols or None)
-    if progress:
-        progress(f"summary per seat ({len(df):,} deals)")
-    summ = run_summary(df, spec.get("players"), spec.get("exposures"), level)
+    rows_kept = has_deal_rows(manifest)
+    if rows_kept:
+        cols = [c for c in manifest.get("columns", []) if c.split("_")[0] in
+                ("raw", "zero", "points", "team", "exposed", "collected", "collected2")]
+        if progress:
+            progress("reading the results")
+        df = load_results(folder, cols or None)
+        if progress:
+            progress(f"summary per seat ({len(df):,} deals)")
+        summ = run_summary(df, spec.get("players"), spec.get("exposures"), level)
+    else:  # deal_rows = false: the exact totals the manifest keeps per chunk
+        from sim.jobs.config import JobSpec
+        from sim.jobs.manifest import totals_of_chunk
+        from sim.jobs.results import finished_chunks
+        from sim.jobs.totals import Totals
+
+        if progress:
+            progress("reading the results (the exact totals of each chunk)")
+        job = JobSpec.from_manifest(spec)
+        totals = Totals()
+        for c in finished_chunks(manifest):
+            totals.merge(totals_of_chunk(folder, c, job))
+        summ = totals_summary(totals, spec.get("players"), spec.get("exposures"), level)
     rot_rows = None
     if spec.get("rotate"):  # scores per deal over the 4 seatings (sim/jobs/rotation.py)
         from sim.jobs.rotation import comparison_rows
@@ -192,17 +212,23 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
         + RATES_LEGEND],
         tables=[("scores per seat", scores), ("rates per seat", rates)])
     labels = {s: f"seat {s}: {spec['players'][s]} / {spec['exposures'][s]}" for s in range(4)}
-    if progress:
-        progress("histograms")
-    png = figures.histograms({
-        "raw points per deal": {labels[s]: df[f"raw_{s}"].to_numpy() for s in range(4)},
-        "zero-sum points per deal": {labels[s]: df[f"zero_sum_{s}"].to_numpy()
-                                     for s in range(4)}},
-        title="score distributions per seat / strategy")
-    hist = Section("Score distributions", text=[
-        "Histograms of the raw and zero-sum scores per seat (strategy / exposure policy); "
-        "the y axis is logarithmic and the x axis spans the 0.1%–99.9% quantiles."],
-        figures=[("histograms", "histograms of raw and zero-sum scores per seat", png)])
+    if rows_kept:
+        if progress:
+            progress("histograms")
+        png = figures.histograms({
+            "raw points per deal": {labels[s]: df[f"raw_{s}"].to_numpy() for s in range(4)},
+            "zero-sum points per deal": {labels[s]: df[f"zero_sum_{s}"].to_numpy()
+                                         for s in range(4)}},
+            title="score distributions per seat / strategy")
+        hist = Section("Score distributions", text=[
+            "Histograms of the raw and zero-sum scores per seat (strategy / exposure policy); "
+            "the y axis is logarithmic and the x axis spans the 0.1%–99.9% quantiles."],
+            figures=[("histograms", "histograms of raw and zero-sum scores per seat", png)])
+    else:
+        hist = Section("Score distributions", text=[
+            "Not drawn: this job kept no per-deal rows (deal_rows = false, the default of "
+            "`gongzhu-sim run`), only exact totals per chunk. Run it again with --deal-rows "
+            "to keep them (and these histograms)."])
     if not spec.get("rotate"):
         return [sec, hist], {"summary": summ}
     sec.title = "Summary per seated entry (4 seatings per deal)"
@@ -487,7 +513,7 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     and decks.
     """
     from sim.core.stats import check_level
-    from sim.jobs.results import chunk_files, read_manifest
+    from sim.jobs.results import chunk_files, finished_chunks, has_deal_rows, read_manifest
 
     level = check_level(level)
     folder = Path(results)
@@ -495,7 +521,7 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     kind = manifest.get("kind", "run")
     if measure not in MEASURE_UNITS:
         raise InputError(f"unknown measure {measure!r}; valid: {', '.join(MEASURE_UNITS)}")
-    if not chunk_files(folder, manifest):
+    if not finished_chunks(manifest):
         cmd = "study" if kind == "study" else "run"
         raise InputError(f"{folder} has no finished chunk yet: nothing to report (finish it "
                          f"with `gongzhu-sim {cmd} --resume --out {folder}`)")
@@ -530,8 +556,11 @@ def build_report(results: str | Path, measure: str = "zero_sum",
                                                    spec.get("exposures", []), strict=False))
     subtitle = (f"{int(spec.get('deals', 0)):,} deals, seed {spec.get('seed')}, "
                 f"{rules.get('variant', 'solo')}, {deck}; players (strategy/exposure) by seat: "
-                f"{players}. Every number below is computed from the Parquet results in "
-                f"{folder} (sim.jobs.results.load_results).")
+                f"{players}. "
+                + (f"Every number below is computed from the Parquet results in {folder} "
+                   "(sim.jobs.results.load_results)." if has_deal_rows(manifest) else
+                   f"Every number below is computed from the exact per-chunk totals in "
+                   f"{folder}/manifest.json (the job kept no per-deal rows)."))
     secs.append(_provenance(folder, manifest))
     if base is not None:
         prov = _provenance(*base)
@@ -584,7 +613,8 @@ def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Pat
                           "verdict": cd["verdict"]}) if len(cd) else cd
     cr = more["compare_rules"]
     rshow = pd.DataFrame({
-        "found in": [la if f == "A" else lb for f in cr["found_in"]],
+        "found in": [", ".join(la if t == "A" else lb for t in f.split(", "))
+                     for f in cr["found_in"]],
         "card": cr["card"], "rule": cr["rule"],
         f"Δ under {la}": [cell(r, "a") for _, r in cr.iterrows()],
         f"Δ under {lb}": [cell(r, "b") for _, r in cr.iterrows()],

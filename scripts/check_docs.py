@@ -12,8 +12,22 @@ tests/test_api_doc.py runs).  ``python scripts/…`` lines are benchmarks and ch
 that print their own figures: listed, not run.  Commands that need a dask scheduler are
 skipped.  tests/test_docs.py checks, much faster, that every command and flag parses.
 
-Usage: ``python scripts/check_docs.py [--only README.md] [--list] [--keep DIR]``; prints one
-line per example (ok / FAIL / skip, seconds) and exits 1 when any failed.
+Documented output: a ``console`` block's lines after a ``$ gongzhu-sim …`` command (up to the
+next ``$ ``) are what that command prints.  Such an example is run as written (not shrunk) and
+its standard output is compared with the text (:func:`compare_output`): the rest verbatim
+(runs of spaces count as one space; blank lines are not compared), numbers equal as shown
+— seeded runs repeat exactly — or within a tolerance the page states in a comment just
+before the block,
+``<!-- check_docs: numbers ± 0.5 -->``; a duration (a number followed by ``s``, e.g.
+``in 43.3 s``) matches any duration.  A line starting with ``…`` stands for any number of
+lines (``…  (every other pair)``); a ``…`` inside a line for any text there.  Each mismatch
+is printed with the first differing line, and the count per page at the end.
+``--cheap`` runs only the documented outputs of the quick commands (:data:`CHEAP`, seconds;
+tests/test_docs.py runs them in the fast set).
+
+Usage: ``python scripts/check_docs.py [--only README.md] [--list] [--keep DIR] [--cheap]``;
+prints one line per example (ok / FAIL / skip, seconds; ``output ok`` / ``output MISMATCH``
+for a documented output) and exits 1 when any failed or mismatched.
 """
 
 from __future__ import annotations
@@ -59,6 +73,27 @@ class Example:
     text: str
     argv: list[str]
     stdout: str | None = None
+    #: The documented output (console blocks), None when the page shows none.
+    expected: list[str] | None = None
+    #: Line number of the documented output's first line.
+    expected_line: int = 0
+    #: Tolerance for numbers shown with decimals (``<!-- check_docs: numbers ± X -->``).
+    tolerance: float = 0.0
+
+
+#: ``<!-- check_docs: numbers ± X -->`` before a block: its numbers may differ by X.
+_TOLERANCE = re.compile(r"<!--\s*check_docs:\s*numbers\s*±\s*([0-9.]+)\s*-->")
+
+
+def tolerance_before(path: Path, start: int) -> float:
+    """The number tolerance a page states just before the block starting at line ``start``
+    (the fence is line ``start − 1``; the comment within the 3 lines above it), else 0."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for line in lines[max(0, start - 5):start - 2]:
+        m = _TOLERANCE.search(line)
+        if m:
+            return float(m.group(1))
+    return 0.0
 
 
 def blocks(path: Path) -> list[tuple[str, int, list[str]]]:
@@ -95,13 +130,39 @@ def _logical_lines(lang: str, lines: list[str], start: int) -> list[tuple[int, s
     return out
 
 
+def documented_outputs(lines: list[str], start: int) -> dict[int, list[str]]:
+    """The output a console block shows after each command, by the command's line number:
+    (first line number, lines) — the lines after its last ``\\`` continuation, up to the
+    next ``$ ``."""
+    out: dict[int, tuple[int, list[str]]] = {}
+    k = 0
+    while k < len(lines):
+        if not lines[k].startswith("$ "):
+            k += 1
+            continue
+        at = start + k
+        while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+        k += 1
+        first, body = start + k, []
+        while k < len(lines) and not lines[k].startswith("$ "):
+            body.append(lines[k])
+            k += 1
+        if any(ln.strip() for ln in body):
+            out[at] = (first, body)
+    return out
+
+
 def examples(path: Path) -> list[Example]:
-    """Every ``gongzhu-sim`` command of the bash / console blocks of ``path``."""
+    """Every ``gongzhu-sim`` command of the bash / console blocks of ``path`` (with the
+    output a console block documents for it, :func:`documented_outputs`)."""
     found = []
     rel = str(path.relative_to(ROOT))
     for lang, start, lines in blocks(path):
         if lang not in ("bash", "console", "sh", "shell"):
             continue
+        outputs = documented_outputs(lines, start) if lang == "console" else {}
+        tol = tolerance_before(path, start) if outputs else 0.0
         for at, text in _logical_lines(lang, lines, start):
             try:
                 words = shlex.split(text, comments=True)
@@ -122,7 +183,9 @@ def examples(path: Path) -> list[Example]:
                     argv.append(w)
                 else:
                     rest = []
-                found.append(Example(rel, at, text.strip(), argv, stdout))
+                first, expected = outputs.get(at, (0, None)) if not rest else (0, None)
+                found.append(Example(rel, at, text.strip(), argv, stdout, expected, first,
+                                     tol))
                 words = rest
     return found
 
@@ -141,6 +204,87 @@ def script_lines(path: Path) -> list[tuple[int, str]]:
                 if text.strip().startswith("python scripts/"):
                     out.append((at, text.strip()))
     return out
+
+
+#: Commands whose documented output ``--cheap`` compares (seconds each, warm).
+CHEAP = ("score", "level", "trace")
+
+#: A number as printed (sign, thousands separators, decimals), or a duration (``43.3 s``).
+_NUMBER = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)?(?![\w.])(?P<dur> ?s\b)?")
+
+
+def _tokens(line: str) -> list[tuple[str, str]]:
+    """A line as (kind, text) tokens: ``num`` / ``dur`` / ``text`` (spaces collapsed)."""
+    out, at = [], 0
+    line = " ".join(line.split())
+    for m in _NUMBER.finditer(line):
+        if m.start() > at:
+            out.append(("text", line[at:m.start()]))
+        out.append(("dur" if m.group("dur") else "num", m.group(0)))
+        at = m.end()
+    if at < len(line):
+        out.append(("text", line[at:]))
+    return out
+
+
+def _value(num: str) -> float:
+    return float(num.replace(",", "").replace("−", "-"))
+
+
+def line_matches(doc: str, got: str, tol: float = 0.0) -> bool:
+    """A documented line against a printed one: text verbatim (spaces collapsed; ``…`` in
+    the documented line matches any text), numbers equal or, shown with decimals, within
+    ``tol``; a duration matches any duration."""
+    if "…" in doc:  # an elision inside the line: the parts around it verbatim, in order
+        pattern = ".*?".join(re.escape(" ".join(p.split())) for p in doc.split("…"))
+        return re.fullmatch(pattern, " ".join(got.split())) is not None
+    a, b = _tokens(doc), _tokens(got)
+    if len(a) != len(b):
+        return False
+    for (ka, ta), (kb, tb) in zip(a, b, strict=True):
+        if ka != kb:
+            return False
+        if ka == "text" and ta != tb:
+            return False
+        if ka == "num" and ta != tb:
+            if "." not in ta or abs(_value(ta) - _value(tb)) > tol + 1e-9:
+                return False
+    return True
+
+
+def compare_output(expected: list[str], got: list[str], tol: float = 0.0
+                   ) -> tuple[int, int] | None:
+    """None when the printed lines ``got`` match the documented ``expected`` (see the module
+    docstring: a line starting with ``…`` stands for any number of lines), else the
+    (documented, printed) line indices of the first mismatch (past the end: the length)."""
+    exp_at = [k for k, ln in enumerate(expected) if ln.strip()]  # blank lines: not compared
+    out_at = [k for k, ln in enumerate(got) if ln.strip()]
+    exp = [expected[k].rstrip() for k in exp_at]
+    out = [got[k].rstrip() for k in out_at]
+
+    def match(i: int, j: int) -> tuple[int, int] | None:
+        while i < len(exp):
+            if exp[i].lstrip().startswith("…"):
+                if i + 1 == len(exp):
+                    return None  # the rest of the output
+                worst = (i + 1, j)
+                for j2 in range(j, len(out)):
+                    if line_matches(exp[i + 1], out[j2], tol):
+                        r = match(i + 1, j2)
+                        if r is None:
+                            return None
+                        worst = max(worst, r)
+                return worst
+            if j >= len(out) or not line_matches(exp[i], out[j], tol):
+                return (i, j)
+            i, j = i + 1, j + 1
+        return None if j == len(out) else (i, j)
+
+    bad = match(0, 0)
+    if bad is None:
+        return None
+    i, j = bad
+    return (exp_at[i] if i < len(exp) else len(expected), out_at[j] if j < len(out) else len(got))
 
 
 def _set(argv: list[str], flag: str, value: int) -> list[str]:
@@ -182,11 +326,13 @@ def skip_reason(ex: Example) -> str | None:
 
 
 def run_example(ex: Example, cwd: Path, timeout: float) -> tuple[str, float, str]:
-    """(status, seconds, output tail) of one example run in ``cwd``."""
+    """(status, seconds, output tail) of one example run in ``cwd``; an example with a
+    documented output runs as written and its status says whether the output matched
+    (``ok`` / ``output MISMATCH``, the tail then shows the first differing lines)."""
     reason = skip_reason(ex)
     if reason:
         return f"skip ({reason})", 0.0, ""
-    words = shrink(ex.argv)
+    words = list(ex.argv) if ex.expected is not None else shrink(ex.argv)
     if (words and words[0] in ("run", "study", "tune") and "--out" in words
             and "--resume" not in words and (cwd / words[words.index("--out") + 1]).exists()):
         words = [*words, "--force"]  # two pages write the same example folder
@@ -203,7 +349,19 @@ def run_example(ex: Example, cwd: Path, timeout: float) -> tuple[str, float, str
             out_f.close()
     dt = time.perf_counter() - t0
     tail = ((p.stdout or "") + p.stderr).strip().splitlines()[-3:]
-    return ("ok" if p.returncode == 0 else f"FAIL (exit {p.returncode})"), dt, "\n".join(tail)
+    if p.returncode != 0:
+        return f"FAIL (exit {p.returncode})", dt, "\n".join(tail)
+    if ex.expected is None or ex.stdout:
+        return "ok", dt, ""
+    got = (p.stdout or "").splitlines()
+    bad = compare_output(ex.expected, got, ex.tolerance)
+    if bad is None:
+        return "output ok", dt, ""
+    i, j = bad
+    doc = ex.expected[i] if i < len(ex.expected) else "(end of the documented output)"
+    out = got[j] if j < len(got) else "(end of the output)"
+    return ("output MISMATCH", dt,
+            f"{ex.source}:{ex.expected_line + i}: documented: {doc}\nprinted line {j + 1}: {out}")
 
 
 def _has_main() -> bool:
@@ -219,35 +377,69 @@ def pages(only: list[str] | None = None) -> list[Path]:
     return all_pages
 
 
+def cheap_examples(todo: list[tuple[Path, list[Example]]]) -> list[tuple[Path, list[Example]]]:
+    """Only the documented outputs of the quick commands (:data:`CHEAP`)."""
+    return [(p, [ex for ex in exs if ex.expected is not None and ex.argv
+                 and ex.argv[0] in CHEAP]) for p, exs in todo]
+
+
+def check_outputs(examples_: list[Example], cwd: Path, timeout: float = 300
+                  ) -> list[tuple[Example, str, str]]:
+    """Run the examples with a documented output in ``cwd``: (example, status, detail) of
+    each (``output ok``, ``output MISMATCH`` with the first differing lines, ``FAIL …``)."""
+    (cwd / "hands.txt").write_text(HANDS_TXT, encoding="utf-8")
+    (cwd / "deals.txt").write_text(DEALS_TXT, encoding="utf-8")
+    out = []
+    for ex in examples_:
+        if ex.expected is None:
+            continue
+        status, _dt, tail = run_example(ex, cwd, timeout)
+        out.append((ex, status, tail))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", nargs="*", help="pages to check (README.md, docs/run.md, …)")
     ap.add_argument("--list", action="store_true", help="list the commands, run nothing")
     ap.add_argument("--keep", help="run in this folder (kept) instead of a temporary one")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per example")
+    ap.add_argument("--cheap", action="store_true",
+                    help=f"only compare the documented outputs of {', '.join(CHEAP)} "
+                    "(seconds; what tests/test_docs.py runs)")
     args = ap.parse_args()
     print(f"check_docs: {platform.node()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}")
     todo = [(p, examples(p)) for p in pages(args.only)]
+    if args.cheap:
+        todo = cheap_examples(todo)
     if args.list:
         for _page, exs in todo:
             for ex in exs:
-                print(f"{ex.source}:{ex.line}: gongzhu-sim {shlex.join(shrink(ex.argv))}")
+                words = ex.argv if ex.expected is not None else shrink(ex.argv)
+                note = "  (output compared)" if ex.expected is not None else ""
+                print(f"{ex.source}:{ex.line}: gongzhu-sim {shlex.join(words)}{note}")
         return 0
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="check-docs-"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "hands.txt").write_text(HANDS_TXT, encoding="utf-8")
     (work / "deals.txt").write_text(DEALS_TXT, encoding="utf-8")
     failed = n = 0
+    mismatches: dict[str, list[int]] = {}  # page → [documented outputs, mismatches]
     for p, exs in todo:
+        rel = str(p.relative_to(ROOT))
         for ex in exs:
             status, dt, tail = run_example(ex, work, args.timeout)
             n += 1
             print(f"{status:<30} {dt:7.1f} s  {ex.source}:{ex.line}: {ex.text[:90]}", flush=True)
-            if status.startswith("FAIL"):
+            if ex.expected is not None:
+                m = mismatches.setdefault(rel, [0, 0])
+                m[0] += 1
+                m[1] += status == "output MISMATCH"
+            if status.startswith("FAIL") or status == "output MISMATCH":
                 failed += 1
                 print("    " + tail.replace("\n", "\n    "))
-        if p.name != "API.md":
+        if p.name != "API.md" and not args.cheap:
             for at, code in python_blocks(p):
                 n += 1
                 t0 = time.perf_counter()
@@ -259,9 +451,14 @@ def main() -> int:
                 if r.returncode:
                     failed += 1
                     print("    " + "\n    ".join(r.stderr.strip().splitlines()[-3:]))
-        for at, text in script_lines(p):
-            print(f"{'listed (script)':<30} {'':9}  {p.relative_to(ROOT)}:{at}: {text[:90]}")
-    print(f"{n} examples, {failed} failed; scratch folder {work}")
+        if not args.cheap:
+            for at, text in script_lines(p):
+                print(f"{'listed (script)':<30} {'':9}  {p.relative_to(ROOT)}:{at}: {text[:90]}")
+    total = sum(m[1] for m in mismatches.values())
+    print(f"output mismatches: {total} of {sum(m[0] for m in mismatches.values())} documented "
+          "outputs (" + (", ".join(f"{k} {v[1]} of {v[0]}" for k, v in mismatches.items())
+                         or "none compared") + ")")
+    print(f"{n} examples, {failed} failed or mismatched; scratch folder {work}")
     return 1 if failed else 0
 
 

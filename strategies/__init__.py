@@ -1,1 +1,9 @@
 """Play strategies and exposure policies: numba kernels selected by integer id."""
+
+#: The table of players the analysing commands and their Python functions answer for by
+#: default — ``expose`` (``--player``, ``--opponents``) and ``sim.exposure_ev`` /
+#: ``sim.analyse_exposure`` (``player``, ``opponents``), ``advise``, ``study``, ``compare``
+#: and ``tune`` (sim/commands/choices.py): the stronger ``learned`` player
+#: (docs/learned.md), since "should I expose?" means "against good players".  ``run``
+#: keeps its documented four ``heuristic`` players.
+TABLE_PLAYER = "learned"

@@ -36,8 +36,10 @@ DEALS = 20_000
 PLAIN = ("--no-rotate", "--exposure", "rule")
 
 
-def cli(*args: str):
-    return CliRunner().invoke(main, ["run", *args])
+def cli(*args: str, rows: bool = True):
+    """``gongzhu-sim run ARGS``, with ``--deal-rows`` (these tests read the Parquet rows)
+    unless ``rows`` is False (the command's own default)."""
+    return CliRunner().invoke(main, ["run", *(["--deal-rows"] if rows else []), *args])
 
 
 def same_results(a: Path, b: Path) -> None:
@@ -371,12 +373,12 @@ def test_default_out_folder_and_summary_printout(tmp_path, monkeypatch):
     """With no --out, run writes a new gongzhu-results-YYYYmmdd-HHMMSS folder in the cwd; with
     no CONFIG it plays the main job (four exposure policies, rotated: tests/test_rotation.py)."""
     monkeypatch.chdir(tmp_path)
-    r = cli("--deals", "2000", "--jobs", "1")
+    r = cli("--deals", "2000", "--jobs", "1", rows=False)
     assert r.exit_code == 0, r.output
     (folder,) = tmp_path.iterdir()
     assert folder.name.startswith("gongzhu-results-")
-    assert {"manifest.json", "summary.csv", "chunk-000000.parquet"} <= {
-        p.name for p in folder.iterdir()}
+    assert {"manifest.json", "summary.csv"} <= {p.name for p in folder.iterdir()}
+    assert not list(folder.glob("*.parquet"))  # deal_rows = false: totals in the manifest
     m = json.loads((folder / MANIFEST).read_text())
     assert m["spec"]["players"] == ["heuristic"] * 4
     assert m["spec"]["exposures"] == ["never", "always", "rule", TUNED_RULE]
@@ -430,3 +432,25 @@ def test_resume_checks_the_manifest_and_replays_damaged_chunks(tmp_path):
     long = tmp_path / ("x" * 300)
     r = cli("--deals", "10", "--out", str(long), "--quiet")
     assert r.exit_code == 2 and "cannot use output folder" in r.output
+
+
+def test_resume_with_a_rule_flag_names_only_what_changed(tmp_path):
+    """Friction 8 of issue 37: `run --resume --variant partners` was refused with a message
+    that also said "decks was 2, now 1" (the flag's default, not a change asked for).  Only
+    the rule flags given are compared: one line naming the variant, whatever the decks."""
+    out = tmp_path / "o"
+    r = cli("--deals", "200", "--players", "lowest", "--jobs", "1", "--out", str(out),
+            "--quiet", "--no-report", rows=False)
+    assert r.exit_code == 0, r.output
+    r = cli("--resume", "--variant", "partners", "--out", str(out), rows=False)
+    assert r.exit_code == 2
+    assert r.output.strip() == ("Error: --resume: rules differ from the interrupted run "
+                                "(variant was 'solo', now 'partners'); use --force to start "
+                                "over")
+    m = json.loads((out / MANIFEST).read_text())
+    m["rules"]["decks"] = m["spec"]["rules"]["decks"] = 2  # a two-deck job, same check
+    (out / MANIFEST).write_text(json.dumps(m))
+    r = cli("--resume", "--variant", "partners", "--out", str(out), rows=False)
+    assert r.exit_code == 2 and "decks" not in r.output and "variant was 'solo'" in r.output
+    r = cli("--resume", "--decks", "1", "--out", str(out), rows=False)  # a flag given counts
+    assert r.exit_code == 2 and "decks was 2, now 1" in r.output

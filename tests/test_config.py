@@ -120,6 +120,9 @@ def test_players_flag_one_or_four():
     ("out = 3", "out must be a non-empty string"),
     ("dealz = 3", "unknown key.*'dealz'"),
     ("[study]\nx = 1", r"unknown key.*'x' in \[study\]"),  # [study]: exposure studies (issue 8)
+    ("deal_rows = 1", "deal_rows must be true or false"),
+    ("deal_rows = false\n[study]\ncards = ['pig']", "study.*reads its per-deal rows.*"
+     "deal_rows = true"),
     ("rules = 3", "must be a \\[rules\\] table"),
     ("[rules]\ncolour = 1", "unknown key 'colour' in \\[rules\\]"),
     ('[rules]\nvariant = "teams"', "variant"),
@@ -186,3 +189,20 @@ def test_default_out_dir_is_new_and_gitignored(tmp_path):
     assert default_out_dir(now, tmp_path).name == "gongzhu-results-20250102-030405-2"
     gitignore = Path(__file__).resolve().parents[1] / ".gitignore"
     assert "gongzhu-results*/" in gitignore.read_text()
+
+
+def test_example_config_lists_every_player_and_exposure_policy():
+    """Friction 7 of issue 37: `run --example-config` omitted `learned` from its player
+    list.  The comment lines name every registered player and exposure policy."""
+    from strategies.registry import EXPOSURES, PLAYERS
+
+    r = CliRunner().invoke(main, ["run", "--example-config"])
+    assert r.exit_code == 0
+    text = r.output
+    players = text[text.index("# players:"):text.index("# exposure:")]
+    exposure = text[text.index("# exposure:"):].splitlines()[0]
+    for name in PLAYERS:
+        assert f" {name}" in players, name
+    for name in EXPOSURES:
+        assert f" {name}" in exposure, name
+    assert "deal_rows = false" in text  # the main job keeps only its totals

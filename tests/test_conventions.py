@@ -74,7 +74,8 @@ def test_jobs_zero_means_all_cores_everywhere(cmd):
 def test_expose_accepts_jobs_zero_and_gives_the_same_answer():
     from sim.analysis.exposure.compute import analyse_exposure
 
-    kw = dict(options="none;DJ", precision=0, max_deals=400, batch=100, seed=1)
+    kw = dict(options="none;DJ", precision=0, max_deals=400, batch=100, seed=1,
+              player="heuristic", opponents="heuristic")
     a = analyse_exposure("S:543 H:32 D:AKQJT98 C:2", jobs=0, **kw)
     b = analyse_exposure("S:543 H:32 D:AKQJT98 C:2", jobs=1, **kw)
     assert a.table.equals(b.table) and a.n == 400

@@ -98,7 +98,8 @@ def test_run_plays_the_file_deals(tmp_path):
     f = tmp_path / "deals.txt"
     f.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--players", "lowest",
+    r = CliRunner().invoke(main, ["run", "--deal-rows",
+                                  "--deals-file", str(f), "--players", "lowest",
                                   "--exposure", "always", "--seed", "4", "--out", str(out),
                                   "--no-rotate",
                                   "--chunk-size", "3", "--jobs", "1", "--quiet"])
@@ -112,7 +113,8 @@ def test_run_plays_the_file_deals(tmp_path):
     assert (df[[f"raw_{s}" for s in range(4)]].to_numpy() == ref.raw).all()
     assert (df[[f"exposed_{s}" for s in range(4)]].to_numpy() == ref.exposed).all()
     # --deals takes the first deals of the file
-    r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--deals", "2", "--jobs", "1",
+    r = CliRunner().invoke(main, ["run", "--deal-rows",
+                                  "--deals-file", str(f), "--deals", "2", "--jobs", "1",
                                   "--out", str(tmp_path / "two"), "--quiet", "--no-rotate"])
     assert r.exit_code == 0, r.output
     assert len(load_results(tmp_path / "two")) == 2
@@ -162,7 +164,8 @@ def test_two_deck_deals_file(tmp_path):
     with pytest.raises(DealsFileError, match="line 2: card .* dealt 3 times"):
         parse_deals(lines[1] + "\n" + " ".join(bad), decks=2)
     out = tmp_path / "out"
-    r = CliRunner().invoke(main, ["run", "--decks", "2", "--deals-file", str(f), "--seed", "3",
+    r = CliRunner().invoke(main, ["run", "--deal-rows",
+                                  "--decks", "2", "--deals-file", str(f), "--seed", "3",
                                   "--players", "lowest", "--out", str(out), "--jobs", "1",
                                   "--quiet", "--no-rotate", "--exposure", "rule"])
     assert r.exit_code == 0, r.output
@@ -189,7 +192,8 @@ def test_every_hand_may_carry_its_seat(tmp_path):
     for name, line in (("plain", plain), ("labelled", labelled)):
         f = tmp_path / f"{name}.txt"
         f.write_text(line + "\n")
-        r = CliRunner().invoke(main, ["run", "--deals-file", str(f), "--players", "lowest",
+        r = CliRunner().invoke(main, ["run", "--deal-rows",
+                                      "--deals-file", str(f), "--players", "lowest",
                                       "--seed", "2", "--out", str(tmp_path / name),
                                       "--jobs", "1", "--quiet", "--no-report"])
         assert r.exit_code == 0, r.output

@@ -177,3 +177,43 @@ def test_inline_commands_in_the_prose_parse():
             assert words[0] in main.commands, where
             continue
         assert parse_error(words) is None, (where, parse_error(words))
+
+
+def test_documented_output_comparison():
+    """Friction 7 of issue 37: check_docs.py ran the examples but never compared their output
+    with the text.  The comparison: text verbatim (spaces collapsed), numbers as shown or
+    within the page's tolerance, durations free, ``…`` lines and ``…`` in a line elide."""
+    doc = ["1,000 deals; 3 of 3 chunks played in 37.4 s",
+           "▶ rule          +17.72  [+17.53, +17.91]",
+           "…  (every other pair)",
+           "answer: rule wins, +0.59 over tuned rule",
+           "…  (the rest)"]
+    got = ["1,000 deals; 3 of 3 chunks played in 41.0 s",
+           "▶ rule        +17.72   [+17.53, +17.91]",
+           "  rule − never  +24.17", "  never − always  +21.95",
+           "answer: rule wins, +0.59 over tuned rule", "", "more", "lines"]
+    assert CD.compare_output(doc, got) is None
+    assert CD.compare_output(doc, [*got[:1], "▶ rule  +17.73  [+17.53, +17.91]", *got[2:]]) \
+        == (1, 1)
+    assert CD.compare_output(doc, [*got[:1], "▶ rule  +17.73  [+17.53, +17.91]", *got[2:]],
+                             tol=0.01) is None
+    assert CD.compare_output(doc, [ln.replace("rule wins", "never wins") for ln in got]) \
+        is not None  # the answer line is not found after the elision
+    assert CD.compare_output(doc[:2], got[:3]) == (2, 2)  # an undocumented extra line
+    assert CD.compare_output(["a", "", "b"], ["", "a", "b", ""]) is None  # blank lines
+    assert CD.compare_output(doc[:2], got[:1]) == (1, 1)  # a missing line
+    assert CD.line_matches("one deck, solo; tables heuristic, learned (…); seed 1",
+                           "one deck, solo; tables heuristic, learned (heuristic×4); seed 1")
+    assert not CD.line_matches("seat S5 led", "seat S6 led", tol=5)  # cards are text
+    assert not CD.line_matches("n = 30,000", "n = 30,001", tol=5)  # integers exact
+
+
+def test_cheap_documented_outputs_match(tmp_path):
+    """The cheap subset of check_docs.py (``--cheap``: score, level, trace), as CI runs it:
+    every documented output of those commands matches what the command prints."""
+    todo = CD.cheap_examples([(p, CD.examples(p)) for p in CD.pages()])
+    exs = [ex for _, e in todo for ex in e]
+    assert {ex.argv[0] for ex in exs} == set(CD.CHEAP)
+    results = CD.check_outputs(exs, tmp_path, timeout=600)
+    assert [(f"{ex.source}:{ex.line}", st) for ex, st, _ in results
+            if st != "output ok"] == [], [t for *_, t in results]

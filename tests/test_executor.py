@@ -62,7 +62,8 @@ def test_run_batches_rejects_bad_backends():
 
 
 def test_expose_identical_on_every_backend():
-    kw = dict(options="none;SQ;HA", precision=0.0, max_deals=1200, batch=300, seed=5)
+    kw = dict(options="none;SQ;HA", precision=0.0, max_deals=1200, batch=300, seed=5,
+              player="heuristic", opponents="heuristic")
     ref = analyse_exposure(HAND, jobs=1, **kw).table
     for backend in ("threading", "loky"):
         t = analyse_exposure(HAND, jobs=2, backend=backend, **kw).table
@@ -79,7 +80,8 @@ def test_expose_batch_slices_keep_results_and_bound_memory():
     """A batch larger than the slice gives the same means and counts as small batches."""
     from sim.analysis.exposure import compute as exposure
 
-    kw = dict(options="none;SQ", precision=0.0, max_deals=2 * exposure.SLICE + 500, seed=2)
+    kw = dict(options="none;SQ", precision=0.0, max_deals=2 * exposure.SLICE + 500, seed=2,
+              player="heuristic", opponents="heuristic")
     big = analyse_exposure(HAND, batch=10 * exposure.SLICE, **kw).table
     small = analyse_exposure(HAND, batch=exposure.SLICE, **kw).table
     for col in ("ev", "delta", "ev_se", "delta_se", "p_gain", "pig"):
@@ -139,9 +141,10 @@ def test_level_scales_the_half_width_not_the_se():
     assert np.array_equal(a.pairs["se"], b.pairs["se"])
     assert np.allclose(b.pairs["half_width"], a.pairs["half_width"] * ratio)
     assert "80% CI" in b.interval
-    ea = analyse_exposure(HAND, options="none;SQ", precision=0, max_deals=600, batch=300)
-    eb = analyse_exposure(HAND, options="none;SQ", precision=0, max_deals=600, batch=300,
-                          level=0.99)
+    kw = dict(options="none;SQ", precision=0, max_deals=600, batch=300, player="heuristic",
+              opponents="heuristic")
+    ea = analyse_exposure(HAND, **kw)
+    eb = analyse_exposure(HAND, **kw, level=0.99)
     assert np.array_equal(ea.table["delta_se"], eb.table["delta_se"])
     r = stats.z_value(0.99) / stats.z_value(0.95)
     hw_a = ea.table["delta_hi"] - ea.table["delta"]

@@ -379,3 +379,59 @@ def test_cli_bad_input_one_clear_message(args, fragment):
     assert r.exit_code == 2, r.output
     assert fragment in r.output
     assert r.output.count("Error") == 1 and "Traceback" not in r.output
+
+
+def test_api_defaults_are_the_commands():
+    """Friction 8 of issue 37: `sim.exposure_ev` / `analyse_exposure` defaulted to
+    `heuristic` players while `expose` defaults to `learned`, though docs/API.md says a call
+    without a seed gives the command's numbers (seed 1000: EV(none) −110.56 from the API,
+    −161.71 from the CLI).  One source of defaults, and the same numbers."""
+    import dataclasses
+
+    import sim
+    from sim.analysis.exposure.compute import ExposureSettings
+    from sim.commands.expose import ExposeOptions
+
+    api = {f.name: f.default for f in dataclasses.fields(ExposureSettings)}
+    cli = {f.name: f.default for f in dataclasses.fields(ExposeOptions)}
+    for name in ("seat", "player", "opponents", "opponents_exposure", "measure",
+                 "precision", "seed", "level"):
+        assert api[name] == cli[name], name
+    hand = "S:AKQ52 H:A84 D:973 C:K2"
+    table = sim.exposure_ev(hand, seed=1000, max_deals=300, precision=0, options="none;SQ")
+    r = run("expose", hand, "--seed", "1000", "--max-deals", "300", "--precision", "0",
+            "--options", "none;SQ", "--format", "json")
+    assert r.exit_code == 0, r.output
+    rows = {row["option"]: row for row in json.loads(r.stdout)["rows"]}
+    for _, row in table.iterrows():
+        assert rows[row["option"]]["ev"] == pytest.approx(row["ev"], abs=1e-9)
+        assert rows[row["option"]]["n"] == row["n"] == 300
+
+
+def test_equal_values_give_an_undefined_interval_exactly():
+    """Friction 8 of issue 37: with every other hand known, every deal gives each option the
+    same value; the co-moments' rounding left an SE of 4e-16, so `166.67 [166.67, 166.67]`
+    and Δ `−33.33 [−33.33, −33.33]` were printed with no warning.  The extremes are compared
+    exactly: SE 0, interval undefined (n/a, null in JSON), one warning line."""
+    args = ["expose", "AKQ8.KQJ.J84.AQ5", "--known", "1=J9643.8742.AT6.K",
+            "--known", "2=752.AT65.Q97.J74", "--known", "3=T.93.K532.T98632",
+            "--player", "lowest", "--opponents", "lowest", "--opponents-exposure", "never",
+            "--max-deals", "5000", "--precision", "0", "--seed", "21"]
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert "[166.67, 166.67]" not in r.output and "[-33.33, -33.33]" not in r.output
+    none = next(ln for ln in r.output.splitlines() if ln.startswith("▶  none"))
+    assert none.split()[2:4] == ["166.67", "n/a"]
+    assert "warning: 7 intervals undefined (n < 2 or every outcome equal)" in r.output
+    assert "after 5,000 deals" in r.output  # precision 0: exactly --max-deals
+    data = json.loads(run(*args, "--format", "json").stdout)
+    rows = {row["option"]: row for row in data["rows"]}
+    assert rows["DJ"]["delta"] == pytest.approx(-100 / 3)
+    assert rows["DJ"]["delta_se"] == 0 and rows["DJ"]["delta_lo"] is None
+    assert rows["none"]["ev_se"] == 0 and rows["none"]["ev_hi"] is None
+    # the same rule for per-deal means (study, report): 5,000 equal thirds, exactly
+    from sim.core.stats import mean_ci
+
+    same = mean_ci(np.full(5000, 500 / 3))
+    assert np.std(np.full(5000, 500 / 3), ddof=1) > 0  # what rounding left
+    assert same["sd"] == same["se"] == 0 and np.isnan(same["ci95_low"])

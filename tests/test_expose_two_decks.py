@@ -49,7 +49,8 @@ def test_forced_two_deck_grand_slam_ev_exact():
     exposed: (400 + 200 + 200)·2 = 1600; one ♦J: (400 + 200 + 400)·2 = 2000; both:
     (400 + 200 + 800)·2 = 2800.  The others score 0, so zero-sum = raw, on every deal."""
     df = exposure_ev(SLAM, known={1: "C2", 2: "C2"}, rules=TWO, opponents_exposure="never",
-                     precision=0, max_deals=600, batch=300)
+                     precision=0, max_deals=600, batch=300, player="heuristic",
+                     opponents="heuristic")
     assert list(df["option"]) == ["DJ,DJ", "DJ", "none"]
     none, one, both = row(df, "none"), row(df, "DJ"), row(df, "DJ,DJ")
     assert none["ev"] == 1600 and one["ev"] == 2000 and both["ev"] == 2800
@@ -59,7 +60,8 @@ def test_forced_two_deck_grand_slam_ev_exact():
     assert both["pig"] == both["sheep"] == both["transformer"] == 2  # copies taken
     assert both["flags"] == 2 | 32 and one["flags"] == 2
     raw = exposure_ev(SLAM, known={1: "C2", 2: "C2"}, rules=TWO, opponents_exposure="never",
-                      options="DJ,DJ", measure="raw", precision=0, max_deals=300, batch=300)
+                      options="DJ,DJ", measure="raw", precision=0, max_deals=300, batch=300,
+                      player="heuristic", opponents="heuristic")
     assert row(raw, "DJ,DJ")["ev"] == 2800
 
 
@@ -90,7 +92,7 @@ def test_parse_options_two_decks():
 
 def test_two_deck_results_identical_for_jobs_and_backends():
     kw = dict(rules=TWO, options="none;SQ;SQ,SQ;CT,CT", precision=0.0, max_deals=900,
-              batch=300, seed=4, opponents="random,lowest,heuristic")
+              batch=300, seed=4, opponents="random,lowest,heuristic", player="heuristic")
     ref = analyse_exposure(MIXED, jobs=1, **kw)
     assert ref.n == 900 and ref.options == ["none", "SQ", "SQ,SQ", "CT,CT"]
     for backend in ("threading", "loky"):
@@ -106,7 +108,8 @@ def test_two_deck_results_identical_for_jobs_and_backends():
 def test_two_deck_known_cards_and_hands():
     """--known with both copies of a card, a hand that holds one copy of it."""
     res = analyse_exposure(MIXED, seat=1, known={0: "HA HA", 3: "DJ"}, rules=TWO,
-                           options="none;SQ,SQ", precision=0, max_deals=300, batch=300)
+                           options="none;SQ,SQ", precision=0, max_deals=300, batch=300,
+                           player="heuristic", opponents="heuristic")
     assert res.settings["known"] == {0: "HA HA", 3: "DJ"}
     assert res.hand == "AKQQ753.KQ98.AKJ8654.AKTT9432"
     with pytest.raises(InputError, match="both copies are already placed"):

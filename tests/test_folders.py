@@ -17,7 +17,7 @@ from sim.cli import main
 from sim.jobs.results import MANIFEST, SUMMARY
 
 RUN = ["--deals", "300", "--players", "lowest", "--chunk-size", "100", "--jobs", "1",
-       "--backend", "threading", "--quiet", "--no-report", "--no-rotate"]
+       "--backend", "threading", "--quiet", "--no-report", "--no-rotate", "--deal-rows"]
 
 
 def cli(*args: str):

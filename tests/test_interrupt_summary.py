@@ -39,7 +39,7 @@ def test_interrupted_run_prints_the_summary_so_far(tmp_path, monkeypatch):
     """``run`` printed only "Interrupted: 3 of 10 chunks finished": now the summary of the
     finished deals comes first (the same table as a finished run's, n = those deals)."""
     out = tmp_path / "r"
-    args = ["run", "--decks", "2", "--players", "lowest", "--exposure", "random",
+    args = ["run", "--deal-rows", "--decks", "2", "--players", "lowest", "--exposure", "random",
             "--deals", "1000", "--chunk-size", "100", "-j", "1", "--no-rotate", "--out", str(out)]
     r = CliRunner().invoke(main, [*args, "--no-report", "-q"])
     assert r.exit_code == 0, r.output

@@ -46,7 +46,8 @@ def test_run_prints_deal_lines_and_the_report_stages_off_a_terminal(tmp_path, ev
 
 def test_a_resumed_run_counts_from_the_deals_already_done(tmp_path, every_update):
     out = tmp_path / "r"
-    args = ["run", "--deals", "300", "--chunk-size", "100", "--jobs", "1", "--players",
+    args = ["run", "--deal-rows",
+            "--deals", "300", "--chunk-size", "100", "--jobs", "1", "--players",
             "lowest", "--no-report", "--out", str(out)]
     assert CliRunner().invoke(main, args, catch_exceptions=False).exit_code == 0
     m = (out / "manifest.json").read_text().replace('"status": "finished"',

@@ -230,7 +230,8 @@ def test_cli_check_legal_stops_run_trace_compare_expose(tmp_path):
 
 def test_cli_run_with_check_legal_keeps_the_manifest(tmp_path):
     """--check-legal is an execution option: the results are those of a run without it."""
-    base = ["run", "--deals", "40", "--chunk-size", "40", "--jobs", "1", "-q", "--no-report",
+    base = ["run", "--deal-rows",
+            "--deals", "40", "--chunk-size", "40", "--jobs", "1", "-q", "--no-report",
             "--players", "lowest", "--exposure", "random"]
     assert _cli([*base, "--out", str(tmp_path / "a")])[0] == 0
     assert _cli([*base, "--check-legal", "--out", str(tmp_path / "b")])[0] == 0

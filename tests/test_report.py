@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("run") / "res"
-    r = CliRunner().invoke(main, ["run", "--deals", "3000", "--seed", "2", "--jobs", "1",
+    r = CliRunner().invoke(main, ["run", "--deal-rows",
+                                  "--deals", "3000", "--seed", "2", "--jobs", "1",
                                   "--players", "heuristic,lowest,heuristic,random",
                                   "--no-rotate", "--exposure", "rule", "--out", str(out)])
     assert r.exit_code == 0, r.output

@@ -49,14 +49,16 @@ def test_side_by_side_figures_are_each_studys_own(studies):
     assert rep.title.endswith("— heuristic ×4 vs lowest ×4")
     own = {"A": build_report(a).data, "B": build_report(b).data}
     cr = rep.data["compare_rules"]
-    assert set(cr["found_in"]) == {"A", "B"}
+    assert set(cr["found_in"]) <= {"A", "B", "A, B"} and {"A", "B"} <= set(cr["found_in"])
     for found, tag in (("A", "a"), ("B", "b")):
-        mine = cr[cr["found_in"] == found].reset_index(drop=True)
+        mine = cr[[found in f.split(", ") for f in cr["found_in"]]]
+        rows = {(r["card"], r["kind"], r["rule"]): r for _, r in mine.iterrows()}
         dec = own[found]["decisions"].reset_index(drop=True)
-        assert list(mine["rule"]) == list(dec["rule"])
-        for k in ("n", "mean", "ci95_low", "ci95_high"):
-            for x, y in zip(mine[f"{k}_{tag}"], dec[k], strict=True):
-                assert _close(float(x), float(y)), (found, k)
+        assert len(rows) == len(mine) == len(dec)
+        for _, d in dec.iterrows():
+            r = rows[(d["card"], d["kind"], d["rule"])]
+            for k in ("n", "mean", "ci95_low", "ci95_high"):
+                assert _close(float(r[f"{k}_{tag}"]), float(d[k])), (found, k)
     assert (cr["n_a"] == cr["n_b"]).all()  # the same held-out deals under both tables
     for _, r in cr.iterrows():
         assert r["verdict"] == verdict([(r["ci95_low_a"], r["ci95_high_a"]),
@@ -69,6 +71,27 @@ def test_side_by_side_figures_are_each_studys_own(studies):
         for _, r in cd.iterrows():
             assert _close(r[f"mean_{tag}"], ds.loc[r["card"], "mean"])
             assert r[f"n_{tag}"] == int(DEALS)
+
+
+def test_a_rule_both_studies_found_is_listed_once(studies, tmp_path):
+    """Friction 7 of issue 37: the report listed one pig rule twice ("expose the pig with ≥
+    5 spades and with ≤ 1 ace") — found by both studies.  A rule both found is one row
+    (found in both labels), its words say "with" once; each study's "otherwise" stays."""
+    a = studies["heuristic"]
+    b = tmp_path / "copy"
+    shutil.copytree(a, b)  # the same study: every rule found by both
+    rep = build_report(a, baseline=b)
+    cr = rep.data["compare_rules"]
+    dec = build_report(a).data["decisions"]
+    rules = cr[cr["kind"] == "rule"]
+    assert list(rules["rule"]) == list(dec[dec["kind"] == "rule"]["rule"])
+    assert set(rules["found_in"]) == {"A, B"}
+    assert (cr["kind"] == "otherwise").sum() == 2 * (dec["kind"] == "otherwise").sum()
+    assert not any(" and with " in r for r in cr["rule"])
+    from sim.analysis.study.decision import Condition, rule_words
+
+    assert rule_words("pig", (Condition("spades", ">=", 5), Condition("aces", "<=", 1))) \
+        == "expose the pig with ≥ 5 spades and ≤ 1 ace"
 
 
 def test_cli_two_forms_write_next_to_the_first_study(studies):

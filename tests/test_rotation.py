@@ -61,7 +61,7 @@ def test_rotated_chunk_is_the_engine_deal_played_four_times(decks):
 def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
     spec = build_spec(None, {"deals": 300, "seed": 2, "players": "lowest", "jobs": 1,
                              "chunk_size": 100, "out": str(tmp_path / "a"),
-                             "exposures": "rule,always,never,rule"},
+                             "exposures": "rule,always,never,rule", "deal_rows": True},
                       base=main_job_values())
     res = run_job(spec, quiet=True)
     rows = [r for r in res.table if r["metric"] in ("zero_sum", "delta_zero_sum")]
@@ -83,8 +83,9 @@ def test_comparison_is_exact_and_independent_of_chunks(tmp_path):
     raw_row = next(r for r in res.table if r["metric"] == "raw" and r["seat"] == "3")
     assert raw_row["mean"] == pytest.approx(raw[:, :, 3].mean(), abs=1e-9)
     assert raw_row["n"] == 300
-    # the same summary whatever the chunking and the workers
-    spec2 = spec.replace(chunk_size=70, jobs=2, out=str(tmp_path / "b"))
+    # the same summary whatever the chunking and the workers, and from the exact totals of
+    # a job that keeps no per-deal rows
+    spec2 = spec.replace(chunk_size=70, jobs=2, out=str(tmp_path / "b"), deal_rows=False)
     run_job(spec2, quiet=True)
     assert (tmp_path / "a" / "summary.csv").read_bytes() == \
         (tmp_path / "b" / "summary.csv").read_bytes()
@@ -129,16 +130,19 @@ def test_main_job_answers_which_policy_wins(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "report_files/policies.png" in md
 
 
-def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("rows", ["--deal-rows", "--no-deal-rows"])
+def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path, monkeypatch,
+                                                                       rows):
     """Ctrl-C in the main job: the comparison of the finished chunks comes first (n = their
-    deals), then the summary; --resume finishes it with the summary of an uninterrupted run."""
+    deals), then the summary; --resume finishes it with the summary of an uninterrupted run,
+    whether the chunks are Parquet files or totals in the manifest."""
     import json
 
     from sim.jobs.batch import JobInterrupted
     from sim.jobs.results import MANIFEST, SUMMARY
 
     args = ["run", "--players", "lowest", "--deals", "400", "--chunk-size", "100", "-j", "1",
-            "--no-report"]
+            "--no-report", rows]
     whole, out = tmp_path / "whole", tmp_path / "cut"
     for folder in (whole, out):
         r = CliRunner().invoke(main, [*args, "--out", str(folder), "-q"])
@@ -146,7 +150,10 @@ def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path,
     m = json.loads((out / MANIFEST).read_text())
     for c in m["chunks"][1:]:
         c["status"] = "pending"
-        (out / c["file"]).unlink()
+        if rows == "--deal-rows":
+            (out / c["file"]).unlink()
+        else:
+            del c["totals"]
     m["status"] = "interrupted"
     (out / MANIFEST).write_text(json.dumps(m))
     with monkeypatch.context() as mp:
@@ -161,9 +168,49 @@ def test_interrupted_main_job_prints_the_comparison_so_far_and_resumes(tmp_path,
         "400 deals)"
     assert lines[1].startswith("which exposure policy (lowest players) wins: 100 deals × 4")
     assert any(ln.startswith("100 deals; per seated entry") for ln in lines)
-    kept = (out / m["chunks"][0]["file"]).stat().st_mtime_ns
+    if rows == "--deal-rows":
+        kept = (out / m["chunks"][0]["file"]).stat().st_mtime_ns
     r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume"])
     assert r.exit_code == 0, r.output
     assert "; 3 of 4 chunks played" in r.output.splitlines()[0]  # the finished one is kept
-    assert (out / m["chunks"][0]["file"]).stat().st_mtime_ns == kept
+    if rows == "--deal-rows":
+        assert (out / m["chunks"][0]["file"]).stat().st_mtime_ns == kept
     assert (out / SUMMARY).read_bytes() == (whole / SUMMARY).read_bytes()
+
+
+def test_main_job_keeps_per_deal_rows_only_when_asked(tmp_path):
+    """Friction 2 of issue 37: `gongzhu-sim run` left 317 MB of per-deal Parquet files.  By
+    default it now keeps only each chunk's exact totals in manifest.json: the same
+    summary.csv byte for byte as with --deal-rows, the same comparison and report tables,
+    --resume, and a folder of a few kB; load_results refuses it with one clear message."""
+    import json
+
+    from sim.errors import InputError
+    from sim.jobs.results import MANIFEST, SUMMARY, load_results
+
+    args = ["run", "--deals", "1200", "--chunk-size", "400", "-j", "1"]
+    small, rows = tmp_path / "small", tmp_path / "rows"
+    a = CliRunner().invoke(main, [*args, "--out", str(small)])
+    b = CliRunner().invoke(main, [*args, "--out", str(rows), "--deal-rows"])
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    assert not list(small.glob("*.parquet")) and len(list(rows.glob("*.parquet"))) == 3
+    assert (small / SUMMARY).read_bytes() == (rows / SUMMARY).read_bytes()
+    strip = [ln for ln in a.output.splitlines() if "chunks played" not in ln
+             and not ln.startswith(("results:", "report"))]
+    assert strip == [ln for ln in b.output.splitlines() if "chunks played" not in ln
+                     and not ln.startswith(("results:", "report"))]
+    m = json.loads((small / MANIFEST).read_text())
+    assert m["spec"]["deal_rows"] is False
+    assert [c["totals"]["rotation"]["n"] for c in m["chunks"]] == [400, 400, 400]
+    size = sum(p.stat().st_size for p in small.rglob("*") if p.is_file())
+    assert size < 200_000  # 1,000,000 deals add ~50 manifest entries of ~1 kB each
+    md_a = (small / "report.md").read_text(encoding="utf-8")
+    md_b = (rows / "report.md").read_text(encoding="utf-8")
+    for section in ("## Which policy wins", "## Summary per seated entry"):
+        assert (md_a.split(section)[1].split("\n## ")[0]
+                == md_b.split(section)[1].split("\n## ")[0])
+    assert "kept no per-deal rows" in md_a
+    with pytest.raises(InputError, match="no per-deal rows.*--deal-rows"):
+        load_results(small)
+    r = CliRunner().invoke(main, ["run", "--resume", "--out", str(small), "--deal-rows"])
+    assert r.exit_code == 2 and "deal_rows differs" in r.output

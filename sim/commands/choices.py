@@ -6,6 +6,12 @@ import click
 
 from sim.core.stats import DEFAULT_LEVEL
 
+# TABLE_PLAYER: the table of players the analysing commands answer for by default —
+# ``expose`` (``--player``, ``--opponents``), ``advise`` (``--players``), ``study``
+# (``--players``), ``compare`` and ``tune`` (``--field`` TABLE_PLAYER+rule, tune's
+# ``--players``); defined once in strategies/__init__.py, where the Python API takes it too.
+from strategies import TABLE_PLAYER
+
 
 class _MeasureChoice(click.Choice):
     """``--measure``: the names of sim/game/measures.py, any accepted spelling
@@ -29,12 +35,6 @@ class _MeasureChoice(click.Choice):
 MEASURE_CHOICE = _MeasureChoice()
 
 
-#: The table of players the analysing commands answer for by default — ``expose``
-#: (``--player``, ``--opponents``), ``advise`` (``--players``), ``study`` (``--players``),
-#: ``compare`` and ``tune`` (``--field`` TABLE_PLAYER+rule, tune's ``--players``): the
-#: stronger ``learned`` player (docs/learned.md), since "should I expose?" means "against
-#: good players".  ``run`` keeps its documented four ``heuristic`` players.
-TABLE_PLAYER = "learned"
 #: ``compare`` / ``tune``'s default ``--field``: TABLE_PLAYER exposing by the default rule.
 TABLE_FIELD = f"{TABLE_PLAYER}+rule"
 

@@ -200,7 +200,7 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
     from pathlib import Path
 
     with contextlib.suppress(Exception):  # the saved chunks and the hint matter more
-        from sim.jobs.manifest import totals_of_file
+        from sim.jobs.manifest import totals_of_chunk
         from sim.jobs.results import read_manifest
         from sim.jobs.results_format import format_summary
         from sim.jobs.totals import Totals, summary_rows
@@ -209,7 +209,7 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
         chunks = read_manifest(out)["chunks"]
         for c in chunks:
             if c["status"] == "done":
-                totals.merge(totals_of_file(Path(out) / c["file"], spec.rules))
+                totals.merge(totals_of_chunk(Path(out), c, spec))
         total = sum(int(c["n_deals"]) for c in chunks)
         done = totals.n // 4 if spec.rotate else totals.n
         click.echo(f"interrupted: the estimate so far, from the finished chunks "

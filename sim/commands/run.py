@@ -34,11 +34,17 @@ from sim.commands.options import (
               help="play each deal 4 times with the seats' player/exposure pairs rotated "
               "through the seats (duplicate style) and compare them [default: on; off with a "
               "CONFIG that does not set rotate = true]")
+@click.option("--deal-rows/--no-deal-rows", default=None,
+              help="keep every deal's results as Parquet files of per-deal rows (for "
+              "sim.load_results and the report's score histograms); without them the folder "
+              "keeps only exact per-chunk totals, enough for the summary, the comparison, the "
+              "report and --resume [default: off; a CONFIG's deal_rows, true when unset]")
 @click.option("--match-length", type=int, default=None,
               help="deals per match: within a match the pig taker leads the next deal "
               "[default: 1]")
 @click.option("--chunk-size", type=int, default=None,
-              help="deals per chunk (unit of work, one Parquet file each), rounded up to a "
+              help="deals per chunk (unit of work; one Parquet file each with --deal-rows), "
+              "rounded up to a "
               "multiple of --match-length [default: 20000]")
 @execution_options
 @click.option("--deals-file", type=click.Path(dir_okay=False), default=None,
@@ -58,8 +64,8 @@ from sim.commands.options import (
               help="print the default config (TOML) to start from, and exit")
 @LEVEL_OPTION
 @rules_options
-def run(config, deals, seed, players, exposure, rotate, match_length, chunk_size, jobs, backend,
-        scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
+def run(config, deals, seed, players, exposure, rotate, deal_rows, match_length, chunk_size, jobs,
+        backend, scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
         check_legal, example_config, level, **rule_flags):
     """Play many deals between configured players and keep every result.
 
@@ -70,15 +76,15 @@ def run(config, deals, seed, players, exposure, rotate, match_length, chunk_size
     paired difference with 95% CIs.  CONFIG is a TOML job spec (see --example-config);
     flags override it.
 
-    Writes to the results folder: one Parquet file per chunk (one row per deal, four
-    when rotated),
-    manifest.json (spec, versions, chunk status) and summary.csv (mean raw /
+    Writes to the results folder manifest.json (spec, versions, chunk status and, without
+    --deal-rows, each chunk's exact totals), with --deal-rows one Parquet file per chunk
+    (one row per deal, four when rotated), and summary.csv (mean raw /
     zero-sum / points per seat with 95% CIs, exposure and pig/sheep/transformer/
     满红/满贯 rates), then prints the summary and writes the report (report.html with
     its Markdown twin report.md, see `gongzhu-sim report`).  A [study] table in CONFIG
     makes the job an exposure study (see `gongzhu-sim study`).  Ctrl-C keeps the finished
     chunks and prints their summary; `--resume --out FOLDER` finishes the job.  Load the
-    deals in Python with `sim.jobs.results.load_results(FOLDER)`.
+    deals of a --deal-rows run in Python with `sim.jobs.results.load_results(FOLDER)`.
     """
     from sim.jobs.config import DEFAULT_TOML, build_spec, main_job_values
 
@@ -89,7 +95,7 @@ def run(config, deals, seed, players, exposure, rotate, match_length, chunk_size
                  match_length=match_length, chunk_size=chunk_size, jobs=jobs,
                  backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
                  out=out, deals_file=deals_file, check_legal=check_legal or None,
-                 rotate=rotate)
+                 rotate=rotate, deal_rows=deal_rows)
     spec = build_spec(config, flags, rule_flags,
                       base=main_job_values() if config is None else None)
     from sim.core.stats import check_level

@@ -158,7 +158,8 @@ def mean_ci(x, level: float = DEFAULT_LEVEL, names: tuple[str, str] | None = Non
 
     Keys: ``n``, ``mean``, ``sd``, ``se`` and :func:`ci_names` (``level``) (or ``names``).
     With n = 0 everything is nan; with n = 1 or all-equal values sd/se are nan/0 and the
-    interval is nan (undefined).
+    interval is nan (undefined).  "All equal" is decided exactly (smallest = largest value),
+    not from the rounding of the mean (which leaves sd ≈ 1e-14 for equal thirds).
     """
     lo_name, hi_name = names or ci_names(level)
     x = np.asarray(x, dtype=np.float64)
@@ -167,7 +168,7 @@ def mean_ci(x, level: float = DEFAULT_LEVEL, names: tuple[str, str] | None = Non
         nan = math.nan
         return {"n": 0, "mean": nan, "sd": nan, "se": nan, lo_name: nan, hi_name: nan}
     mean = float(x.mean())
-    sd = float(x.std(ddof=1)) if n > 1 else math.nan
+    sd = (0.0 if x.min() == x.max() else float(x.std(ddof=1))) if n > 1 else math.nan
     se = sd / math.sqrt(n)
     lo, hi = interval(mean, se, level)
     return {"n": n, "mean": mean, "sd": sd, "se": se, lo_name: float(lo), hi_name: float(hi)}

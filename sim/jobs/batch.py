@@ -65,6 +65,7 @@ from sim.jobs.manifest import (  # noqa: F401 (re-exported)
     result_columns,
     resume_chunks,
     resume_spec,
+    totals_of_chunk,
     totals_of_file,
     versions,
     write_json_atomic,
@@ -136,6 +137,8 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
     Runs in a worker (a loky process, a thread or a dask worker).  With ``tmp`` (local
     backends, same file system) the worker writes the columns to that Parquet file and
     the parent only renames it; otherwise (dask) the columns travel back to the parent.
+    A job without per-deal rows (``spec.deal_rows`` false) sends back only the chunk's
+    exact totals (:func:`compact_totals`).
     """
     if spec.study is not None:
         from sim.jobs.study import play_study_chunk
@@ -154,10 +157,25 @@ def play_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,
                          threads=1, hands=hands, check_legal=spec.check_legal)
         cols = deal_columns(res, spec.match_length)
         totals = chunk_totals(cols, res)
+    if not spec.deal_rows:
+        return ChunkOutput(chunk.index, totals, time.perf_counter() - t0,
+                           compact=compact_totals(spec, cols, totals))
     if tmp is not None:
         write_parquet(Path(tmp), cols)
         return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, tmp=tmp)
     return ChunkOutput(chunk.index, totals, time.perf_counter() - t0, columns=cols)
+
+
+def compact_totals(spec: JobSpec, cols: dict[str, np.ndarray], totals: Totals) -> dict:
+    """What the manifest keeps of a chunk of a job without per-deal rows: ``{"totals":
+    Totals.to_dict()}`` and, rotated, ``"rotation"`` (the per-deal sums of the comparison,
+    :func:`sim.jobs.rotation.rotation_sums`); exact integers, a few hundred bytes."""
+    out: dict[str, Any] = {"totals": totals.to_dict()}
+    if spec.rotate:
+        from sim.jobs.rotation import rotation_sums
+
+        out["rotation"] = rotation_sums(cols)
+    return out
 
 
 def _play_item(item: tuple) -> ChunkOutput:
@@ -211,7 +229,7 @@ class Job:
             ch = Chunk(c["index"], c["first_deal"], c["n_deals"])
             hands = None if self.hands is None else self.hands[ch.first:ch.first + ch.n]
             tmp = None
-            if self.spec.backend != "dask":  # same file system: the worker writes
+            if self.spec.deal_rows and self.spec.backend != "dask":  # the worker writes
                 tmp = str(self.out / (c["file"] + ".tmp"))
             yield (self.spec, ch, hands, tmp)
 
@@ -267,7 +285,8 @@ class Job:
                           "versions": versions()})
         by_index = {c["index"]: c for c in m["chunks"]}
         done_before = [c for c in m["chunks"] if c["status"] == "done"
-                       and (self.out / c["file"]).is_file()]
+                       and (isinstance(c.get("totals"), dict) if not spec.deal_rows
+                            else (self.out / c["file"]).is_file())]
         skip = {c["index"] for c in done_before}
         todo = [c for c in m["chunks"] if c["index"] not in skip]
         for c in todo:
@@ -300,7 +319,9 @@ class Job:
                 for out in gen:
                     with DeferInterrupt():
                         c = by_index[out.index]
-                        if out.tmp is not None:
+                        if out.compact is not None:
+                            c["totals"] = out.compact
+                        elif out.tmp is not None:
                             os.replace(out.tmp, self.out / c["file"])
                         else:
                             write_chunk(self.out, c["file"], out.columns)
@@ -344,7 +365,7 @@ class Job:
         else:
             # chunks finished by an earlier run: their totals from the Parquet files
             for c in done_before:
-                totals.merge(totals_of_file(self.out / c["file"], spec.rules))
+                totals.merge(totals_of_chunk(self.out, c, spec))
             table = summary_rows(totals, level)
             if spec.rotate:  # scores per deal (over the rotations), paired differences
                 from sim.jobs.rotation import comparison_rows, rotated_table

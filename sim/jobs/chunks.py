@@ -27,13 +27,17 @@ class Chunk:
 @dataclass
 class ChunkOutput:
     """What a worker sends back: exact totals, compute time, and the chunk's columns —
-    or, when the worker wrote them itself (local backends), the tmp Parquet file."""
+    or, when the worker wrote them itself (local backends), the tmp Parquet file — or,
+    for a job that keeps no per-deal rows (``deal_rows = false``), ``compact``: the
+    chunk's exact totals as the manifest stores them (:func:`sim.jobs.batch.compact_totals`).
+    """
 
     index: int
     totals: Totals
     seconds: float
     columns: dict[str, np.ndarray] | None = None
     tmp: str | None = None
+    compact: dict | None = None
 
 
 #: Parquet compression: snappy (readable everywhere) costs ~0.4 µs per deal against ~1 µs

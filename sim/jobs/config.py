@@ -46,10 +46,11 @@ from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backe
 MAX_DEALS = 10**10
 
 RESULT_KEYS = ("rules", "players", "exposures", "deals", "seed", "match_length",
-               "chunk_size", "deals_file", "study", "rotate")
+               "chunk_size", "deals_file", "study", "rotate", "deal_rows")
 EXEC_KEYS = ("jobs", "backend", "scheduler", "scheduler_timeout", "check_legal")
 
-_TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "rotate", "jobs", "backend",
+_TOP_KEYS = ("deals", "seed", "match_length", "chunk_size", "rotate", "deal_rows", "jobs",
+             "backend",
              "scheduler", "scheduler_timeout", "out", "deals_file", "rules", "seats", "study")
 _SEAT_KEYS = ("player", "exposure")
 #: Cards an exposure study can toggle, in exposure-flag order (sim/game/cards.py EXPOSE_NAMES).
@@ -78,8 +79,13 @@ seed = 1                # root seed (0 .. 2**63-1 in TOML)
 rotate = true           # play each deal 4 times, the [[seats]] rotated through the seats
                         #   (needs match_length = 1); false: each deal once, as seated
 match_length = 1        # deals per match: the pig taker leads the next deal (RULES.md §8)
-chunk_size = 20000      # deals per chunk (unit of work, one Parquet file each);
-                        #   rounded up to a multiple of match_length
+chunk_size = 20000      # deals per chunk (unit of work); rounded up to a multiple of
+                        #   match_length
+deal_rows = false       # false: keep only each chunk's exact totals (the summary, the
+                        #   comparison, the report and --resume need no more; the folder
+                        #   stays under 1 MB); true: also one Parquet file of per-deal
+                        #   rows per chunk (~6 MB per 20,000 rotated deals), for
+                        #   sim.load_results and the report's score histograms
 jobs = 0                # parallel workers; 0 = all cores
 backend = "threading"   # threading (default), loky (processes), or dask (needs scheduler)
 # scheduler = "tcp://127.0.0.1:8786"   # dask scheduler address (backend = "dask")
@@ -101,7 +107,8 @@ room_multiplier = 1.0
 fee = 0.0
 
 # one [[seats]] table per seat 0..3: a play strategy and an exposure policy
-# players: random, lowest, heuristic[:key=value,...], search[:key=value,...]
+# players: random, lowest, heuristic[:key=value,...], search[:key=value,...],
+#   learned[:model=PATH]
 # exposure: never, always, random, fixed:SQ,HA, rule[:key=value,...]
 [[seats]]
 player = "heuristic"
@@ -137,7 +144,10 @@ class JobSpec:
     the base of ``gongzhu-sim study`` and of :func:`sim.run_job`; ``gongzhu-sim run``
     with no CONFIG plays :data:`DEFAULT_TOML` instead (:func:`main_job_values`).
     ``rotate``: play each deal four times, the seats' player/exposure pairs rotated through
-    the four seats (sim/jobs/rotation.py).
+    the four seats (sim/jobs/rotation.py).  ``deal_rows``: write each chunk's per-deal rows
+    as a Parquet file (True), or keep only the chunk's exact totals in the manifest (False:
+    the summary, the comparison, the report and ``--resume`` work alike; no
+    :func:`~sim.jobs.results.load_results`, no score histograms).
 
     ``explicit`` names the options the user set (in the config file or as flags); a
     resumed job checks those against the interrupted run's manifest.
@@ -159,6 +169,7 @@ class JobSpec:
     study: StudySpec | None = None
     rotate: bool = False
     check_legal: bool = False
+    deal_rows: bool = True
     explicit: frozenset[str] = field(default=frozenset(), compare=False)
 
     def __post_init__(self) -> None:
@@ -186,6 +197,8 @@ class JobSpec:
                           "holder_others": self.study.holder_others}
         if not self.rotate:
             del d["rotate"]  # (rotate = true) an unrotated run's manifest stays as it was
+        if self.deal_rows:
+            del d["deal_rows"]  # a manifest with per-deal rows stays as it was
         return d
 
     @classmethod
@@ -344,7 +357,7 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
             out[key] = _int(key, v, 1, where, MAX_DEALS)
         elif key == "jobs":
             out[key] = _int("jobs", v, 0, where)
-        elif key in ("check_legal", "rotate"):
+        elif key in ("check_legal", "rotate", "deal_rows"):
             if not isinstance(v, bool):
                 raise InputError(f"{key} must be true or false{where}, got {v!r}")
             out[key] = v
@@ -448,6 +461,8 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
     # an empty study (``gongzhu-sim study`` with no study options) is a study with the
     # defaults, but not an explicit choice (a resumed study keeps its cards)
     explicit = frozenset(k for k in values if k != "study" or study_set)
+    if config is None:  # rules from flags alone: --resume compares only the flags given
+        explicit |= {f"rules:{k}" for k in rule_given}
     if "study" in values:
         values["study"] = StudySpec(**study_set)
     values = {**(defaults or {}), **base_values, **values}
@@ -461,6 +476,9 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
         raise InputError(f"a scheduler address needs backend dask, not {spec.backend}")
     if spec.study is not None:
         _check_study(spec)
+        if not spec.deal_rows:
+            raise InputError("an exposure study ([study]) reads its per-deal rows back: "
+                             "set deal_rows = true (or --deal-rows)")
     if spec.rotate:
         _check_rotate(spec)
     _check_names(spec)

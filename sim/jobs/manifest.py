@@ -4,7 +4,8 @@ Writing JSON atomically, the chunk file names and the chunk plan, which files of
 gongzhu-sim manifest accounts for (``--force`` removes only those), the versions recorded,
 holding Ctrl-C while a chunk and the manifest are written, and resuming: an interrupted
 run's spec and chunk list checked against this invocation, and the totals of the chunks it
-finished re-read from their Parquet files.
+finished re-read from their Parquet files (or, for a job without per-deal rows, from the
+exact totals its manifest keeps per chunk).
 """
 
 from __future__ import annotations
@@ -178,7 +179,10 @@ def resume_spec(spec: JobSpec, old: dict[str, Any], digest: str | None) -> JobSp
         new, was = getattr(spec, key), getattr(old_spec, key)
         if key == "rules":  # name the rule options that differ, not all ten
             nd, wd = new.to_dict(), was.to_dict()
-            diff = [k for k in wd if nd.get(k) != wd[k]]
+            # rule flags without a CONFIG (explicit "rules:NAME"): only those options count;
+            # the others are the flags' defaults, not a change the user asked for
+            given = {e.split(":", 1)[1] for e in spec.explicit if e.startswith("rules:")}
+            diff = [k for k in wd if nd.get(k) != wd[k] and (not given or k in given)]
             if diff:
                 raise InputError(
                     "--resume: rules differ from the interrupted run ("
@@ -222,6 +226,14 @@ def totals_of_file(path: Path, rules) -> Totals:
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
+def totals_of_chunk(out: Path, chunk: dict[str, Any], spec: JobSpec) -> Totals:
+    """Totals of a finished chunk of the job in ``out``: from its manifest entry when the
+    job keeps no per-deal rows (``spec.deal_rows`` false), else from its Parquet file."""
+    if not spec.deal_rows:
+        return Totals.from_dict(chunk["totals"]["totals"])
+    return totals_of_file(Path(out) / chunk["file"], spec.rules)
+
+
 def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
     """The chunk list of an interrupted run's manifest, checked against the spec.
 
@@ -252,7 +264,17 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
         if (not isinstance(c, dict) or not isinstance(c.get("status"), str)
                 or any(c.get(k) != e[k] for k in ("index", "first_deal", "n_deals", "file"))):
             raise damaged(f"chunk {e['index']} is not the one the spec plans")
-        if c["status"] == "done":
+        if c["status"] == "done" and not spec.deal_rows:  # totals kept in the manifest
+            try:
+                t = c["totals"]
+                ok = (Totals.from_dict(t["totals"]).n == c["n_deals"] * rows_per_deal
+                      and (not spec.rotate or int(t["rotation"]["n"]) == c["n_deals"]))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                ok = False
+            if not ok:
+                c["status"] = "pending"
+                c.pop("totals", None)
+        elif c["status"] == "done":
             try:
                 rows = pq.read_metadata(out / c["file"]).num_rows
                 ok = rows == c["n_deals"] * rows_per_deal

@@ -1,7 +1,11 @@
 """Results of a batch job: the per-deal Parquet schema, exact running totals and the summary.
 
 A results folder (written by :mod:`sim.jobs.batch`) holds ``manifest.json``, one Parquet file
-per chunk of deals (``chunk-000000.parquet`` …) and ``summary.csv``.
+per chunk of deals (``chunk-000000.parquet`` …) and ``summary.csv``.  A job with
+``deal_rows = false`` (the embedded default job of ``gongzhu-sim run``) writes no Parquet
+files: each finished chunk's exact totals are kept in its manifest entry (``totals``), which
+is all the summary, the comparison, the report and ``--resume`` need; :func:`load_results`
+then refuses the folder (:func:`has_deal_rows`).
 
 Per-deal columns (one row per deal; seat ``s`` in 0..3):
 
@@ -146,19 +150,45 @@ def read_manifest(folder: str | Path) -> dict:
         raise InputError(f"cannot read {path}: {exc}") from None
 
 
+def has_deal_rows(manifest: dict) -> bool:
+    """Whether a results folder's chunks are Parquet files of per-deal rows (True) or only
+    exact totals in the manifest (``deal_rows = false``)."""
+    return bool(manifest.get("spec", {}).get("deal_rows", True))
+
+
+def finished_chunks(manifest: dict) -> list[dict]:
+    """The manifest entries of the finished chunks, in deal order."""
+    return [c for c in manifest["chunks"] if c["status"] == "done"]
+
+
 def chunk_files(folder: str | Path, manifest: dict | None = None) -> list[Path]:
-    """Parquet files of the finished chunks, in deal order (from the manifest)."""
+    """Parquet files of the finished chunks, in deal order (from the manifest); none for a
+    job that kept no per-deal rows (:func:`has_deal_rows`)."""
     folder = Path(folder)
     manifest = manifest if manifest is not None else read_manifest(folder)
-    return [folder / c["file"] for c in manifest["chunks"] if c["status"] == "done"]
+    if not has_deal_rows(manifest):
+        return []
+    return [folder / c["file"] for c in finished_chunks(manifest)]
+
+
+def _check_deal_rows(folder: str | Path, manifest: dict) -> None:
+    """InputError when the job in ``folder`` kept no per-deal rows."""
+    if not has_deal_rows(manifest):
+        raise InputError(f"{folder} holds no per-deal rows (its job ran with deal_rows = "
+                         "false, the default of `gongzhu-sim run`): only its summary; run "
+                         "it again with --deal-rows (or deal_rows = true) to keep them")
 
 
 def iter_results(path: str | Path, columns: Sequence[str] | None = None
                  ) -> Iterator[pd.DataFrame]:
-    """One DataFrame per finished chunk, in deal order (memory stays one chunk)."""
+    """One DataFrame per finished chunk, in deal order (memory stays one chunk).
+
+    Raises InputError when ``path`` is not a results folder or kept no per-deal rows."""
     import pyarrow.parquet as pq
 
-    for f in chunk_files(path):
+    manifest = read_manifest(path)
+    _check_deal_rows(path, manifest)
+    for f in chunk_files(path, manifest):
         yield pq.read_table(f, columns=list(columns) if columns else None).to_pandas()
 
 

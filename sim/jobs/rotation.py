@@ -132,6 +132,27 @@ class _Sums:
         for a, b in self.pairs:
             self._acc(f"{DELTA_METRIC}:{a}-{b}", z3[:, a] - z3[:, b])
 
+    def to_dict(self) -> dict:
+        """JSON-friendly form (exact ints): ``{"n": deals, "sums": {key: [Σx, Σx²]}}``."""
+        return {"n": self.n, "sums": self.s}
+
+    def merge_dict(self, d: dict) -> None:
+        """Add the sums of :meth:`to_dict` (a chunk of a job without per-deal rows)."""
+        self.n += int(d["n"])
+        for key, (s1, s2) in d["sums"].items():
+            acc = self.s.setdefault(str(key), [0, 0])
+            acc[0] += int(s1)
+            acc[1] += int(s2)
+
+
+def rotation_sums(cols: dict[str, np.ndarray]) -> dict:
+    """The exact per-deal sums of one rotated chunk (columns of :func:`play_rotated_chunk`)
+    that :func:`comparison_rows` adds up, as stored in the manifest of a job without
+    per-deal rows."""
+    acc = _Sums()
+    acc.add(cols)
+    return acc.to_dict()
+
 
 #: Per-deal sums of these metrics are kept (scale: the sum is scale × the per-deal mean).
 _SCALES = {"raw": ROTATIONS, "zero_sum": 3 * ROTATIONS, "points": ROTATIONS,
@@ -145,14 +166,22 @@ def comparison_rows(folder: str | Path, level: float = DEFAULT_LEVEL) -> list[di
     ``zero_sum``, ``points`` (and ``team_points`` with teams), and per pair a < b
     (``metric`` :data:`DELTA_METRIC`, ``seat`` "a-b") the paired zero-sum difference
     score(a) − score(b); columns as summary.csv (``n`` = deals, ``mean``, ``sd``, ``se``,
-    the interval at ``level``).  Chunks are read one at a time (memory: one chunk).
+    the interval at ``level``).  Chunks are read one at a time (memory: one chunk); a job
+    without per-deal rows (``deal_rows = false``) adds up the sums its manifest keeps per
+    chunk (:func:`rotation_sums`).
     """
-    from sim.jobs.results import iter_results
+    from sim.jobs.results import has_deal_rows, iter_results, read_manifest
 
     acc = _Sums()
-    for df in iter_results(folder):
-        names = [c for c in df.columns if c.split("_")[0] in ("raw", "points", "team")]
-        acc.add({c: df[c].to_numpy() for c in names})
+    manifest = read_manifest(folder)
+    if has_deal_rows(manifest):
+        for df in iter_results(folder):
+            names = [c for c in df.columns if c.split("_")[0] in ("raw", "points", "team")]
+            acc.add({c: df[c].to_numpy() for c in names})
+    else:
+        for c in manifest["chunks"]:
+            if c["status"] == "done":
+                acc.merge_dict(c["totals"]["rotation"])
     lo_name, hi_name = ci_names(level)
     rows = []
     metrics = ["raw", "zero_sum", "points", "team_points"]

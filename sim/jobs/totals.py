@@ -183,6 +183,21 @@ class Totals:
             _seat_array(cols, "exposed", np.uint8), _seat_array(cols, "collected", np.uint64),
             _seat_array(cols, "collected2", np.uint64) if "collected2_0" in cols else None)
 
+    def to_dict(self) -> dict:
+        """JSON-friendly form (exact Python ints), the inverse of :meth:`from_dict`."""
+        return {"n": self.n, "sums": self.sums, "counts": self.counts}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Totals:
+        """Totals from :meth:`to_dict` (a chunk entry of a manifest without per-deal rows).
+
+        Raises TypeError / KeyError / ValueError for a malformed ``d``."""
+        sums = {str(k): [[int(a), int(b)] for a, b in v] for k, v in d["sums"].items()}
+        counts = {str(k): [int(x) for x in v] for k, v in d["counts"].items()}
+        if any(len(v) != 4 for v in sums.values()) or any(len(v) != 5 for v in counts.values()):
+            raise ValueError("totals of the wrong shape")
+        return cls(n=int(d["n"]), sums=sums, counts=counts)
+
     def merge(self, other: Totals) -> Totals:
         """Add ``other`` into ``self`` (exact) and return ``self``."""
         self.n += other.n

@@ -95,6 +95,7 @@ from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
 from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
+from strategies import TABLE_PLAYER
 from strategies.registry import Choice, parse_exposure, parse_player
 
 #: The stopping rule is checked only once at least this many deals were played: the
@@ -129,8 +130,8 @@ class ExposureSettings:
     seat: int = 0
     known: Mapping[int, str | Iterable[int]] | None = None
     rules: Rules | None = None
-    player: str | Choice = "heuristic"
-    opponents: str | Sequence[str | Choice] = "heuristic"
+    player: str | Choice = TABLE_PLAYER
+    opponents: str | Sequence[str | Choice] = TABLE_PLAYER
     opponents_exposure: str | Sequence[str | Choice] = "rule"
     options: str | Sequence | None = None
     measure: str = "zero-sum"
@@ -408,7 +409,8 @@ def analyse_exposure(
                 progress(st.n, max_deals, hw)
             if partial is not None:
                 partial(lambda st=st: _result(st, "running"))
-            if st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
+            # precision 0 plays exactly max_deals, even when every Δ is undefined (hw 0)
+            if precision > 0 and st.n >= min(MIN_DEALS, max_deals) and hw <= precision:
                 stop = "precision"
                 break
     except KeyboardInterrupt:
@@ -488,9 +490,11 @@ def exposure_ev(
             SA"`` = both copies).
         rules: :class:`sim.game.rules.Rules` (one or two decks; not ``pig_sheep``, which
             forbids exposure).
-        player: the analysed seat's play strategy (``heuristic``, ``lowest``, ``random``).
+        player: the analysed seat's play strategy (default ``learned``, as ``expose
+            --player``: strategies.TABLE_PLAYER; ``heuristic``, ``lowest``, ``search`` …).
         opponents: one play-strategy name for the other three seats, or three (a list or
-            a comma-separated string) for the other seats in increasing seat number.
+            a comma-separated string) for the other seats in increasing seat number
+            (default ``learned``, as ``expose --opponents``).
         opponents_exposure: their exposure policy, one or three (default ``rule``).
         options: exposure options to compare (``"none;SQ;SQ,DJ"``, two decks
             ``"DJ;DJ,DJ"``, see :func:`parse_options`); default every subset of the

@@ -27,7 +27,14 @@ COMPONENTS = ("pig", "sheep", "transformer", "full_hearts", "grand_slam", "heart
 
 @dataclass(frozen=True)
 class ExposureStats:
-    """Mergeable sufficient statistics of k options' per-deal values (option 0 = none)."""
+    """Mergeable sufficient statistics of k options' per-deal values (option 0 = none).
+
+    Besides the moments it keeps each option's smallest and largest per-deal value
+    (``lo``, ``hi``) and those of its Δ = v_j − v_0 (``dlo``, ``dhi``), compared exactly (no
+    tolerance): when every deal gives an option (or a Δ) the same value, its SE is exactly
+    0 and its interval undefined (sim/core/stats.py), instead of the ~1e-16 the rounding
+    of the co-moments leaves.
+    """
 
     n: int
     mean: np.ndarray  # (k,)
@@ -35,6 +42,10 @@ class ExposureStats:
     gain: np.ndarray  # (k,) deals with Δ > 0
     loss: np.ndarray  # (k,) deals with Δ < 0
     comp: np.ndarray  # (k, len(COMPONENTS)) sums of the component indicators / points
+    lo: np.ndarray | None = None  # (k,) smallest per-deal value
+    hi: np.ndarray | None = None  # (k,) largest per-deal value
+    dlo: np.ndarray | None = None  # (k,) smallest per-deal Δ vs option 0
+    dhi: np.ndarray | None = None  # (k,) largest per-deal Δ vs option 0
 
     @classmethod
     def of(cls, values: np.ndarray, comp: np.ndarray) -> ExposureStats:
@@ -50,24 +61,55 @@ class ExposureStats:
             gain=(delta > 0).sum(axis=0),
             loss=(delta < 0).sum(axis=0),
             comp=comp.sum(axis=0),
+            lo=values.min(axis=0) if n else None,
+            hi=values.max(axis=0) if n else None,
+            dlo=delta.min(axis=0) if n else None,
+            dhi=delta.max(axis=0) if n else None,
         )
 
     def merge(self, other: ExposureStats) -> ExposureStats:
-        """Chan et al.'s pairwise merge (exact up to rounding; deterministic in call order)."""
+        """Chan et al.'s pairwise merge (exact up to rounding; deterministic in call order);
+        the extremes merge exactly."""
         n = self.n + other.n
         d = other.mean - self.mean
         mean = self.mean + d * (other.n / n)
         com = self.comoment + other.comoment + np.outer(d, d) * (self.n * other.n / n)
+
+        def ext(a, b, f):
+            return b if a is None else a if b is None else f(a, b)
+
         return ExposureStats(n, mean, com, self.gain + other.gain, self.loss + other.loss,
-                      self.comp + other.comp)
+                             self.comp + other.comp,
+                             ext(self.lo, other.lo, np.minimum), ext(self.hi, other.hi, np.maximum),
+                             ext(self.dlo, other.dlo, np.minimum),
+                             ext(self.dhi, other.dhi, np.maximum))
+
+    def constant(self, j: int) -> bool:
+        """Every deal gave option ``j`` the same value (exact comparison)."""
+        return self.lo is not None and bool(self.lo[j] == self.hi[j])
+
+    def constant_delta(self, j: int, i: int) -> bool:
+        """Every deal gave ``v_j − v_i`` the same value: both options constant, or one of
+        them is option 0 and its Δ was the same on every deal (exact comparisons)."""
+        if self.dlo is None:
+            return False
+        if j == i or (self.constant(j) and self.constant(i)):
+            return True
+        k = j if i == 0 else i if j == 0 else None
+        return k is not None and bool(self.dlo[k] == self.dhi[k])
 
     def diff_se(self, j: int, i: int) -> float:
         """Standard error of mean(v_j − v_i) from the paired per-deal differences
-        (nan for n < 2)."""
+        (nan for n < 2; exactly 0 when the difference was the same on every deal)."""
+        if self.n >= 2 and self.constant_delta(j, i):
+            return 0.0
         return stats.paired_se(self.comoment, self.n, j, i)
 
     def se(self, j: int) -> float:
-        """Standard error of mean(v_j) (nan for n < 2)."""
+        """Standard error of mean(v_j) (nan for n < 2; exactly 0 when every deal gave
+        option ``j`` the same value)."""
+        if self.n >= 2 and self.constant(j):
+            return 0.0
         return float(stats.se_from_m2(self.comoment[j, j], self.n))
 
     def half_widths(self, level: float = DEFAULT_LEVEL) -> list[float]:

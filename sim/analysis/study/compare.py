@@ -131,8 +131,8 @@ def side_by_side(folder_a: Path, man_a: dict, dec_a: pd.DataFrame, delta_a: pd.D
     ``{"compare_delta": …, "compare_rules": …}``: per card (comparison) the mean Δ of
     ``measure`` under A and B (``n_a mean_a <lo>_a <hi>_a``, the same for ``_b``, the
     interval columns named by :func:`~sim.core.stats.ci_names`) and the verdict;
-    per decision rule of either study (``found_in``: ``A`` or ``B``) the same figures on
-    each study's held-out deals.
+    per decision rule of either study (``found_in``: ``A``, ``B``, or ``A, B`` for a rule
+    both found — listed once) the same figures on each study's held-out deals.
     """
     lo, hi = ci_names(level)
     col = f"d_{measure}"
@@ -162,14 +162,21 @@ def side_by_side(folder_a: Path, man_a: dict, dec_a: pd.DataFrame, delta_a: pd.D
                         evaluate_rules(part, sub, col, level))
             del sub
     rrows = []
+    seen: dict[tuple[str, str], dict] = {}  # (card, query) of a rule → its row
     for found, dt in tables.items():
         for name in dict.fromkeys(dt["card"]):
             part = dt[dt["card"] == name].to_dict("records")
             fa = figures.get((found, "A", name), [{}] * len(part))
             fb = figures.get((found, "B", name), [{}] * len(part))
             for rec, sa, sb in zip(part, fa, fb, strict=True):
+                if rec["kind"] == "rule" and (name, rec["query"]) in seen:
+                    # found by both studies: one row (same deals, same figures), "A, B"
+                    seen[(name, rec["query"])]["found_in"] += f", {found}"
+                    continue
                 row = {"found_in": found, "card": name, "kind": rec["kind"],
                        "rule": rec["rule"], "query": rec["query"]}
+                if rec["kind"] == "rule":
+                    seen[(name, rec["query"])] = row
                 for tag, st in (("a", sa), ("b", sb)):
                     row[f"n_{tag}"] = int(st.get("n", 0))
                     row[f"mean_{tag}"] = st.get("mean", np.nan)

@@ -188,7 +188,8 @@ def decision_rules(sub: pd.DataFrame, col: str, feats: list[str], min_n: int,
 
 def rule_words(card: str, conds: tuple[Condition, ...], decks: int = 1,
                what: str | None = None) -> str:
-    """``expose the pig with ≥ 5 spades including ♠A or ♠K`` (without the numbers).
+    """``expose the pig with ≥ 5 spades including ♠A or ♠K``, ``expose the pig with ≥ 5
+    spades and ≤ 1 ace`` (without the numbers).
 
     ``what``: what is exposed, in words (two-deck comparisons: ``both copies of the
     sheep (vs none)``); default the card.  ``decks``: the features' words (copies).
@@ -202,8 +203,8 @@ def rule_words(card: str, conds: tuple[Condition, ...], decks: int = 1,
     for k, c in enumerate(conds):
         t = (condition_text(c.feature, c.op, c.t, card, decks=decks) if decks == 2
              else condition_text(c.feature, c.op, c.t, card))
-        if t.startswith(("≥", "≤", "exactly")):
-            t = "with " + t
+        if t.startswith(("≥", "≤", "exactly")) and not k:
+            t = "with " + t  # one "with" per rule: "with ≥ 5 spades and ≤ 1 ace"
         if k and not t.startswith("including"):
             t = "and " + t
         parts.append(t)

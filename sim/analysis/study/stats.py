@@ -113,6 +113,37 @@ def holder_values(df: pd.DataFrame, arm: str, rules) -> pd.DataFrame:
 SUMMARY_SCORES = ("raw", "zero_sum", "points", "team_points")
 
 
+def totals_summary(totals, players=None, exposures=None,
+                   level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
+    """:func:`run_summary`'s table from a job's exact totals (sim/jobs/totals.py
+    :class:`~sim.jobs.totals.Totals`) instead of its per-deal rows: the same columns and
+    numbers, for a results folder that kept no per-deal rows (``deal_rows = false``)."""
+    from sim.jobs.totals import summary_rows
+
+    lo, hi = stats.ci_names(level)
+    rows = summary_rows(totals, level)
+    n = max(totals.n, 1)
+    took = {"took pig": "took_pig", "took sheep": "took_sheep",
+            "took transformer": "took_transformer", "满红 rate": "full_hearts",
+            "满贯 rate": "grand_slam"}
+    out = []
+    for s in range(4):
+        r: dict[str, Any] = {"seat": s, "player": players[s] if players else "",
+                             "exposure": exposures[s] if exposures else ""}
+        for row in rows:
+            if row["metric"] in SUMMARY_SCORES and row["seat"] == str(s):
+                m = row["metric"]
+                r["n"] = row["n"]
+                r[f"{m} mean"], r[f"{m} se"] = row["mean"], row["se"]
+                r[f"{m} {lo}"], r[f"{m} {hi}"] = row[lo], row[hi]
+        for card in _FLAGS:
+            r[f"exposed {card}"] = totals.counts.get(f"exposed_{card}", [0] * 5)[s] / n
+        for name, metric in took.items():
+            r[name] = totals.counts.get(metric, [0] * 5)[s] / n
+        out.append(r)
+    return pd.DataFrame(out)
+
+
 def run_summary(df: pd.DataFrame, players=None, exposures=None,
                 level: float = stats.DEFAULT_LEVEL) -> pd.DataFrame:
     """Per seat: n, mean / CI of raw, zero-sum, points (team points), and rates.
