@@ -335,14 +335,15 @@ def _check_public(rules: Rules, hands, exposed, plays, seats, first_deal: bool) 
                 raise RecordError(f"seat {s} plays more than 26 cards")
 
 
-def replay_record(rec: DealRecord, upto: int | None = None) -> GameState:
+def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> GameState:
     """The record's deal (every hand known) as a :class:`GameState` after its first
-    ``upto`` plays (all by default).  Raises RecordError naming the trick, seat, card and
+    ``upto`` plays (all by default); ``seed``: the state's root seed (the strategies'
+    random streams when it is played on, deal 0).  Raises RecordError naming the trick, seat, card and
     the rule (RULES.md §) of the first play the rules forbid."""
     try:
         st = GameState.from_hands([list(h) for h in rec.hands], rec.rules, leader=rec.leader,
                                   exposed={p: list(e) for p, e in enumerate(rec.exposed) if e},
-                                  first_deal=rec.first_deal)
+                                  first_deal=rec.first_deal, seed=seed)
     except (GameStateError, CardError) as exc:
         raise RecordError(str(exc)) from None
     for pl in rec.plays[:upto]:
