@@ -338,8 +338,8 @@ def _check_public(rules: Rules, hands, exposed, plays, seats, first_deal: bool) 
 def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> GameState:
     """The record's deal (every hand known) as a :class:`GameState` after its first
     ``upto`` plays (all by default); ``seed``: the state's root seed (the strategies'
-    random streams when it is played on, deal 0).  Raises RecordError naming the trick, seat, card and
-    the rule (RULES.md §) of the first play the rules forbid."""
+    random streams when it is played on, deal 0).  Raises RecordError naming the trick,
+    seat, card and the rule (RULES.md §) of the first play the rules forbid."""
     try:
         st = GameState.from_hands([list(h) for h in rec.hands], rec.rules, leader=rec.leader,
                                   exposed={p: list(e) for p, e in enumerate(rec.exposed) if e},
