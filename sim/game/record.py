@@ -247,14 +247,15 @@ def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True
         raise RecordError(f"the leader must be a seat 0..3, got {leader!r}")
     plays = [p if d == 2 else int(p) for p in plays]
     seats, winners = _seat_plays(rules, plays, leader)
-    if given is not None:
-        _check_given(given, seats, winners, leader)
-    _check_public(rules, parsed, exp, plays, seats, first_deal)
     rec = DealRecord(rules=rules, first_deal=bool(first_deal), leader=int(leader),
                      hands=tuple(parsed), exposed=tuple(exp), plays=tuple(plays),
                      deal=deal, seed=seed, seats=tuple(seats), winners=tuple(winners))
     if all(h is not None for h in parsed):
-        replay_record(rec)
+        replay_record(rec)  # every rule, in play order: the first play that breaks one
+    else:
+        _check_public(rules, parsed, exp, plays, seats, first_deal)
+    if given is not None:
+        _check_given(given, seats, winners, leader)
     return rec
 
 
