@@ -20,7 +20,7 @@ from sim.commands.options import SEED, TABLE_PLAYER
 #: that ``--help`` needs no analysis import; tests/test_review.py checks they agree).
 PRECISION = 10.0
 MAX_WORLDS = 400
-THRESHOLD = 10.0
+THRESHOLD = 20.0
 
 
 @click.command()

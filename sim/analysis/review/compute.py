@@ -46,7 +46,7 @@ from sim.game.cards import EXPOSABLE, card_str
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
 
 #: Default mistake threshold, zero-sum points (docs/review.md "Choosing the threshold").
-DEFAULT_THRESHOLD = 10.0
+DEFAULT_THRESHOLD = 20.0
 #: Default precision: a decision's 95% CI half-width target (advise's and expose's unit).
 DEFAULT_PRECISION = 10.0
 #: Default most sampled worlds per play decision (advise's default).
