@@ -17,7 +17,13 @@ from sim.analysis.review.compute import (
 from sim.analysis.review.format import format_html, format_text, to_json
 from sim.cli import main
 from sim.game.cards import SQ, card_str, rank_of, suit_of
-from sim.game.record import RecordError, build_record, parse_record, replay_record
+from sim.game.record import (
+    RecordError,
+    build_record,
+    from_state,
+    parse_record,
+    replay_record,
+)
 from sim.game.rules import Rules
 from sim.game.state import GameState
 
@@ -31,7 +37,8 @@ def _trace_line(decks: int = 1, seed: int = 1, deal: int = 0) -> str:
                                   "--players", "heuristic", "--exposure", "rule",
                                   "--decks", str(decks), "--format", "json"])
     assert r.exit_code == 0, r.output
-    return r.output.strip()
+    # the JSON line (a first compile also notes "compiling kernels…" on stderr)
+    return next(line for line in r.output.splitlines() if line.startswith("{"))
 
 
 def _pig_drop_deal() -> tuple:
@@ -54,6 +61,7 @@ def _pig_drop_deal() -> tuple:
         plays.append(choice)
     assert target is not None
     rec = build_record(Rules(), st.hands, [[], [], [], []], plays, leader=st.leader)
+    assert from_state(st) == rec and list(rec.plays) == plays
     assert rec.winners[target // 4] == 0  # seat 0 won the trick it dropped the pig on
     return rec, target, duck
 

@@ -363,6 +363,18 @@ def with_section(message: str) -> str:
     return message + " (RULES §3: a seat plays the cards it was dealt)"
 
 
+def from_state(st: GameState, seats: list[int] | None = None) -> DealRecord:
+    """The record of the deal ``st`` so far (finished or not): its rules, first deal,
+    leader, exposures and every play; the hands of ``seats`` (default all four; the others
+    unknown).  What a page that plays a deal with :class:`GameState` exports
+    (:meth:`DealRecord.to_json`).  Raises RecordError as :func:`build_record`."""
+    plays = [pl for _, trick, _ in st.tricks for _, pl in trick] + [pl for _, pl in st.trick]
+    keep = range(4) if seats is None else seats
+    hands = [list(st.hands[p]) if p in keep else None for p in range(4)]
+    return build_record(st.rules, hands, st.exposed, plays, first_deal=st.first_deal,
+                        leader=st.leader)
+
+
 # ---------------------------------------------------------------- the JSON forms
 
 
@@ -637,5 +649,5 @@ def parse_record(text: str, deal: int | None = None, where: str = "record") -> D
     return rec
 
 
-__all__ = ["DealRecord", "RecordError", "build_record", "from_json", "parse_record",
+__all__ = ["DealRecord", "RecordError", "build_record", "from_json", "from_state", "parse_record",
            "parse_text", "play_text", "replay_record"]
