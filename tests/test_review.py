@@ -284,7 +284,7 @@ def test_only_the_reviewed_seats_hand_known():
         review(part, ReviewSettings(seats=(0,), **FAST))
 
 
-def test_ctrl_c_keeps_what_was_reviewed(monkeypatch):
+def test_ctrl_c_keeps_what_was_reviewed(monkeypatch, tmp_path):
     """Ctrl-C during the third play decision: the two before it stay, stopped
     'interrupted'; the command prints them and exits with 130."""
     import sim.analysis.advise.compute as adv
@@ -305,6 +305,15 @@ def test_ctrl_c_keeps_what_was_reviewed(monkeypatch):
     assert res.stopped == "interrupted" and len(res.decisions) == 2
     assert "interrupted (Ctrl-C)" in format_text(res)
     assert "interrupted" in format_html(res)
+    calls["n"] = 0
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(rec.to_json()), encoding="utf-8")
+    r = CliRunner().invoke(main, ["review", str(path), "--seat", "0", "--players", "heuristic",
+                                  "--precision", "0", "--max-worlds", "24", "--max-deals",
+                                  "400", "--quiet"])
+    assert r.exit_code == 130, r.output
+    assert "Interrupted (Ctrl-C): 3 decisions reviewed" in r.output  # exposure + 2 plays
+    assert "interrupted (Ctrl-C): the decisions above" in r.output
 
 
 def test_defaults_agree():
