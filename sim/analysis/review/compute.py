@@ -10,8 +10,9 @@ For each reviewed seat (a seat whose hand the record gives):
   sequential exposure the cards exposed before the seat's turn (in turn from the first
   leader) are known to sit with their exposers (``--known``).  The chosen option's loss is
   the best option's EV minus its own (the paired 95% CI of ``vs_best``).  Measure:
-  zero-sum points (solo), team points (partners); no exposure decision with 猪羊一家,
-  which forbids exposure.
+  zero-sum points (solo); with partners expose's team points divided by the points
+  factor (one deck), i.e. the team share in raw points, advise's unit; no exposure
+  decision with 猪羊一家, which forbids exposure.
 * **every play decision with more than one distinct legal play**: the position the seat
   saw (its hand then, every play so far, the exposures) analysed exactly as ``gongzhu-sim
   advise`` does (:func:`sim.analysis.advise.compute.advise`, the same seed, precision,
@@ -372,7 +373,7 @@ def _play_figures(rec: DealRecord, k: int, pos, adv, players, settings) -> Figur
 
     played = rec.plays[k]
     card = next(c for c in adv.cards if c.play == played)
-    loss = -float(card.delta)
+    loss = -float(card.delta) + 0.0  # never -0.0
     lo = None if card.delta_ci_high is None or card.delta_ci_high != card.delta_ci_high \
         else -float(card.delta_ci_high)
     hi = None if card.delta_ci_low is None or card.delta_ci_low != card.delta_ci_low \
@@ -410,6 +411,8 @@ def _review_exposure(rec: DealRecord, seat: int, settings: ReviewSettings,
             if rec.exposed[p]:
                 known[p] = " ".join(card_str(c) for c in rec.exposed[p])
     measure = "zero-sum" if rec.rules.variant == "solo" else "team"
+    # team points are the team share × the points factor (one deck): back to the share
+    scale = 1.0 if measure == "zero-sum" or decks == 2 else float(rec.rules.points_factor)
     by_table: dict[str, Figures] = {}
     interrupted = False
     for name, p, o in tables:
@@ -430,8 +433,8 @@ def _review_exposure(rec: DealRecord, seat: int, settings: ReviewSettings,
         if row.empty:  # not an option of the hand (cannot happen for a checked record)
             raise RecordError(f"seat {seat} exposes {chosen}, not an option of its hand")
         r = row.iloc[0]
-        loss = -float(r["vs_best"])
-        lo, hi = -float(r["vs_best_hi"]), -float(r["vs_best_lo"])
+        loss = -float(r["vs_best"]) / scale
+        lo, hi = -float(r["vs_best_hi"]) / scale, -float(r["vs_best_lo"]) / scale
         if r["option"] == best["option"]:
             loss, lo, hi = 0.0, 0.0, 0.0
         lo = None if lo != lo else lo
