@@ -109,13 +109,13 @@ SLOW: dict[str, set[str] | None] = {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
-    # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
-    "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
     "tests/test_learned_two_decks.py": {  # the two-deck recorder (search_decision2: ~110 s)
         "test_recorder2_is_reproducible_and_plays_as_search",
         "test_fit_learns_a_planted_preference_over_two_deck_plays",
         "test_cli_train_two_decks_writes_a_two_deck_model",
     },
+    # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
+    "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
 }
 
 
