@@ -4,7 +4,8 @@ Extracts the commands from the fenced ``bash`` / ``console`` blocks (``console``
 after ``$ ``; ``\\`` continues a line; ``#`` starts a comment; ``> FILE`` is honoured, so
 ``gongzhu-sim run --example-config > job.toml`` feeds the next example), shrinks the long ones
 (:func:`shrink`: at most 2,000 deals for run/study/compare, 200,000 candidate-deals for tune,
-2,000 deals for expose, 20 deals whenever ``search`` plays, 50 worlds for advise) and runs them
+2,000 deals for expose, 20 deals whenever ``search`` plays, 50 worlds for advise and
+review) and runs them
 in order, file by file, in one scratch folder that holds the example inputs ``hands.txt`` and
 ``deals.txt`` (an example whose ``--out`` folder an earlier page wrote gets ``--force``).
 Then it runs the ``python`` blocks of those pages (not docs/API.md, whose examples
@@ -56,6 +57,7 @@ CAPS = {
     "tune": ("--deals", 200000),  # a full-family grid needs ≥ 198,000
     "expose": ("--max-deals", 2000),
     "advise": ("--max-worlds", 50),
+    "review": ("--max-worlds", 50),
 }
 #: With ``search`` players (~1,000× slower than ``heuristic``) this cap instead.
 SEARCH_CAP = 20
@@ -313,7 +315,7 @@ def shrink(argv: list[str]) -> list[str]:
     if cmd == "run" and "--deals-file" in argv and "--deals" not in argv:
         return argv
     flag, cap = CAPS[cmd]
-    if cmd != "advise" and any("search" in w for w in argv):
+    if cmd not in ("advise", "review") and any("search" in w for w in argv):
         cap = SEARCH_CAP
     return _set(argv, flag, cap)
 

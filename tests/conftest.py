@@ -118,6 +118,8 @@ SLOW: dict[str, set[str] | None] = {
         "test_fit_learns_a_planted_preference_over_two_deck_plays",
         "test_cli_train_two_decks_writes_a_two_deck_model",
     },
+    # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
+    "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
 }
 
 
