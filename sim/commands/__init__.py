@@ -11,6 +11,7 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.compare import compare
     from sim.commands.expose import expose
     from sim.commands.report import report
+    from sim.commands.review import review
     from sim.commands.run import run
     from sim.commands.score import level, score
     from sim.commands.serve import serve
@@ -21,4 +22,4 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.tune import tune
 
     return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise,
-            serve, train]
+            serve, train, review]

@@ -239,6 +239,30 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
     return run
 
 
+def play_out(pos: Position, players, st: GameState, plays: list, world: int = 0) -> list[float]:
+    """The advised seat's outcome (:func:`_outcome`: zero-sum points solo, its team's share
+    with teams) of each of ``plays`` made in the state ``st`` (the advised seat to play),
+    the deal then played to its end by ``players`` (one name or four, as :func:`advise`),
+    exactly as :func:`advise` plays out one sampled world (index ``world``: the random
+    streams of that deal of ``st.seed``).  ``st`` is not changed.  Raises StrategyError for
+    a bad player name."""
+    from sim.engine.gameloop import play_game, seat_players
+    from strategies.registry import parse_seats
+
+    names = tuple(parse_seats(players, "players"))
+    seats = seat_players(list(names), pos.rules.decks)
+    fast = _lean_rollout(pos, names, seats)
+    if fast is not None:
+        return fast(st, list(plays), world)
+    out = []
+    for play in plays:
+        s = st.clone()
+        s.play(play)
+        play_game(s, seats)
+        out.append(_outcome(s, pos.seat))
+    return out
+
+
 def _team(st: GameState, seat: int) -> set[int]:
     """The advised seat's team (partners; 猪羊一家 from the dealt pig and sheep holders)."""
     if st.rules.variant == "partners":

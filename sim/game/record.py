@@ -1,0 +1,641 @@
+"""A played deal as a record: what ``gongzhu-sim review`` reads (docs/review.md, docs/cards.md).
+
+A :class:`DealRecord` holds the decks and rule options, whether the deal opens its match,
+the seat that leads trick 1, each seat's hand as dealt (all four, or only some: an unknown
+hand is None), the cards each seat exposed, and every play in order.  It is read from three
+forms, all giving the same record:
+
+* ``gongzhu-sim trace --format json`` output: one deal object per line (pick one with
+  ``deal=I``); the keys ``rules``, ``first_deal``, ``hands``, ``exposed``, ``leader``,
+  ``tricks`` are read, the scores and ``collected`` are ignored;
+* the record JSON (:meth:`DealRecord.to_json`, what the page exports): the same keys, a
+  hand may be ``null`` (unknown), ``leader`` / ``seat`` / ``winner`` in the tricks are
+  optional and checked when given;
+* the plain text form a person types (:func:`parse_text`, :meth:`DealRecord.to_text`), one
+  line per trick, the cards as every command reads them; ``gongzhu-sim trace``'s text
+  output is read as it is printed.
+
+Every record is checked when it is read (:func:`parse_record`): each card and hand, the
+copies of a card, the leader, the exposures, and each play replayed with
+:class:`~sim.game.state.GameState` when every hand is known (a play the rules forbid is one
+:class:`RecordError` naming the trick, the seat, the card and the RULES.md § it breaks).
+With some hands unknown the checks that need no hidden card are made here; the review checks
+the rest in sampled worlds (sim/analysis/advise/worlds.py ``check_history``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.errors import InputError
+from sim.game import play as p1
+from sim.game import play_two_decks as p2
+from sim.game.cards import (
+    C2,
+    EXPOSABLE,
+    CardError,
+    card_str,
+    clean_text,
+    hand_rows,
+    hand_to_pbn,
+    parse_card,
+    parse_hand,
+)
+from sim.game.deal_setup import GameStateError
+from sim.game.rules import Rules, RulesError
+from sim.game.state import GameState, IllegalPlay, parse_play
+
+#: The ``record`` key of the record JSON (:meth:`DealRecord.to_json`), and its version.
+RECORD_KIND = "gongzhu-sim deal"
+RECORD_VERSION = 1
+
+
+class RecordError(InputError):
+    """A deal record that cannot be read or breaks a rule; the message names the line,
+    trick, seat or card (and the RULES.md § a play breaks)."""
+
+
+def play_text(play: Any) -> str:
+    """Canonical text of a play: ``SA``; two decks ``D8D8`` or ``S9S7``."""
+    if isinstance(play, int):
+        return card_str(play)
+    return "".join(card_str(c) for c in play)
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One played deal (module doc).  Build it with :func:`parse_record` (or
+    :func:`from_json` / :func:`parse_text`), which checks it.
+
+    Attributes:
+        rules: the :class:`Rules` (decks, variant, every option).
+        first_deal: the deal opens its match (the ♣2 opens it, RULES §4).
+        leader: the seat that leads trick 1.
+        hands: per seat the sorted cards as dealt (two decks: repeats), or None: unknown.
+        exposed: per seat the sorted cards it exposed (two decks: a card twice = both
+            copies), the automatic fourth (RULES §3) included where the record gives it.
+        plays: every play in order (one deck card indices, two decks sorted tuples).
+        deal, seed: where the deal came from (``trace``'s deal index and seed), or None.
+    """
+
+    rules: Rules
+    first_deal: bool
+    leader: int
+    hands: tuple[tuple[int, ...] | None, ...]
+    exposed: tuple[tuple[int, ...], ...]
+    plays: tuple
+    deal: int | None = None
+    seed: int | None = None
+    seats: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    winners: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    # ------------------------------------------------------------ derived views
+
+    @property
+    def known_seats(self) -> list[int]:
+        """The seats whose hand is known."""
+        return [p for p in range(4) if self.hands[p] is not None]
+
+    def trick_of(self, k: int) -> int:
+        """The trick (0-based) of play ``k``."""
+        return k // 4
+
+    def hand_before(self, seat: int, k: int) -> list[int]:
+        """The cards ``seat`` holds before play ``k`` (its hand must be known)."""
+        left = Counter(self.hands[seat])
+        for j in range(k):
+            if self.seats[j] == seat:
+                left.subtract(_cards(self.plays[j]))
+        return sorted(left.elements())
+
+    def tricks(self) -> list[dict[str, Any]]:
+        """The tricks as ``trace`` JSON writes them: ``leader``, ``plays`` (``seat``,
+        ``cards``), ``winner`` (absent for an unfinished last trick)."""
+        out = []
+        for t in range(0, len(self.plays), 4):
+            ks = range(t, min(t + 4, len(self.plays)))
+            tr: dict[str, Any] = {"leader": self.seats[t], "plays": [
+                {"seat": self.seats[k], "cards": [card_str(c) for c in _cards(self.plays[k])]}
+                for k in ks]}
+            if len(ks) == 4:
+                tr["winner"] = self.winners[t // 4]
+            out.append(tr)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The record JSON (docs/review.md): ``record`` (``"gongzhu-sim deal"``),
+        ``version``, ``rules``, ``first_deal``, ``leader``, ``hands`` (PBN or null),
+        ``exposed``, ``tricks`` (as ``trace --format json``), and ``deal`` / ``seed`` when
+        known.  :func:`from_json` reads it back to an equal record."""
+        out: dict[str, Any] = {
+            "record": RECORD_KIND, "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(), "first_deal": self.first_deal,
+            "leader": self.leader,
+            "hands": [None if h is None else hand_to_pbn(h) for h in self.hands],
+            "exposed": [[card_str(c) for c in e] for e in self.exposed],
+            "tricks": self.tricks(),
+        }
+        if self.deal is not None:
+            out["deal"] = self.deal
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
+
+    def to_text(self) -> str:
+        """The plain text form (docs/cards.md); :func:`parse_text` reads it back to an
+        equal record."""
+        lines = []
+        if self.deal is not None:
+            lines.append(f"deal {self.deal}" + (f" (seed {self.seed})"
+                                                if self.seed is not None else ""))
+        changed = {k: v for k, v in self.rules.to_dict().items()
+                   if v != getattr(Rules(), k) and k != "decks"}
+        if self.rules.decks != 1 or changed:
+            lines.append("rules " + " ".join(f"{k}={_rule_text(v)}" for k, v in
+                                             {"decks": self.rules.decks, **changed}.items()))
+        if not self.first_deal:
+            lines.append("later deal")
+        for p in range(4):
+            h = self.hands[p]
+            lines.append(f"seat {p}: " + ("?" if h is None else "  ".join(hand_rows(h))))
+        exp = [f"seat {p}: {' '.join(card_str(c) for c in e)}"
+               for p, e in enumerate(self.exposed) if e]
+        lines.append("exposed: " + ("; ".join(exp) if exp else "none"))
+        lines.append(f"leader {self.leader}")
+        for t, tr in enumerate(self.tricks(), 1):
+            plays = "  ".join(f"{p['seat']}:{''.join(p['cards'])}" for p in tr["plays"])
+            lines.append(f"trick {t}: {plays}")
+        return "\n".join(lines) + "\n"
+
+
+def _rule_text(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _cards(play: Any) -> tuple[int, ...]:
+    return (play,) if isinstance(play, int) else tuple(play)
+
+
+# ---------------------------------------------------------------- building and checking
+
+
+def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True,
+                 leader: int | None = None, deal: int | None = None,
+                 seed: int | None = None, given: list | None = None) -> DealRecord:
+    """A checked :class:`DealRecord` (module doc).
+
+    ``hands``: four entries, a hand (RULES §1 text or card list) or None (unknown);
+    ``exposed``: four card lists (text or indices); ``plays``: plays in order (one deck card
+    indices, two decks tuples); ``leader``: the seat leading trick 1 (None: the ♣2 holder of
+    a first deal when known); ``given``: per play the seat the source names (or None), and
+    per trick the winner it names, as ``[(seats, winners)]`` — checked against the replay.
+    Raises RecordError naming the trick, seat and card (a play the rules forbid: the rule
+    and its RULES.md §).
+    """
+    d = rules.decks
+    size = rules.cards_per_seat
+    parsed: list[tuple[int, ...] | None] = []
+    for p, h in enumerate(hands):
+        if h is None:
+            parsed.append(None)
+            continue
+        try:
+            cards = (parse_hand(h, decks=d, size=size) if isinstance(h, str)
+                     else sorted(int(c) for c in h))
+            if len(cards) != size:
+                raise CardError(f"hand has {len(cards)} cards, expected {size}")
+        except CardError as exc:
+            raise RecordError(f"seat {p}'s hand: {exc}") from None
+        parsed.append(tuple(cards))
+    if not any(h is not None for h in parsed):
+        raise RecordError("the record gives no hand: give at least the reviewed seat's "
+                          "hand (seat N: HAND)")
+    dealt = Counter(c for h in parsed if h is not None for c in h)
+    for c, n in dealt.items():
+        if n > d:
+            who = [str(p) for p in range(4) if parsed[p] and c in parsed[p]]
+            raise RecordError(f"card {card_str(c)} is dealt {n} times (seats "
+                              f"{', '.join(who)}); a {d}-deck deal has {d}")
+    exp: list[tuple[int, ...]] = []
+    for p, e in enumerate(exposed):
+        try:
+            cs = sorted(parse_card(c) if isinstance(c, str) else int(c) for c in e)
+        except CardError as exc:
+            raise RecordError(f"seat {p}'s exposed cards: {exc}") from None
+        for c in cs:
+            if c not in EXPOSABLE:
+                raise RecordError(f"seat {p} exposes {card_str(c)}, which is not exposable "
+                                  "(only SQ, DJ, CT, HA: RULES §3)")
+            if parsed[p] is not None and parsed[p].count(c) < cs.count(c):
+                raise RecordError(f"seat {p} exposes {card_str(c)} but was not dealt "
+                                  f"{'both copies' if cs.count(c) == 2 else 'it'} (RULES §3)")
+        exp.append(tuple(cs))
+    if any(exp) and rules.variant == "pig_sheep":
+        raise RecordError("variant pig_sheep (猪羊一家) forbids exposure (RULES §3)")
+    if leader is None:
+        holders = [p for p in range(4) if parsed[p] is not None and C2 in parsed[p]]
+        if first_deal and d == 1 and holders:
+            leader = holders[0]
+        else:
+            raise RecordError("the record does not say which seat leads trick 1: give it "
+                              "(text: 'leader N'; JSON: \"leader\")")
+    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
+        raise RecordError(f"the leader must be a seat 0..3, got {leader!r}")
+    plays = [p if d == 2 else int(p) for p in plays]
+    seats, winners = _seat_plays(rules, plays, leader)
+    rec = DealRecord(rules=rules, first_deal=bool(first_deal), leader=int(leader),
+                     hands=tuple(parsed), exposed=tuple(exp), plays=tuple(plays),
+                     deal=deal, seed=seed, seats=tuple(seats), winners=tuple(winners))
+    if all(h is not None for h in parsed):
+        replay_record(rec)  # every rule, in play order: the first play that breaks one
+    else:
+        _check_public(rules, parsed, exp, plays, seats, first_deal)
+    if given is not None:
+        _check_given(given, seats, winners, leader)
+    return rec
+
+
+def _seat_plays(rules: Rules, plays: list, leader: int) -> tuple[list[int], list[int]]:
+    """The seat of each play and each finished trick's winner (RULES §4)."""
+    seats, winners, trick, lead = [], [], [], leader
+    for k, pl in enumerate(plays):
+        seat = (lead + len(trick)) % 4
+        if rules.decks == 2:
+            if not trick and len(pl) == 2 and pl[0] != pl[1]:
+                raise RecordError(f"trick {k // 4 + 1}: seat {seat} leads {play_text(pl)}: a "
+                                  "lead is one card or a pair of identical cards (RULES §4)")
+            if trick and len(pl) != len(trick[0][1]):
+                n = len(trick[0][1])
+                raise RecordError(f"trick {k // 4 + 1}: seat {seat} plays {play_text(pl)}: a "
+                                  f"{'pair' if n == 2 else 'single'} lead is followed with "
+                                  f"{n} card{'s' if n == 2 else ''} (RULES §4)")
+        seats.append(seat)
+        trick.append((seat, pl))
+        if len(trick) == 4:
+            lead = p1.trick_winner(trick) if rules.decks == 1 else p2.trick_winner2(trick)
+            winners.append(lead)
+            trick = []
+    return seats, winners
+
+
+def _check_given(given, seats, winners, leader) -> None:
+    given_seats, given_winners, given_leaders = given
+    for k, s in enumerate(given_seats):
+        if s is not None and s != seats[k]:
+            why = (f"seat {leader} leads trick 1" if k < 4 else
+                   f"seat {winners[k // 4 - 1]} won trick {k // 4} and leads trick {k // 4 + 1}")
+            raise RecordError(f"trick {k // 4 + 1}: the record gives play {k % 4 + 1} to seat "
+                              f"{s}, but it is seat {seats[k]}'s ({why}; RULES §4)")
+    for t, s in enumerate(given_leaders):
+        want = leader if t == 0 else (winners[t - 1] if t - 1 < len(winners) else None)
+        if s is not None and want is not None and s != want:
+            raise RecordError(f"trick {t + 1}: the record says seat {s} leads, but "
+                              + (f"seat {leader} leads trick 1" if t == 0 else
+                                 f"seat {want} won trick {t}") + " (RULES §4)")
+    for t, w in enumerate(given_winners):
+        if w is not None and t < len(winners) and w != winners[t]:
+            raise RecordError(f"trick {t + 1}: the record says seat {w} wins it, but seat "
+                              f"{winners[t]} does (RULES §4: the highest card of the led suit)")
+
+
+def _check_public(rules: Rules, hands, exposed, plays, seats, first_deal: bool) -> None:
+    """The checks that need no hidden card: copies, a known seat playing what it holds, a
+    card of a known hand played by another seat, the ♣2 opening, the deal's length."""
+    d = rules.decks
+    if d == 1 and len(plays) > 52:
+        raise RecordError(f"the record has {len(plays)} plays; a one-deck deal has 52")
+    seen: Counter = Counter()
+    by_seat: list[Counter] = [Counter() for _ in range(4)]
+    for k, (s, pl) in enumerate(zip(seats, plays, strict=True)):
+        for c in _cards(pl):
+            seen[c] += 1
+            by_seat[s][c] += 1
+            where = f"trick {k // 4 + 1}: seat {s} plays {card_str(c)}"
+            if seen[c] > d:
+                raise RecordError(f"{where}, which is already played ({d} "
+                                  f"cop{'y' if d == 1 else 'ies'} in the deal)")
+            h = hands[s]
+            if h is not None and by_seat[s][c] > h.count(c):
+                raise RecordError(f"{where}, which it does not hold "
+                                  "(RULES §3: a seat plays the cards it was dealt)")
+            others = sum(hands[o].count(c) for o in range(4) if o != s and hands[o])
+            if others + by_seat[s][c] > d:
+                holder = next(o for o in range(4) if o != s and hands[o] and c in hands[o])
+                raise RecordError(f"{where}, but seat {holder} holds it")
+    if first_deal and plays and C2 not in _cards(plays[0]):
+        raise RecordError(f"trick 1: seat {seats[0]} may not play {play_text(plays[0])}: ♣2 "
+                          "must open the first deal of a match (RULES §4; a later deal: "
+                          "text 'later deal', JSON \"first_deal\": false)")
+    if d == 2:
+        for s in range(4):
+            if hands[s] is None and sum(by_seat[s].values()) > 26:
+                raise RecordError(f"seat {s} plays more than 26 cards")
+
+
+def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> GameState:
+    """The record's deal (every hand known) as a :class:`GameState` after its first
+    ``upto`` plays (all by default); ``seed``: the state's root seed (the strategies'
+    random streams when it is played on, deal 0).  Raises RecordError naming the trick,
+    seat, card and the rule (RULES.md §) of the first play the rules forbid."""
+    try:
+        st = GameState.from_hands([list(h) for h in rec.hands], rec.rules, leader=rec.leader,
+                                  exposed={p: list(e) for p, e in enumerate(rec.exposed) if e},
+                                  first_deal=rec.first_deal, seed=seed)
+    except (GameStateError, CardError) as exc:
+        raise RecordError(str(exc)) from None
+    for pl in rec.plays[:upto]:
+        try:
+            st.play(pl)
+        except IllegalPlay as exc:
+            raise RecordError(with_section(str(exc))) from None
+    return st
+
+
+def with_section(message: str) -> str:
+    """``message`` with a RULES.md § named (a card not held is RULES §3: a seat plays the
+    cards it was dealt)."""
+    if "RULES §" in message:
+        return message
+    return message + " (RULES §3: a seat plays the cards it was dealt)"
+
+
+# ---------------------------------------------------------------- the JSON forms
+
+
+def from_json(obj: Any, where: str = "record") -> DealRecord:
+    """A record from a ``trace --format json`` deal object or the record JSON
+    (:meth:`DealRecord.to_json`).  Raises RecordError naming the key at fault."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: a deal record is a JSON object")
+    if "record" in obj and obj["record"] != RECORD_KIND:
+        raise RecordError(f"{where}: \"record\" must be {RECORD_KIND!r}, got {obj['record']!r}")
+    if "version" in obj and obj["version"] != RECORD_VERSION:
+        raise RecordError(f"{where}: record version {obj['version']!r} is not "
+                          f"{RECORD_VERSION} (this gongzhu-sim reads version {RECORD_VERSION})")
+    for key in ("hands", "tricks"):
+        if key not in obj:
+            raise RecordError(f"{where}: the key {key!r} is missing")
+    try:
+        rules = Rules.from_dict(obj.get("rules") or {}, where=f"{where} \"rules\"")
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    hands = obj["hands"]
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RecordError(f"{where}: \"hands\" is a list of four hands (null: unknown)")
+    exposed = obj.get("exposed") or [[], [], [], []]
+    if not isinstance(exposed, list) or len(exposed) != 4 or not all(
+            isinstance(e, list) for e in exposed):
+        raise RecordError(f"{where}: \"exposed\" is a list of four card lists")
+    tricks = obj["tricks"]
+    if not isinstance(tricks, list):
+        raise RecordError(f"{where}: \"tricks\" is a list of tricks")
+    plays, seats, winners, leaders = [], [], [], []
+    for t, tr in enumerate(tricks, 1):
+        if not isinstance(tr, dict) or not isinstance(tr.get("plays"), list):
+            raise RecordError(f"{where}: trick {t} needs \"plays\": a list of "
+                              "{\"seat\": S, \"cards\": [...]}")
+        if len(tr["plays"]) > 4 or (len(tr["plays"]) < 4 and t < len(tricks)):
+            raise RecordError(f"{where}: trick {t} has {len(tr['plays'])} plays; a trick "
+                              "has four (only the last may be unfinished)")
+        leaders.append(_seat_or_none(tr.get("leader"), f"trick {t} \"leader\""))
+        winners.append(_seat_or_none(tr.get("winner"), f"trick {t} \"winner\""))
+        for k, p in enumerate(tr["plays"], 1):
+            if not isinstance(p, dict) or not isinstance(p.get("cards"), list):
+                raise RecordError(f"{where}: trick {t} play {k} needs \"cards\": a list of "
+                                  "cards")
+            try:
+                cards = [parse_card(str(c)) for c in p["cards"]]
+            except CardError as exc:
+                raise RecordError(f"trick {t}, play {k}: {exc}") from None
+            plays.append(_as_play(cards, rules, f"trick {t}, play {k}"))
+            seats.append(_seat_or_none(p.get("seat"), f"trick {t} play {k} \"seat\""))
+    first_deal = obj.get("first_deal", True)
+    if not isinstance(first_deal, bool):
+        raise RecordError(f"{where}: \"first_deal\" is true or false")
+    leader = obj.get("leader")
+    if leader is None and seats and seats[0] is not None:
+        leader = seats[0]
+    deal, seed = obj.get("deal"), obj.get("seed")
+    return build_record(rules, hands, exposed, plays, first_deal=first_deal, leader=leader,
+                        deal=deal if isinstance(deal, int) else None,
+                        seed=seed if isinstance(seed, int) else None,
+                        given=[seats, winners, leaders])
+
+
+def _seat_or_none(v: Any, what: str) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 3:
+        raise RecordError(f"{what} must be a seat 0..3, got {v!r}")
+    return v
+
+
+def _as_play(cards: list[int], rules: Rules, where: str):
+    if rules.decks == 1:
+        if len(cards) != 1:
+            raise RecordError(f"{where}: one deck: a play is one card, got "
+                              + " ".join(card_str(c) for c in cards))
+        return cards[0]
+    if not 1 <= len(cards) <= 2:
+        raise RecordError(f"{where}: a play is one card or two")
+    return tuple(sorted(cards))
+
+
+# ---------------------------------------------------------------- the text form
+
+_SEAT_LINE = re.compile(r"^seat\s+([0-3])\s*:\s*(.*)$", re.I)
+_EXPOSED_LINE = re.compile(r"^exposed(?:\s+([0-3]))?\s*:\s*(.*)$", re.I)
+_TRICK_LINE = re.compile(r"^trick\b\s*(\d+)?\s*:?\s*(?:lead\s+([0-3])\s+)?(.*?)"
+                         r"(?:\s*(?:→|->)\s*([0-3]))?\s*$", re.I)
+_DEAL_LINE = re.compile(r"^deal\s+(\d+)(?:\s*\(seed\s+(\d+)\))?(.*)$", re.I)
+_SCORE_LINE = re.compile(r"^seat\s+[0-3]\s*:\s*raw\b", re.I)
+
+
+def parse_text(text: str) -> DealRecord:
+    """A record from the plain text form (docs/cards.md, "A played deal as text"): lines
+    ``rules KEY=VALUE ...``, ``later deal``, ``seat N: HAND`` (``?`` unknown), ``exposed:
+    seat N: CARDS; ...`` (or ``exposed N: CARDS``, ``exposed: none``), ``leader N`` and one
+    ``trick [N]: PLAYS`` line per trick (a play optionally as ``SEAT:CARD``); ``#`` starts a
+    comment.  ``gongzhu-sim trace``'s text output is read as printed.  Raises RecordError
+    naming the line."""
+    rule_items: dict[str, Any] = {}
+    first_deal = True
+    hands: list = [None, None, None, None]
+    exposed: list[list[str]] = [[], [], [], []]
+    leader = None
+    deal = seed = None
+    tricks: list[tuple[int, list[tuple[int | None, str]], int | None, int | None]] = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = clean_text(raw).split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"record line {no}"
+        low = line.lower()
+        if m := _DEAL_LINE.match(line):
+            deal = int(m.group(1))
+            seed = int(m.group(2)) if m.group(2) else None
+            if "later deal" in m.group(3).lower():
+                first_deal = False
+        elif low.startswith("rules"):
+            for item in line[5:].replace(",", " ").split():
+                k, sep, v = item.partition("=")
+                if not sep:
+                    raise RecordError(f"{where}: rules take KEY=VALUE items, got {item!r}")
+                rule_items[k.strip().replace("-", "_")] = _rule_value(v.strip())
+        elif low in ("later deal", "later-deal"):
+            first_deal = False
+        elif low in ("first deal", "first-deal"):
+            first_deal = True
+        elif _SCORE_LINE.match(line):
+            continue  # trace's score lines
+        elif m := _SEAT_LINE.match(line):
+            body = m.group(2).strip()
+            hands[int(m.group(1))] = None if body in ("?", "") else (no, body)
+        elif m := _EXPOSED_LINE.match(line):
+            body = m.group(2).strip()
+            if m.group(1) is not None:
+                exposed[int(m.group(1))].extend(_card_list(body, where))
+            elif body.lower() not in ("none", "-", ""):
+                for part in body.split(";"):
+                    pm = _SEAT_LINE.match(part.strip())
+                    if not pm:
+                        raise RecordError(f"{where}: expected 'exposed: seat N: CARDS; ...', "
+                                          f"got {part.strip()!r}")
+                    exposed[int(pm.group(1))].extend(_card_list(pm.group(2), where))
+        elif low.startswith("leader"):
+            v = line[6:].strip(" :")
+            if v not in ("0", "1", "2", "3"):
+                raise RecordError(f"{where}: 'leader N' with N a seat 0..3, got {v!r}")
+            leader = int(v)
+        elif m := _TRICK_LINE.match(line):
+            plays = []
+            for tok in m.group(3).replace(",", " ").split():
+                s, sep, card = tok.partition(":")
+                if sep and s in ("0", "1", "2", "3"):
+                    plays.append((int(s), card))
+                else:
+                    plays.append((None, tok))
+            if m.group(1) is not None and int(m.group(1)) != len(tricks) + 1:
+                raise RecordError(f"{where}: trick {m.group(1)} comes where trick "
+                                  f"{len(tricks) + 1} is expected")
+            tricks.append((no, plays, None if m.group(2) is None else int(m.group(2)),
+                           None if m.group(4) is None else int(m.group(4))))
+        else:
+            raise RecordError(f"{where}: cannot read {line!r} (expected rules, later deal, "
+                              "seat N: HAND, exposed: ..., leader N or trick N: PLAYS)")
+    decks = rule_items.get("decks")
+    if decks is None:  # 26-card hands are a two-deck deal
+        sizes = {len(parse_hand(h[1], decks=2)) for h in hands if h is not None
+                 if _parses(h[1])}
+        decks = 2 if 26 in sizes else 1
+        rule_items["decks"] = decks
+    try:
+        rules = Rules.from_dict(rule_items, where="the record's rules line")
+    except (RulesError, TypeError) as exc:
+        raise RecordError(str(exc)) from None
+    parsed_hands = []
+    for p, h in enumerate(hands):
+        if h is None:
+            parsed_hands.append(None)
+            continue
+        no, body = h
+        try:
+            parsed_hands.append(parse_hand(body, decks=rules.decks, size=rules.cards_per_seat))
+        except CardError as exc:
+            raise RecordError(f"record line {no}: seat {p}'s hand: {exc}") from None
+    plays, seats, winners, leaders = [], [], [], []
+    for t, (no, tplays, lead, win) in enumerate(tricks, 1):
+        if len(tplays) > 4 or (len(tplays) < 4 and t < len(tricks)):
+            raise RecordError(f"record line {no}: trick {t} has {len(tplays)} plays; a trick "
+                              "has four (only the last may be unfinished)")
+        for s, tok in tplays:
+            try:
+                cards = parse_play(tok) if rules.decks == 2 else [parse_card(tok)]
+            except CardError as exc:
+                raise RecordError(f"record line {no}: trick {t}: {exc}") from None
+            plays.append(_as_play(cards, rules, f"record line {no}: trick {t}"))
+            seats.append(s)
+        leaders.append(lead if lead is not None else (tplays[0][0] if tplays else None))
+        winners.append(win)
+    if leader is None and leaders and leaders[0] is not None:
+        leader = leaders[0]
+    return build_record(rules, parsed_hands, exposed, plays, first_deal=first_deal,
+                        leader=leader, deal=deal, seed=seed, given=[seats, winners, leaders])
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse_hand(text, decks=2)
+    except CardError:
+        return False
+    return True
+
+
+def _rule_value(v: str) -> Any:
+    if v.lower() in ("true", "on", "yes"):
+        return True
+    if v.lower() in ("false", "off", "no"):
+        return False
+    for typ in (int, float):
+        try:
+            return typ(v)
+        except ValueError:
+            pass
+    return v
+
+
+def _card_list(text: str, where: str) -> list[str]:
+    out = []
+    for tok in text.replace(",", " ").replace("+", " ").split():
+        try:
+            out.append(card_str(parse_card(tok)))
+        except CardError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+    return out
+
+
+# ---------------------------------------------------------------- any form
+
+
+def parse_record(text: str, deal: int | None = None, where: str = "record") -> DealRecord:
+    """A checked record from the text of a file in any of the three forms (module doc):
+    JSON (one object, or ``trace --format json`` lines: ``deal`` picks the one whose
+    ``"deal"`` is that index; needed when there are several) or the plain text form.
+    Raises RecordError (an InputError: the CLI's one ``Error:`` line, exit 2)."""
+    body = text.lstrip("\ufeff").strip()
+    if not body:
+        raise RecordError(f"{where} is empty")
+    if body.startswith("{"):
+        objs = []
+        try:
+            objs = [json.loads(body)]
+        except json.JSONDecodeError:
+            for no, line in enumerate(body.splitlines(), 1):
+                if line.strip():
+                    try:
+                        objs.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise RecordError(f"{where} line {no}: not JSON ({exc.msg})") from None
+        if deal is not None:
+            pick = [o for o in objs if isinstance(o, dict) and o.get("deal") == deal]
+            if not pick:
+                have = [str(o.get("deal")) for o in objs if isinstance(o, dict)]
+                raise RecordError(f"{where} has no deal {deal} (deals: {', '.join(have)})")
+            return from_json(pick[0], where)
+        if len(objs) > 1:
+            have = [str(o.get("deal")) for o in objs if isinstance(o, dict)]
+            raise RecordError(f"{where} holds {len(objs)} deals ({', '.join(have)}): pick "
+                              "one with --deal I")
+        return from_json(objs[0], where)
+    rec = parse_text(body)
+    if deal is not None and rec.deal is not None and rec.deal != deal:
+        raise RecordError(f"{where} is deal {rec.deal}, not --deal {deal}")
+    return rec
+
+
+__all__ = ["DealRecord", "RecordError", "build_record", "from_json", "parse_record",
+           "parse_text", "play_text", "replay_record"]

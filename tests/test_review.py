@@ -1,0 +1,306 @@
+"""``gongzhu-sim review`` and deal records (issue 35 points 1–3): the acceptance cases."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim.analysis.review.compute import (
+    DEFAULT_MAX_WORLDS,
+    DEFAULT_PRECISION,
+    DEFAULT_THRESHOLD,
+    ReviewSettings,
+    review,
+)
+from sim.analysis.review.format import format_html, format_text, to_json
+from sim.cli import main
+from sim.game.cards import SQ, card_str, rank_of, suit_of
+from sim.game.record import RecordError, build_record, parse_record, replay_record
+from sim.game.rules import Rules
+from sim.game.state import GameState
+
+#: A cheap table for the tests: heuristic everywhere (advise's numba rollout), few worlds.
+FAST = dict(players="heuristic", precision=0, max_worlds=24, max_deals=400, jobs=1)
+
+
+def _trace_line(decks: int = 1, seed: int = 1, deal: int = 0) -> str:
+    """``gongzhu-sim trace --format json`` output of one deal (heuristic, rule exposure)."""
+    r = CliRunner().invoke(main, ["trace", "--seed", str(seed), "--deal", str(deal),
+                                  "--players", "heuristic", "--exposure", "rule",
+                                  "--decks", str(decks), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    return r.output.strip()
+
+
+def _pig_drop_deal() -> tuple:
+    """Deal 74 of seed 7, every seat playing its lowest legal card, except that seat 0,
+    fourth on a spade trick below the ♠Q holding ♠Q and one lower spade, drops the pig on
+    the trick it then wins: ``(record, index of that play, the duck)``."""
+    st = GameState.from_seed(7, 74, Rules())
+    plays, target, duck = [], None, None
+    while not st.is_over:
+        legal = st.legal_plays()
+        choice = min(legal, key=lambda c: (rank_of(c), c))
+        if (st.to_play == 0 and target is None and len(st.trick) == 3 and SQ in legal
+                and suit_of(st.trick[0][1]) == 0):
+            spades = [c for c in legal if suit_of(c) == 0]
+            high = max(rank_of(c) for _, c in st.trick if suit_of(c) == 0)
+            if len(spades) == 2 and high < rank_of(SQ) and min(map(rank_of, spades)) < high:
+                target, duck = len(plays), min(spades)
+                choice = SQ
+        st.play(choice)
+        plays.append(choice)
+    assert target is not None
+    rec = build_record(Rules(), st.hands, [[], [], [], []], plays, leader=st.leader)
+    assert rec.winners[target // 4] == 0  # seat 0 won the trick it dropped the pig on
+    return rec, target, duck
+
+
+def _real(rec, k: int, card: int) -> float:
+    """Seat 0's zero-sum points when play ``k`` of the record is ``card`` and heuristic
+    players play the rest of the real deal (GameState and play_game, not the review's
+    rollout)."""
+    from sim.engine.gameloop import play_game
+
+    st = replay_record(rec, upto=k)
+    st.play(card)
+    play_game(st, "heuristic")
+    raw = st.raw_scores()
+    return raw[0] - (sum(raw) - raw[0]) / 3
+
+
+# ---------------------------------------------------------------- acceptance
+
+
+def test_pig_dropped_on_own_winning_trick_is_a_mistake_with_the_duck_best():
+    rec, k, duck = _pig_drop_deal()
+    res = review(rec, ReviewSettings(seats=(0,), **FAST))
+    d = next(d for d in res.decisions if d.index == k)
+    f = d.first
+    assert d.played == "SQ" and d.trick == k // 4 + 1
+    assert f.best == card_str(duck)
+    assert f.mistake and f.loss_lo > 0 and f.loss >= DEFAULT_THRESHOLD
+    # the hindsight: both choices made in the real deal, the table (heuristic) playing on
+    assert f.hindsight_loss == pytest.approx(_real(rec, k, duck) - _real(rec, k, SQ))
+    # a decision with one legal play is never reported; every other play of the seat is
+    for j in [j for j, s in enumerate(rec.seats) if s == 0]:
+        n_legal = len(replay_record(rec, upto=j).legal_plays())
+        assert any(x.index == j for x in res.decisions) == (n_legal > 1), j
+    tot = res.totals()[0]
+    assert tot["mistakes"] >= 1 and tot["lost"] >= f.loss
+    assert any(w == d.trick and p == "SQ" for w, p, _, _ in tot["largest"])
+
+
+def _advise_cli(rec, k, players, precision, max_worlds, seed):
+    """advise's JSON for the position of play ``k``, its text built from the record
+    independently of the review's code (the hand then, the plays so far, the exposures)."""
+    seat = rec.seats[k]
+    held = list(rec.hands[seat])
+    for j in range(k):
+        if rec.seats[j] == seat:
+            for c in (rec.plays[j],) if rec.rules.decks == 1 else rec.plays[j]:
+                held.remove(c)
+    text = (lambda p: card_str(p)) if rec.rules.decks == 1 else (
+        lambda p: "".join(card_str(c) for c in p))
+    args = ["advise", " ".join(card_str(c) for c in held) or "-", "--seat", str(seat),
+            "--plays", " ".join(text(p) for p in rec.plays[:k]),
+            "--first-leader", str(rec.leader), "--players", players,
+            "--precision", str(precision), "--max-worlds", str(max_worlds),
+            "--seed", str(seed), "--decks", str(rec.rules.decks), "--format", "json"]
+    for p, e in enumerate(rec.exposed):
+        if e:
+            args += ["--exposed", f"{p}={','.join(card_str(c) for c in e)}"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_every_decision_gives_advises_numbers(decks):
+    """Over a whole deal, every seat: each reviewed decision is exactly advise's answer
+    for that position (best, loss and its CI from Δ, P(best), n), and every play with a
+    choice is reviewed."""
+    rec = parse_record(_trace_line(decks))
+    worlds = 24 if decks == 1 else 8
+    res = review(rec, ReviewSettings(players="heuristic", precision=0, max_worlds=worlds,
+                                     max_deals=200, jobs=1, seed=3))
+    got = {d.index: d for d in res.decisions}
+    checked = 0
+    for k in range(len(rec.plays)):
+        adv = _advise_cli(rec, k, "heuristic", 0, worlds, 3)
+        if not adv["simulated"]:
+            assert k not in got
+            continue
+        d = got[k]
+        f = d.first
+        played = next(c for c in adv["cards"] if c["card"] == d.played)
+        assert f.best == adv["recommended"]
+        assert f.p_best == adv["p_best"] and f.n == adv["worlds"] == worlds
+        if d.played == adv["recommended"]:
+            assert f.loss == 0
+        else:
+            assert f.loss == -played["delta"]
+            assert f.loss_lo == -played["delta_ci_high"]
+            assert f.loss_hi == -played["delta_ci_low"]
+        checked += 1
+    assert checked == len(got) >= 20 * decks
+
+
+def test_the_three_record_forms_give_identical_reviews():
+    line = _trace_line()
+    rec = parse_record(line)
+    as_text = rec.to_text()
+    as_json = json.dumps(rec.to_json())
+    assert parse_record(as_text) == rec == parse_record(as_json)
+    # trace's own text output is the text form too
+    r = CliRunner().invoke(main, ["trace", "--seed", "1", "--players", "heuristic"])
+    assert parse_record(r.output) == rec
+    settings = ReviewSettings(seats=(2,), **FAST)
+    outs = []
+    for form in (line, as_text, as_json):
+        out = to_json(review(parse_record(form), settings))
+        out.pop("elapsed")
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2]
+    assert outs[0]["decisions"] and outs[0]["exposure"][0]["seat"] == 2
+
+
+def test_cli_forms_and_json_keys(tmp_path):
+    rec = parse_record(_trace_line())
+    paths = []
+    for name, body in (("deal.jsonl", _trace_line()), ("deal.txt", rec.to_text()),
+                       ("deal.json", json.dumps(rec.to_json()))):
+        p = tmp_path / name
+        p.write_text(body, encoding="utf-8")
+        paths.append(p)
+    outs = []
+    for p in paths:
+        r = CliRunner().invoke(main, ["review", str(p), "--seat", "1", "--players",
+                                      "heuristic", "--precision", "0", "--max-worlds", "16",
+                                      "--max-deals", "300", "--format", "json", "--quiet"])
+        assert r.exit_code == 0, r.output
+        out = json.loads(r.output)
+        out.pop("elapsed")
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2]
+    out = outs[0]
+    assert set(out) >= {"decisions", "exposure", "totals", "settings"}
+    assert set(out["decisions"][0]) >= {"trick", "seat", "played", "best", "loss", "loss_lo",
+                                        "loss_hi", "p_best", "mistake", "hindsight_loss", "n"}
+    assert set(out["exposure"][0]) >= {"chosen", "best", "loss", "loss_lo", "loss_hi",
+                                       "mistake"}
+    assert set(out["totals"]["1"]) >= {"lost", "mistakes"}
+    mistakes = [d for d in out["decisions"] if d["mistake"]] + [
+        e for e in out["exposure"] if e["mistake"]]
+    assert out["totals"]["1"]["mistakes"] == len(mistakes)
+    assert out["totals"]["1"]["lost"] == pytest.approx(sum(m["loss"] for m in mistakes))
+    # html to a file, written whole
+    html_path = tmp_path / "review.html"
+    r = CliRunner().invoke(main, ["review", str(paths[1]), "--seat", "1", "--players",
+                                  "heuristic", "--precision", "0", "--max-worlds", "16",
+                                  "--max-deals", "300", "--format", "html", "--out",
+                                  str(html_path), "--quiet"])
+    assert r.exit_code == 0, r.output
+    page = html_path.read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>") and page.count('class="bar') == len(
+        out["decisions"]) + len(out["exposure"])
+
+
+def test_illegal_play_is_refused_naming_trick_seat_and_rule(tmp_path):
+    rec = parse_record(_trace_line())
+    # the first follower that followed suit with a card that did not win the trick while
+    # holding a card of another suit: it plays that card there instead (and the followed
+    # card where it played the other)
+    for k in range(len(rec.plays)):
+        if k % 4 == 0 or rec.seats[k] == rec.winners[k // 4]:
+            continue
+        seat, led = rec.seats[k], suit_of(rec.plays[k - k % 4])
+        if suit_of(rec.plays[k]) != led:
+            continue
+        later = [j for j in range(k + 1, len(rec.plays))
+                 if rec.seats[j] == seat and suit_of(rec.plays[j]) != led]
+        if later:
+            break
+    j = later[0]
+    plays = list(rec.plays)
+    plays[k], plays[j] = plays[j], plays[k]
+    obj = rec.to_json()
+    obj["tricks"] = [{"plays": [{"cards": [card_str(c)]} for c in plays[t:t + 4]]}
+                     for t in range(0, len(plays), 4)]
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(obj), encoding="utf-8")
+    r = CliRunner().invoke(main, ["review", str(p)])
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: trick {k // 4 + 1}: seat "
+                                                   f"{seat} may not play "), r.output
+    assert "must follow suit" in lines[0] and "RULES §4" in lines[0]
+    # the text form: the line is named
+    bad = rec.to_text().replace("trick 3:", "trick 3: 9:SZ", 1)
+    with pytest.raises(RecordError, match="record line"):
+        parse_record(bad)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda o: o["tricks"][0]["plays"][0].update(seat=(o["tricks"][0]["plays"][0]["seat"] + 1)
+                                                   % 4), "trick 1: the record gives play 1"),
+    (lambda o: o["tricks"][3].update(winner=(o["tricks"][3]["winner"] + 1) % 4),
+     "trick 4: the record says seat"),
+    (lambda o: o.update(hands=[None, None, None, None]), "the record gives no hand"),
+    (lambda o: o["exposed"][0].append("S2"), "not exposable"),
+    (lambda o: o.update(version=2), "record version 2"),
+])
+def test_bad_records(edit, message):
+    obj = parse_record(_trace_line()).to_json()
+    edit(obj)
+    with pytest.raises(RecordError, match=message):
+        parse_record(json.dumps(obj))
+
+
+def test_only_the_reviewed_seats_hand_known():
+    """A record giving one hand: reviewed from that seat's information alone (the same
+    numbers as with every hand known), no hindsight."""
+    rec = parse_record(_trace_line())
+    obj = rec.to_json()
+    obj["hands"] = [h if p == 3 else None for p, h in enumerate(obj["hands"])]
+    part = parse_record(json.dumps(obj))
+    assert part.known_seats == [3]
+    settings = ReviewSettings(**FAST)
+    a, b = review(part, settings), review(rec, ReviewSettings(seats=(3,), **FAST))
+    assert [(d.index, d.first.best, d.first.loss) for d in a.decisions] == [
+        (d.index, d.first.best, d.first.loss) for d in b.decisions]
+    assert all(d.first.hindsight_loss is None for d in a.decisions)
+    with pytest.raises(RecordError, match="does not give seat 0's hand"):
+        review(part, ReviewSettings(seats=(0,), **FAST))
+
+
+def test_ctrl_c_keeps_what_was_reviewed(monkeypatch):
+    """Ctrl-C during the third play decision: the two before it stay, stopped
+    'interrupted'; the command prints them and exits with 130."""
+    import sim.analysis.advise.compute as adv
+
+    rec = parse_record(_trace_line())
+    calls = {"n": 0}
+    draw = adv._draw
+
+    def interrupted(pos, sampler, rng, w, seed):
+        if w == 0:
+            calls["n"] += 1
+        if calls["n"] == 3 and w == 1:
+            raise KeyboardInterrupt
+        return draw(pos, sampler, rng, w, seed)
+
+    monkeypatch.setattr(adv, "_draw", interrupted)
+    res = review(rec, ReviewSettings(seats=(0,), **FAST))
+    assert res.stopped == "interrupted" and len(res.decisions) == 2
+    assert "interrupted (Ctrl-C)" in format_text(res)
+    assert "interrupted" in format_html(res)
+
+
+def test_defaults_agree():
+    from sim.commands import review as cmd
+
+    assert (cmd.PRECISION, cmd.MAX_WORLDS, cmd.THRESHOLD) == (
+        DEFAULT_PRECISION, DEFAULT_MAX_WORLDS, DEFAULT_THRESHOLD)
