@@ -186,6 +186,72 @@ def advise_run(drv, max_worlds: int = 48, players: str | None = None) -> str:
     return drv.find_element("id", "advise-recommendation").get_attribute("data-card")
 
 
+def _board(drv, attr: str) -> str | None:
+    return drv.find_element("id", "play-board").get_attribute(f"data-{attr}")
+
+
+def _settled(drv) -> bool:
+    """The Play tab shows the deal after the last click (no request on its way)."""
+    return (_board(drv, "busy") in (None, "0")
+            and drv.find_element("id", "play-board").is_displayed())
+
+
+def play_deal(drv, url: str, seat: int = 0, table: str = "heuristic", seed: int = 1,
+              deal: int = 0, hints: int = 1, illegal: bool = True, review_worlds: int = 16,
+              expose: bool = True) -> dict:
+    """Play a whole deal in the Play tab by clicking, as a player does: New deal, expose the
+    first exposable card (``expose``), then at each turn click a legal card (the card the
+    Hint recommends for the first ``hints`` turns; once, when ``illegal``, first a card the
+    rules forbid, which must be refused with the rule).  Waits for the review at the end and
+    returns ``{"hinted": [cards], "refused": error text or None, "plays": clicked cards,
+    "mistakes", "decisions", "rows"}`` (``rows``: the review table's data-trick values)."""
+    _ready(drv, url, "play")
+    _select(drv, "play-seat", str(seat))
+    _select(drv, "play-table", table)
+    _set(drv, "play-seed", str(seed))
+    _set(drv, "play-deal", str(deal))
+    _set(drv, "play-review-worlds", str(review_worlds))
+    drv.find_element("id", "play-new").click()
+    _wait(drv, lambda d: _board(d, "phase") in ("expose", "play", "over") and _settled(d), 120)
+    if _board(drv, "phase") == "expose":
+        boxes = drv.find_elements("css selector", "#play-exposable input")
+        if expose and boxes:
+            boxes[0].click()
+        drv.find_element("id", "play-expose-go").click()
+        _wait(drv, lambda d: _board(d, "phase") != "expose" and _settled(d), 120)
+    out: dict = {"hinted": [], "refused": None, "plays": []}
+    while _board(drv, "phase") == "play":
+        n = _board(drv, "plays")
+        legal = drv.find_elements("css selector", "#play-hand button.legal:not([disabled])")
+        card = legal[0].get_attribute("data-card")
+        if illegal and out["refused"] is None:
+            bad = drv.find_elements("css selector", "#play-hand button:not(.legal)")
+            if bad:
+                bad[0].click()
+                _wait(drv, lambda d: d.find_element("id", "play-error").is_displayed()
+                      and _settled(d), 60)
+                out["refused"] = drv.find_element("id", "play-error").text
+                assert _board(drv, "plays") == n
+        if len(out["hinted"]) < hints and len(legal) > 1:
+            drv.find_element("id", "play-hint").click()
+            _wait(drv, lambda d: d.find_element("id", "play-hint-out").get_attribute(
+                "data-state") in ("done", "error"), 300)
+            card = drv.find_element("id", "play-hint-card").get_attribute("data-card")
+            out["hinted"].append(card)
+        drv.find_element("css selector", f"#play-hand button[data-card='{card}']").click()
+        out["plays"].append(card)
+        _wait(drv, lambda d, n=n: (_board(d, "plays") != n or _board(d, "phase") == "over")
+              and _settled(d), 120)
+    _wait(drv, lambda d: d.find_element("id", "play-review-out").get_attribute("data-state")
+          in ("done", "error", "cancelled"), 600)
+    tot = drv.find_element("id", "play-review-totals")
+    out["mistakes"] = int(tot.get_attribute("data-mistakes"))
+    out["decisions"] = int(tot.get_attribute("data-decisions"))
+    out["rows"] = [r.get_attribute("data-trick") for r in drv.find_elements(
+        "css selector", "#play-review-table tr[data-trick]")]
+    return out
+
+
 def screenshots(out: Path, results: Path | None) -> None:
     """The three pages after their flows (and the expose page in 中文), as PNGs in ``out``
     (docs/serve.md)."""
@@ -201,6 +267,12 @@ def screenshots(out: Path, results: Path | None) -> None:
             advise_position(drv, srv.url)
             print("advise:", advise_run(drv, max_worlds=400))
             drv.save_screenshot(str(out / "serve-advise.png"))
+            drv.set_window_size(1280, 1500)
+            print("play:", play_deal(drv, srv.url, seat=0, table="learned", seed=3,
+                                     illegal=False, review_worlds=48))
+            el = drv.find_element("id", "play-end")
+            drv.execute_script("arguments[0].scrollIntoView()", el)
+            el.screenshot(str(out / "serve-play.png"))
             drv.set_window_size(1280, 520)
             _ready(drv, srv.url, "reports")
             _wait(drv, lambda d: d.find_element("id", "reports-root").text != "", 30)
