@@ -219,8 +219,8 @@ class PlayManager:
             can = Counter(self._exposable(game))
             for c, n in Counter(cs).items():
                 if n > can[c]:
-                    from sim.game.cards import card_str
-                    raise PlayError(f"you may not expose {card_str(c)}: only ♠Q, ♦J, ♣10 and "
+                    from sim.game.cards import card_symbol
+                    raise PlayError(f"you may not expose {card_symbol(c)}: only ♠Q, ♦J, ♣10 and "
                                     "♥A you hold are exposable (RULES §3)")
             self._start(game, cs)
             return self.view(game)
