@@ -497,8 +497,9 @@ async function playNew() {
   $("play-new").disabled = true;
   $("play-status").textContent = t("play.dealing");
   try {
-    lastHint = null; lastReview = null;
+    lastHint = null; lastReview = null; reviewRun = null;
     $("play-hint-out").innerHTML = ""; $("play-review-out").innerHTML = "";
+    delete $("play-hint-out").dataset.state; delete $("play-review-out").dataset.state;
     drawGame(await post("/api/play/new", body));
   } catch (e) {
     showError("play-error", e); $("play-status").textContent = "";
@@ -610,6 +611,7 @@ async function playStep(path, extra) {
     const v = await post(path, { page: PAGE, game: game.game, ...extra });
     if (hintJob) { hintJob.cancel(); }
     lastHint = null; $("play-hint-out").innerHTML = ""; $("play-hint-status").textContent = "";
+    delete $("play-hint-out").dataset.state;
     drawGame(v);
     if (v.phase === "over") runReview();
   } catch (e) {
@@ -622,7 +624,7 @@ async function runHint() {
   if (!game || !game.advise) return;
   const opts = { ...game.advise, precision: 10, max_worlds: Number($("play-hint-worlds").value), seed: game.seed };
   $("play-hint").disabled = true;
-  $("play-hint-out").innerHTML = "";
+  $("play-hint-out").innerHTML = ""; $("play-hint-out").dataset.state = "running";
   const job = new Job("advise", opts, drawHint);
   hintJob = job;
   try {
