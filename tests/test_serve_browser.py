@@ -293,6 +293,10 @@ def test_play_a_whole_deal_with_a_hint_and_read_the_review(page):
     assert out["refused"].startswith("Error: trick 1: seat 1 may not play ")
     assert "must follow suit" in out["refused"] and "(RULES §4)" in out["refused"]
     assert len(out["hinted"]) == 2 and out["plays"][0] == out["hinted"][0]
+    # the hint is advise's answer with the review's settings: a hinted card is the review's
+    # best, with no loss
+    for trick, card in zip(out["hint_tricks"], out["hinted"], strict=True):
+        assert out["best"][str(trick)] == (card, 0.0)
     assert len(out["plays"]) == 13
     assert drv.find_element("id", "play-board").get_attribute("data-phase") == "over"
     # the scores: seat 1's row, points = zero-sum × 12 (one deck)

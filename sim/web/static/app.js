@@ -512,6 +512,7 @@ function drawGame(v) {
   $("play-board").hidden = false;
   $("play-board").dataset.phase = v.phase;
   $("play-board").dataset.plays = v.tricks.length * 4 + v.trick.length;
+  $("play-board").dataset.trick = v.trick_no;
   const you = v.phase === "play" && v.to_play === v.seat;
   $("play-status").textContent = v.phase === "expose" ? t("play.status.expose")
     : v.phase === "over" ? t("play.status.over") : t("play.status.turn", { t: v.trick_no });
@@ -710,7 +711,7 @@ function drawReview(view) {
   const opt = (o) => (o === "none" ? t("option.none") : cardsLabel(o));
   for (const r of rows) {
     const w = Math.round(80 * Math.max(0, r.loss || 0) / most), ex = r.trick === null;
-    h += `<tr class="${r.mistake ? "mistake" : ""}" data-trick="${ex ? "exposure" : r.trick}" data-mistake="${r.mistake ? 1 : 0}">` +
+    h += `<tr class="${r.mistake ? "mistake" : ""}" data-trick="${ex ? "exposure" : r.trick}" data-best="${esc(r.best)}" data-loss="${r.loss}" data-mistake="${r.mistake ? 1 : 0}">` +
       `<td>${esc(ex ? t("play.exposure") : t("play.trick.n", { i: r.trick }))}</td><td>${esc(ex ? opt(r.played) : cardsLabel(r.played))}</td>` +
       `<td>${esc(ex ? opt(r.best) : cardsLabel(r.best))}</td><td>${num(r.loss, 1)} <span class="lossbar" style="width:${w}px"></span></td>` +
       `<td>${ci(r.loss_lo, r.loss_hi, 1)}</td><td>${r.p_best === null ? "" : num(r.p_best)}</td>` +
