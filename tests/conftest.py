@@ -109,6 +109,9 @@ SLOW: dict[str, set[str] | None] = {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
+    "tests/test_serve.py": {  # a two-deck deal in the Play tab (two-deck player kernels)
+        "test_play_two_decks_a_whole_deal_and_its_record",
+    },
     "tests/test_serve_browser.py": {  # two-deck expose in the browser (two-deck kernels)
         "test_two_decks_components_are_labelled_as_copies",
     },

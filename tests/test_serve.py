@@ -1095,7 +1095,13 @@ def test_play_a_whole_deal_to_the_end_the_record_reads_back_and_review_accepts_i
     res = job["result"]
     assert res["decisions"] == cli["decisions"] and res["exposure"] == cli["exposure"]
     assert res["totals"] == cli["totals"] and res["settings"]["seats"] == [2]
-    # a review before the end, or over the server's world cap, is refused
+    # a review before the end, over the server's world cap or with a bad setting: refused
+    for extra, what in (({"max_worlds": 2001}, "over this server's cap of 2,000 worlds"),
+                        ({"precision": -1}, "--precision must be a finite number ≥ 0"),
+                        ({"max_deals": "many"}, "max_deals must be a whole number")):
+        r = client.post("/api/play/review", json={"page": "play-page", "game": v["game"],
+                                                  **extra})
+        assert r.status_code == 400 and what in r.json()["error"], (extra, r.text)
     code, v2 = _play(client, "new", seat=0, table="heuristic", seed=5)
     r = client.post("/api/play/review", json={"page": "play-page", "game": v2["game"]})
     assert r.status_code == 400 and "not over yet" in r.json()["error"]
@@ -1124,3 +1130,55 @@ def test_play_entered_hand_deals_the_rest_and_keeps_it(client):
     cards = Counter(c for h in rec["hands"] for c in parse_hand(h))
     assert len(cards) == 52 and set(cards.values()) == {1}
     assert "seed" not in rec and "deal" not in rec
+
+
+def test_play_sequential_exposure_shows_what_was_exposed_before_your_turn(client):
+    import sim
+    from sim.engine.gameloop import exposure_policies
+    from sim.game.cards import card_str
+    from sim.game.deal_setup import run_exposure
+
+    rules = sim.Rules(exposure_order="sequential")
+    for seed in range(1, 40):  # a deal where a seat before yours exposes
+        st = sim.GameState.from_seed(seed, 0, rules)
+        flags = run_exposure(st.hands, rules, st.leader,
+                             exposure_policies("rule", rules, seed, 0))
+        before = [(st.leader + j) % 4 for j in range(3)]
+        you = (st.leader + 3) % 4
+        if any(flags[p] for p in before):
+            break
+    else:
+        pytest.skip("no deal with an exposure before the last seat")
+    code, v = _play(client, "new", seat=you, table="heuristic", seed=seed,
+                    exposure_order="sequential")
+    assert code == 200, v
+    want = {str(p): [card_str(c) for c in sim.GameState.from_seed(
+        seed, 0, rules, exposure=exposure_policies("rule", rules, seed, 0)).exposed[p]]
+            for p in before if flags[p]}
+    assert v["announced"] == want
+    if v["phase"] == "expose":
+        code, v = _play(client, "expose", game=v["game"], cards=[])
+    assert code == 200
+    for p in before:
+        assert v["exposed"][p] == want.get(str(p), [])
+
+
+def test_play_two_decks_a_whole_deal_and_its_record(client):
+    from sim.game.record import parse_record
+
+    code, v = _play(client, "new", seat=0, table="heuristic", seed=5, decks=2)
+    assert code == 200, v
+    assert len(v["dealt"]) == 26
+    if v["phase"] == "expose":
+        code, v = _play(client, "expose", game=v["game"], cards=v["exposable"][:2])
+        assert code == 200, v
+    pairs = 0
+    while v["phase"] == "play":
+        pl = max(v["legal"], key=len)  # a pair or two cards when it may
+        pairs += len(pl) == 4
+        code, v = _play(client, "card", game=v["game"], card=pl)
+        assert code == 200, v
+    assert pairs >= 1
+    assert v["scores"]["points"] == [round(z) for z in v["scores"]["zero_sum"]]  # ×1
+    rec = parse_record(client.get(f"/api/play/record?page=play-page&game={v['game']}").text)
+    assert rec.rules.decks == 2 and len(rec.plays) == sum(len(t["plays"]) for t in v["tricks"])

@@ -250,14 +250,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except KeyboardInterrupt:  # stopped by the time limit before any estimate
             return None
 
-    from sim.web.play import REVIEW_DEALS, PlayManager
+    from sim.web.play import PlayManager
 
     plays = PlayManager()
 
     def run_job(command: str, options: dict, progress) -> dict:
         if command == "review":  # the Play tab's review of a finished deal
-            return plays.review(options, progress, config.max_worlds,
-                                min(config.max_deals, 10 * REVIEW_DEALS))
+            return plays.review(options, progress, config.max_worlds, _review_deals(config))
         return run(command, options, progress)
 
     jobs = JobManager(run_job, config.time_limit, config.page_timeout,
@@ -398,9 +397,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             body = await body_of(request)
             page = body.get("page")
-            plays.get(body)  # no such deal: 400 now
-            if plays.get(body).phase != "over":
-                raise InputError("the deal is not over yet: the review comes at its end")
+            # no such deal, not over, settings out of range or over the caps: 400 now
+            plays.review_settings(body, config.max_worlds, _review_deals(config))
         except InputError as exc:
             return _error(str(exc), _status(exc))
         try:
@@ -510,6 +508,14 @@ class _SyncJob:
 #: 16 × 4 × 56 = 3,584, two decks 16 × 4 × 32 × 45 = 92,160 (each world plays every legal
 #: card to the end).
 MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
+
+
+def _review_deals(config: ServerConfig) -> int:
+    """The most deals the Play tab's review plays for the exposure decision: the server's
+    deal cap, at most 10 × the review's default (:data:`sim.web.play.REVIEW_DEALS`)."""
+    from sim.web.play import REVIEW_DEALS
+
+    return min(config.max_deals, 10 * REVIEW_DEALS)
 
 
 def _n_tables(params: dict) -> int:

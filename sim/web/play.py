@@ -260,9 +260,20 @@ class PlayManager:
         ``cap_deals``) and the deal's seed.  ``progress(snapshot)`` is called before each
         decision (``snapshot()``: ``{"done", "total", "what"}``); a KeyboardInterrupt it
         raises stops the review with what was reviewed so far."""
-        from sim.analysis.review.compute import ReviewSettings
         from sim.analysis.review.compute import review as run_review
         from sim.analysis.review.format import to_json
+
+        rec, settings = self.review_settings(body, cap_worlds, cap_deals)
+
+        def each(done: int, total: int, what: str) -> None:
+            progress(lambda: {"done": done, "total": total, "what": what})
+
+        return to_json(run_review(rec, settings, progress=each))
+
+    def review_settings(self, body: Mapping[str, Any], cap_worlds: int, cap_deals: int):
+        """``(record, ReviewSettings)`` of :meth:`review`'s request; raises InputError for a
+        deal not over, a setting out of range or over the server's caps."""
+        from sim.analysis.review.compute import ReviewSettings
 
         game = self.get(body)
         with game.lock:
@@ -275,22 +286,17 @@ class PlayManager:
         for name, v in (("max_worlds", worlds), ("max_deals", deals)):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise PlayError(f"{name} must be a whole number, got {v!r}")
+        if isinstance(precision, bool) or not isinstance(precision, int | float):
+            raise PlayError(f"precision must be a number, got {precision!r}")
         if worlds > cap_worlds:
             raise PlayError(f"--max-worlds {worlds:,} is over this server's cap of "
                             f"{cap_worlds:,} worlds per request (gongzhu-sim serve --max-worlds)")
         if deals > cap_deals:
             raise PlayError(f"--max-deals {deals:,} is over this server's cap of "
                             f"{cap_deals:,} deals per request (gongzhu-sim serve --max-deals)")
-        settings = ReviewSettings(seats=(game.seat,), players=game.table,
-                                  precision=float(precision) if not isinstance(
-                                      precision, bool) and isinstance(precision, int | float)
-                                  else precision, max_worlds=worlds, max_deals=deals,
-                                  seed=game.seed, jobs=1)
-
-        def each(done: int, total: int, what: str) -> None:
-            progress(lambda: {"done": done, "total": total, "what": what})
-
-        return to_json(run_review(rec, settings, progress=each))
+        return rec, ReviewSettings(seats=(game.seat,), players=game.table,
+                                   precision=float(precision), max_worlds=worlds,
+                                   max_deals=deals, seed=game.seed, jobs=1)
 
     # ------------------------------------------------------------------ internals
 

@@ -576,6 +576,7 @@ function drawGame(v) {
     hist.append(d);
   });
   $("play-end").hidden = v.phase !== "over";
+  $("play-mine").hidden = v.phase === "over";
   if (v.phase === "over") drawScores(v);
 }
 
@@ -610,7 +611,7 @@ async function playStep(path, extra) {
   $("play-board").dataset.busy = "1";
   try {
     const v = await post(path, { page: PAGE, game: game.game, ...extra });
-    if (hintJob) { hintJob.cancel(); }
+    if (hintJob) { hintJob.cancel(); hintJob = null; }
     lastHint = null; $("play-hint-out").innerHTML = ""; $("play-hint-status").textContent = "";
     delete $("play-hint-out").dataset.state;
     drawGame(v);
@@ -626,20 +627,22 @@ async function runHint() {
   const opts = { ...game.advise, precision: 10, max_worlds: Number($("play-hint-worlds").value), seed: game.seed };
   $("play-hint").disabled = true;
   $("play-hint-out").innerHTML = ""; $("play-hint-out").dataset.state = "running";
-  const job = new Job("advise", opts, drawHint);
+  const job = new Job("advise", opts, (v) => drawHint(v, job));
   hintJob = job;
   try {
-    drawHint(await job.run());
+    drawHint(await job.run(), job);
   } catch (e) {
-    showError("play-error", e);
+    if (hintJob === job) showError("play-error", e);
   } finally {
     if (hintJob === job) hintJob = null;
     $("play-hint").disabled = !(game && game.phase === "play" && game.to_play === game.seat);
   }
 }
 
-function drawHint(view) {
-  if (hintJob && view.job !== hintJob.id && hintJob.id) return;
+// `job`: the hint job the view is of (a view of an older hint, dropped after a play, is not
+// drawn); left out: redraw the last hint (another language).
+function drawHint(view, job) {
+  if (job !== undefined && job !== hintJob) return;
   lastHint = view;
   const out = $("play-hint-out"), res = view.result;
   out.dataset.state = view.state;
