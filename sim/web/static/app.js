@@ -619,6 +619,7 @@ async function playStep(path, extra) {
   } catch (e) {
     showError("play-error", e);
     drawGame(game);
+    if (lastHint) drawHint(lastHint);  // the hint stays marked in the hand
   } finally { $("play-board").dataset.busy = "0"; }
 }
 
