@@ -4,6 +4,7 @@ Used by tests/test_serve_browser.py (the end-to-end tests of issue 27) and, run 
 writes the screenshots of docs/serve.md::
 
     python scripts/serve_browser.py --out docs        # docs/serve-expose.png, ...
+    python scripts/serve_browser.py --out docs --pages play   # only docs/serve-play.png
 
 (docs/serve-expose-zh.png is the expose page switched to 中文: the machine needs a CJK font,
 e.g. Debian's fonts-wqy-microhei, or the Chinese shows as empty boxes.)
@@ -31,6 +32,8 @@ SHEEP = ["S5", "S4", "S3", "H3", "H2", "DA", "DK", "DQ", "DJ", "DT", "D9", "D8",
 #: CA, C3, DQ and S4 it played)
 ADVISE_DEALT = ["SK", "SQ", "S4", "S2", "HQ", "HJ", "DQ", "D7", "D6", "CA", "C9", "C5", "C3"]
 ADVISE_PLAYS = "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3".split()
+#: The pages whose screenshots :func:`screenshots` takes.
+PAGES = ("expose", "advise", "play", "reports")
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--window-size=1280,1000"]
@@ -186,25 +189,112 @@ def advise_run(drv, max_worlds: int = 48, players: str | None = None) -> str:
     return drv.find_element("id", "advise-recommendation").get_attribute("data-card")
 
 
-def screenshots(out: Path, results: Path | None) -> None:
-    """The three pages after their flows (and the expose page in 中文), as PNGs in ``out``
-    (docs/serve.md)."""
+def _board(drv, attr: str) -> str | None:
+    return drv.find_element("id", "play-board").get_attribute(f"data-{attr}")
+
+
+def _settled(drv) -> bool:
+    """The Play tab shows the deal after the last click (no request on its way)."""
+    return (_board(drv, "busy") in (None, "0")
+            and drv.find_element("id", "play-board").is_displayed())
+
+
+def play_deal(drv, url: str, seat: int = 0, table: str = "heuristic", seed: int = 1,
+              deal: int = 0, hints: int = 1, illegal: bool = True, review_worlds: int = 16,
+              expose: bool = True) -> dict:
+    """Play a whole deal in the Play tab by clicking, as a player does: New deal, expose the
+    first exposable card (``expose``), then at each turn click a legal card (the card the
+    Hint recommends for the first ``hints`` turns; once, when ``illegal``, first a card the
+    rules forbid, which must be refused with the rule).  Waits for the review at the end and
+    returns ``{"hinted": [cards], "hint_tricks": [their tricks], "refused": error text or
+    None, "plays": clicked cards, "mistakes", "decisions", "rows", "best"}`` (``rows``: the
+    review table's data-trick values; ``best``: per row its best choice and loss).  The
+    hint asks as many worlds as the review (``review_worlds``): the same numbers."""
+    _ready(drv, url, "play")
+    _select(drv, "play-seat", str(seat))
+    _select(drv, "play-table", table)
+    _set(drv, "play-seed", str(seed))
+    _set(drv, "play-deal", str(deal))
+    _set(drv, "play-review-worlds", str(review_worlds))
+    drv.find_element("id", "play-new").click()
+    _wait(drv, lambda d: _board(d, "phase") in ("expose", "play", "over") and _settled(d), 120)
+    if _board(drv, "phase") == "expose":
+        boxes = drv.find_elements("css selector", "#play-exposable input")
+        if expose and boxes:
+            boxes[0].click()
+        drv.find_element("id", "play-expose-go").click()
+        _wait(drv, lambda d: _board(d, "phase") != "expose" and _settled(d), 120)
+    _set(drv, "play-hint-worlds", str(review_worlds))  # the hint's numbers are the review's
+    out: dict = {"hinted": [], "refused": None, "plays": []}
+    while _board(drv, "phase") == "play":
+        n = _board(drv, "plays")
+        legal = drv.find_elements("css selector", "#play-hand button.legal:not([disabled])")
+        card = legal[0].get_attribute("data-card")
+        if illegal and out["refused"] is None:
+            bad = drv.find_elements("css selector", "#play-hand button:not(.legal)")
+            if bad:
+                bad[0].click()
+                _wait(drv, lambda d: d.find_element("id", "play-error").is_displayed()
+                      and _settled(d), 60)
+                out["refused"] = drv.find_element("id", "play-error").text
+                assert _board(drv, "plays") == n
+        if len(out["hinted"]) < hints and len(legal) > 1:
+            drv.find_element("id", "play-hint").click()
+            _wait(drv, lambda d: d.find_element("id", "play-hint-out").get_attribute(
+                "data-state") in ("done", "error"), 300)
+            card = drv.find_element("id", "play-hint-card").get_attribute("data-card")
+            out["hinted"].append(card)
+            out.setdefault("hint_tricks", []).append(int(_board(drv, "trick")))
+        drv.find_element("css selector", f"#play-hand button[data-card='{card}']").click()
+        out["plays"].append(card)
+        _wait(drv, lambda d, n=n: (_board(d, "plays") != n or _board(d, "phase") == "over")
+              and _settled(d), 120)
+    _wait(drv, lambda d: d.find_element("id", "play-review-out").get_attribute("data-state")
+          in ("done", "error", "cancelled"), 600)
+    tot = drv.find_element("id", "play-review-totals")
+    out["mistakes"] = int(tot.get_attribute("data-mistakes"))
+    out["decisions"] = int(tot.get_attribute("data-decisions"))
+    rows = drv.find_elements("css selector", "#play-review-table tr[data-trick]")
+    out["rows"] = [r.get_attribute("data-trick") for r in rows]
+    out["best"] = {r.get_attribute("data-trick"): (r.get_attribute("data-best"),
+                                                   float(r.get_attribute("data-loss")))
+                   for r in rows}
+    return out
+
+
+def screenshots(out: Path, results: Path | None, pages: tuple[str, ...] = PAGES) -> None:
+    """The pages after their flows (and the expose page in 中文), as PNGs in ``out``
+    (docs/serve.md); ``pages``: which of :data:`PAGES` (``play``: docs/serve-play.png, the
+    end of a deal of seat 0 against the ``learned`` table, seed 3: scores and review)."""
     with Server(results=results) as srv:
         drv = browser()
         try:
-            drv.set_window_size(1280, 1150)
-            print("expose:", expose_sheep(drv, srv.url, max_deals=20000))
-            drv.save_screenshot(str(out / "serve-expose.png"))
-            language(drv, "zh")  # the same answer in Chinese (redrawn, not run again)
-            drv.save_screenshot(str(out / "serve-expose-zh.png"))
-            language(drv, "en")
-            advise_position(drv, srv.url)
-            print("advise:", advise_run(drv, max_worlds=400))
-            drv.save_screenshot(str(out / "serve-advise.png"))
-            drv.set_window_size(1280, 520)
-            _ready(drv, srv.url, "reports")
-            _wait(drv, lambda d: d.find_element("id", "reports-root").text != "", 30)
-            drv.save_screenshot(str(out / "serve-reports.png"))
+            if "expose" in pages:
+                drv.set_window_size(1280, 1150)
+                print("expose:", expose_sheep(drv, srv.url, max_deals=20000))
+                drv.save_screenshot(str(out / "serve-expose.png"))
+                language(drv, "zh")  # the same answer in Chinese (redrawn, not run again)
+                drv.save_screenshot(str(out / "serve-expose-zh.png"))
+                language(drv, "en")
+            if "advise" in pages:
+                drv.set_window_size(1280, 1150)
+                advise_position(drv, srv.url)
+                print("advise:", advise_run(drv, max_worlds=400))
+                drv.save_screenshot(str(out / "serve-advise.png"))
+            if "play" in pages:
+                drv.set_window_size(1280, 1600)
+                t0 = time.monotonic()
+                res = play_deal(drv, srv.url, seat=0, table="learned", seed=3, hints=1,
+                                illegal=False, review_worlds=48)
+                print(f"play: {res} ({time.monotonic() - t0:.0f} s)")
+                el = drv.find_element("id", "play-end")
+                drv.execute_script("arguments[0].scrollIntoView()", el)
+                el.screenshot(str(out / "serve-play.png"))
+            if "reports" in pages:
+                drv.set_window_size(1280, 520)
+                _ready(drv, srv.url, "reports")
+                _wait(drv, lambda d: d.find_element("id", "reports-root").text != "", 30)
+                drv.save_screenshot(str(out / "serve-reports.png"))
         finally:
             drv.quit()
     print(f"screenshots in {out} ({platform.node()}, {platform.platform()})")
@@ -215,12 +305,18 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("docs"))
     ap.add_argument("--results", type=Path, default=None,
                     help="a results folder for the Reports page")
+    ap.add_argument("--pages", default=",".join(PAGES),
+                    help=f"the screenshots to take, of {','.join(PAGES)}")
     a = ap.parse_args()
     if find_browser() is None:
         print("chromium and chromedriver are needed (apt-get install chromium "
               "chromium-driver)", file=sys.stderr)
         return 2
-    screenshots(a.out, a.results.resolve() if a.results else None)
+    pages = tuple(p.strip() for p in a.pages.split(",") if p.strip())
+    if not pages or set(pages) - set(PAGES):
+        print(f"--pages: choose among {', '.join(PAGES)}", file=sys.stderr)
+        return 2
+    screenshots(a.out, a.results.resolve() if a.results else None, pages)
     return 0
 
 

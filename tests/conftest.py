@@ -110,16 +110,19 @@ SLOW: dict[str, set[str] | None] = {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
+    "tests/test_serve.py": {  # a two-deck deal in the Play tab (two-deck player kernels)
+        "test_play_two_decks_a_whole_deal_and_its_record",
+    },
     "tests/test_serve_browser.py": {  # two-deck expose in the browser (two-deck kernels)
         "test_two_decks_components_are_labelled_as_copies",
     },
+    # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
+    "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
     "tests/test_learned_two_decks.py": {  # the two-deck recorder (search_decision2: ~110 s)
         "test_recorder2_is_reproducible_and_plays_as_search",
         "test_fit_learns_a_planted_preference_over_two_deck_plays",
         "test_cli_train_two_decks_writes_a_two_deck_model",
     },
-    # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
-    "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
 }
 
 

@@ -971,3 +971,214 @@ def test_every_page_text_exists_in_english_and_chinese():
         lines = [ln for ln in en_block.splitlines()
                  if term in ln and any(k in ln for k in ("col.", "legend", "unit."))]
         assert lines and all(latin in ln for ln in lines), term
+
+
+# ---------------------------------------------------------------- the Play tab (打一局)
+
+
+def _play(client, path, **body):
+    r = client.post(f"/api/play/{path}", json={"page": "play-page", **body})
+    return r.status_code, r.json()
+
+
+def _to_the_end(client, v, choose=lambda legal: legal[0]):
+    """Play the page's deal to its end, ``choose`` picking the player's card."""
+    while v["phase"] == "play":
+        assert v["to_play"] == v["seat"] and v["legal"]
+        code, v = _play(client, "card", game=v["game"], card=choose(v["legal"]))
+        assert code == 200, v
+    return v
+
+
+def test_play_deals_the_engine_deal_and_refuses_an_illegal_card_with_the_rule(client):
+    from sim import GameState
+    from sim.game.cards import EXPOSABLE, card_str
+
+    code, v = _play(client, "new", seat=1, table="heuristic", seed=3, deal=0)
+    assert code == 200, v
+    dealt = GameState.from_seed(3, 0).hands[1]
+    assert v["dealt"] == [card_str(c) for c in dealt] and v["phase"] == "expose"
+    assert v["exposable"] == [card_str(c) for c in dealt if c in EXPOSABLE]
+    code, err = _play(client, "card", game=v["game"], card=v["dealt"][0])
+    assert code == 400 and "expose first" in err["error"]
+    code, v = _play(client, "expose", game=v["game"], cards=[])
+    assert code == 200 and v["phase"] == "play" and v["to_play"] == 1
+    # seat 3 holds ♣2 and leads; seat 0 followed: seat 1 must follow ♣
+    assert [p["seat"] for p in v["trick"]] == [3, 0] and v["trick"][0]["play"] == "C2"
+    assert v["legal"] == [c for c in v["hand"] if c[0] == "C"]
+    bad = next(c for c in v["hand"] if c[0] != "C")
+    code, err = _play(client, "card", game=v["game"], card=bad)
+    assert code == 400
+    assert err["error"].startswith("Error: trick 1: seat 1 may not play ")
+    assert "must follow suit" in err["error"] and "(RULES §4)" in err["error"]
+    code, again = _play(client, "expose", game=v["game"], cards=["SQ"])
+    assert code == 400 and "exposure phase is over" in again["error"]
+    # the deal is unchanged by the refused card; the hint's options are advise's position
+    code, same = _play(client, "card", game=v["game"], card=v["legal"][0])
+    assert code == 200 and len(same["trick"]) + 4 * len(same["tricks"]) >= 4
+    assert v["advise"] == {"hand": " ".join(v["hand"]), "seat": 1, "first_leader": 3,
+                           "plays": "C2 " + v["trick"][1]["play"], "players": "heuristic",
+                           **({"exposed": [f"{s}={','.join(e)}" for s, e in
+                                           enumerate(v["exposed"]) if e]}
+                              if any(v["exposed"]) else {})}
+    # another page cannot play this page's deal; bad requests are one Error: line
+    r = client.post("/api/play/card", json={"page": "other", "game": v["game"], "card": "C8"})
+    assert r.status_code == 400 and "no such deal for this page" in r.json()["error"]
+    for body, what in (({"table": "random"}, "table must be one of"),
+                       ({"seat": 4}, "seat must be 0..3"),
+                       ({"hands": ["S:AK", "", "", ""]}, "seat 0's hand has 2 cards"),
+                       ({"decks": 3}, "decks")):
+        code, err = _play(client, "new", **body)
+        assert code == 400 and what in err["error"], (body, err)
+
+
+def test_play_a_whole_deal_to_the_end_the_record_reads_back_and_review_accepts_it(
+        client, tmp_path):
+    import sim
+    from sim import GameState
+    from sim.engine.gameloop import exposure_policies
+    from sim.game.cards import parse_card
+    from sim.game.record import parse_record
+
+    code, v = _play(client, "new", seat=2, table="heuristic", seed=5, deal=1)
+    assert code == 200, v
+    mine = [c for c in v["exposable"] if c == "DJ"]  # expose the sheep when dealt it
+    if v["phase"] == "expose":
+        code, v = _play(client, "expose", game=v["game"], cards=mine)
+    v = _to_the_end(client, v, choose=lambda legal: legal[-1])
+    assert v["phase"] == "over" and len(v["tricks"]) == 13
+    # the same deal played by GameState with sim.bot in the other seats, the highest legal
+    # card in seat 2, the rule exposure policy for the others
+    pol = exposure_policies("rule", sim.Rules(), 5, 1)
+    flags = sum(1 << 1 for _ in mine)  # bit 1: ♦J (EXPOSABLE order SQ, DJ, CT, HA)
+    pol[2] = lambda seat, hand, announced: flags
+    st = GameState.from_seed(5, 1, exposure=pol)
+    bots = [sim.bot("heuristic", seed=5, deal=1, seat=p) for p in range(4)]
+    while not st.is_over:
+        p = st.to_play
+        st.play(st.legal_plays()[-1] if p == 2 else bots[p](st.observation(p),
+                                                              st.legal_plays()))
+    sc = st.scores()
+    assert v["scores"] == {"raw": list(sc.raw), "zero_sum": [round(z, 2) for z in sc.zero_sum],
+                           "points": list(sc.points)}
+    assert v["scores"]["points"] == [round(z) * 12 for z in sc.zero_sum]
+    plays = [p["play"] for tr in v["tricks"] for p in tr["plays"]]
+    assert [parse_card(p) for p in plays] == [c for _, ps, _ in st.tricks for _, c in ps]
+    # the download: the record JSON, read back by sim.game.record and by gongzhu-sim review
+    r = client.get(f"/api/play/record?page=play-page&game={v['game']}")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = parse_record(r.text)
+    assert [list(h) for h in rec.hands] == [sorted(h) for h in st.hands]
+    assert list(rec.plays) == [parse_card(p) for p in plays] and rec.leader == st.leader
+    assert [list(e) for e in rec.exposed] == st.exposed
+    assert (rec.seed, rec.deal) == (5, 1)
+    path = tmp_path / "deal.json"
+    path.write_text(r.text, encoding="utf-8")
+    code, out, err = _cli("review", str(path), "--seat", "2", "--players", "heuristic",
+                          "--max-worlds", "8", "--max-deals", "300", "--seed", "5",
+                          "--format", "json", "--quiet", "--jobs", "1")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert cli["decisions"] and all(d["seat"] == 2 for d in cli["decisions"])
+    for d in cli["decisions"]:  # each reviewed decision is seat 2's play in that trick
+        assert d["played"] == next(p["play"] for p in v["tricks"][d["trick"] - 1]["plays"]
+                                   if p["seat"] == 2)
+    # the page's review job: the CLI's numbers for the same settings
+    r = client.post("/api/play/review", json={"page": "play-page", "game": v["game"],
+                                              "max_worlds": 8, "max_deals": 300})
+    assert r.status_code == 200, r.text
+    job = r.json()
+    while job["state"] == "running":
+        time.sleep(0.2)
+        job = client.get(f"/api/jobs/{job['job']}?page=play-page").json()
+    assert job["state"] == "done", job
+    res = job["result"]
+    assert res["decisions"] == cli["decisions"] and res["exposure"] == cli["exposure"]
+    assert res["totals"] == cli["totals"] and res["settings"]["seats"] == [2]
+    # a review before the end, over the server's world cap or with a bad setting: refused
+    for extra, what in (({"max_worlds": 2001}, "over this server's cap of 2,000 worlds"),
+                        ({"precision": -1}, "--precision must be a finite number ≥ 0"),
+                        ({"max_deals": "many"}, "max_deals must be a whole number")):
+        r = client.post("/api/play/review", json={"page": "play-page", "game": v["game"],
+                                                  **extra})
+        assert r.status_code == 400 and what in r.json()["error"], (extra, r.text)
+    code, v2 = _play(client, "new", seat=0, table="heuristic", seed=5)
+    r = client.post("/api/play/review", json={"page": "play-page", "game": v2["game"]})
+    assert r.status_code == 400 and "not over yet" in r.json()["error"]
+    r = client.get(f"/api/play/record?page=play-page&game={v2['game']}")
+    assert r.status_code == 400 and "not over yet" in r.json()["error"]
+
+
+def test_play_entered_hand_deals_the_rest_and_keeps_it(client):
+    from collections import Counter
+
+    from sim.game.cards import parse_hand
+
+    code, v = _play(client, "new", seat=0, table="heuristic", seed=9,
+                    hands=["S:543 H:32 D:AKQJT98 C:2", "", "", ""])
+    assert code == 200, v
+    assert sorted(parse_hand(" ".join(v["dealt"]))) == sorted(
+        parse_hand("S:543 H:32 D:AKQJT98 C:2"))
+    assert v["deal"] is None and v["exposable"] == ["DJ"]
+    code, err = _play(client, "expose", game=v["game"], cards=["SQ"])
+    assert code == 400 and "you may not expose ♠Q" in err["error"]
+    code, v = _play(client, "expose", game=v["game"], cards=["DJ"])
+    assert code == 200 and v["exposed"][0] == ["DJ"]
+    v = _to_the_end(client, v)
+    r = client.get(f"/api/play/record?page=play-page&game={v['game']}")
+    rec = r.json()
+    cards = Counter(c for h in rec["hands"] for c in parse_hand(h))
+    assert len(cards) == 52 and set(cards.values()) == {1}
+    assert "seed" not in rec and "deal" not in rec
+
+
+def test_play_sequential_exposure_shows_what_was_exposed_before_your_turn(client):
+    import sim
+    from sim.engine.gameloop import exposure_policies
+    from sim.game.cards import card_str
+    from sim.game.deal_setup import run_exposure
+
+    rules = sim.Rules(exposure_order="sequential")
+    for seed in range(1, 40):  # a deal where a seat before yours exposes
+        st = sim.GameState.from_seed(seed, 0, rules)
+        flags = run_exposure(st.hands, rules, st.leader,
+                             exposure_policies("rule", rules, seed, 0))
+        before = [(st.leader + j) % 4 for j in range(3)]
+        you = (st.leader + 3) % 4
+        if any(flags[p] for p in before):
+            break
+    else:
+        pytest.skip("no deal with an exposure before the last seat")
+    code, v = _play(client, "new", seat=you, table="heuristic", seed=seed,
+                    exposure_order="sequential")
+    assert code == 200, v
+    want = {str(p): [card_str(c) for c in sim.GameState.from_seed(
+        seed, 0, rules, exposure=exposure_policies("rule", rules, seed, 0)).exposed[p]]
+            for p in before if flags[p]}
+    assert v["announced"] == want
+    if v["phase"] == "expose":
+        code, v = _play(client, "expose", game=v["game"], cards=[])
+    assert code == 200
+    for p in before:
+        assert v["exposed"][p] == want.get(str(p), [])
+
+
+def test_play_two_decks_a_whole_deal_and_its_record(client):
+    from sim.game.record import parse_record
+
+    code, v = _play(client, "new", seat=0, table="heuristic", seed=5, decks=2)
+    assert code == 200, v
+    assert len(v["dealt"]) == 26
+    if v["phase"] == "expose":
+        code, v = _play(client, "expose", game=v["game"], cards=v["exposable"][:2])
+        assert code == 200, v
+    pairs = 0
+    while v["phase"] == "play":
+        pl = max(v["legal"], key=len)  # a pair or two cards when it may
+        pairs += len(pl) == 4
+        code, v = _play(client, "card", game=v["game"], card=pl)
+        assert code == 200, v
+    assert pairs >= 1
+    assert v["scores"]["points"] == [round(z) for z in v["scores"]["zero_sum"]]  # ×1
+    rec = parse_record(client.get(f"/api/play/record?page=play-page&game={v['game']}").text)
+    assert rec.rules.decks == 2 and len(rec.plays) == sum(len(t["plays"]) for t in v["tricks"])

@@ -279,3 +279,50 @@ def test_the_page_starts_in_the_browsers_language():
                 assert drv.find_element("id", "lang").get_attribute("value") == lang[:2]
             finally:
                 drv.quit()
+
+
+# ---------------------------------------------------------------- the Play tab (打一局)
+
+
+def test_play_a_whole_deal_with_a_hint_and_read_the_review(page):
+    # issue 35 acceptance: "plays a whole deal in the Play tab with hints and reads the review
+    # at the end" — every card clicked, an illegal one refused with the rule, Hint followed
+    drv, url = page
+    out = sb.play_deal(drv, url, seat=1, table="heuristic", seed=3, hints=2, review_worlds=16)
+    # seat 3 leads ♣2 and seat 0 follows: seat 1's first non-club card breaks follow suit
+    assert out["refused"].startswith("Error: trick 1: seat 1 may not play ")
+    assert "must follow suit" in out["refused"] and "(RULES §4)" in out["refused"]
+    assert len(out["hinted"]) == 2 and out["plays"][0] == out["hinted"][0]
+    # the hint is advise's answer with the review's settings: a hinted card is the review's
+    # best, with no loss
+    for trick, card in zip(out["hint_tricks"], out["hinted"], strict=True):
+        assert out["best"][str(trick)] == (card, 0.0)
+    assert len(out["plays"]) == 13
+    assert drv.find_element("id", "play-board").get_attribute("data-phase") == "over"
+    # the scores: seat 1's row, points = zero-sum × 12 (one deck)
+    rows = drv.find_elements("css selector", "#play-scores-table tr[data-seat]")
+    assert len(rows) == 4
+    for r in rows:
+        raw, zero, points = (float(x.text) for x in r.find_elements("tag name", "td")[1:])
+        assert points == round(zero) * 12
+    assert sum(float(r.find_elements("tag name", "td")[2].text) for r in rows) == \
+        pytest.approx(0, abs=0.05)
+    # the review: the exposure decision and every decision with a choice, with the totals
+    assert out["rows"][0] == "exposure" and out["decisions"] == len(out["rows"])
+    assert 1 <= out["decisions"] - 1 <= 12 and 0 <= out["mistakes"] <= out["decisions"]
+    table = drv.find_element("id", "play-review-table").text
+    assert "loss" in table and "P(best)" in table and "hindsight loss" in table
+    marked = drv.find_elements("css selector", "#play-review-table tr[data-mistake='1']")
+    assert len(marked) == out["mistakes"]
+    cli = drv.find_element("id", "play-review-cli").text
+    assert cli == ("gongzhu-sim review gongzhu-deal-3-0.json --seat 1 --players heuristic "
+                   "--precision 10 --max-worlds 16 --max-deals 4000 --seed 3")
+    link = drv.find_element("id", "play-download")
+    assert link.get_attribute("download") == "gongzhu-deal-3-0.json"
+    # the same review in 中文, redrawn
+    sb.language(drv, "zh")
+    try:
+        assert "第 1 墩" in drv.find_element("id", "play-review-table").text
+        assert "得分（零和分 × 12）" in drv.find_element("id", "play-scores-table").text
+    finally:
+        sb.language(drv, "en")

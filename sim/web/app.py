@@ -19,6 +19,13 @@ job or report, 429 when the server already runs ``max_running`` analyses, its mo
 - ``POST /api/hand`` ``{"hand", "decks"}``: the paste box — the card list of a hand in any
   form the CLI accepts (the CLI's parser).
 - ``GET /api/meta``: the rule options, players and exposure policies for the forms.
+- The Play tab (:mod:`sim.web.play`), ``{"page", "game", …}`` in: ``POST /api/play/new``
+  (a seeded deal or entered hands, your seat, the table), ``POST /api/play/expose``
+  (``cards``), ``POST /api/play/card`` (``card``; an illegal one is a 400 naming the rule),
+  each answering the deal's view after the table has played to your turn;
+  ``GET /api/play/record?page=…&game=…``: the finished deal's record JSON as a download
+  (what ``gongzhu-sim review`` reads); ``POST /api/play/review``: the review of your
+  decisions as a job of the page (polled as ``/api/jobs/{id}``).
 - A player name's ``learned:model=PATH`` may name only a shipped model or a regular file
   under the server's ``--models`` folder (:mod:`sim.web.models`), refused otherwise with
   one message whether or not the path exists.
@@ -243,7 +250,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except KeyboardInterrupt:  # stopped by the time limit before any estimate
             return None
 
-    jobs = JobManager(run, config.time_limit, config.page_timeout,
+    from sim.web.play import PlayManager
+
+    plays = PlayManager()
+
+    def run_job(command: str, options: dict, progress) -> dict:
+        if command == "review":  # the Play tab's review of a finished deal
+            return plays.review(options, progress, config.max_worlds, _review_deals(config))
+        return run(command, options, progress)
+
+    jobs = JobManager(run_job, config.time_limit, config.page_timeout,
                       max_running=config.max_running)
 
     async def body_of(request: Request) -> dict:
@@ -354,6 +370,43 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return _error(str(exc), _status(exc))
         return JSONResponse({"cards": [card_str(c) for c in cards]})
 
+    def play_route(action: str):
+        async def route(request: Request) -> Response:
+            try:
+                body = await body_of(request)
+                with jobs.slot():  # the table's players compute: one of the analysis places
+                    view = await run_in_threadpool(getattr(plays, action), body)
+            except Busy as exc:
+                return _error(str(exc), 429)
+            except InputError as exc:
+                return _error(str(exc), _status(exc))
+            return JSONResponse(view)
+        return route
+
+    async def play_record(request: Request) -> Response:
+        try:
+            rec = plays.record(dict(request.query_params))
+        except InputError as exc:
+            return _error(str(exc), _status(exc))
+        name = f"gongzhu-deal-{rec.get('seed', 'hands')}-{rec.get('deal', 'x')}.json"
+        return Response(json.dumps(rec, ensure_ascii=False, indent=1) + "\n",
+                        media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+
+    async def play_review(request: Request) -> Response:
+        try:
+            body = await body_of(request)
+            page = body.get("page")
+            # no such deal, not over, settings out of range or over the caps: 400 now
+            plays.review_settings(body, config.max_worlds, _review_deals(config))
+        except InputError as exc:
+            return _error(str(exc), _status(exc))
+        try:
+            job = jobs.start(page, "review", body)
+        except Busy as exc:
+            return _error(str(exc), 429)
+        return JSONResponse(job.view())
+
     async def meta(request: Request) -> Response:
         return JSONResponse(_meta(config))
 
@@ -383,6 +436,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/position", position, methods=["POST"]),
         Route("/api/hand", hand, methods=["POST"]),
         Route("/api/meta", meta),
+        Route("/api/play/new", play_route("new"), methods=["POST"]),
+        Route("/api/play/expose", play_route("expose"), methods=["POST"]),
+        Route("/api/play/card", play_route("play"), methods=["POST"]),
+        Route("/api/play/record", play_record),
+        Route("/api/play/review", play_review, methods=["POST"]),
         Route("/api/reports", reports),
         Route("/reports/{path:path}", report),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -396,6 +454,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     exception_handlers={HTTPException: _http_error,
                                         Exception: _internal_error})
     app.state.jobs = jobs
+    app.state.plays = plays
     app.state.config = config
     app.add_middleware(HostOriginCheck, config=config)
     app.add_middleware(SecurityHeaders)  # outermost: the 403s get the headers too
@@ -449,6 +508,14 @@ class _SyncJob:
 #: 16 × 4 × 56 = 3,584, two decks 16 × 4 × 32 × 45 = 92,160 (each world plays every legal
 #: card to the end).
 MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
+
+
+def _review_deals(config: ServerConfig) -> int:
+    """The most deals the Play tab's review plays for the exposure decision: the server's
+    deal cap, at most 10 × the review's default (:data:`sim.web.play.REVIEW_DEALS`)."""
+    from sim.web.play import REVIEW_DEALS
+
+    return min(config.max_deals, 10 * REVIEW_DEALS)
 
 
 def _n_tables(params: dict) -> int:

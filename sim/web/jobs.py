@@ -79,6 +79,8 @@ class Job:
 
 
 def _to_json(command: str, res) -> dict:
+    if command == "review":  # the Play tab's review: its progress so far, already JSON
+        return res
     if command == "expose":
         from sim.analysis.exposure.format import to_json
         return to_json([res])

@@ -1,6 +1,6 @@
 // gongzhu-sim serve: the page (docs/serve.md).  Every number comes from the server, which
 // runs the CLI's own analysis; this file only builds the options and draws the answers.
-import { ApiError, get, Job, post } from "./api.js";
+import { ApiError, get, Job, PAGE, post } from "./api.js";
 import { CardGrid, cardLabel, cardsLabel, tens } from "./cards.js";
 import { getLang, initialLang, message, setLang, t, tOr } from "./i18n.js";
 
@@ -483,6 +483,250 @@ async function runAdvise() {
   }
 }
 
+
+// ------------------------------------------------------------------ Play a deal
+
+let game = null, hintJob = null, lastHint = null, reviewRun = null, lastReview = null;
+
+const seatName = (s) => t(game && s === game.seat ? "play.you" : "play.seat.n", { s });
+const red = (c) => (c[0] === "H" || c[0] === "D" ? " red" : "");
+
+async function playNew() {
+  showError("play-error", null);
+  const seat = Number($("play-seat").value), body = { page: PAGE, seat, table: $("play-table").value,
+    seed: Number($("play-seed").value), deal: Number($("play-deal").value), ...rules() };
+  const hand = $("play-hand-text").value.trim();
+  if (hand) { body.hands = ["", "", "", ""]; body.hands[seat] = hand; }
+  $("play-new").disabled = true;
+  $("play-status").textContent = t("play.dealing");
+  try {
+    lastHint = null; lastReview = null; reviewRun = null;
+    $("play-hint-out").innerHTML = ""; $("play-review-out").innerHTML = "";
+    delete $("play-hint-out").dataset.state; delete $("play-review-out").dataset.state;
+    drawGame(await post("/api/play/new", body));
+  } catch (e) {
+    showError("play-error", e); $("play-status").textContent = "";
+  } finally { $("play-new").disabled = false; }
+}
+
+// The view of the page's deal (sim/web/play.py PlayManager.view).
+function drawGame(v) {
+  game = v;
+  $("play-board").hidden = false;
+  $("play-board").dataset.phase = v.phase;
+  $("play-board").dataset.plays = v.tricks.length * 4 + v.trick.length;
+  $("play-board").dataset.trick = v.trick_no;
+  const you = v.phase === "play" && v.to_play === v.seat;
+  $("play-status").textContent = v.phase === "expose" ? t("play.status.expose")
+    : v.phase === "over" ? t("play.status.over") : t("play.status.turn", { t: v.trick_no });
+  // exposure
+  $("play-expose").hidden = v.phase !== "expose";
+  if (v.phase === "expose") {
+    const box = $("play-exposable");
+    box.replaceChildren();
+    v.exposable.forEach((c, i) => {
+      const lab = document.createElement("label"); lab.className = "card" + red(c);
+      const cb = Object.assign(document.createElement("input"), { type: "checkbox", value: c, id: `play-x-${i}` });
+      cb.dataset.card = c;
+      lab.append(cb, " " + cardLabel(c));
+      box.append(lab);
+    });
+    const ann = Object.entries(v.announced || {});
+    $("play-announced").textContent = ann.length ? t("play.announced", { what: ann.map(([s, cs]) => `${seatName(Number(s))}: ${cs.map(cardLabel).join(" ")}`).join("; ") })
+      : t("play.expose.which");
+  }
+  const exp = (v.exposed || []).map((cs, s) => [s, cs]).filter(([, cs]) => cs.length);
+  $("play-exposed").textContent = v.exposed ? t("play.exposed", { what: exp.length ? exp.map(([s, cs]) => `${seatName(s)} ${cs.map(cardLabel).join(" ")}`).join("; ") : t("play.exposed.none") }) : "";
+  // the trick on the table (the last finished one until the next is led)
+  const shown = v.trick.length || !v.tricks.length ? { plays: v.trick, winner: null } : v.tricks[v.tricks.length - 1];
+  const box = $("play-trick");
+  box.replaceChildren();
+  for (let s = 0; s < 4; s++) {
+    const p = shown.plays.find((x) => x.seat === s), d = document.createElement("div");
+    d.className = "seat" + (s === v.seat ? " you" : "") + (shown.winner === s ? " won" : "");
+    d.dataset.seat = s;
+    d.innerHTML = `<span class="who">${esc(seatName(s))}</span>${p ? esc(cardsLabel(p.play)) : "·"}`;
+    box.append(d);
+  }
+  $("play-trick-no").textContent = v.phase === "over" ? "" : String(v.trick.length || !v.tricks.length ? v.trick_no : v.tricks.length);
+  $("play-turn").textContent = you ? t("play.yourturn") : "";
+  // your hand: every card a button (an illegal one is refused by the server with the rule)
+  const legal = new Set(v.legal || []), hand = $("play-hand");
+  hand.replaceChildren();
+  for (const c of v.hand) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "card" + red(c) + (legal.has(c) ? " legal" : "");
+    b.dataset.card = c; b.textContent = cardLabel(c); b.disabled = !you;
+    b.addEventListener("click", () => playCard(c));
+    hand.append(b);
+  }
+  const pairs = $("play-pairs");  // two decks: the legal two-card plays
+  pairs.replaceChildren();
+  for (const pl of legal) {
+    if (pl.length !== 4) continue;
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "card legal" + red(pl); b.dataset.card = pl; b.textContent = cardsLabel(pl);
+    b.addEventListener("click", () => playCard(pl));
+    pairs.append(b);
+  }
+  $("play-hint").disabled = !you || hintJob !== null;
+  const hist = $("play-tricks");
+  hist.replaceChildren();
+  v.tricks.forEach((tr, i) => {
+    const d = document.createElement("div"); d.className = "trick";
+    d.innerHTML = `<b>${esc(t("advise.trick", { i: i + 1 }))}</b> ` + tr.plays.map((p) => `<b>${p.seat}:</b>${esc(cardsLabel(p.play))}`).join(" ") +
+      ` → ${esc(seatName(tr.winner))}`;
+    hist.append(d);
+  });
+  $("play-end").hidden = v.phase !== "over";
+  $("play-mine").hidden = v.phase === "over";
+  if (v.phase === "over") drawScores(v);
+}
+
+function drawScores(v) {
+  const one = v.decks === 1;
+  let h = `<table class="result" id="play-scores-table"><tr><th>${esc(t("play.col.seat"))}</th><th>${esc(t("play.col.raw"))}</th>` +
+    `<th>${esc(t("play.col.zero"))}</th><th>${esc(t(one ? "play.col.points12" : "play.col.points"))}</th></tr>`;
+  for (let s = 0; s < 4; s++) {
+    h += `<tr class="${s === v.seat ? "you" : ""}" data-seat="${s}"><td>${esc(seatName(s))}</td><td>${v.scores.raw[s]}</td>` +
+      `<td>${num(v.scores.zero_sum[s], 2)}</td><td>${v.scores.points[s]}</td></tr>`;
+  }
+  $("play-scores").innerHTML = h + "</table>";
+  const name = `gongzhu-deal-${v.deal === null ? "hands" : v.seed}-${v.deal === null ? "x" : v.deal}.json`;
+  const a = $("play-download");
+  a.href = `/api/play/record?page=${encodeURIComponent(PAGE)}&game=${encodeURIComponent(v.game)}`;
+  a.setAttribute("download", name);
+  $("play-review-cli").textContent = ["gongzhu-sim", "review", name, "--seat", String(v.seat), "--players", v.table,
+    "--precision", "10", "--max-worlds", $("play-review-worlds").value, "--max-deals", "4000", "--seed", String(v.seed)].join(" ");
+}
+
+async function playExpose() {
+  const cards = [...document.querySelectorAll("#play-exposable input:checked")].map((c) => c.value);
+  await playStep("/api/play/expose", { cards });
+}
+
+async function playCard(card) { await playStep("/api/play/card", { card }); }
+
+async function playStep(path, extra) {
+  if (!game) return;
+  showError("play-error", null);
+  for (const b of document.querySelectorAll("#play-hand button, #play-pairs button")) b.disabled = true;
+  $("play-board").dataset.busy = "1";
+  try {
+    const v = await post(path, { page: PAGE, game: game.game, ...extra });
+    if (hintJob) { hintJob.cancel(); hintJob = null; }
+    lastHint = null; $("play-hint-out").innerHTML = ""; $("play-hint-status").textContent = "";
+    delete $("play-hint-out").dataset.state;
+    drawGame(v);
+    if (v.phase === "over") runReview();
+  } catch (e) {
+    showError("play-error", e);
+    drawGame(game);
+    if (lastHint) drawHint(lastHint);  // the hint stays marked in the hand
+  } finally { $("play-board").dataset.busy = "0"; }
+}
+
+async function runHint() {
+  if (!game || !game.advise) return;
+  const opts = { ...game.advise, precision: 10, max_worlds: Number($("play-hint-worlds").value), seed: game.seed };
+  $("play-hint").disabled = true;
+  $("play-hint-out").innerHTML = ""; $("play-hint-out").dataset.state = "running";
+  const job = new Job("advise", opts, (v) => drawHint(v, job));
+  hintJob = job;
+  try {
+    drawHint(await job.run(), job);
+  } catch (e) {
+    if (hintJob === job) showError("play-error", e);
+  } finally {
+    if (hintJob === job) hintJob = null;
+    $("play-hint").disabled = !(game && game.phase === "play" && game.to_play === game.seat);
+  }
+}
+
+// `job`: the hint job the view is of (a view of an older hint, dropped after a play, is not
+// drawn); left out: redraw the last hint (another language).
+function drawHint(view, job) {
+  if (job !== undefined && job !== hintJob) return;
+  lastHint = view;
+  const out = $("play-hint-out"), res = view.result;
+  out.dataset.state = view.state;
+  if (!res) { $("play-hint-status").textContent = view.state === "running" ? t("advise.starting", { t: dur(view.elapsed) }) : ""; return; }
+  $("play-hint-status").textContent = view.state === "running" ? t("play.hint.running", { w: res.worlds })
+    : t("advise.done", { w: res.worlds, how: tOr(`how.${res.stopped}`, res.stopped) }) + stoppedBy(view.stopped_by);
+  const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
+  let h = `<p id="play-hint-card" class="recommendation" data-card="${esc(res.recommended)}">${t(view.state === "running" ? "sofar" : "play.hint.says")}` +
+    `<b>${esc(cardsLabel(res.recommended))}</b> `;
+  h += res.simulated ? `<span class="status">${esc(t("advise.pbest", { p: num(res.p_best), unit }))}</span>` : esc(t("advise.only"));
+  h += "</p>";
+  if (res.simulated) {
+    h += `<table class="result" id="play-hint-table"><tr>` + ["col.card", "col.ev", "col.ci", "col.dbest", "col.ci"]
+      .map((k) => `<th>${esc(t(k))}</th>`).join("") + "<th>n</th></tr>";
+    for (const c of res.cards) {
+      h += `<tr class="${c.card === res.recommended ? "recommended" : ""}" data-card="${esc(c.card)}"><td>${esc(cardsLabel(c.card))}</td><td>${num(c.ev, 1, true)}</td>` +
+        `<td>${ci(c.ci_low, c.ci_high, 1, true)}</td><td>${num(c.delta, 1, true)}</td><td>${c.card === res.recommended ? "—" : ci(c.delta_ci_low, c.delta_ci_high, 1, true)}</td><td>${c.n}</td></tr>`;
+    }
+    h += "</table>";
+  }
+  out.innerHTML = h;
+  for (const b of document.querySelectorAll("#play-hand button, #play-pairs button")) b.classList.toggle("hinted", b.dataset.card === res.recommended);
+}
+
+async function runReview() {
+  if (!game || game.phase !== "over") return;
+  const mine = {};
+  reviewRun = mine;
+  $("play-review").disabled = true;
+  $("play-review-out").innerHTML = ""; $("play-review-out").dataset.state = "running";
+  $("play-review-status").textContent = t("play.review.starting");
+  try {
+    let v = await post("/api/play/review", { page: PAGE, game: game.game, max_worlds: Number($("play-review-worlds").value) });
+    while (v.state === "running") {
+      await new Promise((r) => setTimeout(r, 400));
+      if (reviewRun !== mine) return;
+      v = await get(`/api/jobs/${v.job}?page=${PAGE}`);
+      drawReview(v);
+    }
+    drawReview(v);
+  } catch (e) {
+    showError("play-error", e); $("play-review-out").dataset.state = "error"; $("play-review-status").textContent = "";
+  } finally {
+    if (reviewRun === mine) $("play-review").disabled = false;
+  }
+}
+
+function drawReview(view) {
+  lastReview = view;
+  const out = $("play-review-out"), res = view.result;
+  if (view.state === "running") {
+    $("play-review-status").textContent = res ? t("play.review.running", { k: res.done + 1, n: res.total, el: dur(view.elapsed) })
+      : t("play.review.starting");
+    return;
+  }
+  out.dataset.state = view.state;
+  if (!res || !res.decisions) { $("play-review-status").textContent = view.state === "cancelled" ? t("expose.cancelled0") : ""; return; }
+  $("play-review-status").textContent = t(res.stopped === "interrupted" ? "play.review.partial" : "play.review.done",
+    { el: dur(res.elapsed) }) + stoppedBy(view.stopped_by);
+  const seat = String(res.settings.seats[0]), tot = res.totals[seat] || { lost: 0, mistakes: 0, decisions: 0 };
+  const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
+  let h = `<p id="play-review-totals" class="recommendation" data-mistakes="${tot.mistakes}" data-decisions="${tot.decisions}">` +
+    `<b>${esc(t("play.review.totals", { m: tot.mistakes, d: tot.decisions, lost: num(tot.lost, 1) }))}</b> ` +
+    `<span class="status">${esc(t("play.review.unit", { unit, th: res.settings.threshold, w: res.settings.max_worlds }))}</span></p>`;
+  const rows = [...res.exposure.map((e) => ({ ...e, trick: null, played: e.chosen, p_best: null, hindsight_loss: null })), ...res.decisions];
+  const most = Math.max(1, ...rows.map((r) => r.loss || 0));
+  h += `<table class="result" id="play-review-table"><tr>` + ["play.col.decision", "play.col.played", "play.col.best", "play.col.loss",
+    "col.ci", "play.col.pbest", "play.col.hindsight", "play.col.n", "play.col.mistake"].map((k) => `<th>${esc(t(k))}</th>`).join("") + "</tr>";
+  const opt = (o) => (o === "none" ? t("option.none") : cardsLabel(o));
+  for (const r of rows) {
+    const w = Math.round(80 * Math.max(0, r.loss || 0) / most), ex = r.trick === null;
+    h += `<tr class="${r.mistake ? "mistake" : ""}" data-trick="${ex ? "exposure" : r.trick}" data-best="${esc(r.best)}" data-loss="${r.loss}" data-mistake="${r.mistake ? 1 : 0}">` +
+      `<td>${esc(ex ? t("play.exposure") : t("play.trick.n", { i: r.trick }))}</td><td>${esc(ex ? opt(r.played) : cardsLabel(r.played))}</td>` +
+      `<td>${esc(ex ? opt(r.best) : cardsLabel(r.best))}</td><td>${num(r.loss, 1)} <span class="lossbar" style="width:${w}px"></span></td>` +
+      `<td>${ci(r.loss_lo, r.loss_hi, 1)}</td><td>${r.p_best === null ? "" : num(r.p_best)}</td>` +
+      `<td>${r.hindsight_loss === null ? "" : num(r.hindsight_loss, 1)}</td><td>${r.n}</td><td>${r.mistake ? esc(t("play.mistake")) : ""}</td></tr>`;
+  }
+  out.innerHTML = h + "</table>";
+}
+
 // ------------------------------------------------------------------ Reports
 
 let lastReports = null;
@@ -513,7 +757,7 @@ function drawReports(r) {
 
 function showPage() {
   const page = (location.hash || "#expose").slice(1);
-  for (const p of ["expose", "advise", "reports"]) {
+  for (const p of ["expose", "advise", "play", "reports"]) {
     $(`page-${p}`).hidden = p !== page;
     $(`tab-${p}`).classList.toggle("active", p === page);
   }
@@ -528,6 +772,9 @@ function languageChanged() {
   if (lastExpose) renderExpose(...lastExpose);
   if (lastAdvise) renderAdvise(lastAdvise);
   if (lastReports) drawReports(lastReports);
+  if (game) drawGame(game);
+  if (lastHint) drawHint(lastHint);
+  if (lastReview) drawReview(lastReview);
   drawPlays(position);
   if (!position && adviseGrid.cards().length !== 13 * decks()) $("turn").textContent = t("advise.first");
   handCount(adviseGrid, $("advise-hand"));
@@ -591,6 +838,12 @@ async function main() {
     $(id).addEventListener("change", adviseCli); $(id).addEventListener("input", adviseCli);
   }
   $("advise-cancel").addEventListener("click", () => adviseJob && adviseJob.cancel());
+  $("play-new").addEventListener("click", playNew);
+  $("play-expose-go").addEventListener("click", playExpose);
+  $("play-hint").addEventListener("click", runHint);
+  $("play-review").addEventListener("click", runReview);
+  $("play-hint-worlds").max = META.caps.max_worlds;
+  $("play-review-worlds").max = META.caps.max_worlds;
   addEventListener("hashchange", showPage);
   showPage(); exposeHandChanged(); check(() => []);
   document.body.dataset.ready = "1";
