@@ -172,7 +172,7 @@ function renderExpose(view) {
   out.dataset.state = view.state;
   if (!res) {
     $("expose-status").textContent = view.state === "running"
-      ? `starting… ${dur(view.elapsed)} (the first run compiles the kernels, about a minute)`
+      ? (view.compiling ? `compiling (first run only) · ${dur(view.elapsed)}` : `starting… ${dur(view.elapsed)}`)
       : view.state === "cancelled" ? "cancelled before the first batch: no estimate" : "";
     return;
   }
@@ -180,7 +180,8 @@ function renderExpose(view) {
   if (res.settings.tables || asked) return renderTables(view, asked ? asked.split(",") : res.settings.tables);
   const run = res.runs[0], cap = res.settings.max_deals, n = run.n;
   if (view.state === "running") {
-    const left = Math.min(n ? (view.elapsed / n) * (cap - n) : NaN, view.time_limit - view.elapsed);
+    const played = view.elapsed - (view.compiled || 0);  // the compile is not a rate, nor counted by the limit
+    const left = Math.min(n ? (played / n) * (cap - n) : NaN, view.time_limit - played);
     $("expose-status").textContent = `n = ${n.toLocaleString("en")} deals of at most ${cap.toLocaleString("en")} · ${dur(view.elapsed)} · at most ${dur(left)} left · largest Δ half-width ${num(run.max_half_width)} (target ${res.settings.precision})`;
   } else {
     $("expose-status").textContent = `${run.stop_text}${view.stopped_by ? ` (${view.stopped_by})` : ""}`;
@@ -335,13 +336,15 @@ function renderAdvise(view) {
   out.dataset.state = view.state;
   const maxw = Number($("advise-max-worlds").value);
   if (!res) {
-    $("advise-status").textContent = view.state === "running" ? `starting… ${dur(view.elapsed)}`
+    $("advise-status").textContent = view.state === "running"
+      ? (view.compiling ? `compiling (first run only) · ${dur(view.elapsed)}` : `starting… ${dur(view.elapsed)}`)
       : view.state === "cancelled" ? "cancelled before two worlds: no estimate" : "";
     return;
   }
   if (view.state === "running") {
     const w = res.worlds;
-    const left = Math.min(w ? (view.elapsed / w) * (maxw - w) : NaN, view.time_limit - view.elapsed);
+    const played = view.elapsed - (view.compiled || 0);
+    const left = Math.min(w ? (played / w) * (maxw - w) : NaN, view.time_limit - played);
     $("advise-status").textContent = `${w} worlds of at most ${maxw} · ${dur(view.elapsed)} · at most ${dur(left)} left`;
   } else {
     const how = { precision: "precision reached", "max-worlds": "the worlds cap", interrupted: "stopped", "one legal play": "one legal play" }[res.stopped] || res.stopped;
