@@ -482,25 +482,25 @@ class _Progress:
         self.last = 0.0
         self.shown = False
         self.tty = sys.stderr.isatty()
-        self.clock = progress.RateClock()  # deals/s without the compile
+        self.clock = progress.RateClock(self.t0)  # deals/s without the compile
 
     def __call__(self, n: int, cap: int, hw: float) -> None:
-        self.clock.update(n)
         now = time.monotonic()
+        self.clock.update(n, now)
         if now - self.t0 < progress.FIRST or now - self.last < (0.5 if self.tty
                                                                    else progress.INTERVAL):
             return
         self.last = now
         self.shown = True
         elapsed = now - self.t0
-        left = self.clock.left(n, cap)
+        left = self.clock.left(n, cap, now)
         compiled = self.clock.compile_text()
         about = ""
         if (left is not None and n < cap and self.precision > 0 and math.isfinite(hw)
                 and hw > self.precision):
             need = n * (hw / self.precision) ** 2
             if need < cap:
-                about = f", about {_duration(self.clock.left(n, need))} to the target"
+                about = f", about {_duration(self.clock.left(n, need, now))} to the target"
         if compiled:  # no rate from a batch that waited for the compile
             tail = f", {compiled}"
         elif left is not None and n < cap:

@@ -41,33 +41,39 @@ class RateClock:
     batch that waited for the compile counts neither its deals nor its time.
     ``left(done, total)`` is the time to ``total`` deals at that rate, None while no batch
     has been played since the last compile; ``compiled`` is the compile seconds seen.
+    ``t0`` / ``now``: the caller's clock readings (``time.monotonic()`` when not given).
     """
 
-    def __init__(self):
+    def __init__(self, t0: float | None = None, done: int = 0):
         kernel_cache.listen()
-        self.t0 = time.monotonic()
+        self.t0 = time.monotonic() if t0 is None else t0
         self.compile0 = kernel_cache.compile_seconds()
         self.compiled = 0.0
+        self.just_compiled = False
         self.base_t = self.t0
-        self.base_n = 0
+        self.base_n = done
 
-    def update(self, done: int) -> None:
+    def update(self, done: int, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
         c = kernel_cache.compile_seconds() - self.compile0
         if c > self.compiled + 0.05 or kernel_cache.compiling():
             self.compiled = c
-            self.base_t = time.monotonic()
+            self.base_t = now
             self.base_n = done
+            self.just_compiled = True
+        elif done > self.base_n:
+            self.just_compiled = False
 
-    def rate(self, done: int) -> float | None:
+    def rate(self, done: int, now: float | None = None) -> float | None:
         """Deals per second since the last compile (None: no batch since)."""
-        dt = time.monotonic() - self.base_t
+        dt = (time.monotonic() if now is None else now) - self.base_t
         if done <= self.base_n or dt <= 0:
             return None
         return (done - self.base_n) / dt
 
-    def left(self, done: int, total: float) -> float | None:
+    def left(self, done: int, total: float, now: float | None = None) -> float | None:
         """Seconds to ``total`` deals at :meth:`rate` (None: no rate yet)."""
-        r = self.rate(done)
+        r = self.rate(done, now)
         return None if r is None else max(0.0, total - done) / r
 
     def compile_text(self) -> str:
@@ -76,7 +82,7 @@ class RateClock:
         if kernel_cache.compiling():
             return (f"compiling kernels (first run only), "
                     f"{duration(kernel_cache.compile_seconds() - self.compile0)} so far")
-        if self.compiled > 0.5 and self.rate(10**18) is None:
+        if self.just_compiled and self.compiled > 0.5:
             return f"kernels compiled in {duration(self.compiled)} (first run only)"
         return ""
 
@@ -95,7 +101,7 @@ class ProgressLines:
         self.enabled = enabled
         self.t0 = time.monotonic()
         self.last = -float("inf")
-        self.clock = RateClock()
+        self.clock = RateClock(self.t0)
 
     @classmethod
     def off_terminal(cls, label: str, quiet: bool = False) -> ProgressLines:
@@ -124,8 +130,8 @@ class ProgressLines:
         (:class:`RateClock`: right after a compile the line says so instead)."""
         if not self.enabled:
             return False
-        if not self.clock.base_n and self.clock.base_t == self.clock.t0:
-            self.clock.base_n = start
+        if self.clock.base_t == self.clock.t0:
+            self.clock.base_n = max(self.clock.base_n, start)
         self.clock.update(done)
         t = self.elapsed()
         pct = 100.0 * done / total if total else 100.0

@@ -51,7 +51,7 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_snapshot: float = 0.0
-    compile0: float = field(default_factory=kernel_cache.compile_seconds)
+    compile0: float = field(default_factory=lambda: kernel_cache.compile_seconds())
     compiled_at_end: float | None = None
 
     def compiled(self) -> float:
