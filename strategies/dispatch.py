@@ -12,24 +12,31 @@ Compiling only what plays
 -------------------------
 The play kernels differ a thousandfold in compile cost (``search`` takes minutes, ``random``
 a fraction of a second), so an engine kernel compiles only the strategies seated at its
-table.  :data:`PLAYS` is the one table ``strategy id → (one-deck kernel, two-deck
-kernel)``; the strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of
-ids, ``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per
-mask.  The engines carry it in ``KernelTable.plays`` (sim/engine/request.py) and call
-:func:`play_in` / :func:`play_in2` with it: their implementation is generated for the
-mask at compile time and holds one branch per id of the set, nothing else.  So every
-engine kernel (and each of its callers that takes the ``KernelTable``) is compiled — and
-cached by ``cache=True``, keyed on the argument types — once per play set: a
-``heuristic`` table never compiles ``search`` or ``learned``.  :func:`choose_play` /
+table.  :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
+two-deck kernel)``.  A *family* groups the strategies compiled together: :data:`F_BASE`
+(``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
+:data:`F_HEURISTIC`, :data:`F_LEARNED` and :data:`F_SEARCH` (which rolls out with
+``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`).  The families of the
+strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of families,
+``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per mask,
+so at most a handful of variants exist.  The engines carry it in ``KernelTable.plays``
+(sim/engine/request.py) and call :func:`play_in` / :func:`play_in2` with it: their
+implementation is generated for the mask at compile time and holds one branch per id of
+those families, nothing else.  So every engine kernel (and each of its callers that takes
+the ``KernelTable``) is compiled — and cached by ``cache=True``, keyed on the argument
+types — once per play set: a ``heuristic`` table never compiles ``search`` or
+``learned``.  :func:`choose_play` /
 :func:`choose_play2` (for callers in plain Python: the reference engines, GameState, the
 recorders) dispatch over :data:`ALL_PLAYS`, every strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
 the next free id ``PLAY_NAME`` in strategies/ids.py, add **one row**
-``Play(PLAY_NAME, play_NAME, play_NAME2)`` to :data:`PLAYS` (``None`` for a deck count it
-does not play; a kernel takes ``(obs, params, rng)`` or, reading no parameters,
-``(obs, rng)``), and register it.  The dispatchers, the play sets and the engines need no
-other change.
+``Play(PLAY_NAME, F_..., play_NAME, play_NAME2)`` to :data:`PLAYS` (``None`` for a deck
+count it does not play; a kernel takes ``(obs, params, rng)`` or, reading no parameters,
+``(obs, rng)``), and register it.  Its family: :data:`F_BASE` when it compiles in a few
+seconds (it is then part of every engine), else a new bit ``F_NAME`` of its own (and an
+:data:`IMPLIED` entry when it calls another family's kernels).  The dispatchers, the play
+sets and the engines need no other change.
 """
 
 from __future__ import annotations
@@ -83,34 +90,40 @@ _BAD_PLAY = np.int64(BAD_PLAY)
 _NONE = np.int64(NONE)
 
 
+#: Families (module doc): bits of a :class:`PlaySet`.
+F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH = 1, 2, 4, 8
+#: Families another brings along (its kernels call theirs anyway).
+IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
+
+
 class Play(NamedTuple):
-    """One row of :data:`PLAYS`: play-strategy id ``sid`` and its jitted kernels, one deck
-    ``(obs, params, rng) -> (card, rng)`` and two decks ``(obs, params, rng) -> (c1, c2,
-    rng)`` (``(obs, rng)`` for a kernel that reads no parameters; None: not played with
-    that deck count)."""
+    """One row of :data:`PLAYS`: play-strategy id ``sid``, its ``family`` (``F_*``) and its
+    jitted kernels, one deck ``(obs, params, rng) -> (card, rng)`` and two decks ``(obs,
+    params, rng) -> (c1, c2, rng)`` (``(obs, rng)`` for a kernel that reads no parameters;
+    None: not played with that deck count)."""
 
     sid: int
+    family: int
     one_deck: Callable | None
     two_decks: Callable | None
 
 
-#: Every play strategy the engines can seat: id → kernels (the dispatch table).
+#: Every play strategy the engines can seat: id → family → kernels (the dispatch table).
 PLAYS: tuple[Play, ...] = (
-    Play(PLAY_RANDOM, play_random, play_random2),
-    Play(PLAY_LOWEST, play_lowest, play_lowest2),
-    Play(PLAY_HEURISTIC, play_heuristic, play_heuristic2),
-    Play(PLAY_SEARCH, play_search, play_search2),
-    Play(PLAY_LEARNED, play_learned_inline, play_learned2),
-    Play(PLAY_ILLEGAL, play_illegal, play_illegal2),
+    Play(PLAY_RANDOM, F_BASE, play_random, play_random2),
+    Play(PLAY_LOWEST, F_BASE, play_lowest, play_lowest2),
+    Play(PLAY_HEURISTIC, F_HEURISTIC, play_heuristic, play_heuristic2),
+    Play(PLAY_SEARCH, F_SEARCH, play_search, play_search2),
+    Play(PLAY_LEARNED, F_LEARNED, play_learned_inline, play_learned2),
+    Play(PLAY_ILLEGAL, F_BASE, play_illegal, play_illegal2),
 )
 
 
 class PlaySet:
-    """The play strategies seated at a table, as a bitmask of ids (bit ``sid``).
+    """The families of the play strategies seated at a table, a bitmask of ``F_*``.
 
     numba types each mask as its own :class:`PlaySetType`, so a kernel taking a PlaySet
-    (directly or inside a ``KernelTable``) is compiled and cached once per set.  An id
-    outside :data:`PLAYS` sets no bit: it reaches the dispatch's error return."""
+    (directly or inside a ``KernelTable``) is compiled and cached once per set."""
 
     __slots__ = ("mask",)
 
@@ -154,30 +167,31 @@ def _constant_play_set(context, builder, ty, pyval):
     return context.get_dummy_value()
 
 
-_KNOWN = {row.sid for row in PLAYS}
+_FAMILY = {row.sid: row.family for row in PLAYS}
 
 
 def play_set(sids) -> PlaySet:
-    """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints; ids not in
-    :data:`PLAYS` are left out, so their seat reaches the error return)."""
-    mask = 0
+    """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): :data:`F_BASE`, the
+    families of the ids and the families they imply (:data:`IMPLIED`).  An id not in
+    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return."""
+    mask = F_BASE
     for s in sids:
-        s = int(s)
-        if s in _KNOWN:
-            mask |= 1 << s
+        mask |= _FAMILY.get(int(s), 0)
+    for fam, more in IMPLIED.items():
+        if mask & fam:
+            mask |= more
     return PlaySet(mask)
 
 
 #: Every strategy of :data:`PLAYS` (the dispatch of Python callers).
-ALL_PLAYS = play_set(_KNOWN)
+ALL_PLAYS = play_set(_FAMILY)
 
 _generated: dict[tuple[int, int], Callable] = {}
 
 
 def _dispatch_impl(mask: int, decks: int) -> Callable:
-    """The Python source of the dispatch over the ids of ``mask``, compiled by numba
-    inside its caller: one ``if sid == ID: return kernel(...)`` per id, then the error
-    return."""
+    """The dispatch over the ids of the families in ``mask``, compiled by numba inside its
+    caller: one ``if sid == ID: return kernel(...)`` per id, then the error return."""
     key = (mask, decks)
     if key in _generated:
         return _generated[key]
@@ -185,7 +199,7 @@ def _dispatch_impl(mask: int, decks: int) -> Callable:
     lines = ["def impl(plays, sid, params, obs, rng):"]
     for row in PLAYS:
         kernel = row.one_deck if decks == 1 else row.two_decks
-        if kernel is None or not (mask >> row.sid) & 1:
+        if kernel is None or not mask & row.family:
             continue
         name = f"_k{row.sid}"
         env[name] = kernel

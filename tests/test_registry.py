@@ -138,19 +138,32 @@ def test_every_registered_player_has_its_row_in_the_dispatch_table():
 
 
 def test_a_table_compiles_only_the_strategies_seated():
-    """The dispatch generated for a play set calls the kernels of its ids and no other
-    (so a heuristic table never compiles search); an id outside the set gets the error
-    return, and play_set leaves out ids it does not know."""
-    from strategies.ids import PLAY_HEURISTIC, PLAY_LEARNED, PLAY_RANDOM, PLAY_SEARCH
+    """The dispatch generated for a play set calls the kernels of its families and no
+    other (so a heuristic table never compiles search or learned; random and lowest are
+    in every set); search brings heuristic and learned (its rollouts); an unknown id adds
+    nothing (its seat gets the error return)."""
+    from strategies.ids import (
+        PLAY_HEURISTIC,
+        PLAY_ILLEGAL,
+        PLAY_LEARNED,
+        PLAY_LOWEST,
+        PLAY_RANDOM,
+        PLAY_SEARCH,
+    )
 
-    plays = dispatch.play_set([PLAY_HEURISTIC, PLAY_RANDOM, PLAY_HEURISTIC, 99])
-    assert plays == dispatch.PlaySet((1 << PLAY_HEURISTIC) | (1 << PLAY_RANDOM))
-    for decks in (1, 2):
-        impl = dispatch._dispatch_impl(plays.mask, decks)
-        called = {n for n in impl.__code__.co_names if n.startswith("_k")}
-        assert called == {f"_k{PLAY_HEURISTIC}", f"_k{PLAY_RANDOM}"}
-    every = dispatch.ALL_PLAYS.mask
-    assert every >> PLAY_SEARCH & 1 and every >> PLAY_LEARNED & 1
+    base = {PLAY_RANDOM, PLAY_LOWEST, PLAY_ILLEGAL}
+    cases = [([PLAY_HEURISTIC, PLAY_RANDOM, PLAY_HEURISTIC, 99], base | {PLAY_HEURISTIC}),
+             ([PLAY_RANDOM] * 4, base),
+             ([PLAY_LEARNED, PLAY_LOWEST], base | {PLAY_LEARNED}),
+             ([PLAY_SEARCH, PLAY_RANDOM], base | {PLAY_SEARCH, PLAY_HEURISTIC, PLAY_LEARNED})]
+    for sids, ids in cases:
+        plays = dispatch.play_set(sids)
+        for decks in (1, 2):
+            impl = dispatch._dispatch_impl(plays.mask, decks)
+            called = {n for n in impl.__code__.co_names if n.startswith("_k")}
+            assert called == {f"_k{i}" for i in ids}, (sids, decks)
+    assert dispatch.play_set([PLAY_HEURISTIC]) == dispatch.play_set([PLAY_HEURISTIC, 99])
+    assert dispatch.ALL_PLAYS == dispatch.play_set([PLAY_SEARCH])
 
 
 def test_a_heuristic_table_leaves_search_and_learned_uncompiled(tmp_path):
