@@ -31,9 +31,10 @@ import time
 #: The start of the line printed on stderr before a cold compile (:func:`compiling_note`).
 COMPILING = "compiling kernels for this table (first run only, then cached"
 
-#: Typical cold compile seconds of the engine kernels on a quiet 2-core machine (a loaded
-#: one takes several times as long), used until this machine has timed its own.
-TYPICAL_SECONDS = {1: 40.0, 2: 90.0}
+#: Typical cold compile seconds per deck count (the CPU seconds of a first ``expose`` with
+#: the default players, scripts/bench_first_answer.py, docs/performance.md; a loaded machine
+#: takes longer), used until this machine has timed its own compile of the kernel.
+TYPICAL_SECONDS = {1: 35.0, 2: 140.0}
 
 _noted = False
 _lock = threading.Lock()
