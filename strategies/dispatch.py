@@ -2,22 +2,52 @@
 
 Ids are resolved from names by strategies/registry.py, which registers every strategy
 (name, keys, defaults, kernels per deck count) and refuses, at the Python boundary, any id
-that is not registered for the game's deck count.  Each dispatcher below is a short explicit
-table, one branch per registered id, and **no default branch**: an id it does not know
-returns the error code :data:`BAD_PLAY` / :data:`BAD_EXPOSURE` (a negative card or flag
-value), which the engines turn into a clear error (sim/engine/request.py
-``raise_kernel_error``) instead of silently playing another strategy.
+that is not registered for the game's deck count.  Every dispatcher branches on the id
+with **no default branch**: an id it does not know returns the error code
+:data:`BAD_PLAY` / :data:`BAD_EXPOSURE` (a negative card or flag value), which the engines
+turn into a clear error (sim/engine/request.py ``raise_kernel_error``) instead of silently
+playing another strategy.
+
+Compiling only what plays
+-------------------------
+The play kernels differ a thousandfold in compile cost (``search`` takes minutes, ``random``
+a fraction of a second), so an engine kernel compiles only the strategies seated at its
+table.  :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
+two-deck kernel)``.  A *family* groups the strategies compiled together: :data:`F_BASE`
+(``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
+:data:`F_HEURISTIC`, :data:`F_LEARNED` and :data:`F_SEARCH` (which rolls out with
+``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`).  The families of the
+strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of families,
+``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per mask,
+so at most a handful of variants exist.  The engines carry it in ``KernelTable.plays``
+(sim/engine/request.py) and call :func:`play_in` / :func:`play_in2` with it: their
+implementation is generated for the mask at compile time and holds one branch per id of
+those families, nothing else.  So every engine kernel (and each of its callers that takes
+the ``KernelTable``) is compiled — and cached by ``cache=True``, keyed on the argument
+types — once per play set: a ``heuristic`` table never compiles ``search`` or
+``learned``.  :func:`choose_play` /
+:func:`choose_play2` (for callers in plain Python: the reference engines, GameState, the
+recorders) dispatch over :data:`ALL_PLAYS`, every strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
-the next free id ``PLAY_NAME`` in strategies/ids.py, add one branch
-``if sid == PLAY_NAME: return …`` to :func:`choose_play` (one deck) and/or
-:func:`choose_play2` (two decks), and register it.
+the next free id ``PLAY_NAME`` in strategies/ids.py, add **one row**
+``Play(PLAY_NAME, F_..., play_NAME, play_NAME2)`` to :data:`PLAYS` (``None`` for a deck
+count it does not play; a kernel takes ``(obs, params, rng)`` or, reading no parameters,
+``(obs, rng)``), and register it.  Its family: :data:`F_BASE` when it compiles in a few
+seconds (it is then part of every engine), else a new bit ``F_NAME`` of its own (and an
+:data:`IMPLIED` entry when it calls another family's kernels).  The dispatchers, the play
+sets and the engines need no other change.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.imputils import lower_constant
+from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
@@ -60,6 +90,157 @@ _BAD_PLAY = np.int64(BAD_PLAY)
 _NONE = np.int64(NONE)
 
 
+#: Families (module doc): bits of a :class:`PlaySet`.
+F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH = 1, 2, 4, 8
+#: Families another brings along (its kernels call theirs anyway).
+IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
+
+
+class Play(NamedTuple):
+    """One row of :data:`PLAYS`: play-strategy id ``sid``, its ``family`` (``F_*``) and its
+    jitted kernels, one deck ``(obs, params, rng) -> (card, rng)`` and two decks ``(obs,
+    params, rng) -> (c1, c2, rng)`` (``(obs, rng)`` for a kernel that reads no parameters;
+    None: not played with that deck count)."""
+
+    sid: int
+    family: int
+    one_deck: Callable | None
+    two_decks: Callable | None
+
+
+#: Every play strategy the engines can seat: id → family → kernels (the dispatch table).
+PLAYS: tuple[Play, ...] = (
+    Play(PLAY_RANDOM, F_BASE, play_random, play_random2),
+    Play(PLAY_LOWEST, F_BASE, play_lowest, play_lowest2),
+    Play(PLAY_HEURISTIC, F_HEURISTIC, play_heuristic, play_heuristic2),
+    Play(PLAY_SEARCH, F_SEARCH, play_search, play_search2),
+    Play(PLAY_LEARNED, F_LEARNED, play_learned_inline, play_learned2),
+    Play(PLAY_ILLEGAL, F_BASE, play_illegal, play_illegal2),
+)
+
+
+class PlaySet:
+    """The families of the play strategies seated at a table, a bitmask of ``F_*``.
+
+    numba types each mask as its own :class:`PlaySetType`, so a kernel taking a PlaySet
+    (directly or inside a ``KernelTable``) is compiled and cached once per set."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int):
+        self.mask = int(mask)
+
+    def __repr__(self) -> str:
+        return f"PlaySet({self.mask:#x})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PlaySet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+
+class PlaySetType(types.Type):
+    """The numba type of a :class:`PlaySet`: the mask is part of the type (its name), so
+    it is a compile-time constant of every function that receives it."""
+
+    def __init__(self, mask: int):
+        self.mask = int(mask)
+        super().__init__(name=f"PlaySet({self.mask:#x})")
+
+
+@typeof_impl.register(PlaySet)
+def _typeof_play_set(val, c):
+    return PlaySetType(val.mask)
+
+
+register_model(PlaySetType)(models.OpaqueModel)  # no runtime data: the type says it all
+
+
+@unbox(PlaySetType)
+def _unbox_play_set(typ, obj, c):
+    return NativeValue(c.context.get_dummy_value())
+
+
+@lower_constant(PlaySetType)
+def _constant_play_set(context, builder, ty, pyval):
+    return context.get_dummy_value()
+
+
+_FAMILY = {row.sid: row.family for row in PLAYS}
+
+
+def play_set(sids) -> PlaySet:
+    """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): :data:`F_BASE`, the
+    families of the ids and the families they imply (:data:`IMPLIED`).  An id not in
+    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return."""
+    mask = F_BASE
+    for s in sids:
+        mask |= _FAMILY.get(int(s), 0)
+    for fam, more in IMPLIED.items():
+        if mask & fam:
+            mask |= more
+    return PlaySet(mask)
+
+
+#: Every strategy of :data:`PLAYS` (the dispatch of Python callers).
+ALL_PLAYS = play_set(_FAMILY)
+
+_generated: dict[tuple[int, int], Callable] = {}
+
+
+def _dispatch_impl(mask: int, decks: int) -> Callable:
+    """The dispatch over the ids of the families in ``mask``, compiled by numba inside its
+    caller: one ``if sid == ID: return kernel(...)`` per id, then the error return."""
+    key = (mask, decks)
+    if key in _generated:
+        return _generated[key]
+    env = {"_BAD_PLAY": _BAD_PLAY, "_NONE": _NONE}
+    lines = ["def impl(plays, sid, params, obs, rng):"]
+    for row in PLAYS:
+        kernel = row.one_deck if decks == 1 else row.two_decks
+        if kernel is None or not mask & row.family:
+            continue
+        name = f"_k{row.sid}"
+        env[name] = kernel
+        takes_params = kernel.py_func.__code__.co_argcount == 3
+        args = "obs, params, rng" if takes_params else "obs, rng"
+        lines += [f"    if sid == {row.sid}:", f"        return {name}({args})"]
+    lines.append("    return _BAD_PLAY, rng" if decks == 1 else "    return _BAD_PLAY, _NONE, rng")
+    namespace: dict = {}
+    exec(compile("\n".join(lines), f"<dispatch {decks} deck(s) {mask:#x}>", "exec"), env,
+         namespace)
+    _generated[key] = namespace["impl"]
+    return namespace["impl"]
+
+
+def play_in(plays, sid, params, obs, rng):
+    """One deck: the card play strategy ``sid`` chooses, among the strategies of
+    ``plays`` (a :class:`PlaySet`); ``(card, rng)``, ``(BAD_PLAY, rng)`` for an id outside
+    the set.  Jitted code only (numba compiles it for the set: module doc)."""
+    raise NotImplementedError("play_in is compiled inside jitted code only")
+
+
+def play_in2(plays, sid, params, obs, rng):
+    """Two decks: :func:`play_in`, returning ``(c1, c2, rng)`` (``(BAD_PLAY, NONE, rng)``
+    for an id outside the set).  Jitted code only."""
+    raise NotImplementedError("play_in2 is compiled inside jitted code only")
+
+
+@overload(play_in, inline="always")
+def _overload_play_in(plays, sid, params, obs, rng):
+    if isinstance(plays, PlaySetType):
+        return _dispatch_impl(plays.mask, 1)
+    return None
+
+
+@overload(play_in2, inline="always")
+def _overload_play_in2(plays, sid, params, obs, rng):
+    if isinstance(plays, PlaySetType):
+        return _dispatch_impl(plays.mask, 2)
+    return None
+
+
 @njit(cache=True, nogil=True, inline="always")
 def choose_play(sid, params, obs, rng):
     """Card chosen by play strategy ``sid`` (one deck); returns ``(card, rng)``.
@@ -71,41 +252,18 @@ def choose_play(sid, params, obs, rng):
 
     ``obs`` is the uint64 observation array (sim/game/observation.py); a registered
     strategy returns one of the bits of ``obs[O_LEGAL]`` (``check_legal`` verifies it).
-    An unknown ``sid`` returns ``(BAD_PLAY, rng)``.
+    An unknown ``sid`` returns ``(BAD_PLAY, rng)``.  Dispatches over every strategy
+    (:data:`ALL_PLAYS`); the engines use :func:`play_in` with their table's set.
     """
-    if sid == PLAY_RANDOM:
-        return play_random(obs, rng)
-    if sid == PLAY_LOWEST:
-        return play_lowest(obs, rng)
-    if sid == PLAY_HEURISTIC:
-        return play_heuristic(obs, params, rng)
-    if sid == PLAY_SEARCH:
-        return play_search(obs, params, rng)
-    if sid == PLAY_LEARNED:
-        return play_learned_inline(obs, params, rng)
-    if sid == PLAY_ILLEGAL:
-        return play_illegal(obs, rng)
-    return _BAD_PLAY, rng
+    return play_in(ALL_PLAYS, sid, params, obs, rng)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def choose_play2(sid, params, obs, rng):
     """Play chosen by strategy ``sid`` with two decks: ``(c1, c2, rng)`` (c2 = NONE for a
     single card; sim/game/observation_two_decks.py).  An unknown ``sid`` returns
-    ``(BAD_PLAY, NONE, rng)``."""
-    if sid == PLAY_RANDOM:
-        return play_random2(obs, rng)
-    if sid == PLAY_LOWEST:
-        return play_lowest2(obs, rng)
-    if sid == PLAY_HEURISTIC:
-        return play_heuristic2(obs, params, rng)
-    if sid == PLAY_SEARCH:
-        return play_search2(obs, params, rng)
-    if sid == PLAY_LEARNED:
-        return play_learned2(obs, params, rng)
-    if sid == PLAY_ILLEGAL:
-        return play_illegal2(obs, rng)
-    return _BAD_PLAY, _NONE, rng
+    ``(BAD_PLAY, NONE, rng)``.  Every strategy, as :func:`choose_play`."""
+    return play_in2(ALL_PLAYS, sid, params, obs, rng)
 
 
 @njit(cache=True, nogil=True, inline="always")

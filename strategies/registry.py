@@ -29,9 +29,9 @@ How to add a play strategy ``NAME`` (e.g. ``search``)
    two decks: one of the plays of ``Q_LS/Q_LP/Q_L2/Q_FORCED``) and reads its parameters
    from ``params[seat, i]`` (``seat = obs[O_SEAT]``), ``i`` = the key's position below.
 2. strategies/ids.py: a new id ``PLAY_NAME = <next free integer>``; strategies/dispatch.py:
-   one branch
-   ``if sid == PLAY_NAME: return play_NAME(obs, params, rng)`` in :func:`choose_play`
-   (and ``choose_play2`` for two decks), before the final ``return BAD_PLAY…`` line.
+   one row ``Play(PLAY_NAME, play_NAME, play_NAME2)`` in its table ``PLAYS`` (``None`` for
+   a deck count it does not play).  The dispatchers are generated from that table per set
+   of strategies at a table, so an engine kernel compiles only the strategies seated.
 3. Here: one :func:`register` call in ``_register_builtins``-style, e.g.::
 
        register(Strategy(
@@ -55,8 +55,8 @@ kernel in the seat's row of the parameter table after the parameters (:func:`par
 never as a module-level array numba would freeze.  ``slow=True`` marks a player about
 1,000× slower than ``heuristic`` (``search``), for commands that pick default deal counts.
 
-Exposure policies are added the same way (``EXPOSE_NAME``, a branch in
-``choose_exposure`` / ``choose_exposure2``, ``kind=EXPOSURE``).
+Exposure policies are added with an ``EXPOSE_NAME`` id, a branch in ``choose_exposure`` /
+``choose_exposure2`` and ``kind=EXPOSURE``.
 """
 
 from __future__ import annotations

@@ -108,6 +108,7 @@ SLOW: dict[str, set[str] | None] = {
     },
     "tests/test_registry.py": {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
+        "test_a_heuristic_table_leaves_search_and_learned_uncompiled",  # a fresh process
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
     "tests/test_serve.py": {  # a two-deck deal in the Play tab (two-deck player kernels)

@@ -9,6 +9,7 @@ each command shows its lines even on a run of a second.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -102,3 +103,103 @@ def test_expose_progress_estimates_the_time_to_its_precision_target(monkeypatch)
         "about 6 s to the target, at most 3 min left",
         "expose: 20,000 deals (cap 1,000,000), largest Δ half-width 200, target 2, 8 s, "
         "at most 7 min left"]
+
+
+# ------------------------------------------------------------------ the compile is no rate
+
+
+@pytest.fixture
+def compile_clock():
+    """The compile clock of sim/core/kernel_cache.py, driven by hand: ``start()`` /
+    ``end()`` bracket a compile as numba's ``numba:compile`` events do."""
+    from sim.core import kernel_cache
+
+    kernel_cache.listen()
+
+    class Clock:
+        start = staticmethod(kernel_cache._on_compile_start)
+        end = staticmethod(kernel_cache._on_compile_end)
+
+    yield Clock
+    while kernel_cache.compiling():
+        kernel_cache._on_compile_end()
+
+
+def test_the_compile_clock_sees_a_real_compile():
+    import numba
+
+    from sim.core import kernel_cache
+
+    kernel_cache.listen()
+    before = kernel_cache.compile_seconds()
+    triple = numba.njit(lambda x: 3 * x + 1)  # not cached: compiled at the first call
+    assert not kernel_cache.compiling()
+    assert triple(2) == 7
+    assert kernel_cache.compile_seconds() > before
+    assert not kernel_cache.compiling()
+
+
+def test_no_deal_line_gives_a_time_left_from_a_compile(every_update, compile_clock, capsys):
+    """A batch that waited for numba's compile gives no rate: the lines say the kernels
+    are compiling / were compiled (first run only), and the time left comes back with the
+    first batch played after the compile, at that batch's rate."""
+    lines = progress.ProgressLines("run")
+    compile_clock.start()
+    lines.deals(100, 1000)  # a line while compiling (another thread's batch)
+    time.sleep(0.7)
+    compile_clock.end()
+    lines.deals(200, 1000)  # the batch that waited for the compile
+    lines.deals(300, 1000)  # played after it
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3, err
+    assert err[0].startswith("run: 100 of 1,000 deals (10%)")
+    assert "compiling kernels (first run only)" in err[0] and "left" not in err[0]
+    assert re.search(r"kernels compiled in \d+ s \(first run only\)$", err[1]), err[1]
+    assert "left" not in err[1]
+    assert re.search(r"run: 300 of 1,000 deals \(30%\), \d+ s, about \d+ s left$", err[2])
+
+
+def test_expose_line_gives_no_time_from_a_compile(monkeypatch, every_update, compile_clock):
+    """expose's line after a batch that waited 60 s for the compile: neither "to the
+    target" nor "at most … left"; the next line estimates from the next batch alone
+    (8,000 deals in 2 s)."""
+    from sim.commands import expose as cmd
+
+    now = [100.0]
+    monkeypatch.setattr(cmd.time, "monotonic", lambda: now[0])
+    lines = []
+    monkeypatch.setattr(cmd.click, "echo", lambda msg, **kw: lines.append(msg))
+    prog = cmd._Progress("", 2.0)
+    prog.tty = False
+    compile_clock.start()
+    now[0] = 160.0
+    compile_clock.end()
+    prog(2_000, 1_000_000, 8.0)
+    now[0] = 162.0
+    prog(10_000, 1_000_000, 4.0)
+    assert lines == [
+        "expose: 2,000 deals (cap 1,000,000), largest Δ half-width 8, target 2, 60 s, "
+        "kernels compiled in 60 s (first run only)",
+        "expose: 10,000 deals (cap 1,000,000), largest Δ half-width 4, target 2, 62 s, "
+        "about 8 s to the target, at most 4 min left"]
+
+
+def test_the_page_time_limit_does_not_count_the_compile(monkeypatch):
+    """A job whose kernels compiled for longer than its time limit is not stopped by it."""
+    from sim.core import kernel_cache
+    from sim.web.jobs import Job
+
+    spent = [0.0]
+    monkeypatch.setattr(kernel_cache, "compile_seconds", lambda: spent[0])
+    job = Job(id="1", page="p", command="expose", options={}, time_limit=0.3)
+    job.last_snapshot = float("inf")  # no snapshot of the estimate: only the limit is checked
+    spent[0] = 5.0  # five seconds of compile …
+    time.sleep(0.4)  # … within 0.4 s of wall clock (a fake): 0.4 − 5 < 0.3, not over
+    job.progress(lambda: None)
+    assert job.stopped_by is None
+    assert job.view()["compiled"] == 5.0
+    spent[0] = 5.0  # no more compiling: the limit counts again
+    job.started -= 6.0
+    with pytest.raises(KeyboardInterrupt):
+        job.progress(lambda: None)
+    assert "time limit" in job.stopped_by

@@ -126,6 +126,63 @@ def test_every_registered_player_has_a_dispatch_branch():
             assert c != dispatch.BAD_PLAY, (s.name, d)
 
 
+def test_every_registered_player_has_its_row_in_the_dispatch_table():
+    """strategies/dispatch.py PLAYS holds a kernel for every deck count a registered
+    player plays (the dispatchers are generated from it)."""
+    rows = {row.sid: row for row in dispatch.PLAYS}
+    assert len(rows) == len(dispatch.PLAYS)  # one row per id
+    for s in strategies(PLAYER, hidden=True):
+        for d in s.decks:
+            kernel = rows[s.id].one_deck if d == 1 else rows[s.id].two_decks
+            assert kernel is not None, (s.name, d)
+
+
+def test_a_table_compiles_only_the_strategies_seated():
+    """The dispatch generated for a play set calls the kernels of its families and no
+    other (so a heuristic table never compiles search or learned; random and lowest are
+    in every set); search brings heuristic and learned (its rollouts); an unknown id adds
+    nothing (its seat gets the error return)."""
+    from strategies.ids import (
+        PLAY_HEURISTIC,
+        PLAY_ILLEGAL,
+        PLAY_LEARNED,
+        PLAY_LOWEST,
+        PLAY_RANDOM,
+        PLAY_SEARCH,
+    )
+
+    base = {PLAY_RANDOM, PLAY_LOWEST, PLAY_ILLEGAL}
+    cases = [([PLAY_HEURISTIC, PLAY_RANDOM, PLAY_HEURISTIC, 99], base | {PLAY_HEURISTIC}),
+             ([PLAY_RANDOM] * 4, base),
+             ([PLAY_LEARNED, PLAY_LOWEST], base | {PLAY_LEARNED}),
+             ([PLAY_SEARCH, PLAY_RANDOM], base | {PLAY_SEARCH, PLAY_HEURISTIC, PLAY_LEARNED})]
+    for sids, ids in cases:
+        plays = dispatch.play_set(sids)
+        for decks in (1, 2):
+            impl = dispatch._dispatch_impl(plays.mask, decks)
+            called = {n for n in impl.__code__.co_names if n.startswith("_k")}
+            assert called == {f"_k{i}" for i in ids}, (sids, decks)
+    assert dispatch.play_set([PLAY_HEURISTIC]) == dispatch.play_set([PLAY_HEURISTIC, 99])
+    assert dispatch.ALL_PLAYS == dispatch.play_set([PLAY_SEARCH])
+
+
+def test_a_heuristic_table_leaves_search_and_learned_uncompiled(tmp_path):
+    """In a fresh process, playing a heuristic table (compiled or loaded from the cache)
+    compiles neither the search nor the learned kernel."""
+    import subprocess
+    import sys
+
+    code = ("from sim.engine import play_deals; from sim.game.rules import Rules; "
+            "from strategies.search import play_search; "
+            "from strategies.learned import play_learned_inline; "
+            "play_deals(Rules(), 'heuristic', 'rule', n=20, threads=1); "
+            "print(len(play_search.overloads), len(play_learned_inline.overloads))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=1800)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "0"]
+
+
 def test_unknown_ids_return_the_error_code():
     table = np.zeros((4, dispatch.N_PARAMS))
     c, _ = dispatch.choose_play(99, table, _obs1(), np.uint64(7))

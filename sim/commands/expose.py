@@ -516,26 +516,35 @@ class _Progress:
         self.shown = False
         self.tty = sys.stderr.isatty()
         self.told = False
+        self.clock = progress.RateClock(self.t0)  # deals/s without the compile
 
     def __call__(self, n: int, cap: int, hw: float) -> None:
         if not self.told:
             self._unreachable(n, cap, hw)
         now = time.monotonic()
+        self.clock.update(n, now)
         if now - self.t0 < progress.FIRST or now - self.last < (0.5 if self.tty
                                                                    else progress.INTERVAL):
             return
         self.last = now
         self.shown = True
         elapsed = now - self.t0
-        left = elapsed / n * (cap - n) if n else float("nan")
+        left = self.clock.left(n, cap, now)
+        compiled = self.clock.compile_text()
         about = ""
-        if n and n < cap and self.precision > 0 and math.isfinite(hw) and hw > self.precision:
+        if (left is not None and n < cap and self.precision > 0 and math.isfinite(hw)
+                and hw > self.precision):
             need = n * (hw / self.precision) ** 2
             if need < cap:
-                about = f", about {_duration(elapsed / n * (need - n))} to the target"
+                about = f", about {_duration(self.clock.left(n, need, now))} to the target"
+        if compiled:  # no rate from a batch that waited for the compile
+            tail = f", {compiled}"
+        elif left is not None and n < cap:
+            tail = f"{about}, at most {_duration(left)} left"
+        else:
+            tail = ""
         msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
-               f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s"
-               + (f"{about}, at most {_duration(left)} left" if n and n < cap else ""))
+               f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s" + tail)
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
         else:

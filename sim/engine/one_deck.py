@@ -92,7 +92,7 @@ from sim.game.scoring import raw_score
 from sim.game.tricks import legal_mask as _legal
 from sim.game.tricks import pack_rules
 from strategies.baseline import expose_random, random_card
-from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, choose_play
+from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, play_in
 from strategies.registry import Choice
 
 _C2 = np.int64(C2)
@@ -157,7 +157,7 @@ def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, give
     every card a strategy returns against the legal mask.  A kernel error (an unknown id,
     an illegal card) ends the deal: :func:`_kernel_error` records it in ``out.errors``.
     """
-    rules, sids, sparams, pids, pparams = table
+    rules, sids, sparams, pids, pparams, plays = table
     obs, hands, deck, exp, rngs = scratch
     hands_out, exposed_out, leader_out, collected_out, raw_out, plays_out, winners_out, errors = out
     key = deal_key(np.uint64(seed), np.uint64(i))
@@ -252,7 +252,7 @@ def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, give
                     obs[O_PARTNER] = np.uint64((p + 2) % 4)
                 else:
                     obs[O_PARTNER] = _NO_PARTNER
-                c, rngs[p] = choose_play(sids[p], sparams, obs, rngs[p])
+                c, rngs[p] = play_in(plays, sids[p], sparams, obs, rngs[p])
                 if c < 0:
                     _kernel_error(errors, row, ERR_PLAY_ID, p, c, legal)
                     return leader
@@ -329,7 +329,7 @@ def _play_range(seed, start, n, row0, match_length, table, out, record, given, r
     scratch = Scratch(v[0:O_SIZE], v[O_SIZE:O_SIZE + 4], unmanaged(deck_owner),
                       unmanaged(exp_owner), v[O_SIZE + 4:O_SIZE + 8])
     table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
-                        unmanaged(pids_owner), unmanaged(pp_owner))
+                        unmanaged(pids_owner), unmanaged(pp_owner), table.plays)
     errors = unmanaged(out.errors)
     out = DealOutputs(unmanaged(out.hands), unmanaged(out.exposed), unmanaged(out.leader),
                       unmanaged(out.collected), unmanaged(out.raw), unmanaged(out.plays),

@@ -15,6 +15,7 @@ import numpy as np
 from sim.game.cards import DJ, SQ, mask_of
 from sim.game.rules import Rules
 from sim.game.scoring import points, team_points, zero_sum
+from strategies.dispatch import PlaySet, play_set
 from strategies.registry import (
     EXPOSURE,
     PLAYER,
@@ -47,7 +48,9 @@ class KernelTable(NamedTuple):
     Fields: ``rules`` int64[R_SIZE] (:meth:`sim.game.rules.Rules.to_array`); ``sids``
     int64[4] play-strategy ids and ``sparams`` float64 (4, N_PARAMS + K) their parameter
     rows (strategies/registry.py ``params_table``); ``pids`` int64[4] exposure-policy ids
-    and ``pparams`` float64 (4, N_PARAMS) theirs.
+    and ``pparams`` float64 (4, N_PARAMS) theirs; ``plays`` the
+    :class:`~strategies.dispatch.PlaySet` of ``sids``, a compile-time constant: a kernel
+    receiving the table compiles only those strategies (strategies/dispatch.py).
     """
 
     rules: np.ndarray
@@ -55,6 +58,7 @@ class KernelTable(NamedTuple):
     sparams: np.ndarray
     pids: np.ndarray
     pparams: np.ndarray
+    plays: PlaySet
 
 
 class DealOutputs(NamedTuple):
@@ -92,10 +96,10 @@ class DealOutputs2(NamedTuple):
 def kernel_table(rules: Rules, players: list[Choice], exposures: list[Choice]) -> KernelTable:
     """The :class:`KernelTable` of four resolved seats (``players``/``exposures``: four
     :class:`~strategies.registry.Choice` each) under ``rules``."""
-    return KernelTable(rules.to_array(), np.array([c.id for c in players], np.int64),
-                       params_table(players, rules), np.array([c.id for c in exposures],
-                                                              np.int64),
-                       params_table(exposures))
+    sids = np.array([c.id for c in players], np.int64)
+    return KernelTable(rules.to_array(), sids, params_table(players, rules),
+                       np.array([c.id for c in exposures], np.int64), params_table(exposures),
+                       play_set(sids))
 
 
 def error_slots(total: int, block: int) -> np.ndarray:

@@ -6,27 +6,41 @@ from collections.abc import Callable
 
 import numba
 
-from sim.core.kernel_cache import note_if_cold
+from sim.core import kernel_cache
+
+
+def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:
+    """``kernel(*call_args)``; when its cache is cold for these arguments, the compile note
+    goes to stderr first and the compile's length is kept as the next estimate
+    (sim.core.kernel_cache)."""
+    name = getattr(kernel, "__name__", "kernel")
+    plays = next((getattr(a, "plays", None) for a in call_args if hasattr(a, "plays")), None)
+    key = f"{name}:{plays!r}" if plays is not None else name
+    cold = kernel_cache.note_if_cold(kernel, args=call_args, name=key, decks=decks)
+    before = kernel_cache.compile_seconds()
+    kernel(*call_args)
+    spent = kernel_cache.compile_seconds() - before
+    if cold and spent > 1.0:
+        kernel_cache.record_compile(key, spent)
 
 
 def run_blocks(serial: Callable, parallel: Callable, args: tuple, tail: tuple, *, total: int,
-               block: int, threads: int | None) -> None:
+               block: int, threads: int | None, decks: int = 1) -> None:
     """Call ``serial(*args, 0, *tail)`` for one thread or one block of deals, else
     ``parallel(*args, block, *tail)`` on ``threads`` numba threads (default: all cores).
 
     The kernels write into the output arrays inside ``tail``; results do not depend on
     the thread count because every deal depends only on (seed, deal).  When the
-    kernel's numba cache is cold a one-line note goes to stderr first (sim.core.kernel_cache).
+    kernel's numba cache is cold for these arguments a one-line note goes to stderr first
+    (sim.core.kernel_cache; ``decks`` picks its typical compile time).
     """
     if threads == 1 or total <= block:
-        note_if_cold(serial)
-        serial(*args, 0, *tail)
+        _cold_call(serial, (*args, 0, *tail), decks)
         return
-    note_if_cold(parallel)
     old = numba.get_num_threads()
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        parallel(*args, block, *tail)
+        _cold_call(parallel, (*args, block, *tail), decks)
     finally:
         numba.set_num_threads(old)

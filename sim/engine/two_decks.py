@@ -111,7 +111,7 @@ from sim.game.tricks import pack_rules
 from sim.game.tricks_two_decks import legal2
 from sim.game.tricks_two_decks import take_copy as _take
 from sim.game.tricks_two_decks import unexposed_in_suit as _unexposed_in_suit
-from strategies.dispatch import PLAY_RANDOM, choose_exposure2, choose_play2, obs_level2
+from strategies.dispatch import PLAY_RANDOM, choose_exposure2, obs_level2, play_in2
 from strategies.pairs import random_play
 
 _C2 = np.int64(C2)
@@ -183,7 +183,7 @@ def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, giv
     a strategy returns against the legal masks.  A kernel error (an unknown id, an
     illegal play) ends the deal: :func:`_kernel_error2` records it in ``out.errors``.
     """
-    rules, sids, sparams, pids, pparams = table
+    rules, sids, sparams, pids, pparams, plays = table
     h1, h2, x1, x2, t1, t2, rngs, obs, deck, exp = scratch
     (hands_out, hands2_out, exposed_out, leader_out, collected_out, collected2_out, raw_out,
      plays_out, plays2_out, winners_out, errors) = out
@@ -320,7 +320,7 @@ def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, giv
                     obs[Q_PARTNER] = np.uint64((p + 2) & 3)
                 else:
                     obs[Q_PARTNER] = _NO_PARTNER
-                c1, c2, rngs[p] = choose_play2(sids[p], sparams, obs, rngs[p])
+                c1, c2, rngs[p] = play_in2(plays, sids[p], sparams, obs, rngs[p])
                 if c1 < 0:
                     _kernel_error2(errors, row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced)
                     return leader
@@ -439,7 +439,7 @@ def _play_range2(seed, start, n, row0, match_length, table, out, record, given, 
     scratch = Scratch2(v[0:4], v[4:8], v[8:12], v[12:16], v[16:20], v[20:24], v[24:28],
                        unmanaged(obs_owner), unmanaged(deck_owner), unmanaged(exp_owner))
     table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
-                        unmanaged(pids_owner), unmanaged(pp_owner))
+                        unmanaged(pids_owner), unmanaged(pp_owner), table.plays)
     errors = unmanaged(out.errors)
     out = DealOutputs2(unmanaged(out.hands), unmanaged(out.hands2), unmanaged(out.exposed),
                        unmanaged(out.leader), unmanaged(out.collected),
@@ -530,7 +530,7 @@ def play_deals2(
     args = (np.uint64(seed_u), s0, total)
     tail = (match_length, kernel_table(rules, p, e), out, record, given, bool(check_legal))
     run_blocks(_play_range2, _play_parallel2, args, tail, total=total, block=block,
-               threads=threads)
+               threads=threads, decks=2)
     check_kernel_errors(out.errors, seed_u, s0, p, e, decks=2)
     sl = slice(pre, None)
     return DealResults(

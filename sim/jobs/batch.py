@@ -243,7 +243,7 @@ class Job:
         """
         from tqdm import tqdm
 
-        from sim.jobs.progress import ProgressLines
+        from sim.jobs.progress import ProgressLines, RateClock
 
         t0 = time.perf_counter()
         spec = self.spec
@@ -302,6 +302,7 @@ class Job:
                    smoothing=0.05, desc="deals")
         # off a terminal (a log, nohup, CI): a plain line every few seconds instead
         lines = ProgressLines.off_terminal(spec.kind, quiet)
+        clock = RateClock()  # a chunk that waited for numba's compile gives the bar no rate
         n_total = sum(c["n_deals"] for c in m["chunks"])
         n_done = n_before = sum(c["n_deals"] for c in done_before)
         ran = 0
@@ -332,6 +333,9 @@ class Job:
                         if time.monotonic() - last_write >= MANIFEST_INTERVAL:
                             self._write_manifest()
                             last_write = time.monotonic()
+                    clock.update(n_done + c["n_deals"])
+                    if clock.just_compiled:
+                        bar.unpause()  # the time since the last update was the compile's
                     bar.update(c["n_deals"])
                     n_done += c["n_deals"]
                     lines.deals(n_done, n_total, n_before)

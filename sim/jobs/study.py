@@ -168,7 +168,7 @@ def _study_range(seed, start, n, cards, holder_policy, table, given, hands_in, o
     pp = unmanaged(pp_owner)
     pid_arm = unmanaged(pid_owner)
     arm_table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
-                            pid_arm, pp)
+                            pid_arm, pp, table.plays)
     hands_out = unmanaged(out.hands)
     out = DealOutputs(hands_out, unmanaged(out.exposed), unmanaged(out.leader),
                       unmanaged(out.collected), unmanaged(out.raw), unmanaged(out.plays),
@@ -286,10 +286,10 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
     given = hands is not None
     hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4))
                 if given else np.zeros((0, 4), np.uint64))
-    note_if_cold(_study_range)
-    _study_range(np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
-                 holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out,
-                 holder)
+    call = (np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
+            holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out, holder)
+    note_if_cold(_study_range, args=call)
+    _study_range(*call)
     return _columns(rules, idx, start, n, holder, out.hands, out.exposed, out.leader,
                     out.collected, out.raw)
 

@@ -78,7 +78,7 @@ def study_range2(seed, start, n, cards, holder_policy, table, given, hands_in, o
     pp = unmanaged(pp_owner)
     pid_arm = unmanaged(pid_owner)
     arm_table = KernelTable(unmanaged(rules_owner), unmanaged(sids_owner), unmanaged(sp_owner),
-                            pid_arm, pp)
+                            pid_arm, pp, table.plays)
     hands_out = unmanaged(out.hands)
     hands2_out = unmanaged(out.hands2)
     exposed_out = unmanaged(out.exposed)
@@ -166,10 +166,10 @@ def play_study2(rules, p, e, idx, seed, start, n, hands, holder_others):
     given = hands is not None
     hands_in = (np.ascontiguousarray(np.asarray(hands, dtype=np.uint64).reshape(n, 4, 2))
                 if given else np.zeros((0, 4, 2), np.uint64))
-    note_if_cold(study_range2)
-    study_range2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
-                 holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out,
-                 holder)
+    call = (np.uint64(int(seed) & ((1 << 64) - 1)), start, n, np.array(idx, np.int64),
+            holder_others == "policy", kernel_table(rules, p, e), given, hands_in, out, holder)
+    note_if_cold(study_range2, args=call, decks=2)
+    study_range2(*call)
     return study_columns2(rules, idx, start, n, holder, out)
 
 

@@ -6,7 +6,9 @@ the estimate so far (at most every :data:`SNAPSHOT_EVERY` seconds) and raises
 KeyboardInterrupt — the analysis then stops as on Ctrl-C, with the estimate so far marked
 ``interrupted`` — when the job is cancelled, its page went away (no poll for
 ``page_timeout`` seconds, or the page's ``pagehide`` beacon) or the time limit is reached.
-No module-level state: a :class:`JobManager` belongs to one server.
+The time limit does not count numba's compile (a first run's; sim/core/kernel_cache.py), and
+the polled view says whether the kernels are compiling now.  No module-level state: a
+:class:`JobManager` belongs to one server.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.core import kernel_cache
 from sim.errors import InputError
 
 
@@ -48,13 +51,26 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_snapshot: float = 0.0
+    compile0: float = field(default_factory=lambda: kernel_cache.compile_seconds())
+    compiled_at_end: float | None = None
+
+    def compiled(self) -> float:
+        """Seconds numba has compiled since the job started (not counted by its limit)."""
+        if self.compiled_at_end is not None:
+            return self.compiled_at_end
+        return kernel_cache.compile_seconds() - self.compile0
 
     def view(self) -> dict:
-        """The JSON the page polls: state, elapsed seconds, the (partial) result, the error."""
+        """The JSON the page polls: state, elapsed seconds (``compiled``: of which numba
+        compiled; ``compiling``: it compiles now, a first run), the (partial) result, the
+        error."""
         with self.lock:
             end = self.done_at if self.done_at is not None else time.monotonic()
+            running = self.state == "running"
             out = {"job": self.id, "command": self.command, "state": self.state,
                    "elapsed": round(end - self.started, 2), "time_limit": self.time_limit,
+                   "compiled": round(self.compiled(), 2),
+                   "compiling": running and kernel_cache.compiling(),
                    "result": self.result, "error": self.error, "stopped_by": self.stopped_by}
         return out
 
@@ -64,7 +80,7 @@ class Job:
         """``partial(snapshot)`` (expose) or ``progress(worlds, max, snapshot)`` (advise)."""
         if self.cancel.is_set():
             raise KeyboardInterrupt
-        if time.monotonic() - self.started > self.time_limit:
+        if time.monotonic() - self.started - self.compiled() > self.time_limit:
             self.stopped_by = f"the server's time limit of {self.time_limit:g} s per request"
             raise KeyboardInterrupt
         now = time.monotonic()
@@ -214,6 +230,7 @@ class JobManager:
             if job.cancel.is_set() and job.stopped_by is None:
                 job.stopped_by = "cancelled"
         with job.lock:
+            job.compiled_at_end = job.compiled()
             job.state, job.error, job.done_at = state, err, time.monotonic()
             if data is not None:
                 job.result = data

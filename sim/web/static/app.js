@@ -221,7 +221,7 @@ function renderExpose(view, asked = exposeJob ? exposeJob.options.tables : null)
   out.dataset.state = view.state;
   if (!res) {
     $("expose-status").textContent = view.state === "running"
-      ? t("expose.starting", { t: dur(view.elapsed) })
+      ? (view.compiling ? t("compiling", { t: dur(view.elapsed) }) : t("expose.starting", { t: dur(view.elapsed) }))
       : view.state === "cancelled" ? t("expose.cancelled0") : "";
     return;
   }
@@ -229,7 +229,8 @@ function renderExpose(view, asked = exposeJob ? exposeJob.options.tables : null)
   const run = res.runs[0], cap = res.settings.max_deals, n = run.n;
   run.single = res.rows.length === 1;
   if (view.state === "running") {
-    const left = Math.min(n ? (view.elapsed / n) * (cap - n) : NaN, view.time_limit - view.elapsed);
+    const played = view.elapsed - (view.compiled || 0);  // the compile is not a rate, nor counted by the limit
+    const left = Math.min(n ? (played / n) * (cap - n) : NaN, view.time_limit - played);
     $("expose-status").textContent = t("expose.running", { n: int(n), cap: int(cap), t: dur(view.elapsed),
       left: dur(left), hw: num(run.max_half_width), p: res.settings.precision });
   } else {
@@ -427,13 +428,15 @@ function renderAdvise(view) {
   out.dataset.state = view.state;
   const maxw = Number($("advise-max-worlds").value);
   if (!res) {
-    $("advise-status").textContent = view.state === "running" ? t("advise.starting", { t: dur(view.elapsed) })
+    $("advise-status").textContent = view.state === "running"
+      ? (view.compiling ? t("compiling", { t: dur(view.elapsed) }) : t("advise.starting", { t: dur(view.elapsed) }))
       : view.state === "cancelled" ? t("advise.cancelled0") : "";
     return;
   }
   if (view.state === "running") {
     const w = res.worlds;
-    const left = Math.min(w ? (view.elapsed / w) * (maxw - w) : NaN, view.time_limit - view.elapsed);
+    const played = view.elapsed - (view.compiled || 0);
+    const left = Math.min(w ? (played / w) * (maxw - w) : NaN, view.time_limit - played);
     $("advise-status").textContent = t("advise.running", { w, max: maxw, t: dur(view.elapsed), left: dur(left) });
   } else {
     $("advise-status").textContent = t("advise.done", { w: res.worlds, how: tOr(`how.${res.stopped}`, res.stopped) }) +
