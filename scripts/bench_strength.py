@@ -231,13 +231,13 @@ def _rel(one_search, base, seat):
     return one_search.raw[:, seat].astype(np.float64) - base.raw[:, seat].astype(np.float64)
 
 
-def two_vs_two(seed, n, threads, a_name, b_name, decks=1):
+def two_vs_two(seed, n, threads, a_name, b_name, decks=1, variant="solo"):
     """Two ``a_name`` (seats 0+2) against two ``b_name`` (1+3), and swapped, the same deals
-    (no exposure).  Returns ``(d, d_a, d_b, z, rate)``: per deal, the mean raw of an
+    (no exposure; ``variant``: solo, partners or pig_sheep).  Returns ``(d, d_a, d_b, z, rate)``: per deal, the mean raw of an
     ``a_name`` seat minus the mean raw of a ``b_name`` seat, averaged over the two seatings
     (raw points per seat per deal), the same in each seating, an ``a_name`` seat's mean
     zero-sum points, and deals/s (both seatings)."""
-    rules = Rules(decks=decks)
+    rules = Rules(decks=decks, variant=variant)
     t = time.perf_counter()
     a = play_deals(rules, [a_name, b_name, a_name, b_name], "never", seed=seed, n=n,
                    threads=threads)

@@ -23,6 +23,7 @@ from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
+from strategies.greedy import play_greedy
 from strategies.heuristic import play_heuristic
 from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row length)
     EXPOSE_ALWAYS,
@@ -31,6 +32,7 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     EXPOSE_RANDOM,
     EXPOSE_RULE,
     N_PARAMS,
+    PLAY_GREEDY,
     PLAY_HEURISTIC,
     PLAY_ILLEGAL,
     PLAY_LEARNED,
@@ -83,6 +85,8 @@ def choose_play(sid, params, obs, rng):
         return play_search(obs, params, rng)
     if sid == PLAY_LEARNED:
         return play_learned_inline(obs, params, rng)
+    if sid == PLAY_GREEDY:
+        return play_greedy(obs, params, rng)
     if sid == PLAY_ILLEGAL:
         return play_illegal(obs, rng)
     return _BAD_PLAY, rng
