@@ -19,12 +19,14 @@ a public Gong Zhu bot.  At a decision with more than one class of legal cards
    the trick, so exposure doubling, the transformer and 满红 count), counted ``+`` when the
    winner is on the seat's side and ``−·|side| / (4 − |side|)`` otherwise (the zero-sum
    share: solo ``−⅓``, partners ``−1``); the burden is minus ``burden`` times the sum of
-   :data:`BURDEN` over the cards the seat keeps (dangerous cards still in hand: the pig,
-   ♠A/♠K while the pig is out, high hearts; ♦A/♦K/♦Q, which can catch the sheep while it
-   is out, count as assets).  Every seat of the play-out values its cards the same way;
-4. **plays** the card of best mean value over the worlds, plus, when it leads, ``short``
-   raw points per card of shortness of the suit led (4 − cards held in it, at least 0):
-   short suits become voids to discard on.  Ties go to the lowest card.
+   :func:`burden_table` over the cards the seat keeps (dangerous cards still in hand: the
+   pig, ♠A/♠K while the pig is out, high hearts, any card with unplayed cards of its suit
+   below it; ♦A/♦K/♦Q, which can catch the sheep while it is out, count as assets).  Every
+   seat of the play-out values its cards the same way;
+4. **plays** the card of best mean value over the worlds, plus ``short`` raw points per
+   card of shortness of the suit (4 − cards held in it, at least 0) when it leads, and
+   ``discard`` when it discards (void in the suit led): short suits become voids to
+   discard on.  Ties go to the lowest card.
 
 Sides: solo, the seat alone; ``partners`` (打对家), seats p and p + 2; ``pig_sheep``
 (猪羊一家), in each world the holders of the pig and of the sheep against the others.
@@ -80,41 +82,41 @@ from strategies.search import exposure_counts, representatives, sample_worlds
 GREEDY_PARAMS: dict[str, float] = {
     "worlds": 20.0,
     "burden": 1.0,
-    "short": 5.0,
-    "high": 2.0,
+    "pig": 40.0,
+    "spade": 15.0,
+    "hearts": 12.0,
+    "guard": 4.0,
+    "live": 0.5,
+    "high": 0.0,
+    "short": 15.0,
+    "discard": 25.0,
 }
 #: One line per parameter, for ``gongzhu-sim strategies`` and docs/players.md.
 GREEDY_HELP: dict[str, str] = {
     "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly",
-    "burden": "weight of the hand burden (raw points per unit of the burden table: the pig "
-    "40, ♠A 15 and ♠K 10 while the pig is out, ♥A 12, ♥K 9, ♥Q 7, ♥J 5, ♦A/♦K/♦Q −4 while "
-    "the sheep is out) of the cards kept; 0 = the trick's points alone",
+    "burden": "weight of the hand burden of the cards kept (the burden keys below, in raw "
+    "points); 0 = the trick's points alone",
+    "pig": "burden of keeping the pig ♠Q",
+    "spade": "burden of keeping ♠A while the pig is out (♠K: ⅔ of it)",
+    "hearts": "burden of keeping ♥A (♥K ¾, ♥Q 7/12, ♥J 5/12 of it)",
+    "guard": "asset (negative burden) of keeping each of ♦A ♦K ♦Q while the sheep is out",
+    "live": "burden of any card kept per unplayed card of its suit below it that the seat "
+    "does not hold (at most 6): a card that can still be beaten is safe",
+    "high": "burden of any card kept per rank above the 8 (♠9 … ♠A: 1 … 6 times this)",
     "short": "when leading: raw points per card of shortness of the suit led (4 − cards "
     "held in it, at least 0)",
-    "high": "burden of any high card kept, per rank above the 8 (♠9 … ♣A: 1 … 6 times "
-    "this), added to the burden table: high cards take tricks later",
+    "discard": "when void in the suit led: raw points per card of shortness of the suit "
+    "discarded from (4 − cards held in it, at least 0)",
 }
-P_WORLDS, P_BURDEN, P_SHORT, P_HIGH = (list(GREEDY_PARAMS).index(k)
-                                       for k in ("worlds", "burden", "short", "high"))
+(P_WORLDS, P_BURDEN, P_PIG, P_SPADE, P_HEARTS, P_GUARD, P_LIVE, P_HIGH, P_SHORT,
+ P_DISCARD) = (list(GREEDY_PARAMS).index(k) for k in (
+     "worlds", "burden", "pig", "spade", "hearts", "guard", "live", "high", "short", "discard"))
 MAX_WORLDS = 1024
 
 
-def _burden_table() -> np.ndarray:
-    t = np.zeros(52, dtype=np.float64)
-    for c, v in ((SQ, 40.0), (SA, 15.0), (SK, 10.0), (HA, 12.0), (HK, 9.0), (HQ, 7.0),
-                 (HJ, 5.0), (DA, -4.0), (DK, -4.0), (DQ, -4.0)):
-        t[c] = v
-    return t
-
-
-#: Burden of keeping each card (raw points, before the ``burden`` weight); ♠A/♠K count
-#: only while the pig is out (not played), ♦A/♦K/♦Q only while the sheep is out.
-BURDEN = _burden_table()
 _SCORING = np.uint64(SCORING_MASK)
 _PIG = np.uint64(mask_of(SQ))
 _SHEEP = np.uint64(mask_of(DJ))
-_SKA = np.uint64(mask_of(SK, SA))
-_DQKA = np.uint64(mask_of(DQ, DK, DA))
 _NIB = np.uint64(0xF)
 _U4 = np.uint64(4)
 
@@ -180,9 +182,9 @@ def _step(c, p, led, best, winner):
 
 
 @njit(cache=True, nogil=True)
-def _last(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt, bw):
+def _last(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx):
     """Seat ``p`` plays last: its best card; returns the trick's ``(winner, tmask)``."""
-    team, taken, base, exp, rules, special = ctx
+    team, taken, base, exp, rules, special, bt, bw = ctx
     hand = h[p]
     reps = classes(legal_mask(hand, 3, led, fil, led_suits, exposed, False), live,
                    special)
@@ -204,10 +206,10 @@ def _last(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt
 
 
 @njit(cache=True, nogil=True)
-def _third(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt, bw):
+def _third(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx):
     """Seat ``p`` plays third (one seat after it): its best card against that seat's
     greedy reply; returns the trick's ``(winner, tmask)``."""
-    team, taken, base, exp, rules, special = ctx
+    team, taken, base, exp, rules, special, bt, bw = ctx
     hand = h[p]
     reps = classes(legal_mask(hand, 2, led, fil, led_suits, exposed, False), live,
                    special)
@@ -220,7 +222,7 @@ def _third(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, b
         reps &= reps - ONE
         b2, w2 = _step(c, p, led, best, winner)
         w3, t3 = _last(q, h, led, fil, led_suits, exposed, b2, w2, tmask | bit(c),
-                       live & ~bit(c), ctx, bt, bw)
+                       live & ~bit(c), ctx)
         v = side_value(p, w3, t3, team, taken, base, exp, rules) - bw * burden_of(
             hand & ~bit(c), bt)
         if v > bv:
@@ -231,10 +233,10 @@ def _third(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, b
 
 
 @njit(cache=True, nogil=True)
-def _second(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt, bw):
+def _second(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx):
     """Seat ``p`` plays second (two seats after it); returns the trick's ``(winner,
     tmask)``."""
-    team, taken, base, exp, rules, special = ctx
+    team, taken, base, exp, rules, special, bt, bw = ctx
     hand = h[p]
     reps = classes(legal_mask(hand, 1, led, fil, led_suits, exposed, False), live,
                    special)
@@ -247,7 +249,7 @@ def _second(p, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, 
         reps &= reps - ONE
         b2, w2 = _step(c, p, led, best, winner)
         w3, t3 = _third(q, h, led, fil, led_suits, exposed, b2, w2, tmask | bit(c),
-                        live & ~bit(c), ctx, bt, bw)
+                        live & ~bit(c), ctx)
         v = side_value(p, w3, t3, team, taken, base, exp, rules) - bw * burden_of(
             hand & ~bit(c), bt)
         if v > bv:
@@ -290,11 +292,14 @@ def teams(world, obs, out):
 
 
 @njit(cache=True, nogil=True)
-def trick_value(world, obs, card, ctx, bt, bw):
+def trick_value(world, obs, card, ctx):
     """Play ``card`` for the deciding seat in ``world`` and the rest of the current trick
     greedily (module doc, step 2); the trick's value to the seat's side (float64, raw
-    points; without the seat's own burden term)."""
-    team, taken, base, exp, rules, _ = ctx
+    points; without the seat's own burden term).  ``ctx``: ``(team, taken, base, exp,
+    rules, special, bt, bw)`` — each seat's side (:func:`teams`), the cards each seat took,
+    their raw scores, the exposure counts, the rules array, the cards :func:`classes` keeps
+    apart, the burden table (:func:`burden_table`) and the ``burden`` weight."""
+    team, taken, base, exp, rules, _, _, _ = ctx
     seat = np.int64(obs[O_SEAT])
     k = np.int64(obs[O_TRICK_LEN])
     exposed = obs[O_EXPOSED]
@@ -327,42 +332,47 @@ def trick_value(world, obs, card, ctx, bt, bw):
     h[seat] &= ~bit(card)
     q = (seat + 1) & 3
     if k == 0:
-        w, t = _second(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt,
-                       bw)
+        w, t = _second(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx)
     elif k == 1:
-        w, t = _third(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt,
-                      bw)
+        w, t = _third(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx)
     elif k == 2:
-        w, t = _last(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx, bt,
-                     bw)
+        w, t = _last(q, h, led, fil, led_suits, exposed, best, winner, tmask, live, ctx)
     else:
         w, t = winner, tmask
     return side_value(seat, w, t, team, taken, base, exp, rules)
 
 
 @njit(cache=True, nogil=True)
-def burden_table(obs, high):
-    """:data:`BURDEN` as it applies now (float64[52]): ♠A/♠K only while the pig is not
-    played, ♦A/♦K/♦Q only while the sheep is not played (public: ``obs[O_PLAYED]``); plus
-    ``high`` × (rank − 6) for every card above the 8 (rank 0 = the 2, so ♠9 1× … ♠A 6×) (key ``high``)."""
-    bt = BURDEN.copy()
+def burden_table(obs, params, seat):
+    """The burden of keeping each card now (float64[52], raw points before the ``burden``
+    weight), from the keys of row ``seat`` of ``params``: the pig; ♠A and ♠K while the pig
+    is not played; ♥A ♥K ♥Q ♥J; ♦A ♦K ♦Q (negative) while the sheep is not played; ``live``
+    × the unplayed cards of its suit below it the seat does not hold (at most 6); ``high``
+    × (rank − 6) above the 8 (rank 0 = the 2: ♠9 1× … ♠A 6×).  Public facts only
+    (``obs[O_PLAYED]``, ``obs[O_HAND]``)."""
+    bt = np.zeros(52, dtype=np.float64)
+    played = obs[O_PLAYED]
+    bt[SQ] = params[seat, P_PIG]
+    if (played & _PIG) == ZERO:
+        bt[SA] = params[seat, P_SPADE]
+        bt[SK] = params[seat, P_SPADE] * (2.0 / 3.0)
+    hearts = params[seat, P_HEARTS]
+    bt[HA] = hearts
+    bt[HK] = hearts * 0.75
+    bt[HQ] = hearts * (7.0 / 12.0)
+    bt[HJ] = hearts * (5.0 / 12.0)
+    if (played & _SHEEP) == ZERO:
+        bt[DA] = bt[DK] = bt[DQ] = -params[seat, P_GUARD]
+    high = params[seat, P_HIGH]
+    live = params[seat, P_LIVE]
+    out = ~(played | obs[O_HAND])
     for c in range(52):
         r = c % 13
         if r > 6:
             bt[c] += high * (r - 6)
-    played = obs[O_PLAYED]
-    if played & _PIG:
-        m = _SKA
-        while m:
-            c = lowest_bit(m)
-            m &= m - ONE
-            bt[c] = 0.0
-    if played & _SHEEP:
-        m = _DQKA
-        while m:
-            c = lowest_bit(m)
-            m &= m - ONE
-            bt[c] = 0.0
+        if live != 0.0:
+            below = out & suit_mask(c // 13) & ((ONE << np.uint64(c)) - ONE)
+            bt[c] += live * min(6, popcount(below))
     return bt
 
 
@@ -389,8 +399,11 @@ def greedy_values(obs, params, rng, values):
         return lowest_bit(legal), rng
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
     bw = params[seat, P_BURDEN]
-    short = params[seat, P_SHORT]
     k = np.int64(obs[O_TRICK_LEN])
+    short = params[seat, P_SHORT]  # leading
+    if k > 0:  # following: 0; void in the suit led (discarding): the key discard
+        void = (hand & suit_mask(np.int64(obs[O_TRICK]) // 13)) == ZERO
+        short = params[seat, P_DISCARD] if void else 0.0
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     rng = sample_worlds(obs, n_worlds, np.uint64(rng), worlds)
     rules = np.zeros(R_SIZE, dtype=np.int64)
@@ -403,7 +416,7 @@ def greedy_values(obs, params, rng, values):
         taken[q] = obs[O_TAKEN + q]
         base[q] = raw_score(taken[q] & _SCORING, ZERO, exp, rules)
     team = np.empty(4, dtype=np.int64)
-    bt = burden_table(obs, params[seat, P_HIGH])
+    bt = burden_table(obs, params, seat)
     special = _SCORING
     for c in range(52):
         if bt[c] != 0.0:
@@ -411,12 +424,12 @@ def greedy_values(obs, params, rng, values):
     sums = np.zeros(52, dtype=np.float64)
     for w in range(n_worlds):
         teams(worlds[w], obs, team)
-        ctx = (team, taken, base, exp, rules, special)
+        ctx = (team, taken, base, exp, rules, special, bt, bw)
         m = reps
         while m:
             c = lowest_bit(m)
             m &= m - ONE
-            sums[c] += trick_value(worlds[w], obs, c, ctx, bt, bw)
+            sums[c] += trick_value(worlds[w], obs, c, ctx)
     best_c = lowest_bit(legal)
     best_v = -np.inf
     prev = -1
@@ -430,7 +443,7 @@ def greedy_values(obs, params, rng, values):
             continue
         prev = c
         v = sums[c] / n_worlds - bw * burden_of(hand & ~bit(c), bt)
-        if k == 0:
+        if short != 0.0:
             v += short * max(0, 4 - popcount(hand & suit_mask(c // 13)))
         values[c] = v
         if v > best_v:
@@ -442,7 +455,7 @@ def greedy_values(obs, params, rng, values):
 @njit(cache=True, nogil=True)
 def play_greedy(obs, params, rng):
     """The ``greedy`` strategy: ``(card, rng)`` for the observation ``obs`` (uint64[O_SIZE],
-    sim/game/observation.py); params row ``obs[O_SEAT]`` (``worlds``, ``burden``,
-    ``short``, ``high``).  Returns a card of ``obs[O_LEGAL]``."""
+    sim/game/observation.py); params row ``obs[O_SEAT]`` (the keys of
+    :data:`GREEDY_PARAMS`).  Returns a card of ``obs[O_LEGAL]``."""
     values = np.empty(52, dtype=np.float64)
     return greedy_values(obs, params, rng, values)
