@@ -17,12 +17,13 @@ a public Gong Zhu bot.  At a decision with more than one class of legal cards
    the trick's points are the raw points its winner gains by it, exactly (RULES.md §5:
    sim/game/raw_points.py ``raw_score`` of the winner's collected cards with and without
    the trick, so exposure doubling, the transformer and 满红 count), counted ``+`` when the
-   winner is on the seat's side and ``−·|side| / (4 − |side|)`` otherwise (the zero-sum
-   share: solo ``−⅓``, partners ``−1``); the burden is minus ``burden`` times the sum of
-   :func:`burden_table` over the cards the seat keeps (dangerous cards still in hand: the
-   pig, ♠A/♠K while the pig is out, high hearts, any card with unplayed cards of its suit
-   below it; ♦A/♦K/♦Q, which can catch the sheep while it is out, count as assets).  Every
-   seat of the play-out values its cards the same way;
+   winner is on the seat's side and ``−`` otherwise in the team games (RULES.md §6: a side
+   wins its raw sum minus the other's), the zero-sum share ``−⅓`` in solo; the burden is
+   minus ``burden`` times the sum of :func:`burden_table` over the cards the seat keeps
+   (dangerous cards still in hand: the pig, ♠A/♠K while the pig is out, high hearts, any
+   card with unplayed cards of its suit below it; ♦A/♦K/♦Q, which can catch the sheep
+   while it is out, count as assets).  Every seat of the play-out values its cards the
+   same way;
 4. **plays** the card of best mean value over the worlds, plus ``short`` raw points per
    card of shortness of the suit (4 − cards held in it, at least 0) when it leads, and
    ``discard`` when it discards (void in the suit led): short suits become voids to
@@ -118,6 +119,8 @@ _SCORING = np.uint64(SCORING_MASK)
 _PIG = np.uint64(mask_of(SQ))
 _SHEEP = np.uint64(mask_of(DJ))
 _NIB = np.uint64(0xF)
+#: bit of a side mask (:func:`teams`) marking a team game (partners, pig_sheep)
+_TEAM_GAME = 16
 _U4 = np.uint64(4)
 
 
@@ -162,7 +165,9 @@ def classes(legal, live, special):
 def side_value(p, winner, tmask, team, taken, base, exp, rules):
     """Value of a finished trick ``tmask`` taken by ``winner`` to seat ``p``'s side: the
     winner's raw gain (RULES.md §5, with what it took before: ``taken``, ``base`` = its raw
-    score now), ``+`` for the side, the zero-sum share ``−|side| / (4 − |side|)`` against."""
+    score now), ``+`` for the side, ``−`` against it in a team game (``team[p]`` has bit 4:
+    partners and pig_sheep, where a side wins its raw sum minus the other's, §6) and the
+    zero-sum share ``−⅓`` in solo."""
     if (tmask & _SCORING) == ZERO:
         return 0.0
     m = np.float64(raw_score((taken[winner] | tmask) & _SCORING, ZERO, exp, rules)
@@ -170,8 +175,9 @@ def side_value(p, winner, tmask, team, taken, base, exp, rules):
     side = team[p]
     if (side >> winner) & 1:
         return m
-    n = popcount(np.uint64(side))
-    return -m * n / (4 - n)
+    if side & _TEAM_GAME:
+        return -m
+    return -m / 3.0
 
 
 @njit(cache=True, nogil=True)
@@ -264,11 +270,11 @@ def teams(world, obs, out):
     """Fill ``out`` (int64[4]) with each seat's side as a seat mask (bit q) in ``world``
     (uint64[4], every seat's current hand): solo the seat alone, partners p and p + 2,
     pig_sheep the holders of the pig and the sheep (in the world, or who played it) and
-    the other seats."""
+    the other seats (one holder of both: 1 vs 3); in the team games bit 4 is set too."""
     variant = np.int64(obs[O_VARIANT])
     if variant == VARIANT_PARTNERS:
         for p in range(4):
-            out[p] = (1 << p) | (1 << ((p + 2) & 3))
+            out[p] = (1 << p) | (1 << ((p + 2) & 3)) | _TEAM_GAME
         return
     if variant == VARIANT_PIG_SHEEP:
         by = obs[O_PIG_SHEEP_BY]
@@ -285,7 +291,7 @@ def teams(world, obs, out):
         if sheep >= 0:
             t |= 1 << sheep
         for p in range(4):
-            out[p] = t if (t >> p) & 1 else 15 & ~t
+            out[p] = (t if (t >> p) & 1 else 15 & ~t) | _TEAM_GAME
         return
     for p in range(4):
         out[p] = 1 << p

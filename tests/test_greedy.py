@@ -161,7 +161,7 @@ def test_pig_goes_to_the_other_side_never_to_the_partner(trick, variant, pig):
 def test_side_value_is_the_winners_exact_raw_gain():
     """Differential check against the plain-Python §5 score: the trick's value to the
     winner's side is raw(taken ∪ trick) − raw(taken), transformer and exposures included;
-    the other side gets minus its zero-sum share."""
+    the other side gets minus it in a team game (also 1 vs 3), minus a third in solo."""
     rules = Rules()
     rng = random.Random(4)
     arr = np.array(rules.to_array(), dtype=np.int64)
@@ -177,11 +177,14 @@ def test_side_value_is_the_winners_exact_raw_gain():
         e = np.array(exp, dtype=np.int64)
         t = np.uint64(_mask(trick_c))
         solo = np.array([1, 2, 4, 8], dtype=np.int64)
-        pairs = np.array([5, 10, 5, 10], dtype=np.int64)
+        pairs = np.array([21, 26, 21, 26], dtype=np.int64)  # bit 4: a team game
+        lone = np.array([2 | 16, 13 | 16, 13 | 16, 13 | 16], dtype=np.int64)  # 1 vs 3
         assert side_value(1, 1, t, solo, taken, base, e, arr) == pytest.approx(gain)
         assert side_value(0, 1, t, solo, taken, base, e, arr) == pytest.approx(-gain / 3)
         assert side_value(3, 1, t, pairs, taken, base, e, arr) == pytest.approx(gain)
         assert side_value(2, 1, t, pairs, taken, base, e, arr) == pytest.approx(-gain)
+        assert side_value(0, 1, t, lone, taken, base, e, arr) == pytest.approx(-gain)
+        assert side_value(1, 1, t, lone, taken, base, e, arr) == pytest.approx(gain)
 
 
 def test_greedy_keys_and_deck_counts():
