@@ -109,6 +109,7 @@ SLOW: dict[str, set[str] | None] = {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
+    "tests/test_greedy.py": {"test_bench_strength_panel_tiny_run"},  # a process that compiles
     "tests/test_learned_two_decks.py": {  # the two-deck recorder (search_decision2: ~110 s)
         "test_recorder2_is_reproducible_and_plays_as_search",
         "test_fit_learns_a_planted_preference_over_two_deck_plays",

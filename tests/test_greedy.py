@@ -200,7 +200,7 @@ def test_greedy_keys_and_deck_counts():
 
 def test_bench_strength_panel_tiny_run():
     """``--panel`` on a tiny deal count prints its tables: greedy against heuristic under
-    partners (with n), the pig_sheep main pair and the CPU table; bad input is refused."""
+    partners (with n), the pig_sheep main pair and the CPU table."""
     env = dict(os.environ, PYTHONPATH=ROOT)
     cmd = [sys.executable, os.path.join(ROOT, "scripts", "bench_strength.py"), "--panel",
            "--panel-deals", "3", "--panel-deals2", "0", "--panel-cpu-deals", "1",
@@ -212,6 +212,16 @@ def test_bench_strength_panel_tiny_run():
     assert "`--variant partners`" in text and "| `heuristic` |" in text
     assert "same player" in text and "n=3 |" in text
     assert "| `greedy:worlds=2` | " in text and "— (one deck only)" in text
-    bad = subprocess.run(cmd[:2] + ["--panel", "--panel-variants", "duo"],
-                         capture_output=True, text=True, env=env, timeout=300)
-    assert bad.returncode == 2 and "unknown variant" in bad.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--panel-variants", "duo"], "unknown variant"),
+    (["--panel-opponents", "greedy:depth=3"], "unknown parameter 'depth'"),
+    (["--panel-deals", "0"], "--panel-deals must be"),
+])
+def test_bench_strength_panel_refuses_bad_input(args, needle):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    bad = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench_strength.py"),
+                          "--panel", *args], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert bad.returncode == 2 and needle in bad.stderr, bad.stderr
