@@ -178,7 +178,7 @@ def test_side_value_is_the_winners_exact_raw_gain():
         t = np.uint64(_mask(trick_c))
         solo = np.array([1, 2, 4, 8], dtype=np.int64)
         pairs = np.array([21, 26, 21, 26], dtype=np.int64)  # bit 4: a team game
-        lone = np.array([2 | 16, 13 | 16, 13 | 16, 13 | 16], dtype=np.int64)  # 1 vs 3
+        lone = np.array([13 | 16, 2 | 16, 13 | 16, 13 | 16], dtype=np.int64)  # seat 1 alone
         assert side_value(1, 1, t, solo, taken, base, e, arr) == pytest.approx(gain)
         assert side_value(0, 1, t, solo, taken, base, e, arr) == pytest.approx(-gain / 3)
         assert side_value(3, 1, t, pairs, taken, base, e, arr) == pytest.approx(gain)
