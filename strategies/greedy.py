@@ -83,10 +83,10 @@ from strategies.search import exposure_counts, representatives, sample_worlds
 GREEDY_PARAMS: dict[str, float] = {
     "worlds": 20.0,
     "burden": 1.0,
-    "pig": 40.0,
-    "spade": 15.0,
+    "pig": 20.0,
+    "spade": 10.0,
     "hearts": 12.0,
-    "guard": 4.0,
+    "guard": 6.0,
     "live": 0.5,
     "high": 0.0,
     "short": 15.0,
