@@ -150,10 +150,10 @@ def test_pig_goes_to_the_other_side_never_to_the_partner(trick, variant, pig):
     assert (int(card) == SQ) is pig
     # ♠Q against ♠4 (same suit, so the same shortness term): the pig's 100 points to the
     # winner's side (partner −100, opponent +100, solo the zero-sum share +100/3), plus the
-    # burden it sheds: 40, ``live`` × the two spades below it still out (♠10 ♠J), ``high`` × 4
+    # burden it sheds: ``pig``, ``live`` × the two spades below it still out (♠10 ♠J), ``high`` × 4
     trick = {(VARIANT_PARTNERS, False): -100.0, (VARIANT_PARTNERS, True): 100.0,
              (VARIANT_SOLO, True): 100.0 / 3}[variant, pig]
-    shed = 40.0 + 2 * GREEDY_PARAMS["live"] + 4 * GREEDY_PARAMS["high"]
+    shed = GREEDY_PARAMS["pig"] + 2 * GREEDY_PARAMS["live"] + 4 * GREEDY_PARAMS["high"]
     diff = values[SQ] - values[parse_cards("S4")[0]]
     assert diff == pytest.approx(trick + GREEDY_PARAMS["burden"] * shed)
 
