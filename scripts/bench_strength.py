@@ -5,6 +5,9 @@ Usage: python scripts/bench_strength.py [--deals N] [--seed S] [--threads T]
                                          [--search-deals N] [--learned NAME]
        python scripts/bench_strength.py --crosstable [--search-deals N]
                                          [--crosstable-deals2 N] [--seed S] [--threads T]
+       python scripts/bench_strength.py --panel [--panel-deals N] [--panel-deals2 N]
+                                         [--panel-cpu-deals N] [--panel-ours 'A;B']
+                                         [--panel-opponents 'A;B'] [--panel-variants V,V]
 
 Every pairing between different strategies plays the same ``--deals`` deals
 (root ``--seed``) four times with the four hands rotated through the seats
@@ -64,6 +67,15 @@ Finally the single-thread speed of four heuristic players (median of 3 runs).
 deck (``--search-deals``, default 2,000) and two decks for the main pairs
 (``--crosstable-deals2``, default 500), and each player 1 v 3 against a ``heuristic`` and a
 ``learned`` field; printed as markdown tables (docs/strength.md).
+
+``--panel`` (alone): the strength panel of issue 34 — every player of ours (``heuristic``,
+``learned``, ``search``, ``search:rollout=heuristic,infer=0``) 2 v 2 against every panel
+player built on other principles or a former design (``greedy``, ``heuristic``,
+``search:rollout=heuristic,infer=0``), in ``solo`` and ``partners`` (``--panel-deals``, default
+2,000), the main pairs also in ``pig_sheep`` and with two decks (``--panel-deals2``, default 200;
+``greedy`` is one deck only), and each player's CPU per seat per deal; markdown tables
+(docs/strength.md, "The panel").  A quick run: ``--panel --panel-deals 20 --panel-deals2 2
+--panel-cpu-deals 2``.
 """
 
 from __future__ import annotations
@@ -231,13 +243,13 @@ def _rel(one_search, base, seat):
     return one_search.raw[:, seat].astype(np.float64) - base.raw[:, seat].astype(np.float64)
 
 
-def two_vs_two(seed, n, threads, a_name, b_name, decks=1):
+def two_vs_two(seed, n, threads, a_name, b_name, decks=1, variant="solo"):
     """Two ``a_name`` (seats 0+2) against two ``b_name`` (1+3), and swapped, the same deals
-    (no exposure).  Returns ``(d, d_a, d_b, z, rate)``: per deal, the mean raw of an
-    ``a_name`` seat minus the mean raw of a ``b_name`` seat, averaged over the two seatings
-    (raw points per seat per deal), the same in each seating, an ``a_name`` seat's mean
-    zero-sum points, and deals/s (both seatings)."""
-    rules = Rules(decks=decks)
+    (no exposure; ``variant``: solo, partners or pig_sheep).  Returns ``(d, d_a, d_b, z,
+    rate)``: per deal, the mean raw of an ``a_name`` seat minus the mean raw of a ``b_name``
+    seat, averaged over the two seatings (raw points per seat per deal), the same in each
+    seating, an ``a_name`` seat's mean zero-sum points, and deals/s (both seatings)."""
+    rules = Rules(decks=decks, variant=variant)
     t = time.perf_counter()
     a = play_deals(rules, [a_name, b_name, a_name, b_name], "never", seed=seed, n=n,
                    threads=threads)
@@ -429,6 +441,85 @@ def crosstable(seed, n, threads, n2, players=CROSS_PLAYERS, pairs2=CROSS_PAIRS2,
         print(f"| `{p}` | " + " | ".join(cells) + " |", flush=True)
 
 
+#: the players of ours of ``--panel`` (rows) and the panel (columns), issue 34
+PANEL_OURS = ("heuristic", "learned", "search", "search:rollout=heuristic,infer=0")
+PANEL_OPPONENTS = ("greedy", "heuristic", "search:rollout=heuristic,infer=0")
+#: the main pairs of ``--panel``: also played under pig_sheep (one deck) ...
+PANEL_MAIN = (("learned", "greedy"), ("search", "greedy"),
+              ("learned", "search:rollout=heuristic,infer=0"), ("heuristic", "greedy"))
+#: ... and with two decks (``greedy`` has no two-deck kernel: its pairs are left out)
+PANEL_MAIN2 = (("learned", "heuristic"), ("search", "heuristic"),
+               ("learned", "search:rollout=heuristic,infer=0"))
+
+
+def cpu_per_seat(player, n, decks=1):
+    """CPU milliseconds per seat per deal of ``player``: four copies of it play ``n`` deals
+    on one thread (one deck solo, no exposure; after a 2-deal warm-up), process CPU time
+    divided by 4·n."""
+    rules = Rules(decks=decks)
+    play_deals(rules, player, "never", seed=7, n=2, threads=1)
+    t = time.process_time()
+    play_deals(rules, player, "never", seed=8, n=n, threads=1)
+    return 1000 * (time.process_time() - t) / (4 * n)
+
+
+def _decks_of(player) -> tuple[int, ...]:
+    from strategies.registry import PLAYER, lookup
+
+    return lookup(PLAYER, player.partition(":")[0]).decks
+
+
+def panel(seed, n, threads, n2, ours=PANEL_OURS, opponents=PANEL_OPPONENTS,
+          variants=("solo", "partners"), main=PANEL_MAIN, main2=PANEL_MAIN2, cpu_n=40):
+    """The strength panel: every player of ``ours`` 2 v 2 against every player of
+    ``opponents`` (:func:`two_vs_two`: seats 0+2 against 1+3 and swapped, the same ``n``
+    deals, one deck, no exposure) under each of ``variants``; the ``main`` pairs also under
+    pig_sheep, the ``main2`` pairs with two decks (``n2`` deals, 0 = skip); and each
+    player's CPU per seat per deal (:func:`cpu_per_seat`, ``cpu_n`` deals; two decks
+    ``max(2, cpu_n // 4)``).  Prints markdown tables as it goes: raw points per seat per
+    deal of the row player minus the column player, mean [95% CI] n = deals.  Two names of
+    the same player (:func:`_same`) are not played ("same player")."""
+    for variant in variants:
+        print(f"\n2 v 2, one deck, `--variant {variant}`, no exposure (our player − panel "
+              f"player, raw points per seat per deal; seed {seed})\n")
+        print("| ours \\ panel | " + " | ".join(f"`{p}`" for p in opponents) + " |")
+        print("|---" * (len(opponents) + 1) + "|")
+        for a in ours:
+            cells = []
+            for b in opponents:
+                if _same(a, b):
+                    cells.append("same player")
+                    continue
+                cells.append(_cell(two_vs_two(seed, n, threads, a, b, variant=variant)[0]))
+            print(f"| `{a}` | " + " | ".join(cells) + " |", flush=True)
+    if main:
+        print(f"\n2 v 2, one deck, `--variant pig_sheep`, no exposure, the main pairs (first − "
+              f"second; seed {seed})\n")
+        print("| first | second | first − second |\n|---|---|---|")
+        for a, b in main:
+            d = two_vs_two(seed, n, threads, a, b, variant="pig_sheep")[0]
+            print(f"| `{a}` | `{b}` | {_cell(d)} |", flush=True)
+    if n2 and main2:
+        print(f"\n2 v 2, two decks, solo, no exposure, the main pairs (first − second; seed "
+              f"{seed}); `greedy` is one deck only (no two-deck kernel)\n")
+        print("| first | second | first − second |\n|---|---|---|")
+        for a, b in main2:
+            if _same(a, b, 2):
+                print(f"| `{a}` | `{b}` | same player |", flush=True)
+                continue
+            d = two_vs_two(seed, n2, threads, a, b, decks=2)[0]
+            print(f"| `{a}` | `{b}` | {_cell(d)} |", flush=True)
+    if cpu_n:
+        print(f"\nCPU per seat per deal (ms; four copies on one thread, process time, "
+              f"{cpu_n} deals one deck, {max(2, cpu_n // 4)} two decks)\n")
+        print("| player | one deck | two decks |\n|---|---|---|")
+        for p in dict.fromkeys((*ours, *opponents)):
+            one = f"{cpu_per_seat(p, cpu_n):.3f}"
+            two = (f"{cpu_per_seat(p, max(2, cpu_n // 4), decks=2):.3f}"
+                   if 2 in _decks_of(p) else "— (one deck only)")
+            print(f"| `{p}` | {one} | {two} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200_000, help="deals per pairing (x4 rotations)")
@@ -447,11 +538,52 @@ def main() -> None:
                     "default 2,000; two decks: --crosstable-deals2, default 500)")
     ap.add_argument("--crosstable-deals2", type=int, default=500,
                     help="deals of the two-deck pairs of --crosstable (0 = skip)")
+    ap.add_argument("--panel", action="store_true",
+                    help="only the strength panel: heuristic, learned, search and "
+                    "search:rollout=heuristic,infer=0 against greedy, heuristic and "
+                    "search:rollout=heuristic,infer=0, 2 v 2 in solo and partners; the main "
+                    "pairs also in pig_sheep and with two decks; each player's CPU per seat "
+                    "per deal")
+    ap.add_argument("--panel-deals", type=int, default=2000,
+                    help="deals of every one-deck pair of --panel")
+    ap.add_argument("--panel-deals2", type=int, default=200,
+                    help="deals of the two-deck pairs of --panel (0 = skip)")
+    ap.add_argument("--panel-cpu-deals", type=int, default=40,
+                    help="deals of each player's CPU timing in --panel (0 = skip)")
+    ap.add_argument("--panel-ours", default=";".join(PANEL_OURS),
+                    help="our players of --panel, separated by ';'")
+    ap.add_argument("--panel-opponents", default=";".join(PANEL_OPPONENTS),
+                    help="the panel players of --panel, separated by ';'")
+    ap.add_argument("--panel-variants", default="solo,partners",
+                    help="variants of the full --panel table (pig_sheep: the main pairs)")
     ap.add_argument("--learned", default="learned",
                     help="the learned player of the learned* pairings, e.g. "
                     "learned:model=PATH (default: the shipped model)")
     a = ap.parse_args()
     LEARNED[0] = a.learned
+    if a.panel:
+        from sim.game.rules import VARIANTS
+        from strategies.registry import StrategyError, parse_player
+
+        ours = [x.strip() for x in a.panel_ours.split(";") if x.strip()]
+        opponents = [x.strip() for x in a.panel_opponents.split(";") if x.strip()]
+        variants = [x.strip() for x in a.panel_variants.split(",") if x.strip()]
+        bad = [v for v in variants if v not in VARIANTS]
+        if bad:
+            ap.error(f"unknown variant(s) {bad} in --panel-variants; valid: "
+                     + ", ".join(VARIANTS))
+        for p in (*ours, *opponents):
+            try:
+                parse_player(p)
+            except StrategyError as exc:
+                ap.error(str(exc))
+        if min(a.panel_deals, a.panel_deals2, a.panel_cpu_deals) < 0 or a.panel_deals < 1:
+            ap.error("--panel-deals must be ≥ 1, --panel-deals2 and --panel-cpu-deals ≥ 0")
+        main_pairs = [(x, y) for x, y in PANEL_MAIN if x in ours and y in opponents]
+        main2 = [(x, y) for x, y in PANEL_MAIN2 if x in ours]
+        panel(a.seed, a.panel_deals, a.threads or None, a.panel_deals2, ours, opponents,
+              variants, main_pairs, main2, a.panel_cpu_deals)
+        return
     if a.crosstable:
         crosstable(a.seed, a.search_deals or 2000, a.threads or None, a.crosstable_deals2)
         return

@@ -15,7 +15,7 @@ a fraction of a second), so an engine kernel compiles only the strategies seated
 table.  :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
 two-deck kernel)``.  A *family* groups the strategies compiled together: :data:`F_BASE`
 (``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
-:data:`F_HEURISTIC`, :data:`F_LEARNED` and :data:`F_SEARCH` (which rolls out with
+:data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls out with
 ``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`).  The families of the
 strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of families,
 ``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per mask,
@@ -53,6 +53,7 @@ from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
 from strategies.broken import play_illegal, play_illegal2
 from strategies.exposure_rules import expose_rule
+from strategies.greedy import play_greedy
 from strategies.heuristic import play_heuristic
 from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row length)
     EXPOSE_ALWAYS,
@@ -61,6 +62,7 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     EXPOSE_RANDOM,
     EXPOSE_RULE,
     N_PARAMS,
+    PLAY_GREEDY,
     PLAY_HEURISTIC,
     PLAY_ILLEGAL,
     PLAY_LEARNED,
@@ -91,7 +93,7 @@ _NONE = np.int64(NONE)
 
 
 #: Families (module doc): bits of a :class:`PlaySet`.
-F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH = 1, 2, 4, 8
+F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH, F_GREEDY = 1, 2, 4, 8, 16
 #: Families another brings along (its kernels call theirs anyway).
 IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
 
@@ -115,6 +117,7 @@ PLAYS: tuple[Play, ...] = (
     Play(PLAY_HEURISTIC, F_HEURISTIC, play_heuristic, play_heuristic2),
     Play(PLAY_SEARCH, F_SEARCH, play_search, play_search2),
     Play(PLAY_LEARNED, F_LEARNED, play_learned_inline, play_learned2),
+    Play(PLAY_GREEDY, F_GREEDY, play_greedy, None),
     Play(PLAY_ILLEGAL, F_BASE, play_illegal, play_illegal2),
 )
 

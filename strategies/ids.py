@@ -10,6 +10,8 @@ from __future__ import annotations
 
 #: Play-strategy ids (``Choice.id`` of strategies/registry.py).
 PLAY_RANDOM, PLAY_LOWEST, PLAY_HEURISTIC, PLAY_SEARCH, PLAY_LEARNED = 0, 1, 2, 3, 4
+#: ``greedy`` (strategies/greedy.py): the panel opponent after MrGreed's design.
+PLAY_GREEDY = 5
 #: Test-only: the deliberately broken ``illegal`` player (strategies/broken.py).
 PLAY_ILLEGAL = 63
 #: Exposure-policy ids.

@@ -77,6 +77,7 @@ from strategies.dispatch import (
     EXPOSE_RANDOM,
     EXPOSE_RULE,
     N_PARAMS,
+    PLAY_GREEDY,
     PLAY_HEURISTIC,
     PLAY_ILLEGAL,
     PLAY_LEARNED,
@@ -85,6 +86,7 @@ from strategies.dispatch import (
     PLAY_SEARCH,
 )
 from strategies.exposure_rules import RULE_HELP, RULE_PARAMS, expose_rule
+from strategies.greedy import GREEDY_HELP, GREEDY_PARAMS, play_greedy
 from strategies.heuristic import HEURISTIC_HELP, HEURISTIC_PARAMS, play_heuristic
 from strategies.learned import DATA_ROW, play_learned
 from strategies.learned_two_decks import play_learned2
@@ -692,6 +694,15 @@ register(Strategy(PLAYER, "learned", PLAY_LEARNED,
                   "one and two decks; docs/learned.md)",
                   kernels={1: play_learned, 2: play_learned2}, syntax="learned:model=PATH",
                   load_data=_learned_data, data_row=DATA_ROW))
+register(Strategy(PLAYER, "greedy", PLAY_GREEDY,
+                  "a panel opponent after MrGreed's design: samples hidden deals consistent "
+                  "with what the seat has seen, plays out only the current trick (each later "
+                  "seat takes the card best for its side) and plays the card of best trick "
+                  "points plus a hand-burden term, short suits first when leading; "
+                  "team-aware (greedy:key=value,... below; one deck)",
+                  kernels={1: play_greedy}, params={1: GREEDY_PARAMS},
+                  param_help=GREEDY_HELP, ranges={"worlds": (1, 1024)},
+                  syntax="greedy:key=value,..."))
 register(Strategy(PLAYER, "illegal", PLAY_ILLEGAL,
                   "plays a card it does not hold, to test --check-legal (never for results)",
                   kernels={1: play_illegal, 2: play_illegal2}, hidden=True))

@@ -119,6 +119,7 @@ SLOW: dict[str, set[str] | None] = {
     },
     # two-deck review: the two-deck advise path and the two-deck forced-exposure kernels
     "tests/test_review.py": {"test_every_decision_gives_advises_numbers[2]"},
+    "tests/test_greedy.py": {"test_bench_strength_panel_tiny_run"},  # a process that compiles
     "tests/test_learned_two_decks.py": {  # the two-deck recorder (search_decision2: ~110 s)
         "test_recorder2_is_reproducible_and_plays_as_search",
         "test_fit_learns_a_planted_preference_over_two_deck_plays",
