@@ -7,3 +7,9 @@
 #: (docs/learned.md), since "should I expose?" means "against good players".  ``run``
 #: keeps its documented four ``heuristic`` players.
 TABLE_PLAYER = "learned"
+
+#: The play strategies as the commands' help names them (every registered player; a test
+#: checks it against strategies/registry.py).  Plain text here, so ``--help`` imports no
+#: kernel.
+PLAYER_FORMS = ("random, lowest, heuristic[:key=value,...], search[:key=value,...], "
+                "learned[:model=PATH], greedy[:key=value,...] (one deck)")

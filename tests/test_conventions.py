@@ -127,6 +127,18 @@ def test_help_text_is_printed_as_written(cmd):
     assert r.exit_code == 0 and "%%" not in r.output, r.output
 
 
+def test_player_forms_name_every_registered_player():
+    """The help texts' player list (strategies.PLAYER_FORMS, plain text so --help imports no
+    kernel) names every registered player, and nothing else."""
+    import re
+
+    from strategies import PLAYER_FORMS
+    from strategies.registry import PLAYER, strategies
+
+    named = set(re.findall(r"(?:^|, )([a-z]+)", PLAYER_FORMS))
+    assert named == {st.name for st in strategies(PLAYER)}, PLAYER_FORMS
+
+
 def test_advise_players_help_lists_every_player():
     """advise --players takes every registered player (search too: its Python path)."""
     from strategies.registry import PLAYER, strategies

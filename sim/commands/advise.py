@@ -14,6 +14,7 @@ import click
 
 from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
 from sim.core.stats import DECK_SCALE, default_precision
+from strategies import PLAYER_FORMS
 
 
 @click.command()
@@ -34,8 +35,7 @@ from sim.core.stats import DECK_SCALE, default_precision
               help="the deal is not the first of its match (the first lead need not be ♣2)")
 @click.option("--players", default=TABLE_PLAYER, show_default=True,
               help="the model for every seat after this decision (your own later cards too): "
-              "one name or four comma-separated (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...], learned[:model=PATH])")
+              f"one name or four comma-separated ({PLAYER_FORMS})")
 @click.option("--precision", type=float, default=None,
               help="stop when every card's paired difference to the best card has a 95% CI "
               "half-width ≤ this (outcome units); 0 = play --max-worlds  [default: "

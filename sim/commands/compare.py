@@ -21,14 +21,14 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
+from strategies import PLAYER_FORMS
 
 
 @click.command()
 @click.option("--candidate", "-c", "candidates", multiple=True, metavar="NAME",
               help="a player to compare, PLAYER+EXPOSURE (e.g. heuristic+rule:pig_low=5, "
               "lowest+always); a bare PLAYER means exposure 'never'. Give two or more. "
-              "Players: random, lowest, heuristic[:key=value,...], search[:key=value,...], "
-              "learned[:model=PATH]; exposure: never, always, "
+              f"Players: {PLAYER_FORMS}; exposure: never, always, "
               "random, fixed:SQ,HA, rule[:key=value,...]")
 @click.option("--field", "field_name", default=TABLE_FIELD, show_default=True,
               metavar="NAME", help="the player in the other three seats (same grammar; a "

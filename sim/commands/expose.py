@@ -29,6 +29,7 @@ from sim.commands.options import (
 from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
+from strategies import PLAYER_FORMS
 
 #: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
 SEARCH_MAX_DEALS = 4_000
@@ -96,8 +97,7 @@ class ExposeOptions:
               "--player or --opponents given beside it wins for its seats; not with --tables  "
               f"[default: {TABLE_PLAYER}]")
 @click.option("--player", default=ExposeOptions.player, show_default=True,
-              help="the hand's own play strategy (random, lowest, heuristic[:key=value,...], "
-              "search[:key=value,...], learned[:model=PATH]); with --tables, when not given: "
+              help=f"the hand's own play strategy ({PLAYER_FORMS}); with --tables, when not given: "
               "each table's")
 @click.option("--opponents", default=ExposeOptions.opponents, show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "

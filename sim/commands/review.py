@@ -15,6 +15,7 @@ import tempfile
 import click
 
 from sim.commands.options import SEED, TABLE_PLAYER
+from strategies import PLAYER_FORMS
 
 #: The review's defaults (sim/analysis/review/compute.py ReviewSettings; repeated here so
 #: that ``--help`` needs no analysis import; tests/test_review.py checks they agree).
@@ -32,8 +33,7 @@ THRESHOLD = 20.0
               help="the seat(s) to review [default: every seat whose hand the record gives]")
 @click.option("--players", default=TABLE_PLAYER, show_default=True,
               help="the table model: the reviewed seat's own later cards and, unless "
-              "--opponents is given, every other seat (random, lowest, heuristic[:key=value,"
-              "...], search[:key=value,...], learned[:model=PATH])")
+              f"--opponents is given, every other seat ({PLAYER_FORMS})")
 @click.option("--opponents", default=None,
               help="the other three seats' model (one name or three, in increasing seat "
               "number) [default: --players]")

@@ -14,6 +14,7 @@ from sim.commands.options import (
     rules_options,
     run_batch,
 )
+from strategies import PLAYER_FORMS
 
 
 @click.command()
@@ -23,8 +24,7 @@ from sim.commands.options import (
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
-              "learned[:model=PATH]) "
+              f"({PLAYER_FORMS}) "
               "[default: heuristic]")
 @click.option("--exposure", default=None,
               help="exposure policy for all seats, or four comma-separated "

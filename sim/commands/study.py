@@ -13,6 +13,7 @@ from sim.commands.options import (
     rules_options,
     run_batch,
 )
+from strategies import PLAYER_FORMS
 
 
 @click.command()
@@ -29,8 +30,7 @@ from sim.commands.options import (
 @click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
-              "learned[:model=PATH]) "
+              f"({PLAYER_FORMS}) "
               f"[default: {TABLE_PLAYER}, also under a CONFIG that names no player]")
 @click.option("--exposure", default=None,
               help="exposure policy of the seats not holding the studied card, one or four "

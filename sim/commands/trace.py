@@ -13,6 +13,7 @@ from sim.commands.options import (
     pop_rules,
     rules_options,
 )
+from strategies import PLAYER_FORMS
 
 
 @click.command()
@@ -24,8 +25,7 @@ from sim.commands.options import (
               help="number of deals to show (at most 100,000)")
 @click.option("--players", default="heuristic", show_default=True,
               help="play strategy for all seats, or four comma-separated "
-              "(random, lowest, heuristic[:key=value,...], search[:key=value,...], "
-              "learned[:model=PATH])")
+              f"({PLAYER_FORMS})")
 @click.option("--exposure", default="rule", show_default=True,
               help="exposure policy for all seats, or four comma-separated "
               "(never, always, random, fixed:SQ,HA, rule[:key=value,...])")

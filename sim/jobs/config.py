@@ -108,7 +108,7 @@ fee = 0.0
 
 # one [[seats]] table per seat 0..3: a play strategy and an exposure policy
 # players: random, lowest, heuristic[:key=value,...], search[:key=value,...],
-#   learned[:model=PATH]
+#   learned[:model=PATH], greedy[:key=value,...] (one deck)
 # exposure: never, always, random, fixed:SQ,HA, rule[:key=value,...]
 [[seats]]
 player = "heuristic"
