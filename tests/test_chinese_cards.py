@@ -60,7 +60,7 @@ def test_chinese_single_cards_and_the_cards_names():
 @pytest.mark.parametrize(("text", "needle"), [
     ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X'"),
     ("黑桃Q43 绿32 方块AKQJT98 梅花2", "unknown suit in '绿32'"),
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "suit S given twice"),
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
 ])
 def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, needle):
     with pytest.raises(CardError) as err:
