@@ -205,3 +205,43 @@ def test_full_width_seat_and_equals_sign_read_as_ascii():
              "--exposed", "１＝猪", "--plays", "梅花2")
     # read as 1=猪: seat 3 holds the pig, so it is refused for seat 1 — by the cards' check
     _one_error_line(r, "SQ")
+
+
+# ------------------------------------------------------------------ the page and models
+
+
+def test_the_play_tabs_review_names_an_unknown_option():
+    from sim.web.play import PlayError, PlayManager
+
+    plays = PlayManager()
+    v = plays.new({"page": "p", "table": "heuristic",
+                   "hands": ["黑桃Q43 红桃32 方块AKQJT98 梅花2", "", "", ""]})
+    assert v["phase"] == "expose"  # nothing played yet: the option is refused first
+    with pytest.raises(PlayError, match="unknown option 'bogus' for a review; valid: "
+                                        "precision, max_worlds, max_deals"):
+        plays.review_settings({"page": "p", "game": v["game"], "bogus": 1}, 100, 100)
+    with pytest.raises(PlayError, match="the deal is not over yet"):
+        plays.review_settings({"page": "p", "game": v["game"], "max_worlds": 4}, 100, 100)
+
+
+def test_a_model_path_that_is_a_fifo_or_no_npz_is_refused_at_once(tmp_path):
+    from strategies.model import ModelFileError, read_model
+
+    fifo = tmp_path / "m.npz"
+    os.mkfifo(fifo)
+    with pytest.raises(ModelFileError, match="not a regular file"):
+        read_model(fifo)  # np.load waited forever for a writer
+    with pytest.raises(ModelFileError, match="not a regular file"):
+        read_model(tmp_path)
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a model\n")
+    with pytest.raises(ModelFileError) as err:
+        read_model(junk)
+    assert "not a NumPy .npz archive" in str(err.value)
+    assert "pickle" not in str(err.value)  # numpy's advice to load it unsafely
+
+
+@pytest.mark.parametrize("flag", ["--players", "--player", "--opponents"])
+def test_expose_with_an_empty_player_name_is_refused_not_the_default(flag):
+    _one_error_line(_run("expose", "AKQ8.KQJ.J84.AQ5", flag, "", "--max-deals", "10"),
+                    "unknown player ''")
