@@ -245,3 +245,13 @@ def test_a_model_path_that_is_a_fifo_or_no_npz_is_refused_at_once(tmp_path):
 def test_expose_with_an_empty_player_name_is_refused_not_the_default(flag):
     _one_error_line(_run("expose", "AKQ8.KQJ.J84.AQ5", flag, "", "--max-deals", "10"),
                     "unknown player ''")
+
+
+@pytest.mark.parametrize("text", ["黑桃", "黑桃Q 梅花", "梅花 "])
+def test_a_chinese_suit_without_a_rank_is_answered_with_the_chinese_forms(text):
+    from sim.game.cards import CHINESE_FORMS, parse_cards
+
+    with pytest.raises(CardError) as err:
+        parse_cards(text)  # said only "unknown card '♠'", without the Chinese forms
+    assert "unknown card" in str(err.value) and CHINESE_FORMS in str(err.value)
+    _one_error_line(_run("score", text, "-", "-", "-"), CHINESE_FORMS)

@@ -264,10 +264,15 @@ def parse_cards(text: str) -> list[int]:
     ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
     Invisible characters are ignored (:func:`clean_text`).
     """
-    text = clean_text(text)
-    if text.strip() in ("", "-"):
+    cleaned = clean_text(text)
+    if cleaned.strip() in ("", "-"):
         return []
-    return [parse_card(tok) for tok in _split_cards(text)]
+    try:
+        return [parse_card(tok) for tok in _split_cards(cleaned)]
+    except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
+        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
+            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
+        raise
 
 
 def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
