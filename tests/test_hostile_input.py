@@ -255,3 +255,17 @@ def test_a_chinese_suit_without_a_rank_is_answered_with_the_chinese_forms(text):
         parse_cards(text)  # said only "unknown card '♠'", without the Chinese forms
     assert "unknown card" in str(err.value) and CHINESE_FORMS in str(err.value)
     _one_error_line(_run("score", text, "-", "-", "-"), CHINESE_FORMS)
+
+
+@pytest.mark.parametrize("manifest", ["[]", "{}", '{"chunks": "x"}', '{"chunks": [1]}',
+                                      '{"chunks": [{"file": "c.parquet"}]}'])
+def test_a_damaged_manifest_is_one_error_for_report_resume_and_load_results(tmp_path, manifest):
+    import sim
+
+    (tmp_path / "manifest.json").write_text(manifest, encoding="utf-8")
+    needle = "is damaged or not the manifest of a `gongzhu-sim run`"
+    with pytest.raises(InputError, match=needle):  # was KeyError: 'chunks'
+        sim.load_results(tmp_path)
+    # report said "AttributeError: 'list' object has no attribute 'get'"
+    _one_error_line(_run("report", str(tmp_path)), needle)
+    _one_error_line(_run("run", "--resume", "--out", str(tmp_path), "--quiet"), needle)
