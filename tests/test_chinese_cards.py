@@ -107,7 +107,7 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
     ref = run("expose", SHEEP, "--options", "none;DJ", *args)
     zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
     assert ref.exit_code == 0, ref.output
-    assert zh.output == ref.output
+    assert zh.stdout == ref.stdout  # stderr may hold a cold cache's 'compiling kernels…'
     assert "seat 0 holds 543.32.AKQJT98.2" in ref.output
     assert "Recommendation: expose DJ" in ref.output
     # unquoted suit groups and the sheep's name in --options: the same figures
