@@ -99,7 +99,10 @@ def save_model(path: str | os.PathLike, values: np.ndarray, meta: dict) -> None:
 
 
 def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
-    """``(values, meta)`` of a model file; raises ModelFileError naming the file."""
+    """``(values, meta)`` of a model file; raises ModelFileError naming the file (a FIFO,
+    device or folder is refused before it is opened: reading a FIFO would wait forever)."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ModelFileError(f"{path} is not a learned-model file (not a regular file)")
     try:
         with np.load(path, allow_pickle=False) as z:
             values = np.array(z["values"], dtype=np.float64)
@@ -107,7 +110,10 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
     except FileNotFoundError:
         raise ModelFileError(f"model file {path} not found") from None
     except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"{path} is not a learned-model file ({exc})") from None
+        # numpy reads a file that is no .npy/.npz archive as a pickle and then advises
+        # loading it unsafely: say what the file is not instead
+        why = "not a NumPy .npz archive" if "pickle" in str(exc) else str(exc)
+        raise ModelFileError(f"{path} is not a learned-model file ({why})") from None
     if not isinstance(meta, dict) or values.ndim != 1 or values.size < HEADER:
         raise ModelFileError(f"{path} is not a learned-model file")
     return values, meta

@@ -192,8 +192,8 @@ def test_invisible_characters_are_ignored_in_card_input():
     ("AKQ5/A93/J4/T863", "unknown card 'AKQ5/A93/J4/T863' (cards are written"),
     # a typo in a card list stays the card's error (not "suit S given twice")
     ("SA SK SX", "unknown card 'SX' (cards are written SQ, QS, H10, 10H, ♠Q); a hand is"),
-    # a suit group written twice says so (it said "unknown card '♠543'")
-    ("♠543 ♥32 ♦AKQJ98 ♣2 ♦10", "suit D given twice in hand '♠543 ♥32 ♦AKQJ98 ♣2 ♦10'"),
+    # a suit group written twice adds up (tests/test_hostile_input.py); a bad group in it
+    ("♠543 ♥32 ♦AKQJ98 ♣2 ♦1X", "unknown rank '1' in '1X'"),
     # 'C:1' for the ten: the ranks are listed
     ("S:543 H:32 D:AKQJT98 C:1", "unknown rank '1' in '1' (ranks are A K Q J 10 or T, 9 … 2)"),
 ])

@@ -60,7 +60,7 @@ def test_chinese_single_cards_and_the_cards_names():
 @pytest.mark.parametrize(("text", "needle"), [
     ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X'"),
     ("黑桃Q43 绿32 方块AKQJT98 梅花2", "unknown suit in '绿32'"),
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "suit S given twice"),
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
 ])
 def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, needle):
     with pytest.raises(CardError) as err:
@@ -107,7 +107,7 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
     ref = run("expose", SHEEP, "--options", "none;DJ", *args)
     zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
     assert ref.exit_code == 0, ref.output
-    assert zh.output == ref.output
+    assert zh.stdout == ref.stdout  # stderr may hold a cold cache's 'compiling kernels…'
     assert "seat 0 holds 543.32.AKQJT98.2" in ref.output
     assert "Recommendation: expose DJ" in ref.output
     # unquoted suit groups and the sheep's name in --options: the same figures

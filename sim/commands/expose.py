@@ -319,7 +319,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                          f"{deal_cap:,} deals per request (gongzhu-sim serve --max-deals)")
     if tables is None:
         names = None
-        runs = [(None, player or TABLE_PLAYER, opponents or TABLE_PLAYER)]
+        # None: not given; '' is a name given empty, refused as an unknown player
+        runs = [(None, TABLE_PLAYER if player is None else player,
+                 TABLE_PLAYER if opponents is None else opponents)]
     else:
         from sim.analysis.exposure.tables import split_tables
 
@@ -334,7 +336,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                 parse_player(t, rules.decks)
             except InputError as exc:
                 raise type(exc)(f"--tables {t}: {exc}") from None
-        runs = [(t, player or t, t) for t in names]
+        runs = [(t, t if player is None else player, t) for t in names]
 
     def caps(slow: bool) -> tuple[int, int]:
         """(deal cap, batch) of one table: search's smaller defaults when a seat plays it."""

@@ -7,6 +7,7 @@ inside the command so ``gongzhu-sim --help`` stays instant.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -91,6 +92,9 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
         except ValueError:
             raise InputError(f"--seat takes seats 0..3 separated by commas, got {seats!r}") \
                 from None
+        if not seat_list:
+            raise InputError("--seat needs a seat 0..3 (or several separated by commas), "
+                             f"got {seats!r}")
     table_list = None
     if tables is not None:
         from sim.analysis.exposure.tables import split_tables
@@ -124,8 +128,9 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
         click.echo(body, nl=False)
     if result.stopped == "interrupted":
         n = len(result.decisions) + len(result.exposure)
-        click.echo(f"Interrupted (Ctrl-C): {n} decision{'s' if n != 1 else ''} reviewed; the "
-                   "review above holds those", err=True)
+        where = f"the review in {out}" if out else "the review above"
+        click.echo(f"Interrupted (Ctrl-C): {n} decision{'s' if n != 1 else ''} reviewed; "
+                   f"{where} holds those", err=True)
         sys.exit(130)
 
 
@@ -156,8 +161,16 @@ def _write(path: str, body: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".review-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(body)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(body)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
     except OSError as exc:
         raise InputError(f"cannot write --out {path}: {exc}") from None

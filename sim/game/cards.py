@@ -264,10 +264,15 @@ def parse_cards(text: str) -> list[int]:
     ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
     Invisible characters are ignored (:func:`clean_text`).
     """
-    text = clean_text(text)
-    if text.strip() in ("", "-"):
+    cleaned = clean_text(text)
+    if cleaned.strip() in ("", "-"):
         return []
-    return [parse_card(tok) for tok in _split_cards(text)]
+    try:
+        return [parse_card(tok) for tok in _split_cards(cleaned)]
+    except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
+        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
+            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
+        raise
 
 
 def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
@@ -338,16 +343,15 @@ def _suit_groups(t: str) -> list[str]:
 
 
 def _parse_per_suit(t: str) -> list[int]:
+    """The cards of suit groups (``♠AQ72 ♥KJ3``); a suit may come back, its ranks then add
+    up, so groups and single cards mix (``黑桃K43 红桃32 … 猪`` or ``♠KQ2 ♥QJ ♠A``); a card
+    written twice is caught by :func:`check_copies`."""
     cards: list[int] = []
-    seen: set[int] = set()
     for tok in _suit_groups(t):
         head = tok[0].upper()
         if head not in _SUIT_OF_CHAR:
             raise CardError(f"unknown suit in {tok!r}{chinese_hint(tok)}")
         suit = _SUIT_OF_CHAR[head]
-        if suit in seen:
-            raise CardError(f"suit {SUITS[suit]} given twice in hand {t!r}")
-        seen.add(suit)
         rest = tok[1:]
         if rest.startswith(":"):
             rest = rest[1:]

@@ -35,6 +35,7 @@ from sim.game.cards import (
     card_str,
     cards_to_mask,
     cards_to_masks2,
+    clean_text,
     hand_to_pbn,
     mask_to_cards,
     mask_to_pbn,
@@ -150,7 +151,7 @@ def parse_known(items: Iterable[str]) -> dict[int, str]:
     out: dict[int, str] = {}
     given: dict[int, str] = {}
     for item in items:
-        seat_text, sep, cards = item.partition("=")
+        seat_text, sep, cards = clean_text(item).partition("=")  # '１＝SA' as '1=SA'
         try:
             seat = int(seat_text.strip())
         except ValueError:

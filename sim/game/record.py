@@ -391,6 +391,7 @@ def from_json(obj: Any, where: str = "record") -> DealRecord:
     for key in ("hands", "tricks"):
         if key not in obj:
             raise RecordError(f"{where}: the key {key!r} is missing")
+    _no_unknown_keys(obj, RECORD_KEYS, where, "a deal record")
     try:
         rules = Rules.from_dict(obj.get("rules") or {}, where=f"{where} \"rules\"")
     except RulesError as exc:
@@ -398,10 +399,16 @@ def from_json(obj: Any, where: str = "record") -> DealRecord:
     hands = obj["hands"]
     if not isinstance(hands, list) or len(hands) != 4:
         raise RecordError(f"{where}: \"hands\" is a list of four hands (null: unknown)")
+    for p, h in enumerate(hands):
+        if h is not None and not isinstance(h, str):
+            raise RecordError(f"{where}: \"hands\": seat {p}'s hand is {_short(h)}; a hand is "
+                              "a text such as \"AKQ8.KQJ.J84.AQ5\" (null: unknown)")
+    hands = [None if h is None or h.strip() in ("?", "") else h for h in hands]
     exposed = obj.get("exposed") or [[], [], [], []]
     if not isinstance(exposed, list) or len(exposed) != 4 or not all(
-            isinstance(e, list) for e in exposed):
-        raise RecordError(f"{where}: \"exposed\" is a list of four card lists")
+            isinstance(e, list) and all(isinstance(c, str) for c in e) for e in exposed):
+        raise RecordError(f"{where}: \"exposed\" is a list of four card lists "
+                          "(e.g. [[\"DJ\"], [], [], [\"CT\"]])")
     tricks = obj["tricks"]
     if not isinstance(tricks, list):
         raise RecordError(f"{where}: \"tricks\" is a list of tricks")
@@ -410,6 +417,7 @@ def from_json(obj: Any, where: str = "record") -> DealRecord:
         if not isinstance(tr, dict) or not isinstance(tr.get("plays"), list):
             raise RecordError(f"{where}: trick {t} needs \"plays\": a list of "
                               "{\"seat\": S, \"cards\": [...]}")
+        _no_unknown_keys(tr, ("leader", "plays", "winner"), where, f"trick {t}")
         if len(tr["plays"]) > 4 or (len(tr["plays"]) < 4 and t < len(tricks)):
             raise RecordError(f"{where}: trick {t} has {len(tr['plays'])} plays; a trick "
                               "has four (only the last may be unfinished)")
@@ -419,6 +427,7 @@ def from_json(obj: Any, where: str = "record") -> DealRecord:
             if not isinstance(p, dict) or not isinstance(p.get("cards"), list):
                 raise RecordError(f"{where}: trick {t} play {k} needs \"cards\": a list of "
                                   "cards")
+            _no_unknown_keys(p, ("seat", "cards"), where, f"trick {t} play {k}")
             try:
                 cards = [parse_card(str(c)) for c in p["cards"]]
             except CardError as exc:
@@ -436,6 +445,27 @@ def from_json(obj: Any, where: str = "record") -> DealRecord:
                         deal=deal if isinstance(deal, int) else None,
                         seed=seed if isinstance(seed, int) else None,
                         given=[seats, winners, leaders])
+
+
+#: The keys a deal record's JSON may hold: the record JSON's (:meth:`DealRecord.to_json`)
+#: and ``trace --format json``'s (whose scores are not read).
+RECORD_KEYS = ("record", "version", "deal", "seed", "rules", "first_deal", "hands", "exposed",
+               "leader", "tricks", "collected", "raw", "zero_sum", "points", "team_points")
+
+
+def _no_unknown_keys(obj: dict, valid: tuple[str, ...], where: str, what: str) -> None:
+    """Raise RecordError naming the first key of ``obj`` not in ``valid`` (a misspelt key
+    would otherwise be dropped unseen, e.g. ``"exposd"``: no exposure)."""
+    for key in obj:
+        if key not in valid:
+            raise RecordError(f"{where}: unknown key {_short(key)} in {what}; valid keys: "
+                              f"{', '.join(valid)}")
+
+
+def _short(v: Any, n: int = 60) -> str:
+    """``repr(v)`` cut to about ``n`` characters (a bad value quoted in one error line)."""
+    r = repr(v)
+    return r if len(r) <= n else r[:n] + "…"
 
 
 def _seat_or_none(v: Any, what: str) -> int | None:
@@ -481,6 +511,7 @@ def parse_text(text: str) -> DealRecord:
     leader = None
     deal = seed = None
     tricks: list[tuple[int, list[tuple[int | None, str]], int | None, int | None]] = []
+    seat_lines: dict[int, int] = {}
     for no, raw in enumerate(text.splitlines(), 1):
         line = clean_text(raw).split("#", 1)[0].strip()
         if not line:
@@ -506,6 +537,10 @@ def parse_text(text: str) -> DealRecord:
             continue  # trace's score lines
         elif m := _SEAT_LINE.match(line):
             body = m.group(2).strip()
+            if int(m.group(1)) in seat_lines:
+                raise RecordError(f"{where}: seat {m.group(1)}'s hand is given twice (lines "
+                                  f"{seat_lines[int(m.group(1))]} and {no})")
+            seat_lines[int(m.group(1))] = no
             hands[int(m.group(1))] = None if body in ("?", "") else (no, body)
         elif m := _EXPOSED_LINE.match(line):
             body = m.group(2).strip()
@@ -537,7 +572,7 @@ def parse_text(text: str) -> DealRecord:
             tricks.append((no, plays, None if m.group(2) is None else int(m.group(2)),
                            None if m.group(4) is None else int(m.group(4))))
         else:
-            raise RecordError(f"{where}: cannot read {line!r} (expected rules, later deal, "
+            raise RecordError(f"{where}: cannot read {_short(line)} (expected rules, later deal, "
                               "seat N: HAND, exposed: ..., leader N or trick N: PLAYS)")
     decks = rule_items.get("decks")
     if decks is None:  # 26-card hands are a two-deck deal
@@ -621,17 +656,8 @@ def parse_record(text: str, deal: int | None = None, where: str = "record") -> D
     body = text.lstrip("\ufeff").strip()
     if not body:
         raise RecordError(f"{where} is empty")
-    if body.startswith("{"):
-        objs = []
-        try:
-            objs = [json.loads(body)]
-        except json.JSONDecodeError:
-            for no, line in enumerate(body.splitlines(), 1):
-                if line.strip():
-                    try:
-                        objs.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise RecordError(f"{where} line {no}: not JSON ({exc.msg})") from None
+    if body[0] in "[{":
+        objs = _json_objects(body, where)
         if deal is not None:
             pick = [o for o in objs if isinstance(o, dict) and o.get("deal") == deal]
             if not pick:
@@ -647,6 +673,33 @@ def parse_record(text: str, deal: int | None = None, where: str = "record") -> D
     if deal is not None and rec.deal is not None and rec.deal != deal:
         raise RecordError(f"{where} is deal {rec.deal}, not --deal {deal}")
     return rec
+
+
+def _json_objects(body: str, where: str) -> list:
+    """The deal objects of a JSON text: one object, a JSON list of them, or one object a
+    line (``trace --format json``).  Raises RecordError naming the line that is not JSON."""
+    try:
+        whole = json.loads(body)
+    except RecursionError:
+        raise RecordError(f"{where}: the JSON is nested too deeply to be read") from None
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, list):
+        if not whole:
+            raise RecordError(f"{where}: an empty JSON list holds no deal record")
+        return whole
+    if whole is not None:
+        return [whole]
+    objs = []
+    for no, line in enumerate(body.splitlines(), 1):
+        if line.strip():
+            try:
+                objs.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"{where} line {no}: not JSON ({exc.msg})") from None
+            except RecursionError:
+                raise RecordError(f"{where} line {no}: nested too deeply to be read") from None
+    return objs
 
 
 __all__ = ["DealRecord", "RecordError", "build_record", "from_json", "from_state", "parse_record",

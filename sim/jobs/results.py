@@ -132,11 +132,11 @@ def read_manifest(folder: str | Path) -> dict:
     """The parsed ``manifest.json`` of a results folder.
 
     InputError when ``folder`` does not exist, is not a results folder (no manifest) or
-    the manifest cannot be read.
+    the manifest cannot be read or holds no ``chunks`` list of chunk entries.
     """
     path = Path(folder) / MANIFEST
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         if not Path(folder).exists():
             raise InputError(f"{folder} does not exist (expected a results folder of "
@@ -148,6 +148,12 @@ def read_manifest(folder: str | Path) -> dict:
         raise InputError(f"{folder} is not a results folder (no {MANIFEST})") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+    chunks = manifest.get("chunks") if isinstance(manifest, dict) else None
+    if not isinstance(chunks, list) or not all(
+            isinstance(c, dict) and "status" in c for c in chunks):
+        raise InputError(f"{path} is damaged or not the manifest of a `gongzhu-sim run` or "
+                         "`study` folder (no \"chunks\" list of chunk entries)")
+    return manifest
 
 
 def has_deal_rows(manifest: dict) -> bool:

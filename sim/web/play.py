@@ -46,6 +46,8 @@ REVIEW_WORLDS = 48
 REVIEW_DEALS = 4_000
 #: The keys of a new deal besides the rule options.
 NEW_KEYS = ("page", "seat", "table", "seed", "deal", "hands")
+#: The keys of a review request.
+REVIEW_KEYS = ("page", "game", "precision", "max_worlds", "max_deals")
 
 
 class PlayError(InputError):
@@ -276,6 +278,10 @@ class PlayManager:
         from sim.analysis.review.compute import ReviewSettings
 
         game = self.get(body)
+        unknown = [k for k in body if k not in REVIEW_KEYS]
+        if unknown:
+            raise PlayError(f"unknown option {unknown[0]!r} for a review; valid: "
+                            f"{', '.join(REVIEW_KEYS[2:])}")
         with game.lock:
             if game.phase != "over":
                 raise PlayError("the deal is not over yet: the review comes at its end")

@@ -96,9 +96,14 @@ class ReviewSettings:
             raise InputError(f"--jobs must be ≥ 0, got {self.jobs!r}")
         check_seed(self.seed)
         if self.seats is not None:
+            if not self.seats:
+                raise InputError("--seat needs a seat 0..3")
             for s in self.seats:
                 if not isinstance(s, int) or not 0 <= s <= 3:
                     raise InputError(f"--seat must be 0..3, got {s!r}")
+            if len(set(self.seats)) < len(self.seats):
+                twice = next(s for s in self.seats if self.seats.count(s) > 1)
+                raise InputError(f"--seat {twice} is given twice")
         if self.tables is not None and self.opponents is not None:
             raise InputError("give either --opponents or --tables (every seat plays each "
                              "table), not both")
@@ -353,16 +358,13 @@ def review(
 def _four(player: str, opponents: str, seat: int) -> list[str] | str:
     """The four seats' models: ``player`` at ``seat``, ``opponents`` (one or three) at the
     others; one name when all four are the same (advise's fast rollout then applies)."""
-    from strategies.registry import parse_seats
+    from sim.analysis.exposure.options import split_names
 
     if player == opponents:
         return player
-    opp = parse_seats(opponents, "opponents") if "," in opponents else [opponents] * 4
-    if len(set(opp)) == 1:
-        opp = [opp[0]] * 3
-    elif len(opp) == 4:
-        raise InputError("--opponents takes one name or three (the other seats in increasing "
-                         "seat number)")
+    opp = [str(n) for n in split_names(opponents, "--opponents")]
+    if len(opp) == 1:
+        opp = opp * 3
     others = iter(opp)
     return [player if p == seat else next(others) for p in range(4)]
 
