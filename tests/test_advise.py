@@ -25,9 +25,9 @@ def _run(*args):
 
 
 def _json(*args):
-    code, out = _run(*args, "--format", "json")
-    assert code == 0, out
-    return json.loads(out)
+    r = CliRunner().invoke(main, ["advise", *args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)  # stdout: a first run's compile note goes to stderr
 
 
 # ---------------------------------------------------------------- acceptance

@@ -81,6 +81,8 @@ def test_cards_names_in_options_exposed_known_and_plays():
     hand = cards_to_mask(parse_hand("S:AKQ5 H:A93 D:J4 C:T863"))
     assert parse_options("none;猪;羊;猪,羊；变压器+红桃A", hand) == \
         parse_options("none;SQ;DJ;SQ,DJ;CT+HA", hand)
+    # the page's Chinese option names: 不亮 (nothing), 全亮 (every exposable card)
+    assert parse_options("不亮;羊;全亮", hand) == parse_options("none;DJ;all", hand)
     spec = make_deal_spec("黑桃AKQ5 红桃A93 方块J4 梅花T863", known={1: "黑桃J9 红桃K"})
     assert spec.cards(1) == sorted(parse_cards("SJ S9 HK"))
     # the README's advise position written in Chinese: same Position

@@ -122,7 +122,7 @@ def _advise_cli(rec, k, players, precision, max_worlds, seed):
             args += ["--exposed", f"{p}={','.join(card_str(c) for c in e)}"]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)  # stdout: a first run's compile note goes to stderr
 
 
 @pytest.mark.parametrize("decks", [1, 2])
@@ -189,7 +189,7 @@ def test_cli_forms_and_json_keys(tmp_path):
                                       "heuristic", "--precision", "0", "--max-worlds", "16",
                                       "--max-deals", "300", "--format", "json", "--quiet"])
         assert r.exit_code == 0, r.output
-        out = json.loads(r.output)
+        out = json.loads(r.stdout)
         out.pop("elapsed")
         outs.append(out)
     assert outs[0] == outs[1] == outs[2]

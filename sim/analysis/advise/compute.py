@@ -231,10 +231,12 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     """One deck: ``f(state, seat, legal, rng) -> values`` of strategies/search.py's
     ``rollout_value`` (``rollout_value_t`` with a model ``table``) for each legal card, in
     the kernel's units (solo 3 × zero-sum points, teams own raw − other raw)."""
+    from sim.core.kernel_cache import note_if_cold
     from sim.game.cards import cards_to_mask
     from sim.game.observation import O_SIZE
     from strategies.search import MEASURES, exposure_counts, rollout_value, rollout_value_t
 
+    note_if_cold(rollout_value if table is None else rollout_value_t)
     zero_sum = MEASURES["zero_sum"]
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     exp = np.zeros(4, dtype=np.int64)
@@ -256,6 +258,7 @@ def _rollout2(policy: int, table: np.ndarray | None, rules: np.ndarray):
     """Two decks: as :func:`_rollout1` with strategies/search_two_decks.py's
     ``rollout_value2`` (``rollout_value2_t``); the world is the uint64[8] has-one masks of
     the four seats then their has-two masks, a play ``(c1, c2)`` (``c2 = NONE``: a single)."""
+    from sim.core.kernel_cache import note_if_cold
     from sim.game.observation_two_decks import NONE
     from strategies.search import MEASURES
     from strategies.search_two_decks import (
@@ -265,6 +268,7 @@ def _rollout2(policy: int, table: np.ndarray | None, rules: np.ndarray):
         rollout_value2_t,
     )
 
+    note_if_cold(rollout_value2 if table is None else rollout_value2_t, decks=2)
     zero_sum = MEASURES["zero_sum"]
     scratch = np.empty(SCRATCH2, dtype=np.uint64)
     exp = np.zeros(4, dtype=np.int64)

@@ -33,7 +33,8 @@ from sim.game.cards import (
 )
 from strategies.registry import Choice, StrategyError
 
-_NONE_WORDS = ("none", "nothing", "-", "0")
+#: The words for "expose nothing" (不亮: the page's Chinese label; 全亮: every exposable card).
+_NONE_WORDS = ("none", "nothing", "-", "0", "不亮", "不亮牌")
 
 
 def held_counts(hand_mask: int, hand2: int = 0) -> tuple[int, int, int, int]:
@@ -111,7 +112,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
             word = item.strip().lower()
             if word in _NONE_WORDS:
                 flags = 0
-            elif word == "all":
+            elif word in ("all", "全亮"):
                 flags = held
             else:
                 toks = [t for t in item.replace("+", " ").replace(",", " ").split() if t]
