@@ -266,8 +266,8 @@ def test_sigint_keeps_finished_chunks_and_resume_completes(tmp_path, spawn):
               "--players", "lowest,random,lowest,random", "--no-rotate"]
     exe = shutil.which("gongzhu-sim", path=os.path.dirname(sys.executable)) or "gongzhu-sim"
     # default SIGINT handling even under a shell that ignores it; killed when the test ends
-    p = spawn([exe, "run", *common, "--chunk-size", "1200", "--jobs", "2",
-               "--out", str(out), "--quiet"])
+    p = spawn([exe, "run", *common, "--chunk-size", "1200", "--jobs", "2", "--deal-rows",
+               "--out", str(out), "--quiet"])  # per-deal rows: one Parquet file per chunk
     deadline = time.monotonic() + 120
     while len(_chunks_on_disk(out)) < 3:
         assert p.poll() is None, p.communicate()

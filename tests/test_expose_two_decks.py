@@ -223,5 +223,9 @@ def test_expose_progress_shows_time_left(monkeypatch):
     prog(30, 60, 50.0)  # 10 s for 30 deals: 30 more ≈ 10 s
     assert lines == [
         "expose: 10 deals (cap 60), largest Δ half-width 123, target 2, 3 s, at most 15 s left",
+        # from a quarter of the cap on, a target the cap cannot reach is said once, at once
+        "expose: note: the precision target 2 needs about 19,000 deals (largest Δ half-width "
+        "50 after 30), more than the cap of 60: the run stops at the cap with a half-width of "
+        "about 35.4; give --precision or --max-deals to change it",
         "expose: 30 deals (cap 60), largest Δ half-width 50, target 2, 10 s, at most 10 s left"]
     assert [cmd._duration(s) for s in (42, 420, 9000)] == ["42 s", "7 min", "2.5 h"]
