@@ -46,6 +46,11 @@ from hypothesis import settings
 #: No wall-clock deadline for any hypothesis test: the code under test is mostly
 #: numba-backed, and a first call that compiles, or a machine shared with other jobs, is
 #: no failure (issue 26: test_mask_roundtrip failed DeadlineExceeded at 266 ms of 200).
+#: Every engine compiled with every play strategy (sim/engine/request.py COMPILE_ALL): one
+#: variant per deck count for the whole suite, set before the warm-up processes and the
+#: xdist workers start, so they inherit it.
+os.environ.setdefault("GONGZHU_SIM_COMPILE_ALL", "1")
+
 settings.register_profile("steady", deadline=None)
 settings.load_profile("steady")
 

@@ -7,6 +7,7 @@ sim/engine/two_decks.py).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -15,7 +16,7 @@ import numpy as np
 from sim.game.cards import DJ, SQ, mask_of
 from sim.game.rules import Rules
 from sim.game.scoring import points, team_points, zero_sum
-from strategies.dispatch import PlaySet, play_set
+from strategies.dispatch import ALL_PLAYS, PlaySet, play_set
 from strategies.registry import (
     EXPOSURE,
     PLAYER,
@@ -93,13 +94,21 @@ class DealOutputs2(NamedTuple):
     errors: np.ndarray
 
 
+#: Environment variable: ``1`` compiles every engine with every play strategy (one engine
+#: variant per deck count, whatever the table) instead of one variant per play set.  The
+#: test suite sets it: it seats dozens of different tables, and one large compile is
+#: cheaper than one per set; the results are the same either way.
+COMPILE_ALL = "GONGZHU_SIM_COMPILE_ALL"
+
+
 def kernel_table(rules: Rules, players: list[Choice], exposures: list[Choice]) -> KernelTable:
     """The :class:`KernelTable` of four resolved seats (``players``/``exposures``: four
     :class:`~strategies.registry.Choice` each) under ``rules``."""
     sids = np.array([c.id for c in players], np.int64)
+    plays = ALL_PLAYS if os.environ.get(COMPILE_ALL) == "1" else play_set(sids)
     return KernelTable(rules.to_array(), sids, params_table(players, rules),
                        np.array([c.id for c in exposures], np.int64), params_table(exposures),
-                       play_set(sids))
+                       plays)
 
 
 def error_slots(total: int, block: int) -> np.ndarray:
