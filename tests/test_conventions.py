@@ -120,11 +120,13 @@ def test_scheduler_help_says_it_implies_dask():
 @pytest.mark.parametrize("cmd", sorted(main.commands))
 def test_help_text_is_printed_as_written(cmd):
     """click prints help strings verbatim (no %-formatting): advise --precision said
-    "a 95%% CI".  No help text has a doubled percent sign."""
+    "a 95%% CI".  No help text has a doubled percent sign, and no unbounded range is
+    shown as ``[x<=None]``."""
     from click.testing import CliRunner
 
     r = CliRunner().invoke(main, [cmd, "--help"])
     assert r.exit_code == 0 and "%%" not in r.output, r.output
+    assert "None]" not in r.output, r.output
 
 
 def test_player_forms_name_every_registered_player():

@@ -104,6 +104,12 @@ class DealCount(click.IntRange):
                 value = text
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # no bounds: nothing to show in --help (click would print "x<=None")
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
 
 def deal_count(min: int | None = None, max: int | None = MAX_DEALS) -> DealCount:
     """The click type of a ``--deals``-like option (see :class:`DealCount`)."""
