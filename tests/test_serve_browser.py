@@ -91,6 +91,14 @@ def test_chinese_page_sheep_hand_clicked_in_recommends_the_sheep_in_chinese(page
         assert legend.get_attribute("data-decks") == "1" and "比例（0–1）" in legend.text
         heads = [th.text for th in drv.find_elements("css selector", "#expose-table th")]
         assert heads[8:11] == ["♠Q 猪", "♦J 羊", "♣10 变压器"]
+        # player and exposure-policy names read in Chinese; the values stay the CLI's names
+        from selenium.webdriver.support.ui import Select
+
+        sel = Select(drv.find_element("id", "expose-opponents"))
+        assert sel.first_selected_option.text == "learned（学习型）"
+        assert sel.first_selected_option.get_attribute("value") == "learned"
+        assert "rule（按规则亮）" in [o.text for o in Select(
+            drv.find_element("id", "expose-opp-exposure")).options]
         # tens one way: "10" in the hand, the table and the command line, never "T"
         assert drv.find_element("id", "expose-hand").text.endswith(
             "♠5 4 3 · ♥3 2 · ♦A K Q J 10 9 8 · ♣2")

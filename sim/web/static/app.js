@@ -2,7 +2,7 @@
 // runs the CLI's own analysis; this file only builds the options and draws the answers.
 import { ApiError, get, Job, PAGE, post } from "./api.js";
 import { CardGrid, cardLabel, cardsLabel, tens } from "./cards.js";
-import { getLang, initialLang, message, setLang, t, tOr } from "./i18n.js";
+import { STRINGS, getLang, initialLang, message, setLang, t, tOr } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let META = null;
@@ -104,7 +104,7 @@ function fillPlayers() {
     const old = sel.value || META.table_player;
     sel.replaceChildren();
     for (const p of META.players) {
-      if (p.decks.includes(d)) sel.append(new Option(p.name, p.name, false, p.name === old));
+      if (p.decks.includes(d)) sel.append(nameOption("player", p.name, p.name === old));
     }
   }
   const box = $("expose-tables"), ticked = new Set(pickedTables());
@@ -116,15 +116,25 @@ function fillPlayers() {
     cb.addEventListener("change", tablesChanged);
     const lab = document.createElement("label");
     lab.title = p.help || "";
-    lab.append(cb, " " + p.name);
+    const name = Object.assign(document.createElement("span"), { textContent: " " + tOr(`player.${p.name}`, p.name) });
+    if (`player.${p.name}` in STRINGS.en) name.dataset.i18n = `player.${p.name}`;
+    lab.append(cb, name);
     box.append(lab);
   }
   tablesChanged();
   const ex = $("expose-opp-exposure"), old = ex.value || "rule";
   ex.replaceChildren();
   for (const e of META.exposures) {
-    if (e.decks.includes(d) && !e.name.includes(":") && e.name !== "fixed") ex.append(new Option(e.name, e.name, false, e.name === old));
+    if (e.decks.includes(d) && !e.name.includes(":") && e.name !== "fixed") ex.append(nameOption("exposure", e.name, e.name === old));
   }
+}
+
+// An <option> for a player or exposure policy: the value is its name as the CLI takes it, the
+// text the page's language (i18n.js `player.*` / `exposure.*`; a name without one as it is).
+function nameOption(kind, name, selected) {
+  const o = new Option(tOr(`${kind}.${name}`, name), name, false, selected);
+  if (`${kind}.${name}` in STRINGS.en) o.dataset.i18n = `${kind}.${name}`;
+  return o;
 }
 
 // ------------------------------------------------------------------ Should I expose?
