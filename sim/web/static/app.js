@@ -116,9 +116,9 @@ function fillPlayers() {
     cb.addEventListener("change", tablesChanged);
     const lab = document.createElement("label");
     lab.title = p.help || "";
-    const name = Object.assign(document.createElement("span"), { textContent: " " + tOr(`player.${p.name}`, p.name) });
+    const name = Object.assign(document.createElement("span"), { textContent: tOr(`player.${p.name}`, p.name) });
     if (`player.${p.name}` in STRINGS.en) name.dataset.i18n = `player.${p.name}`;
-    lab.append(cb, name);
+    lab.append(cb, " ", name);
     box.append(lab);
   }
   tablesChanged();
