@@ -203,3 +203,17 @@ def test_public_api(name):
 
     obj = getattr(sim, name)
     assert obj.__doc__, f"sim.{name} has no docstring"
+
+
+def test_code_says_what_it_does_now():
+    """Comments and docstrings under sim/, strategies/ and reports/ are in the present tense:
+    no issue numbers ("issue 24") and no dated figures ("2026-12-01"); history goes in docs/
+    and the commit messages."""
+    import re
+
+    pattern = re.compile(r"\bissues? ?#?\d+|\b20\d\d-\d\d-\d\d\b", re.IGNORECASE)
+    bad = [f"{path.relative_to(ROOT)}:{k}: {line.strip()}"
+           for path in MODULES.values()
+           for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+           if pattern.search(line)]
+    assert bad == []
