@@ -110,7 +110,7 @@ def decision_sentence(row, unit: str, level: float = DEFAULT_LEVEL) -> str:
     return f"{row['rule']}: {tail}"
 
 
-def fmt_pm(mean: float, lo: float, hi: float, digits: int = 2) -> str:
+def fmt_pm_interval(mean: float, lo: float, hi: float, digits: int = 2) -> str:
     """``mean ± half`` (half = the CI's half-width) with ``digits`` decimals; ``mean ± n/a``
     when the interval is undefined (one deal, or equal values); ``–`` without a mean."""
     if not np.isfinite(mean):
@@ -145,7 +145,7 @@ def _score_display(summary: pd.DataFrame, label_cols: list[str], level: float = 
     for m in SUMMARY_SCORES:
         if f"{m} mean" in summary.columns:
             scores[m.replace("_", "-")] = [
-                fmt_pm(a, b, c) for a, b, c in zip(summary[f"{m} mean"],
+                fmt_pm_interval(a, b, c) for a, b, c in zip(summary[f"{m} mean"],
                                                   summary[f"{m} {lo_name}"],
                                                   summary[f"{m} {hi_name}"], strict=True)]
     rates = summary[label_cols[:1] if "seat" in label_cols else label_cols].copy()
@@ -619,8 +619,10 @@ def _side_by_side_section(folder: Path, manifest: dict, data: dict, bfolder: Pat
         f"Δ under {la}": [cell(r, "a") for _, r in cr.iterrows()],
         f"Δ under {lb}": [cell(r, "b") for _, r in cr.iterrows()],
         "verdict": cr["verdict"]}) if len(cr) else cr
-    bullets = [f"{r['rule']} [{r['card']}]: {fmt_pm(r['mean_a'], r[f'{lo}_a'], r[f'{hi}_a'])}"
-               f" under {la}, {fmt_pm(r['mean_b'], r[f'{lo}_b'], r[f'{hi}_b'])} under {lb} "
+    def pm(r, tag: str) -> str:
+        return fmt_pm_interval(r[f"mean_{tag}"], r[f"{lo}_{tag}"], r[f"{hi}_{tag}"])
+
+    bullets = [f"{r['rule']} [{r['card']}]: {pm(r, 'a')} under {la}, {pm(r, 'b')} under {lb} "
                f"({r['verdict']})" for _, r in cr.iterrows() if r["kind"] == "rule"]
     sec = Section(f"Side by side: {la} vs {lb}", text=[
         f"The same exposure study played by two tables: {folder} ({la}) and {bfolder} "

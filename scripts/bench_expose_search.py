@@ -9,8 +9,8 @@ playing ``search`` (default keys) and the other seats ``heuristic``, two options
 two decks: the README two-deck hand ``S:AKQ74 H:K9632 D:AAKQJJ97 C:AK986432``.  Prints the
 machine, the median CPU seconds per option-deal of ``--runs`` runs (one- and two-deck runs
 alternate, so machine load hits both alike) and their ratio: the factor by which the
-two-deck default deal cap of ``expose`` (sim/commands/expose.py SEARCH_MAX_DEALS2) is
-smaller than the one-deck one (SEARCH_MAX_DEALS), so a default run takes about as long.
+two-deck default deal cap of ``expose`` (sim/analysis/exposure/costs.py SEARCH_MAX_DEALS2)
+is smaller than the one-deck one (SEARCH_MAX_DEALS), so a default run takes about as long.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The ``gongzhu-sim`` command: a click group; each command lives in ``sim/commands/``.
+"""The ``gongzhu-sim`` command: a click group; each command lives in ``sim/commands/``,
+``serve`` (the web page, above the commands it calls) in ``sim/web/serve.py``.
 
 Heavy modules (numba kernels, pandas, matplotlib) are imported inside the
 commands, so ``gongzhu-sim --help`` is instant.  Bad input of any kind exits
@@ -96,7 +97,9 @@ def main() -> None:
 
 
 try:
-    for _cmd in COMMANDS():
+    from sim.web.serve import serve  # click only: the web libraries load when it runs
+
+    for _cmd in [*COMMANDS(), serve]:
         main.add_command(_cmd)
 except KeyboardInterrupt:  # Ctrl-C while the commands are imported: no traceback
     sys.stderr.write("Interrupted.\n")

@@ -345,6 +345,9 @@ for _name, _size in TABLE_TUPLES:
 TABLE_SIZE = _o
 (_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
  _T15) = _T_OFF
+#: The entries of the first tuple (``heur.kind.seat``: heur·12 + kind·4 + seat) whose card is
+#: the heuristic's own play (heur = 1); a play's first entry (slot 0) is in this tuple.
+HEUR_ENTRIES = slice(_T0 + 12, _T0 + 24)
 _HA = np.uint64(mask_of(HA))
 _NO_CARD = np.int64(-1)
 

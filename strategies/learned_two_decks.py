@@ -288,6 +288,10 @@ for _name2, _size2 in TABLE_TUPLES2:
 #: Entries of the two-deck lookup table.
 TABLE_SIZE2 = _o2
 (_U0, _U1, _U2, _U3, _U4, _U5, _U6, _U7, _U8, _U9) = _T2_OFF
+#: The entries of the first tuple (``heur.kind.seat.type``: heur·36 + kind·12 + seat·3 +
+#: type) whose play is the two-deck heuristic's own (heur = 1); a play's first entry (slot 0)
+#: is in this tuple.
+HEUR_ENTRIES2 = slice(_U0 + 36, _U0 + 72)
 
 
 @njit(cache=True, nogil=True)

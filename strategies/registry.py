@@ -309,7 +309,7 @@ def check_params_record(was, now: dict[str, list[float]], decks: int, how: str) 
     """Raise StrategyError when a player name resolves to other parameters now (``now``,
     :func:`params_record`) than when the job started (``was``).  ``was`` None (a record made
     before it was kept): refused only when a one-deck ``search`` name's meaning changed with
-    the new defaults (issue 24; :func:`former_search`).  ``how`` names the command that
+    the new defaults (:func:`former_search`).  ``how`` names the command that
     resumes, e.g. ``--resume``."""
     if isinstance(was, dict):
         for name in sorted(set(was) | set(now)):

@@ -34,13 +34,13 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=56,top=2,measure=zero_sum``, issue 24's
-new default, chosen at equal CPU time per deal); two decks, and the keys a one-deck spec
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=56,top=2,measure=zero_sum``, chosen
+at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
-``search:rollout=heuristic,infer=0`` is the ``search`` of waves 1–2.
+``search:rollout=heuristic,infer=0`` is the former ``search`` (docs/players.md).
 
-Issue 24's keys (each measured in docs/strength.md):
+The keys beyond the plain search (each measured in docs/strength.md):
 
 * ``rollout=learned`` — the rollouts' four seats play the shipped ``learned`` model; the
   registry puts the model after the seat's parameters (as for a ``learned`` seat) and
@@ -123,10 +123,9 @@ SEARCH_PARAMS: dict[str, float] = {
     "race": 0.0,
     "top": 0.0,
 }
-#: The one-deck defaults of ``search`` (issue 24; docs/strength.md "The default"): 56 worlds,
-#: only the 2 classes of legal cards the learned model scores best rolled out, zero-sum
-#: measure; +10.7 [+8.9, +12.5] raw per seat per deal over the former default at about its
-#: CPU time per deal (0.94–1.08× in four cost runs).
+#: The one-deck defaults of ``search`` (docs/strength.md "The default" measures them against
+#: the former ones at about the same CPU time per deal): 56 worlds, only the 2 classes of
+#: legal cards the learned model scores best rolled out, zero-sum measure.
 SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=56.0, measure=1.0, top=2.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``

@@ -2,9 +2,10 @@
 
 Layers, lowest first (sim/__init__.py, docs/architecture.md): sim.errors → sim.core (with
 the statistics, sim.core.stats) → sim.game (with the measure table, sim.game.measures) →
-strategies → sim.engine → sim.jobs → sim.analysis → reports → sim.commands / sim.cli /
-sim.web.  Every module has a layer and may import only its own layer or the layers below it
-(function-level imports included: a lazy import is still a dependency).
+strategies → sim.engine → sim.jobs → sim.analysis → reports → sim.commands → sim.web (the
+page sits above the commands it calls) → sim.cli.  Every module has a layer and may import
+only its own layer or the layers below it (function-level imports included: a lazy import is
+still a dependency).
 ``sim/__init__.py`` (the public API, imported lazily) is exempt.
 """
 
@@ -29,7 +30,9 @@ LAYERS = [
     ("sim.jobs",),
     ("sim.analysis",),
     ("reports",),
-    ("sim.commands", "sim.cli", "sim.web"),
+    ("sim.commands",),
+    ("sim.web",),
+    ("sim.cli",),
 ]
 #: Third-party packages of an optional extra (pyproject.toml): a module that needs one
 #: imports where the extra is installed (``web``: sim.web, ``gongzhu-sim serve``).
@@ -101,6 +104,37 @@ def test_imports_point_down():
     assert bad == []
 
 
+def test_only_the_page_and_the_cli_import_the_commands():
+    """No module below sim/commands (nor sim/__init__.py, the API) imports sim.commands: a
+    constant the analysis and the page both need lives in the analysis."""
+    bad = [f"{m} imports {d}" for m, deps in GRAPH.items() for d in deps
+           if d.startswith("sim.commands") and not m.startswith(("sim.commands", "sim.web",
+                                                                  "sim.cli"))]
+    assert bad == []
+
+
+def test_the_commands_do_not_import_the_page():
+    """sim/commands never imports sim/web (``serve`` lives in sim/web/serve.py, added to the
+    group by sim/cli.py), and ``gongzhu-sim --help`` and every command but ``serve`` run
+    without the web libraries: the CLI and the serve command module import none of them."""
+    assert [f"{m} imports {d}" for m, deps in GRAPH.items() if m.startswith("sim.commands")
+            for d in deps if d.startswith("sim.web")] == []
+    code = ("import sys\nclass Block:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name.split('.')[0] in {OPTIONAL!r}:\n"
+            "            raise ImportError(name)\n"
+            "sys.meta_path.insert(0, Block())\n"
+            "from click.testing import CliRunner\nfrom sim.cli import main\n"
+            "r = CliRunner().invoke(main, ['--help'])\nassert r.exit_code == 0, r.output\n"
+            "assert 'serve' in r.output and 'expose' in r.output, r.output\n"
+            "r = CliRunner().invoke(main, ['score', '--help'])\nassert r.exit_code == 0\n"
+            "r = CliRunner().invoke(main, ['serve', '--port', '1'])\n"
+            "assert r.exit_code == 2 and 'web extra' in r.output, r.output\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_no_import_cycles():
     # package __init__ files that only re-export their submodules are skipped: importing
     # sim.engine.request runs sim.engine/__init__ first, which is not a dependency of it
@@ -169,3 +203,17 @@ def test_public_api(name):
 
     obj = getattr(sim, name)
     assert obj.__doc__, f"sim.{name} has no docstring"
+
+
+def test_code_says_what_it_does_now():
+    """Comments and docstrings under sim/, strategies/ and reports/ are in the present tense:
+    no issue numbers ("issue 24") and no dated figures ("2026-12-01"); history goes in docs/
+    and the commit messages."""
+    import re
+
+    pattern = re.compile(r"\bissues? ?#?\d+|\b20\d\d-\d\d-\d\d\b", re.IGNORECASE)
+    bad = [f"{path.relative_to(ROOT)}:{k}: {line.strip()}"
+           for path in MODULES.values()
+           for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+           if pattern.search(line)]
+    assert bad == []

@@ -444,7 +444,7 @@ def test_cli_train_keeps_and_reuses_its_records(tmp_path):
 
 
 def test_slowness_is_a_property_of_the_registry_entry():
-    from sim.commands.expose import _plays_search
+    from sim.analysis.exposure.costs import plays_search as _plays_search
     from strategies.registry import PLAYER, lookup
 
     assert lookup(PLAYER, "search").slow and not lookup(PLAYER, "learned").slow

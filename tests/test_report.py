@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from reports.report import build_report, fmt_ci, fmt_pm
+from reports.report import build_report, fmt_ci, fmt_pm_interval
 from sim.cli import main
 from sim.core.stats import z_value
 from sim.jobs.results import SUMMARY, load_results
@@ -75,7 +75,7 @@ def test_run_report_files_and_summary_recomputed(run_dir):
             assert row[f"{m} mean"] == pytest.approx(mean)
             assert row[f"{m} ci95_low"] == pytest.approx(lo)
             assert row[f"{m} ci95_high"] == pytest.approx(hi)
-            assert fmt_pm(mean, lo, hi) in md  # mean ± half-width
+            assert fmt_pm_interval(mean, lo, hi) in md  # mean ± half-width
             c = csv[(csv.metric == m) & (csv.seat == str(s))].iloc[0]
             assert c["mean"] == pytest.approx(mean) and c["ci95_low"] == pytest.approx(lo)
         col = df[f"collected_{s}"].to_numpy(np.uint64)
@@ -244,9 +244,9 @@ def test_report_level_scales_half_widths_not_se(run_dir, study_dir, tmp_path):
 
 
 def test_fmt_pm():
-    assert fmt_pm(1.234, 0.0, 2.468) == "1.23 ± 1.23"
-    assert fmt_pm(2000.0, np.nan, np.nan) == "2000.00 ± n/a"
-    assert fmt_pm(np.nan, 0.0, 1.0) == "–"
+    assert fmt_pm_interval(1.234, 0.0, 2.468) == "1.23 ± 1.23"
+    assert fmt_pm_interval(2000.0, np.nan, np.nan) == "2000.00 ± n/a"
+    assert fmt_pm_interval(np.nan, 0.0, 1.0) == "–"
 
 
 def test_report_of_a_run_with_no_finished_chunk_is_one_error(run_dir, tmp_path):

@@ -801,7 +801,7 @@ def _serve(monkeypatch, *args, check=True):
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
     if check:
-        monkeypatch.setattr("sim.commands.serve.check_listen", lambda host, port: None)
+        monkeypatch.setattr("sim.web.serve.check_listen", lambda host, port: None)
     code, _, err = _cli("serve", *args)
     return code, err, got
 

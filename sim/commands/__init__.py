@@ -1,4 +1,7 @@
-"""CLI commands, one module each; ``COMMANDS()`` lists them for the click group."""
+"""CLI commands, one module each; ``COMMANDS()`` lists them for the click group.
+
+``gongzhu-sim serve`` is not here: the web page sits above the commands it calls
+(sim/web/serve.py), and sim/cli.py adds it to the group."""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.review import review
     from sim.commands.run import run
     from sim.commands.score import level, score
-    from sim.commands.serve import serve
     from sim.commands.strategies import strategies
     from sim.commands.study import study
     from sim.commands.trace import trace
@@ -22,4 +24,4 @@ def COMMANDS() -> list[click.Command]:  # noqa: N802 - a registry, read like a c
     from sim.commands.tune import tune
 
     return [run, expose, compare, study, tune, report, trace, score, level, strategies, advise,
-            serve, train, review]
+            train, review]

@@ -13,6 +13,15 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from sim.analysis.exposure.costs import (
+    SEARCH_BATCH,
+    SEARCH_BATCH2,
+    SEARCH_COST2,
+    SEARCH_MAX_DEALS,
+    SEARCH_MAX_DEALS2,
+    default_caps,
+    plays_search,
+)
 from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
@@ -30,18 +39,6 @@ from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS
-
-#: default deal cap and batch when a seat plays ``search`` (≈ 1,000× slower than heuristic)
-SEARCH_MAX_DEALS = 4_000
-SEARCH_BATCH = 250
-#: what a two-deck search deal costs against a one-deck one: 43.4× (1.32 vs 57.1 ms CPU per
-#: deal and option, scripts/bench_expose_search.py, 2026-12-01; 63× before the two-deck
-#: heuristic, search's rollout policy, got 1.42× faster)
-SEARCH_COST2 = 45
-#: the same with two decks: 4,000 / 45 ≈ 90 deals (a multiple of the batch) make a default
-#: run about as long as the one-deck default (4,000 deals would take ~45× longer)
-SEARCH_MAX_DEALS2 = 90
-SEARCH_BATCH2 = 10
 
 
 @dataclass(frozen=True)
@@ -295,7 +292,6 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     given, i.e. each table's / refused with tables, else ``TABLE_PLAYER``, ``learned``).
     Raises InputError for bad input (the CLI's ``Error:`` line), before any deal is played.
     """
-    from sim.analysis.exposure.compute import DEFAULT_BATCH, DEFAULT_MAX_DEALS
     from sim.core.stats import check_level
     from sim.errors import InputError
     from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
@@ -338,20 +334,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                 raise type(exc)(f"--tables {t}: {exc}") from None
         runs = [(t, t if player is None else player, t) for t in names]
 
-    def caps(slow: bool) -> tuple[int, int]:
-        """(deal cap, batch) of one table: search's smaller defaults when a seat plays it."""
-        cap = explicit_cap
-        if cap is None:
-            cap = (SEARCH_MAX_DEALS2 if two else SEARCH_MAX_DEALS) if slow else DEFAULT_MAX_DEALS
-            if deal_cap is not None:
-                cap = min(cap, deal_cap)
-        b = batch
-        if b is None:
-            b = (SEARCH_BATCH2 if two else SEARCH_BATCH) if slow else DEFAULT_BATCH
-        return cap, b
-
-    runs = [(t, p, o, *caps(_plays_search(p, o))) for t, p, o in runs]
-    slow = any(_plays_search(p, o) for _, p, o, _, _ in runs)
+    runs = [(t, p, o, *default_caps(plays_search(p, o), rules.decks, explicit_cap, batch,
+                                     deal_cap)) for t, p, o in runs]
+    slow = any(plays_search(p, o) for _, p, o, _, _ in runs)
     default_cap = explicit_cap is None
     max_deals = max(r[3] for r in runs)
     batch = min(r[4] for r in runs)
@@ -431,19 +416,6 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
         if interrupted:
             break
     return results, interrupted, len(hands)
-
-
-def _plays_search(player: str, opponents: str) -> bool:
-    """True when the hero or an opponent plays a slow player (a registry entry marked
-    ``slow``, e.g. ``search``: ≈1,000× slower than heuristic)."""
-    from strategies.registry import PLAYER, lookup
-
-    names = f"{player},{opponents}".split(",")
-    for n in names:
-        s = lookup(PLAYER, n.strip().split(":", 1)[0])
-        if s is not None and s.slow:
-            return True
-    return False
 
 
 def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:

@@ -254,7 +254,7 @@ def small_n_warning(n: int, min_n: int = MIN_RELIABLE_N, what: str = "deals") ->
             f"heavy-tailed; they hold their level from about {min_n:,} {what})")
 
 
-def fmt_pm(mean: float, hw: float, digits: int = 2, sign: bool = False) -> str:
+def fmt_pm_hw(mean: float, hw: float, digits: int = 2, sign: bool = False) -> str:
     """``mean ± hw`` (``mean ± n/a`` when the interval is undefined)."""
     m = f"{mean:+.{digits}f}" if sign else f"{mean:.{digits}f}"
     if not math.isfinite(mean):
@@ -312,7 +312,7 @@ def cs_margin(t, t_opt: float, alpha: float = 1.0 - DEFAULT_LEVEL):
 
 __all__ = [
     "DECK_SCALE", "DEFAULT_LEVEL", "MIN_RELIABLE_N", "NA", "PRECISION_ONE_DECK", "check_level",
-    "ci_names", "cs_margin", "cs_x", "default_precision", "fmt_interval", "fmt_pm",
+    "ci_names", "cs_margin", "cs_x", "default_precision", "fmt_interval", "fmt_pm_hw",
     "half_width", "interval", "json_number", "level_label", "mean_ci", "merge_moments",
     "paired_se", "samples_needed", "sd_from_m2", "se_from_m2", "small_n_warning", "sums_ci",
     "undefined_warning", "z_value",

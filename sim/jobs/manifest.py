@@ -142,7 +142,7 @@ def player_params(spec: JobSpec) -> dict[str, list[float]]:
     """The resolved parameters of each distinct player of ``spec``, by player name
     (strategies/registry.py :func:`~strategies.registry.params_record`): recorded in the
     manifest as ``player_params`` so that ``--resume`` can tell when a name's meaning changed
-    (one-deck ``search``'s defaults did, issue 24).  Raises StrategyError as the registry
+    (one-deck ``search``'s defaults did, docs/players.md).  Raises StrategyError as the registry
     does."""
     from strategies.registry import params_record, parse_player
 

@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
+from sim.core.stats import fmt_pm_hw, small_n_warning, undefined_warning
 from sim.jobs.totals import ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
 
 SUMMARY = "summary.csv"
@@ -76,7 +76,7 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
             return f"{100 * mean:.2f}%"
         if not math.isfinite(half):
             undefined.append(metric)
-        return fmt_pm(mean, half)
+        return fmt_pm_hw(mean, half)
 
     n = int(next(iter(index.values()))["n"]) if index else 0
     scores = [m for m in SCORE_METRICS if (m, "0") in index]

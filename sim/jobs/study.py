@@ -420,7 +420,7 @@ def _team_col(folder) -> list[str]:
 def format_study_summary(table: pd.DataFrame) -> str:
     """The study summary for the terminal: per card, mean Δ ± CI of each measure (``n/a``
     when undefined, with a warning line)."""
-    from sim.core.stats import fmt_pm, small_n_warning, undefined_warning
+    from sim.core.stats import fmt_pm_hw, small_n_warning, undefined_warning
 
     lo_key = next((c for c in table.columns if str(c).startswith("ci")
                    and str(c).endswith("_low")), "ci95_low")
@@ -437,7 +437,7 @@ def format_study_summary(table: pd.DataFrame) -> str:
         sub = table[table["card"] == card].set_index("metric")
         n = int(sub["n"].iloc[0])
         rows.append([card, f"{n:,}"] + [
-            fmt_pm(sub.loc[m, "mean"], sub.loc[m, "mean"] - sub.loc[m, lo_key], sign=True)
+            fmt_pm_hw(sub.loc[m, "mean"], sub.loc[m, "mean"] - sub.loc[m, lo_key], sign=True)
             for m in metrics])
     widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()

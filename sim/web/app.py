@@ -547,8 +547,8 @@ def check_search_work(command: str, params: dict) -> None:
     seat too unless ``params["player"]`` is given (not None), as ``--opponents T`` does; a
     table of a ``slow`` registry player gets search's smaller default batch, as the command.
     """
+    from sim.analysis.exposure.costs import SEARCH_COST2, search_batch
     from sim.analysis.exposure.options import split_names
-    from sim.commands.expose import SEARCH_BATCH, SEARCH_BATCH2, SEARCH_COST2
     from sim.commands.options import pop_rules
     from strategies.registry import PLAYER, PLAYERS, lookup, parse_player, parse_seats
 
@@ -587,8 +587,7 @@ def check_search_work(command: str, params: dict) -> None:
             continue
         per = worlds * (SEARCH_COST2 if decks == 2 else 1)
         if command == "expose":
-            batch = params["batch"] or ((SEARCH_BATCH2 if decks == 2 else SEARCH_BATCH)
-                                        if slow else 10_000)
+            batch = search_batch(slow, decks, params["batch"] or None)
             what = f"a batch of {batch:,} deals"
         else:
             from sim.analysis.advise.compute import BATCH as batch

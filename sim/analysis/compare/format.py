@@ -76,7 +76,7 @@ def format_text(res: CompareResult) -> str:
     lines += ["", f"Verdicts (δ = ±{res.delta:g} {res.unit})"]
     for _, p in res.pairs.iterrows():
         why = ("identical: the same score on every deal" if p["tie"] == 1.0
-               else f"Δ = {stats.fmt_pm(p['delta'], p['half_width'], sign=True)}")
+               else f"Δ = {stats.fmt_pm_hw(p['delta'], p['half_width'], sign=True)}")
         lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
                      f"({why})")
     lines += res.warnings()

@@ -336,9 +336,9 @@ def featurize_table(dec: Decisions) -> TableDataset:
     deal_row = np.repeat(np.arange(D), counts)
     q = dec.values[deal_row, cards[:r]].astype(np.float32)
     heur_slot = idx[:r, 0]
-    from strategies.learned import _T0
+    from strategies.learned import HEUR_ENTRIES
 
-    heur = (heur_slot - _T0) >= 12  # heur·12 + kind·4 + seat
+    heur = heur_slot >= HEUR_ENTRIES.start
     return TableDataset(idx[:r], offsets, q, heur)
 
 
@@ -368,13 +368,11 @@ def fit_table(ds: TableDataset, temperature: float = 10.0, epochs: int = 10,
     from strategies.model import pack_table
 
     if decks == 2:
-        from strategies.learned_two_decks import _U0 as t0
+        from strategies.learned_two_decks import HEUR_ENTRIES2 as heur_entries
         from strategies.learned_two_decks import TABLE_SIZE2 as size
-        heur_entries = slice(t0 + 36, t0 + 72)  # heur·36 + kind·12 + seat·3 + type
     else:
-        from strategies.learned import _T0 as t0
+        from strategies.learned import HEUR_ENTRIES as heur_entries
         from strategies.learned import TABLE_SIZE as size
-        heur_entries = slice(t0 + 12, t0 + 24)  # heur·12 + kind·4 + seat
     TABLE_SIZE = size
     rng = np.random.default_rng(seed)
     theta = np.zeros(TABLE_SIZE)

@@ -189,7 +189,7 @@ def featurize_table2(dec: Decisions2):
     """The two-deck table entries of every recorded decision's legal plays, as a
     :class:`sim.analysis.learn.record.TableDataset` (``heur``: the two-deck heuristic's play)."""
     from sim.analysis.learn.record import TableDataset
-    from strategies.learned_two_decks import _U0, TABLE_SLOTS2, indices_batch2
+    from strategies.learned_two_decks import HEUR_ENTRIES2, TABLE_SLOTS2, indices_batch2
 
     R = int(dec.offsets[-1])
     idx = np.zeros((R, TABLE_SLOTS2), np.int32)
@@ -197,7 +197,7 @@ def featurize_table2(dec: Decisions2):
     if r != R:
         raise AssertionError("recorded plays do not line up with the table entries")
     return TableDataset(idx, np.asarray(dec.offsets, np.int64),
-                        np.asarray(dec.values, np.float32), (idx[:, 0] - _U0) >= 36)
+                        np.asarray(dec.values, np.float32), idx[:, 0] >= HEUR_ENTRIES2.start)
 
 
 def _record_chunk2(args) -> Decisions2:
