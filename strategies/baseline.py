@@ -11,6 +11,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit, suit_mask
 from sim.core.rng import bounded, next_u64
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE
 from sim.game.observation import O_HAND, O_LEGAL, O_TRICK, O_TRICK_LEN
 
@@ -77,7 +78,7 @@ def held_exposable(hand):
     f = 0
     for i in range(4):
         if hand & (ONE << np.uint64(EXPOSABLE_CARDS[i])):
-            f |= 1 << i
+            f |= ef.flag(i)
     return f
 
 
@@ -85,4 +86,4 @@ def held_exposable(hand):
 def expose_random(hand, rng):
     """Each exposable card held is exposed with probability ½ (one draw per deal)."""
     rng, r = next_u64(rng)
-    return held_exposable(hand) & np.int64((r >> np.uint64(40)) & np.uint64(15)), rng
+    return held_exposable(hand) & np.int64((r >> np.uint64(40)) & np.uint64(ef.FIRST_COPIES)), rng

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import popcount
+from sim.game import flags as ef
 from sim.game.cards import (
     CT,
     DA,
@@ -79,20 +80,23 @@ RULE_HELP: dict[str, str] = {
 
 #: The exposable card (flag bit: 1 pig, 2 sheep, 4 transformer, 8 ♥A) each key decides.
 RULE_CARD: dict[str, int] = {
-    "pig_low": 1, "pig_guards_max": 1,
-    "sheep_diamonds": 2, "sheep_guards": 2,
-    "trans_low": 4, "trans_high_max": 4,
-    "heartA_hearts": 8, "heartA_low": 8, "heartA_hearts_max": 8,
+    "pig_low": ef.PIG_FLAG, "pig_guards_max": ef.PIG_FLAG,
+    "sheep_diamonds": ef.SHEEP_FLAG, "sheep_guards": ef.SHEEP_FLAG,
+    "trans_low": ef.TRANSFORMER_FLAG, "trans_high_max": ef.TRANSFORMER_FLAG,
+    "heartA_hearts": ef.HEART_A_FLAG, "heartA_low": ef.HEART_A_FLAG,
+    "heartA_hearts_max": ef.HEART_A_FLAG,
 }
 
 #: Per card flag: key values that make the rule expose that card whenever it is held
 #: (``on``) or never (``off``), whatever the hand (counts are at most 13).
 RULE_FORCE: dict[int, dict[str, dict[str, float]]] = {
-    1: {"on": {"pig_low": 0.0, "pig_guards_max": 99.0}, "off": {"pig_low": 99.0}},
-    2: {"on": {"sheep_diamonds": 0.0, "sheep_guards": 0.0}, "off": {"sheep_diamonds": 99.0}},
-    4: {"on": {"trans_low": 0.0, "trans_high_max": 99.0}, "off": {"trans_low": 99.0}},
-    8: {"on": {"heartA_hearts": 0.0, "heartA_low": 0.0, "heartA_hearts_max": 99.0},
-        "off": {"heartA_hearts": 99.0}},
+    ef.PIG_FLAG: {"on": {"pig_low": 0.0, "pig_guards_max": 99.0}, "off": {"pig_low": 99.0}},
+    ef.SHEEP_FLAG: {"on": {"sheep_diamonds": 0.0, "sheep_guards": 0.0},
+                    "off": {"sheep_diamonds": 99.0}},
+    ef.TRANSFORMER_FLAG: {"on": {"trans_low": 0.0, "trans_high_max": 99.0},
+                          "off": {"trans_low": 99.0}},
+    ef.HEART_A_FLAG: {"on": {"heartA_hearts": 0.0, "heartA_low": 0.0, "heartA_hearts_max": 99.0},
+                      "off": {"heartA_hearts": 99.0}},
 }
 
 _SPADES_BELOW_Q = np.uint64(below_in_suit(SQ))
@@ -116,16 +120,16 @@ def expose_rule(hand, seat, announced, params):
     f = 0
     if (popcount(hand & _SPADES_BELOW_Q) >= p[0]
             and popcount(hand & _SK_SA) <= p[1]):
-        f |= 1
+        f |= ef.PIG_FLAG
     if (popcount(hand & _DIAMONDS) >= p[2]
             and popcount(hand & _DQ_DK_DA) >= p[3]):
-        f |= 2
+        f |= ef.SHEEP_FLAG
     if (popcount(hand & _CLUBS_BELOW_10) >= p[4]
             and popcount(hand & _CJ_TO_CA) <= p[5]):
-        f |= 4
+        f |= ef.TRANSFORMER_FLAG
     nh = popcount(hand & _HEARTS)
     if nh >= p[6] and popcount(hand & _H2_H3_H4) >= p[7] and nh <= p[8]:
-        f |= 8
+        f |= ef.HEART_A_FLAG
     return f
 
 

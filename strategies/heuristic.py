@@ -76,6 +76,7 @@ from sim.game.cards import (
     mask_of,
 )
 from sim.game.observation import (
+    NO_PARTNER,
     O_EXPOSED,
     O_HAND,
     O_LEADER,
@@ -147,7 +148,6 @@ _SHEEP = np.uint64(mask_of(DJ))
 _DIAMONDS_OVER_J = np.uint64(above_in_suit(DJ))  # ♦Q ♦K ♦A
 _TRANS = np.uint64(mask_of(CT))
 _HA = np.uint64(mask_of(HA))
-_NO_PARTNER = 4
 _PIG_C = SQ
 _SHEEP_C = DJ
 _TRANS_C = CT
@@ -257,7 +257,7 @@ def _discard(hand, legal, unseen, exposed, partner, trick, partner_taken, winner
     pig_out = (unseen & _PIG) != ZERO
     last = n == 3
     sure = last or (unseen & suit_mask(led) & _above(best)) == ZERO
-    if partner != _NO_PARTNER and winner == partner:
+    if partner != NO_PARTNER and winner == partner:
         # feed the partner; never the pig or hearts
         if sure:
             if legal & _SHEEP:
@@ -321,7 +321,7 @@ def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_
     last = n == 3
     sm = suit_mask(led)
     pig_out = (unseen & _PIG) != ZERO
-    pw = partner != _NO_PARTNER and winner == partner
+    pw = partner != NO_PARTNER and winner == partner
     if win == ZERO and not pw and (legal & (_PIG | _SHEEP | _TRANS)) == ZERO:
         return highest_bit(legal)  # fast path: only plain cards under the winner
     if pw:
@@ -416,7 +416,7 @@ def _follow(legal, unseen, exposed, partner, trick, my_taken, winner_taken, rem_
 def _duck_card(duck, exposed, winner, tmask, partner, winner_taken):
     """Highest card under the current winner, with the special cards placed well."""
     if duck & _PIG:
-        if not (partner != _NO_PARTNER and winner == partner) or duck == _PIG:
+        if not (partner != NO_PARTNER and winner == partner) or duck == _PIG:
             return _PIG_C
     d = duck & ~(_SHEEP | _TRANS | _PIG)
     if duck & _TRANS:
@@ -526,7 +526,7 @@ def play_heuristic(obs, params, rng):
                     obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
                     params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
     else:
-        pt = obs[O_TAKEN + partner] if partner != _NO_PARTNER else ZERO
+        pt = obs[O_TAKEN + partner] if partner != NO_PARTNER else ZERO
         c = _discard(hand, legal, unseen, exposed, partner, (n, led, best, winner, tmask), pt,
                      winner_taken, params[seat, _P_HEART_DUMP],
                      np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])

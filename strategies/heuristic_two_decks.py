@@ -29,6 +29,7 @@ from sim.game.cards import (
     from_in_suit,
     mask_of,
 )
+from sim.game.observation import NO_PARTNER
 from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
@@ -69,7 +70,6 @@ _HA = np.uint64(mask_of(HA))
 _PIG_C = SQ
 _SHEEP_C = DJ
 _TRANS_C = CT
-_NO_PARTNER = 4
 #: hearts by value band (standard values): ♥5..♥A ≥ 10, ♥J..♥A ≥ 20, ♥Q.., ♥K.., ♥A
 _H5A = np.uint64(from_in_suit(H5))
 _HJA = np.uint64(from_in_suit(HJ))
@@ -191,7 +191,7 @@ def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
                 return 20.0 + shed - 3.0 * broken
             return float(gain) + 0.5 * shed - 3.0 * broken
         return float(min(gain, 0)) - 20.0 + 0.5 * shed - 3.0 * broken
-    if partner != _NO_PARTNER and winner == partner:
+    if partner != NO_PARTNER and winner == partner:
         return 30.0 + pts + 0.3 * shed - 3.0 * broken
     return 30.0 - pts + 0.5 * shed - 3.0 * broken
 

@@ -35,6 +35,7 @@ from numba import njit
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
 from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SCORING_MASK, SK, SQ, mask_of
 from sim.game.observation import (
+    NO_PARTNER,
     O_EXPOSED,
     O_HAND,
     O_LEADER,
@@ -79,7 +80,6 @@ _TRANS = np.uint64(mask_of(CT))
 _SKA = np.uint64(mask_of(SK, SA))
 _HEARTS = np.uint64(HEARTS_MASK)
 _SQ = np.int64(SQ)
-_NO_PARTNER = 4
 _TOPS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))  # the ace of each suit
 _BOTTOMS = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the two of each suit
 #: Column of a ``learned`` seat's parameter row (after the heuristic's parameters, before
@@ -136,7 +136,7 @@ def _context(obs, params):
         for j in range(k):
             if np.int64(obs[O_TRICK + j]) == best:
                 winner = (leader + j) & 3
-    partner_winning = k > 0 and partner != _NO_PARTNER and winner == partner
+    partner_winning = k > 0 and partner != NO_PARTNER and winner == partner
     my_score = np.float64(score_gain(ZERO, obs[O_TAKEN + seat], obs[O_EXPOSED])) / 100.0
     return (seat, k, leader, unseen, tmask, np.int64(heur_c), led, best, winner,
             partner_winning, my_score)
@@ -424,7 +424,7 @@ def _table_context(obs, params, reps):
                     later_void = 1
         else:
             kind = 2
-    pw = 1 if (k > 0 and partner != _NO_PARTNER and winner == partner) else 0
+    pw = 1 if (k > 0 and partner != NO_PARTNER and winner == partner) else 0
     others_void = ZERO
     if k == 0:
         for q in range(1, 4):

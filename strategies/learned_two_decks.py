@@ -39,6 +39,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.game.cards import CT, DJ, FULL_DECK, HA, SA, SK, SQ, mask_of
+from sim.game.observation import NO_PARTNER
 from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
@@ -106,7 +107,6 @@ _SQKA = np.uint64(mask_of(SQ, SK, SA))
 _HA = np.uint64(mask_of(HA))
 _SQ = np.int64(SQ)
 _NONE = np.int64(NONE)
-_NO_PARTNER = 4
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -161,7 +161,7 @@ def _context2(obs):
             n_any += T_ANY[c]
         any_tr = n_any > 0
     partner = np.int64(obs[Q_PARTNER])
-    partner_winning = k > 0 and partner != _NO_PARTNER and winner == partner
+    partner_winning = k > 0 and partner != NO_PARTNER and winner == partner
     return (seat, k, unseen1, unseen2, sha, spig, ssh, st, np.int64(hc1), np.int64(hc2),
             base_my, k_my, any_my, s_my, led, pair_trick, best, winner, base_tr, k_tr,
             any_tr, partner_winning)

@@ -28,6 +28,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE
 from sim.game.observation_two_decks import (
     NONE,
@@ -150,21 +151,12 @@ def play_lowest2(obs, rng):
 EXPOSABLE_CARDS = np.array(EXPOSABLE, dtype=np.int64)  # SQ DJ CT HA, flag order
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _encode(f, i, count):
-    if count >= 1:
-        f |= 1 << i
-    if count >= 2:
-        f |= 1 << (i + 4)
-    return f
-
-
 @njit(cache=True, nogil=True)
 def held_exposable2(h1, h2):
     """8-bit flags of every exposable copy in the hand ``(h1, h2)``."""
     f = 0
     for i in range(4):
-        f = _encode(f, i, copies(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i])))
+        f = ef.with_copies(f, i, copies(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i])))
     return f
 
 
@@ -180,7 +172,7 @@ def expose_random2(h1, h2, rng):
             n += 1
         if (h2 & b) and (r >> np.uint64(48 + i)) & ONE:
             n += 1
-        f = _encode(f, i, n)
+        f = ef.with_copies(f, i, n)
     return f, rng
 
 
@@ -191,13 +183,14 @@ def expose_fixed2(params, seat, h1, h2):
     req = np.int64(params[seat, 0])
     f = 0
     for i in range(4):
-        want = ((req >> i) & 1) + ((req >> (i + 4)) & 1)
+        want = ef.copies(req, i)
         have = copies(h1, h2, ONE << np.uint64(EXPOSABLE_CARDS[i]))
-        f = _encode(f, i, min(want, have))
+        f = ef.with_copies(f, i, min(want, have))
     return f
 
 
 @njit(cache=True, nogil=True)
 def expose_rule2(params, seat, h1, announced):
     """``rule``: the one-deck rule on the cards held (one copy each; the 4 low flag bits)."""
-    return held_exposable(h1) & expose_rule(h1, seat, announced & 15, params) & 15
+    return ef.first_copies(held_exposable(h1)
+                           & expose_rule(h1, seat, ef.first_copies(announced), params))

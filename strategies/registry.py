@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.errors import InputError
+from sim.game import flags as ef
 from strategies.baseline import expose_random, play_lowest, play_random
 from strategies.broken import play_illegal, play_illegal2
 from strategies.dispatch import (
@@ -551,7 +552,7 @@ def _fixed_params(arg: str, name: str, decks: int | None) -> tuple[float, ...]:
         flags = exposure_flags(cards)
         for c in set(cards):  # a card twice: both copies (two decks; flag bit b + 4)
             if cards.count(c) == 2:
-                flags |= exposure_flags([c]) << 4
+                flags |= exposure_flags([c]) << ef.SECOND_SHIFT
     except CardError as exc:
         raise StrategyError(f"in exposure policy {name!r}: {exc}") from None
     return (float(flags),) + (0.0,) * (N_PARAMS - 1)

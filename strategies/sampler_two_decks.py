@@ -17,6 +17,7 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, FULL_DECK
 from sim.game.observation_two_decks import (
     Q_HAND1,
@@ -126,7 +127,7 @@ def sample_worlds2(obs, n_worlds, rng, out):
         n_fixed = 0
         for b in range(4):
             cb = bit(_EXPOSABLE[b])
-            n = ((f >> b) & 1) + ((f >> (b + 4)) & 1)
+            n = ef.copies(f, b)
             for _ in range(n):
                 if (pool1 & cb) == ZERO:
                     break  # inconsistent observation (cannot happen in a real deal)

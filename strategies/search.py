@@ -65,8 +65,10 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64, splitmix64
+from sim.game import flags as ef
 from sim.game.cards import DJ, EXPOSABLE, FULL_DECK, SCORING_MASK, SQ, mask_of
 from sim.game.observation import (
+    NO_PARTNER,
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
@@ -164,7 +166,6 @@ _SCORING = np.uint64(SCORING_MASK)
 _PIG = np.uint64(mask_of(SQ))
 _SHEEP = np.uint64(mask_of(DJ))
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
-_NO_PARTNER = np.uint64(4)
 _R_RANDOM, _R_LOWEST = PLAY_RANDOM, PLAY_LOWEST
 _R_HEURISTIC, _R_LEARNED = PLAY_HEURISTIC, PLAY_LEARNED
 #: every seat's heuristic parameters in the rollouts: the defaults (4, N_PARAMS)
@@ -243,7 +244,7 @@ def sample_worlds(obs, n_worlds, rng, out):
         f = np.int64(obs[O_EXPOSERS + q])
         m = ZERO
         for b in range(4):
-            if (f >> b) & 1:
+            if ef.exposed(f, b):
                 m |= bit(_EXPOSABLE[b])
         m &= hidden
         fixed[q] = m
@@ -474,7 +475,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_LEGAL] = legal
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
-                                     else _NO_PARTNER)
+                                     else np.uint64(NO_PARTNER))
                     c, rng = _policy(policy, ro, rng, table)
             cb = bit(c)
             h[p] = hand & ~cb
@@ -760,7 +761,8 @@ def _past_observation(obs, world, j, ro):
         led_suits &= ~(ONE << np.uint64(led))
     c2_lead = j == 0 and obs[O_FIRST_DEAL] != ZERO and np.int64(obs[O_TRICK_NO]) == 0
     ro[O_SEAT] = np.uint64(q)
-    ro[O_PARTNER] = np.uint64((q + 2) & 3) if np.int64(obs[O_VARIANT]) == 1 else _NO_PARTNER
+    ro[O_PARTNER] = (np.uint64((q + 2) & 3) if np.int64(obs[O_VARIANT]) == 1
+                     else np.uint64(NO_PARTNER))
     ro[O_HAND] = hand
     ro[O_PLAYED] = obs[O_PLAYED] & ~later
     ro[O_TRICK_LEN] = np.uint64(j)

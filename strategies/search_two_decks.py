@@ -57,7 +57,9 @@ from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit
 from sim.core.rng import next_u64, splitmix64
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK
+from sim.game.observation import NO_PARTNER
 from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
@@ -122,7 +124,6 @@ _EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
 #: per suit s, the flag index b of its exposable card
 _FLAG_OF_SUIT = np.array([EXPOSABLE.index(c) for c in EXPOSABLE_OF_SUIT], dtype=np.int64)
 _NONE = np.int64(NONE)
-_NO_PARTNER = np.uint64(4)
 _R_RANDOM, _R_LOWEST, _R_HEURISTIC, _R_LEARNED = 0, 1, 2, 4
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
 #: length of the scratch array of :func:`rollout_value2`
@@ -204,9 +205,9 @@ def rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, measure, rng
         m1 = ZERO
         m2 = ZERO
         for b in range(4):
-            if (f >> b) & 1:
+            if ef.exposed(f, b):
                 m1 |= bit(_EXPOSABLE[b])
-            if (f >> (b + 4)) & 1:
+            if ef.doubled(f, b):
                 m2 |= bit(_EXPOSABLE[b])
         x1[p] = m1
         x2[p] = m2
@@ -274,7 +275,7 @@ def rollout_value2_t(world, obs, c1, c2, policy, table, rules, exp, measure, rng
                     ro[Q_WINNER] = np.uint64(winner)
                     ro[Q_BEST] = np.uint64(max(best, 0))
                     ro[Q_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
-                                     else _NO_PARTNER)
+                                     else np.uint64(NO_PARTNER))
                     d1, d2, rng = _policy2(policy, ro, rng, table)
             if k == 0:
                 led = d1 // 13

@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from sim.errors import InputError
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
 from strategies.dispatch import EXPOSE_FIXED
 from strategies.registry import Choice, parse_exposure
@@ -93,19 +94,13 @@ def as_counts(value: Sequence[int] | Mapping[int, int] | Iterable[int], decks: i
 
 def flags_of_counts(counts: Sequence[int]) -> int:
     """The engines' exposure flags of ``counts``: bit b one copy, bit b+4 the second."""
-    f = 0
-    for b, n in enumerate(counts):
-        if n >= 1:
-            f |= 1 << b
-        if n >= 2:
-            f |= 1 << (b + 4)
-    return f
+    return ef.flags_of_copies(counts)
 
 
 def counts_of_flags(flags: int) -> Counts:
     """Copies per exposable card of the engines' exposure ``flags`` (inverse of
     :func:`flags_of_counts`)."""
-    c = [(flags >> b & 1) + (flags >> (b + 4) & 1) for b in range(4)]
+    c = ef.copies_list(flags)
     return (c[0], c[1], c[2], c[3])
 
 
@@ -160,10 +155,7 @@ def counts_flags(counts):
     """Kernel form of :func:`flags_of_counts`: ``counts`` int64[4] → int flags."""
     f = 0
     for b in range(4):
-        if counts[b] >= 1:
-            f |= 1 << b
-        if counts[b] >= 2:
-            f |= 1 << (b + 4)
+        f = ef.with_copies(f, b, counts[b])
     return f
 
 

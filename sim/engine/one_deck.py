@@ -56,8 +56,10 @@ from sim.engine.request import (
 from sim.engine.threads import run_blocks
 from sim.engine.two_decks import play_deals2
 from sim.errors import check_seed
+from sim.game import flags as ef
 from sim.game.cards import C2, DJ, EXPOSABLE, SCORING_MASK, SQ
 from sim.game.observation import (
+    NO_PARTNER,
     O_EXPOSED,
     O_EXPOSERS,
     O_FIRST_DEAL,
@@ -100,7 +102,6 @@ _SQ = np.int64(SQ)
 _DJ = np.int64(DJ)
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _SCORING = np.uint64(SCORING_MASK)
-_NO_PARTNER = np.uint64(4)
 _NONE_YET = np.int64(0)  # no flags announced yet
 
 
@@ -194,14 +195,14 @@ def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, give
             flags_all |= f
         if rules[R_AUTO_EXPOSE] and popcount(np.uint64(flags_all)) == 3:
             for b in range(4):
-                if flags_all & (1 << b) == 0:
+                if ef.exposed(flags_all, b) == 0:
                     for p in range(4):
                         if hands[p] & bit(_EXPOSABLE[b]):
-                            obs[O_EXPOSERS + p] |= np.uint64(1 << b)
-                    flags_all |= 1 << b
+                            obs[O_EXPOSERS + p] |= np.uint64(ef.flag(b))
+                    flags_all |= ef.flag(b)
     exposed = ZERO
     for b in range(4):
-        exp[b] = (flags_all >> b) & 1
+        exp[b] = ef.exposed(flags_all, b)
         if exp[b]:
             exposed |= bit(_EXPOSABLE[b])
     for p in range(4):
@@ -251,7 +252,7 @@ def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, give
                 if variant == VARIANT_PARTNERS:
                     obs[O_PARTNER] = np.uint64((p + 2) % 4)
                 else:
-                    obs[O_PARTNER] = _NO_PARTNER
+                    obs[O_PARTNER] = np.uint64(NO_PARTNER)
                 c, rngs[p] = play_in(plays, sids[p], sparams, obs, rngs[p])
                 if c < 0:
                     _kernel_error(errors, row, ERR_PLAY_ID, p, c, legal)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
+from sim.game import flags as ef
 from sim.game.cards import (
     C2,
     EXPOSABLE,
@@ -129,7 +130,7 @@ def choose_exposures(
             rng,
         )
         f = int(f)
-        if any(c not in hands[p] for c in flags_to_cards(f)) or f >> 4:
+        if any(c not in hands[p] for c in flags_to_cards(f)) or f & ~ef.FIRST_COPIES:
             raise AssertionError(f"exposure policy {exposures[p].name!r} returned flags {f}")
         flags[p] = f
     if rules.auto_expose_fourth:

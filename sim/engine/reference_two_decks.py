@@ -27,6 +27,7 @@ import numpy as np
 
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
 from sim.engine.reference import params_table
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, SCORING_MASK, SQ, cards_to_masks2, suit_of
 from sim.game.observation_two_decks import NONE
 from sim.game.play_two_decks import (  # the two-deck rules of play: the game layer (one home)
@@ -123,9 +124,9 @@ def choose_exposures2(
         f = int(f)
         held = Counter(hands[p])
         for b, n in enumerate(exposed_copies(f)):
-            if n > held[EXPOSABLE[b]] or (f >> (b + 4) & 1 and not f >> b & 1):
+            if n > held[EXPOSABLE[b]] or (ef.doubled(f, b) and not ef.exposed(f, b)):
                 raise AssertionError(f"exposure policy {exposures[p].name!r} returned flags {f}")
-        if f >> 8:
+        if f & ~ef.ALL_COPIES:
             raise AssertionError(f"exposure policy {exposures[p].name!r} returned flags {f}")
         flags[p] = f
     return flags

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sim.engine.request import DealResults
+from sim.game import flags as ef
 from sim.game.cards import card_str, flags_to_cards, hand_rows, mask_to_cards, mask_to_pbn
 
 
@@ -75,7 +76,7 @@ def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
     for f in res.exposed[r]:
         f = int(f)
         exposed.append([card_str(c) for b, c in enumerate(EXPOSABLE)
-                        for _ in range((f >> b & 1) + (f >> (b + 4) & 1))])
+                        for _ in range(ef.copies(f, b))])
     return ([hand_to_pbn(masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])))
              for s in range(4)],
             exposed,

@@ -59,7 +59,9 @@ from sim.engine.request import (
 )
 from sim.engine.threads import run_blocks
 from sim.errors import check_seed
+from sim.game import flags as ef
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, SQ
+from sim.game.observation import NO_PARTNER
 from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
     NONE,
@@ -121,7 +123,6 @@ _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)
 #: the one exposable card of each suit S H D C
 _EXPOSABLE_OF_SUIT = np.array(EXPOSABLE_OF_SUIT, dtype=np.int64)
 _SCORING = np.uint64(SCORING_MASK)
-_NO_PARTNER = np.uint64(4)
 _NONE = np.int64(NONE)
 _FIRST_IN = np.uint64(FIRST_IN_BIT)
 _NOT_FIRST_IN = ~(ONE << _FIRST_IN)
@@ -213,10 +214,7 @@ def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, giv
         announced = np.int64(0)  # not a literal 0: choose_exposure2 would compile twice
         if sequential:
             for b in range(4):
-                if exp[b] >= 1:
-                    announced |= 1 << b
-                if exp[b] == 2:
-                    announced |= 1 << (b + 4)
+                announced = ef.with_copies(announced, b, exp[b])
         rng = sub_stream(key, np.uint64(STREAM_EXPOSE + p))
         f, rng = choose_exposure2(pids[p], pparams, h1[p], h2[p], p, announced, rng)
         if f < 0:
@@ -228,10 +226,10 @@ def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, giv
         m1 = ZERO
         m2 = ZERO
         for b in range(4):
-            if f & (1 << b):
+            if ef.exposed(f, b):
                 m1 |= bit(_EXPOSABLE[b])
                 exp[b] += 1
-            if f & (1 << (b + 4)):
+            if ef.doubled(f, b):
                 m2 |= bit(_EXPOSABLE[b])
                 exp[b] += 1
         x1[p] = m1
@@ -319,7 +317,7 @@ def play_one2(seed, i, first_deal, leader, row, table, scratch, out, record, giv
                 if variant == VARIANT_PARTNERS:
                     obs[Q_PARTNER] = np.uint64((p + 2) & 3)
                 else:
-                    obs[Q_PARTNER] = _NO_PARTNER
+                    obs[Q_PARTNER] = np.uint64(NO_PARTNER)
                 c1, c2, rngs[p] = play_in2(plays, sids[p], sparams, obs, rngs[p])
                 if c1 < 0:
                     _kernel_error2(errors, row, ERR_PLAY_ID, p, c1, c2, ls, lp, l2, forced)

@@ -430,16 +430,20 @@ def exposure_flags(cards: Iterable[int]) -> int:
 
     Raises CardError naming a card that is not exposable.
     """
+    from sim.game import flags as ef  # here: it imports numba, which parsing cards does not need
+
     flags = 0
     for c in cards:
         if c not in EXPOSABLE:
             raise CardError(
                 f"card {card_str(c)} is not exposable (only SQ, DJ, CT, HA can be exposed)"
             )
-        flags |= 1 << EXPOSABLE.index(c)
+        flags |= ef.flag(EXPOSABLE.index(c))
     return flags
 
 
 def flags_to_cards(flags: int) -> list[int]:
     """Exposable cards whose bits are set in exposure ``flags``."""
-    return [c for i, c in enumerate(EXPOSABLE) if flags >> i & 1]
+    from sim.game import flags as ef
+
+    return [c for i, c in enumerate(EXPOSABLE) if ef.exposed(flags, i)]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from sim.errors import InputError
+from sim.game import flags as ef
 from sim.game import play as p1
 from sim.game import play_two_decks as p2
 from sim.game.cards import (
@@ -122,9 +123,7 @@ def given_flags(hands: list[list[int]], rules: Rules, exposed) -> list[int]:
                                      f"{' twice' if n == 2 else ''} but was not dealt "
                                      f"{'both copies' if n == 2 else 'it'}")
             b = EXPOSABLE.index(c)
-            f |= 1 << b
-            if n == 2:
-                f |= 1 << (b + 4)
+            f = ef.with_copies(f, b, n)
         flags[int(seat)] |= f
     if any(flags) and rules.variant == "pig_sheep":
         raise GameStateError("variant pig_sheep (猪羊一家) forbids exposure")
@@ -158,9 +157,9 @@ def run_exposure(hands: list[list[int]], rules: Rules, leader: int, exposure) ->
             announced = p2.copies_to_flags(total)
         f = int(policies[p](p, list(hands[p]), announced))
         held = Counter(hands[p])
-        bad = f >> (4 if rules.decks == 1 else 8) != 0
+        bad = f & ~(ef.FIRST_COPIES if rules.decks == 1 else ef.ALL_COPIES) != 0
         for b, n in enumerate(p2.exposed_copies(f)):
-            bad |= n > held[EXPOSABLE[b]] or bool(f >> (b + 4) & 1 and not f >> b & 1)
+            bad |= n > held[EXPOSABLE[b]] or bool(ef.doubled(f, b) and not ef.exposed(f, b))
         if bad:
             raise GameStateError(f"exposure policy of seat {p} returned flags {f}, which "
                                  "expose cards it does not hold")

@@ -7,7 +7,7 @@ holds another seat's hidden cards, so a strategy cannot peek.
 from __future__ import annotations
 
 O_SEAT = 0  # the deciding seat 0..3
-O_PARTNER = 1  # partner seat, or 4 when the seat has no (known) partner
+O_PARTNER = 1  # partner seat, or NO_PARTNER when the seat has no (known) partner
 O_HAND = 2  # own hand, one-deck mask
 O_LEGAL = 3  # legal plays, mask ⊆ hand (first-round restriction already applied)
 O_PLAYED = 4  # every card played so far this deal, current trick included
@@ -26,3 +26,7 @@ O_RULES = 28  # the deal's Rules.to_array(), 4 bits per entry (sim/game/tricks.p
 O_FIRST_IN_LED = 29  # 1 when the current trick's led suit is led for the first time this deal
 O_PIG_SHEEP_BY = 30  # seat + 1 that played the pig (bits 0-3) / the sheep (bits 4-7), 0 = not yet
 O_SIZE = 32
+
+#: ``O_PARTNER`` / ``Q_PARTNER`` (sim/game/observation_two_decks.py) of a seat without a
+#: (known) partner: not a seat (0..3).  RULES.md §3: partners only in team play.
+NO_PARTNER = 4

@@ -42,10 +42,11 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, select_bit
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT
 
 Q_SEAT = 0  # the deciding seat 0..3
-Q_PARTNER = 1  # partner seat, or 4 when the seat has no partner
+Q_PARTNER = 1  # partner seat, or NO_PARTNER (sim/game/observation.py) without a partner
 Q_HAND1 = 2  # own hand, has_one mask
 Q_HAND2 = 3  # own hand, has_two mask
 Q_LS = 4  # legal singles (mask)
@@ -207,10 +208,10 @@ def _shown_less(f, c):
     """Flags ``f`` (8-bit encoding) with one exposed copy of card ``c`` less (if any)."""
     b = _FLAG_OF_CARD[c]
     if b >= 0:
-        if f & (1 << (b + 4)):
-            f &= ~(1 << (b + 4))
-        elif f & (1 << b):
-            f &= ~(1 << b)
+        if ef.doubled(f, b):
+            f &= ~ef.second_flag(b)
+        elif ef.exposed(f, b):
+            f &= ~ef.flag(b)
     return f
 
 
@@ -228,7 +229,7 @@ def note_play2(shown, no_pairs, p, c1, c2, k, led, pair_trick, first_in, flags_p
     shown = (shown & ~(_BYTE << sh)) | (np.uint64(f) << sh)
     if pair_trick and k > 0 and not (c1 == c2 and c1 // 13 == led):
         m = 1 << led
-        if not (first_in and (flags_p >> _FLAG_OF_CARD[_EXPOSABLE_OF_SUIT[led]]) & 0x11):
+        if not (first_in and ef.copies(flags_p, _FLAG_OF_CARD[_EXPOSABLE_OF_SUIT[led]])):
             m |= 1 << (led + 4)
         no_pairs |= np.uint64(m) << sh
     return shown, no_pairs

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.core.rng import STREAM_SHUFFLE, py_shuffle, py_stream
+from sim.game import flags as ef
 from sim.game.cards import (
     C2,
     DJ,
@@ -147,11 +148,11 @@ def auto_expose(hands: list[list[int]], flags: list[int]) -> list[int]:
     """
     flags = list(flags)
     announced = flags[0] | flags[1] | flags[2] | flags[3]
-    missing = [i for i in range(4) if not announced >> i & 1]
+    missing = [i for i in range(4) if not ef.exposed(announced, i)]
     if len(missing) == 1:
         i = missing[0]
         holder = next(p for p in range(4) if EXPOSABLE[i] in hands[p])
-        flags[holder] |= 1 << i
+        flags[holder] |= ef.flag(i)
     return flags
 
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim.core.rng import STREAM_DEALER, STREAM_SHUFFLE, py_bounded, py_shuffle, py_stream
+from sim.game import flags as ef
 from sim.game.cards import C2, EXPOSABLE, EXPOSABLE_OF_SUIT, SUIT_SYMBOLS, card_symbol, suit_of
 from sim.game.observation_two_decks import (
     FIRST_IN_BIT,
@@ -339,17 +340,12 @@ def _restriction_text(c: int) -> str:
 
 def exposed_copies(f: int) -> list[int]:
     """Exposed copies of each exposable card in 8-bit flags ``f``."""
-    return [(f >> b & 1) + (f >> (b + 4) & 1) for b in range(4)]
+    return ef.copies_list(f)
 
 
 def copies_to_flags(counts: list[int]) -> int:
-    f = 0
-    for b, n in enumerate(counts):
-        if n >= 1:
-            f |= 1 << b
-        if n >= 2:
-            f |= 1 << (b + 4)
-    return f
+    """8-bit flags exposing ``counts[b]`` copies of each exposable card."""
+    return ef.flags_of_copies(counts)
 
 
 # ---------------------------------------------------------------- observation

@@ -240,12 +240,13 @@ def _decode_masks(one: np.ndarray, two: np.ndarray | None) -> tuple[list[str], l
 
 def _exposed_names(flags: np.ndarray, two: bool) -> list[list[str]]:
     """Card names exposed per row of exposure ``flags`` (two decks: bits 4-7 second copies)."""
+    from sim.game import flags as ef
     from sim.game.cards import EXPOSABLE, card_str
 
     table = []
-    for f in range(256 if two else 16):
-        table.append([card_str(c) for i, c in enumerate(EXPOSABLE) if f >> i & 1]
-                     + [card_str(c) for i, c in enumerate(EXPOSABLE) if f >> (i + 4) & 1])
+    for f in range((ef.ALL_COPIES if two else ef.FIRST_COPIES) + 1):
+        table.append([card_str(c) for i, c in enumerate(EXPOSABLE) if ef.exposed(f, i)]
+                     + [card_str(c) for i, c in enumerate(EXPOSABLE) if ef.doubled(f, i)])
     return [list(table[int(f)]) for f in np.asarray(flags, dtype=np.int64)]
 
 

@@ -100,6 +100,7 @@ from sim.core.stats import mean_ci as _mean_ci
 from sim.engine.one_deck import Scratch, play_one, shuffle_deal
 from sim.engine.request import DealOutputs, KernelTable, error_slots, kernel_table
 from sim.errors import InputError
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSE_NAMES
 from sim.game.measures import COLUMN_ORDER
 from sim.game.measures import UNITS as MEASURE_UNITS
@@ -185,7 +186,7 @@ def _study_range(seed, start, n, cards, holder_policy, table, given, hands_in, o
             shuffle_deal(key, deck, dealt)
         for k in range(k_cards):
             b = cards[k]
-            flag = 1 << b
+            flag = ef.flag(b)
             h = 0
             for p in range(4):
                 if dealt[p] & bit(exposable[b]):

@@ -23,6 +23,7 @@ from sim.engine.request import DealOutputs2, KernelTable, error_slots, kernel_ta
 from sim.engine.two_decks import MAX_PLAYS as MAX_PLAYS2
 from sim.engine.two_decks import MAX_TRICKS as MAX_TRICKS2
 from sim.engine.two_decks import Scratch2, play_one2
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE
 from sim.game.observation_two_decks import Q_SIZE
 from sim.jobs.config import STUDY_CARDS
@@ -102,8 +103,8 @@ def study_range2(seed, start, n, cards, holder_policy, table, given, hands_in, o
             shuffle_deal2(key, deck, d1, d2)
         for k in range(k_cards):
             b = cards[k]
-            flag = 1 << b
-            both = flag | (1 << (b + 4))
+            flag = ef.flag(b)
+            both = flag | ef.second_flag(b)
             cb = bit(exposable[b])
             slot = 0
             for p in range(4):
@@ -184,8 +185,8 @@ def exposed_total2(flags: np.ndarray) -> np.ndarray:
     f = np.asarray(flags, dtype=np.uint8).astype(np.int64)
     out = np.zeros(f.shape[0], np.int64)
     for b in range(4):
-        cnt = (((f >> b) & 1) + ((f >> (b + 4)) & 1)).sum(axis=1)
-        out |= np.where(cnt >= 1, 1 << b, 0) | np.where(cnt >= 2, 1 << (b + 4), 0)
+        cnt = ef.copies(f, b).sum(axis=1)
+        out |= np.where(cnt >= 1, ef.flag(b), 0) | np.where(cnt >= 2, ef.second_flag(b), 0)
     return out.astype(np.uint8)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.stats import DEFAULT_LEVEL, ci_names, sums_ci
+from sim.game import flags as ef
 from sim.game.cards import CT as _CT
 from sim.game.cards import DJ, EXPOSE_NAMES, HEARTS_MASK, SCORING_MASK, SQ
 
@@ -106,20 +107,21 @@ def totals_kernel(raw, points, team, has_team, exposed, collected, collected2, t
             c = collected[i, s]
             c2 = collected2[i, s] if two else hearts | scoring
             e = np.int64(exposed[i, s])
-            f = (e | (e >> 4)) & 15  # bits 0-3: exposures (RATE_METRICS order), any copy
+            # bit k = rate k of RATE_METRICS: 0-3 exposed (either copy), 4-8 took the pig … all 16
+            hit = ef.any_copy(e)
             if (c & pig) != _U(0):
-                f |= 16
+                hit |= 16
             if (c & sheep) != _U(0):
-                f |= 32
+                hit |= 32
             if (c & tr) != _U(0):
-                f |= 64
+                hit |= 64
             if (c & hearts) == hearts and (c2 & hearts) == hearts:
-                f |= 128
+                hit |= 128
             if (c & scoring) == scoring and (c2 & scoring) == scoring:
-                f |= 256
-            anyf |= f
+                hit |= 256
+            anyf |= hit
             for k in range(_K_RATES):
-                counts[k, s] += (f >> k) & 1
+                counts[k, s] += (hit >> k) & 1
         for k in range(_K_RATES):
             counts[k, 4] += (anyf >> k) & 1
 

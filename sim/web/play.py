@@ -77,11 +77,12 @@ class Game:
 
 def _flags(cards: list[int], decks: int) -> int:
     """Exposure flags of ``cards`` (RULES §3; two decks: a card twice = both copies)."""
+    from sim.game import flags as ef
     from sim.game import play_two_decks as p2
     from sim.game.cards import EXPOSABLE
 
     if decks == 1:
-        return sum(1 << EXPOSABLE.index(c) for c in set(cards))
+        return sum(ef.flag(EXPOSABLE.index(c)) for c in set(cards))
     return p2.copies_to_flags([cards.count(c) for c in EXPOSABLE])
 
 

@@ -81,6 +81,7 @@ from sim.core import stats
 from sim.core.stats import DEFAULT_LEVEL
 from sim.engine.forced import counts_of_flags, force_seats
 from sim.errors import InputError, check_seed
+from sim.game import flags as ef
 from sim.game.cards import (
     CT,
     DJ,
@@ -112,8 +113,6 @@ DEFAULT_MAX_DEALS = 1_000_000
 SLICE = 10_000
 _HEARTS_SHIFT = np.uint64(13 * HEARTS)
 _ALL13 = np.uint64(0x1FFF)
-_HA_FLAG = 8
-_HA2_FLAG = 8 << 4
 
 
 @dataclass(frozen=True)
@@ -282,7 +281,7 @@ def _components(col: np.ndarray, exposed: np.ndarray, hv: int) -> np.ndarray:
     one = np.uint64(1)
     hearts = ((col >> _HEARTS_SHIFT) & _ALL13).astype(np.int64)
     full = hearts == 0x1FFF
-    ha_exposed = (np.bitwise_or.reduce(exposed, axis=1) & _HA_FLAG) != 0
+    ha_exposed = (np.bitwise_or.reduce(exposed, axis=1) & ef.HEART_A_FLAG) != 0
     mult = np.where(ha_exposed, 2.0, 1.0)
     heart_pts = np.where(full, 200.0, _HEART_POINTS[hv][hearts]) * mult
     out = np.empty((col.shape[0], len(COMPONENTS)), dtype=np.float64)
@@ -303,7 +302,7 @@ def _components2(col: np.ndarray, col2: np.ndarray, exposed: np.ndarray, hv: int
     h1 = ((col >> _HEARTS_SHIFT) & _ALL13).astype(np.int64)
     h2 = ((col2 >> _HEARTS_SHIFT) & _ALL13).astype(np.int64)
     full = h2 == 0x1FFF
-    e_ha = ((exposed & _HA_FLAG) != 0).sum(axis=1) + ((exposed & _HA2_FLAG) != 0).sum(axis=1)
+    e_ha = ef.copies(exposed, ef.HEART_A).sum(axis=1)
     mult = np.exp2(e_ha.astype(np.float64))
     pts = _HEART_POINTS[hv]
     heart_pts = np.where(full, 400.0, pts[h1] + pts[h2]) * mult
@@ -376,7 +375,7 @@ def analyse_exposure(
     play_flags: list[int] = []
     column = []
     for f in flags:
-        eff = 15 if collapse and bin(f).count("1") == 3 else f
+        eff = ef.FIRST_COPIES if collapse and bin(f).count("1") == 3 else f
         if eff not in play_flags:
             play_flags.append(eff)
         column.append(play_flags.index(eff))

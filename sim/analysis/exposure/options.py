@@ -23,6 +23,7 @@ import numpy as np
 
 from sim.engine.forced import counts_of_flags, flags_of_counts
 from sim.errors import InputError
+from sim.game import flags as ef
 from sim.game.cards import (
     EXPOSABLE,
     CardError,
@@ -63,7 +64,7 @@ def default_options(hand_mask: int, decks: int = 1, hand2: int = 0) -> list[int]
     """
     if decks == 1:
         held = exposure_flags(c for c in EXPOSABLE if hand_mask >> c & 1)
-        return [f for f in range(16) if f & ~held == 0]
+        return [f for f in range(ef.FIRST_COPIES + 1) if f & ~held == 0]
     h = held_counts(hand_mask, hand2)
     return [flags_of_counts((a, b, c, d)) for d in range(h[3] + 1) for c in range(h[2] + 1)
             for b in range(h[1] + 1) for a in range(h[0] + 1)]
@@ -97,12 +98,12 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
         items = list(text)
     held_c = held_counts(hand_mask, hand2 if decks == 2 else 0)
     held = flags_of_counts(held_c)
-    top = 16 if decks == 1 else 256
+    top = (ef.FIRST_COPIES if decks == 1 else ef.ALL_COPIES) + 1
     out: list[int] = []
     for item in items:
         if isinstance(item, int | np.integer) and not isinstance(item, bool):
             flags = int(item)
-            if not 0 <= flags < top or (flags >> 4) & ~flags & 0xF:
+            if not 0 <= flags < top or not ef.well_formed(flags):
                 want = ("0..15" if decks == 1
                         else "0..255 with bit b+4 (second copy) only beside bit b")
                 raise InputError(f"exposure option flags must be {want}, got {flags}")

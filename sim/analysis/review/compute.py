@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import InputError, check_seed
+from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
 
@@ -222,14 +223,7 @@ def is_mistake(loss: float, loss_lo: float | None, threshold: float) -> bool:
 
 
 def _exposure_flags(cards: tuple[int, ...]) -> int:
-    f = 0
-    for b, c in enumerate(EXPOSABLE):
-        n = cards.count(c)
-        if n >= 1:
-            f |= 1 << b
-        if n == 2:
-            f |= 1 << (b + 4)
-    return f
+    return ef.flags_of_copies([cards.count(c) for c in EXPOSABLE])
 
 
 def decision_points(rec: DealRecord, seat: int) -> list[int]:

@@ -29,15 +29,14 @@ import numpy as np
 import pandas as pd
 
 from sim.core import stats
+from sim.game import flags as ef
 from sim.game.cards import CT, DJ, HEARTS_MASK, SCORING_MASK, SQ
 from sim.game.measures import UNITS as MEASURE_UNITS  # noqa: F401 - re-exported
 
 #: Short names of the studied cards, for sentences ("expose the pig …").
 CARD_SHORT = {"pig": "the pig", "sheep": "the sheep", "transformer": "the transformer",
               "heartA": "♥A"}
-#: Exposure flag of each studied card (bits of the ``exposed_*`` columns).
-CARD_FLAGS = {"pig": 1, "sheep": 2, "transformer": 4, "heartA": 8}
-_FLAGS = CARD_FLAGS
+_FLAGS = ef.CARD_FLAGS  # exposure flag of each studied card (bits of the ``exposed_*`` columns)
 
 
 # ---------------------------------------------------------------------------------------
@@ -165,7 +164,7 @@ def run_summary(df: pd.DataFrame, players=None, exposures=None,
                 r[f"{m} {lo}"], r[f"{m} {hi}"] = st[lo], st[hi]
         ex = df[f"exposed_{s}"].to_numpy(np.uint8)
         for card, f in _FLAGS.items():
-            r[f"exposed {card}"] = float(np.mean(((ex | (ex >> 4)) & f) != 0)) if len(ex) else 0.0
+            r[f"exposed {card}"] = float(np.mean((ef.any_copy(ex) & f) != 0)) if len(ex) else 0.0
         c2 = df[f"collected2_{s}"].to_numpy() if f"collected2_{s}" in df.columns else None
         for name, v in took_rates(df[f"collected_{s}"].to_numpy(), c2).items():
             r[name] = float(v.mean()) if len(v) else 0.0
@@ -235,7 +234,7 @@ def arm_summary_rows(card: str, sub: pd.DataFrame, holder: dict[str, pd.DataFram
         ex = sub[f"exposed_{arm}"].to_numpy(np.uint8)
         r["exposed card"] = float(np.mean((ex & _FLAGS[card]) != 0))
         if two:
-            r["exposed both"] = float(np.mean((ex & (_FLAGS[card] << 4)) != 0))
+            r["exposed both"] = float(np.mean((ex & (_FLAGS[card] << ef.SECOND_SHIFT)) != 0))
         c2 = sub[f"collected2_{arm}"].to_numpy() if two else None
         for name, t in took_rates(sub[f"collected_{arm}"].to_numpy(), c2).items():
             r[name] = float(t.mean())

@@ -20,6 +20,7 @@ from sim.analysis.compare.candidates import Candidate, parse_candidate
 from sim.analysis.compare.compute import compare_candidates
 from sim.analysis.tune.grid import Family
 from sim.core.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z_value
+from sim.game import flags as ef
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.jobs.executor import n_workers
@@ -100,11 +101,11 @@ class EngineEvaluator:
                                               self.field, self.measure, seed, start, n)
         if not covered.size:
             return out
-        subs = [s for s in range(16) if s & ~mask == 0]
+        subs = [s for s in range(ef.FIRST_COPIES + 1) if s & ~mask == 0]
         player = cands[0].player
         hands = None
         h1 = None
-        vals = np.zeros((4, 16, n), dtype=np.float64)
+        vals = np.zeros((4, ef.FIRST_COPIES + 1, n), dtype=np.float64)
         for s in subs:
             pv = base.copy()
             for card in cards:
