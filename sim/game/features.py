@@ -113,6 +113,8 @@ FEATURES2 = {
 }
 #: Two decks: per studied card, the features searched (``copies`` splits the analysis).
 CANDIDATES2 = {c: [*v, "pairs"] for c, v in CANDIDATES.items()}
+#: The candidate features by deck count.
+CANDIDATES_OF_DECKS = {1: CANDIDATES, 2: CANDIDATES2}
 #: Feature pairs not combined (one is a function of the other two: below = length − 1 − guards).
 REDUNDANT = {frozenset(p) for c in ("pig", "sheep", "transformer")
              for p in ((SUIT_NAMES[_SUIT_OF_CARD[c]], "below"), ("below", _GUARD_OF_CARD[c]))}
