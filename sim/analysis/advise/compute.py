@@ -38,6 +38,7 @@ from sim.analysis.advise.worlds import (  # noqa: F401
     replay,
     sample_world,
 )
+from sim.analysis.decks import analysis_spec
 from sim.core.stats import default_precision, z_value
 from sim.game.cards import DJ, SQ
 from sim.game.rules import Rules
@@ -216,7 +217,7 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
         return None
     rules = pos.rules.to_array()
     seat = pos.seat
-    value = (_rollout1 if decks == 1 else _rollout2)(policy, table, rules)
+    value = analysis_spec(decks).advise_rollout(policy, table, rules)
 
     def run(st: GameState, legal: list, w: int) -> list[float]:
         r0 = np.uint64(py_stream(st.seed, w, STREAM_PLAY))  # unused by these policies
