@@ -106,7 +106,7 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         raise InputError(f"folder {out_path.parent} does not exist")
     if records is not None and not Path(records).parent.exists():
         raise InputError(f"folder {Path(records).parent} does not exist")
-    from sim.analysis.decks import analysis_spec
+    from sim.analysis import analysis_spec
     from sim.analysis.learn.record import TrainSettings
 
     train_model = analysis_spec(rules).train_model  # two decks: record_two_decks.train_model2

@@ -7,7 +7,7 @@ hands become masks, how the engine's deal is dealt — is an entry of the table
 or call a method instead of testing the deck count; the numba kernels stay separate twins
 (sim/game/tricks.py and tricks_two_decks.py, sim/engine/one_deck.py and two_decks.py …)
 chosen by the seams of sim/engine (sim/engine/decks.py) and sim/analysis
-(sim/analysis/decks.py).
+(sim/analysis/__init__.py).
 
 The per-deck modules are imported on first use, so reading a field costs no numba import.
 """

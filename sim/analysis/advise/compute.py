@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.analysis import analysis_spec
 from sim.analysis.advise.format import describe  # noqa: F401
 from sim.analysis.advise.position import (  # noqa: F401
     AdviseError,
@@ -38,7 +39,6 @@ from sim.analysis.advise.worlds import (  # noqa: F401
     replay,
     sample_world,
 )
-from sim.analysis.decks import analysis_spec
 from sim.core.stats import default_precision, z_value
 from sim.game.cards import DJ, SQ
 from sim.game.rules import Rules

@@ -63,7 +63,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from sim.analysis.decks import analysis_spec
+from sim.analysis import analysis_spec
 from sim.analysis.exposure.options import (
     default_options,
     held_counts,

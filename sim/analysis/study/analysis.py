@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.analysis.decks import analysis_spec
+from sim.analysis import analysis_spec
 from sim.analysis.study.decision import decision_table
 from sim.analysis.study.stats import (
     MEASURE_UNITS,
