@@ -46,6 +46,7 @@ from sim.analysis.study.stats import (
 )
 from sim.core.stats import DEFAULT_LEVEL, NA, ci_names, fmt_interval, level_label, z_value
 from sim.errors import InputError
+from sim.game.decks import deck_spec
 
 # ---------------------------------------------------------------------------------------
 # Containers
@@ -313,9 +314,9 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
     unit = an.unit
     data = an.tables()
     delta, arms = an.delta_summary, an.arm_summary
-    two = an.decks == 2
+    two = deck_spec(an.decks).copies == 2  # a two-deck study: per comparison of copies
     # the features' words: copies counted with two decks
-    label = partial(feature_label, decks=2) if two else feature_label
+    label = partial(feature_label, decks=an.decks)
 
     dec_tables, heat_secs = [], []
     bullets = []

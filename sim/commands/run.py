@@ -14,6 +14,7 @@ from sim.commands.options import (
     rules_options,
     run_batch,
 )
+from sim.game.decks import deck_spec
 from strategies import PLAYER_FORMS
 
 
@@ -111,7 +112,7 @@ def run(config, deals, seed, players, exposure, rotate, deal_rows, match_length,
     if not quiet:
         click.echo(f"{s.deals:,} deals{' × 4 rotations' if s.rotate else ''}, seed {s.seed}, "
                    f"{s.rules.variant}, "
-                   f"{'one deck' if s.rules.decks == 1 else 'two decks'}, match length "
+                   f"{deck_spec(s.rules).name}, match length "
                    f"{s.match_length}; {res.chunks_run} of {res.chunks_total} chunks played "
                    f"in {res.seconds:.1f} s")
         if s.study is not None:  # a config with a [study] table

@@ -106,12 +106,10 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         raise InputError(f"folder {out_path.parent} does not exist")
     if records is not None and not Path(records).parent.exists():
         raise InputError(f"folder {Path(records).parent} does not exist")
+    from sim.analysis import analysis_spec
     from sim.analysis.learn.record import TrainSettings
 
-    if rules.decks == 2:  # the two-deck recorder (sim.analysis.learn.record_two_decks)
-        from sim.analysis.learn.record_two_decks import train_model2 as train_model
-    else:
-        from sim.analysis.learn.record import train_model
+    train_model = analysis_spec(rules).train_model  # two decks: record_two_decks.train_model2
 
     log = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])

@@ -32,18 +32,11 @@ from typing import Any
 import numpy as np
 
 from sim.core.rng import STREAM_EXPOSE, STREAM_PLAY, py_stream
-from sim.game.cards import cards_to_mask, cards_to_masks2
+from sim.engine.decks import engine_spec
 from sim.game.observation import O_PARTNER, O_SEAT
-from sim.game.observation_two_decks import NONE
 from sim.game.rules import Rules
 from sim.game.state import GameState, GameStateError
-from strategies.dispatch import (
-    N_PARAMS,
-    choose_exposure,
-    choose_exposure2,
-    choose_play,
-    choose_play2,
-)
+from strategies.dispatch import N_PARAMS
 from strategies.registry import (
     EXPOSURE,
     PLAYER,
@@ -96,17 +89,12 @@ def exposure_policies(exposures: str | Choice | Sequence[str | Choice], rules: R
     if len(chs) == 1:
         chs *= 4
     table = params_table(chs)
+    engine = engine_spec(rules)
 
     def make(ch: Choice):
         def policy(seat: int, hand: list[int], announced: int) -> int:
             rng = np.uint64(py_stream(seed, deal, STREAM_EXPOSE + seat))
-            if rules.decks == 1:
-                f, _ = choose_exposure(int(ch.id), table, np.uint64(cards_to_mask(hand)), seat,
-                                       announced, rng)
-            else:
-                one, two = cards_to_masks2(hand)
-                f, _ = choose_exposure2(int(ch.id), table, np.uint64(one), np.uint64(two),
-                                        seat, announced, rng)
+            f, _ = engine.choose_exposure(int(ch.id), table, hand, seat, announced, rng)
             return int(f)
         return policy
 
@@ -138,7 +126,7 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
     """
     players = [resolve([p], PLAYER, state.rules.decks)[0] if isinstance(p, Choice) else p
                for p in seat_players(seats, state.rules.decks)]
-    two = state.rules.decks == 2
+    choose = engine_spec(state.rules).choose_play
     rows = [p if isinstance(p, Choice) else Choice("bot", -1, (0.0,) * N_PARAMS)
             for p in players]
     table = params_table(rows, state.rules)
@@ -152,12 +140,7 @@ def play_game(state: GameState, seats: Seat | Sequence[Seat],
         who = players[seat]
         obs = state.observation(seat)
         if isinstance(who, Choice):
-            if two:
-                c1, c2, rng = choose_play2(int(who.id), table, obs, rngs[seat])
-                play = (int(c1),) if int(c2) == NONE else tuple(sorted((int(c1), int(c2))))
-            else:
-                c, rng = choose_play(int(who.id), table, obs, rngs[seat])
-                play = int(c)
+            play, rng = choose(int(who.id), table, obs, rngs[seat])
             rngs[seat] = np.uint64(rng)
             if play not in legal:
                 raise AssertionError(f"strategy {who.name!r} at seat {seat} made the illegal "
@@ -199,12 +182,8 @@ class SeatBot:
         if self.view is not None:  # O_PARTNER = Q_PARTNER: the seat's own view of teams
             obs = obs.copy()
             obs[O_PARTNER] = (self.seat + 2) % 4 if self.view == "partners" else 4
-        if self.rules.decks == 2:
-            c1, c2, rng = choose_play2(int(self.choice.id), self._table, obs, self.rng)
-            play: Any = (int(c1),) if int(c2) == NONE else tuple(sorted((int(c1), int(c2))))
-        else:
-            c, rng = choose_play(int(self.choice.id), self._table, obs, self.rng)
-            play = int(c)
+        play, rng = engine_spec(self.rules).choose_play(int(self.choice.id), self._table, obs,
+                                                        self.rng)
         self.rng = np.uint64(rng)
         if play not in legal:
             raise AssertionError(f"strategy {self.name!r} at seat {self.seat} chose {play}, "

@@ -5,8 +5,9 @@ plain-Python oracle sim/engine/reference.py follows the same steps and the test 
 compares the two card by card.
 
 Kernels are pure (integers, masks and numpy arrays in, arrays out) and
-compiled with ``cache=True, nogil=True``; :func:`play_deals` is the thin typed
-Python API around them.
+compiled with ``cache=True, nogil=True``; :func:`play_deals1` is the thin typed
+Python API around them, called by :func:`sim.engine.play_deals` (sim/engine/decks.py,
+the engine's deck-count seam) for one deck.
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ from sim.engine.request import (
     plan_batch,
 )
 from sim.engine.threads import run_blocks
-from sim.engine.two_decks import play_deals2
 from sim.errors import check_seed
 from sim.game import flags as ef
 from sim.game.cards import C2, DJ, EXPOSABLE, SCORING_MASK, SQ
@@ -380,7 +380,7 @@ def _play_parallel(seed, start, n, block, match_length, table, out, record, give
                         given, random_only, check)
 
 
-def play_deals(
+def play_deals1(
     rules: Rules,
     players: str | Sequence[str | Choice] = "random",
     exposures: str | Sequence[str | Choice] = "never",
@@ -394,30 +394,12 @@ def play_deals(
     block: int = 4096,
     check_legal: bool = False,
 ) -> DealResults:
-    """Play deals ``start … start+n−1`` of the job with root ``seed`` (RULES.md §3–§5, §8).
-
-    Deal ``i`` depends only on ``(seed, i)`` (and, within a match of ``match_length``
-    deals, on the earlier deals of its match), so results are identical for any
-    ``start``/``n`` split, ``block`` and thread count.  ``hands`` (n, 4) uint64, when
-    given, replaces the random deal (fixed deal sets); ``record`` also returns every
-    play and trick winner (for ``trace``).  ``threads`` caps numba's threads
-    (default: all cores).  Raises InputError (a ValueError) for a seed outside
-    0..2**64−1 (checked first, before anything is allocated), StrategyError for bad names
-    and ValueError for ``n < 0``, ``match_length < 1``.  Two decks (``rules.decks == 2``)
-    are played by :func:`sim.engine.two_decks.play_deals2` (``hands`` then (n, 4, 2):
-    has_one, has_two masks).
-
-    ``check_legal`` verifies every card a strategy returns against the legal mask and
-    raises :class:`strategies.registry.IllegalPlayError` naming the strategy, the deal and
-    the seat at the first illegal one (off: one never-taken branch per decision).  An
-    unknown kernel id is refused before play (StrategyError) and, should one reach a kernel,
-    raises IllegalPlayError too.
-    """
+    """One-deck :func:`sim.engine.play_deals` (its arguments and guarantees; ``hands``
+    (n, 4) uint64).  Raises ValueError for ``Rules(decks=2)`` (:func:`play_deals2` plays
+    two decks; :data:`sim.engine.decks.ENGINES` chooses)."""
     seed_u = check_seed(seed)  # before any allocation: a bad seed fails at once
-    if rules.decks == 2:
-        return play_deals2(rules, players, exposures, seed=seed, start=start, n=n,
-                           match_length=match_length, record=record, threads=threads,
-                           hands=hands, block=block, check_legal=check_legal)
+    if rules.decks != 1:
+        raise ValueError("play_deals1 plays one deck: use sim.engine.play_deals")
     p, e, pre, s0, total = plan_batch(players, exposures, start, n, match_length, hands, decks=1)
     out_hands = np.zeros((total, 4), np.uint64)
     given = hands is not None
@@ -442,3 +424,13 @@ def play_deals(
         leader=out.leader[sl], collected=out.collected[sl], raw=out.raw[sl],
         plays=out.plays[sl] if record else None, winners=out.winners[sl] if record else None,
     )
+
+
+def __getattr__(name: str):
+    """``sim.engine.one_deck.play_deals``: the engine's entry point for both deck counts,
+    :func:`sim.engine.decks.play_deals` (kept importable from here)."""
+    if name == "play_deals":
+        from sim.engine.decks import play_deals
+
+        return play_deals
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

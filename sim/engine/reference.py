@@ -8,10 +8,8 @@ shared with :class:`sim.game.state.GameState`; this module adds the strategy cal
 The only compiled code it calls is the strategy dispatch (``choose_play`` /
 ``choose_exposure``) and ``raw_score``.
 
-One deck only for now.  Two decks would add pairs: a hand becomes a list with
-repeats (``hands`` already are lists), a play becomes one card or a pair, and
-:func:`legal_plays` / :func:`trick_winner` gain the pair rules of RULES.md §4;
-:func:`play_deal` refuses ``rules.decks == 2`` until then.
+One deck: :func:`play_deal` refuses two decks, whose oracle is its twin
+sim/engine/reference_two_decks.py (sim/engine/decks.py ``ENGINES`` pairs them).
 
 Card indices, suits and the exposable cards are those of :mod:`sim.game.cards`
 (card = suit * 13 + rank, suits S H D C, rank 0 = 2 … 12 = A).

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.game.cards import DJ, SQ, mask_of
+from sim.game.cards import DJ, SQ, mask_of, masks2_to_cards
 from sim.game.rules import Rules
 from sim.game.scoring import points, team_points, zero_sum
 from strategies.dispatch import ALL_PLAYS, PlaySet, play_set
@@ -175,6 +175,34 @@ class DealResults:
         if not self.rules.has_teams:
             return None
         return team_points(self.raw, self.rules, self.pig_sheep_team())
+
+    def given_hands(self) -> np.ndarray:
+        """The dealt hands in the form ``play_deals(hands=...)`` takes: (n, 4) uint64, two
+        decks (n, 4, 2) ``(has_one, has_two)``."""
+        if self.hands2 is None:
+            return self.hands
+        return np.stack([self.hands, self.hands2], axis=-1)
+
+    def hand_cards(self, r: int, seat: int) -> list[int]:
+        """The sorted cards ``seat`` was dealt in deal row ``r`` (a card twice for both
+        copies)."""
+        two = 0 if self.hands2 is None else int(self.hands2[r, seat])
+        return masks2_to_cards(int(self.hands[r, seat]), two)
+
+    def collected_cards(self, r: int, seat: int) -> list[int]:
+        """The sorted scoring cards ``seat`` took in deal row ``r`` (a card twice for both
+        copies)."""
+        two = 0 if self.collected2 is None else int(self.collected2[r, seat])
+        return masks2_to_cards(int(self.collected[r, seat]), two)
+
+    def play_cards(self, r: int) -> list[list[int]]:
+        """The plays of deal row ``r`` in order, each its sorted cards (needs ``record``):
+        four per trick, up to the last trick."""
+        k = int((self.winners[r] >= 0).sum())
+        if self.plays2 is None:
+            return [[int(x)] for x in self.plays[r, :4 * k]]
+        return [sorted(int(x) for x in (self.plays[r, j], self.plays2[r, j]) if x >= 0)
+                for j in range(4 * k)]
 
 
 def _choices(names, parse, what, kind, decks) -> list[Choice]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from sim.engine.request import DealResults
 from sim.game import flags as ef
-from sim.game.cards import card_str, flags_to_cards, hand_rows, mask_to_cards, mask_to_pbn
+from sim.game.cards import card_str, hand_rows, hand_to_pbn
 
 
 def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, Any]]:
@@ -17,12 +17,11 @@ def deal_records(res: DealResults, match_length: int = 1) -> Iterator[dict[str, 
     """
     if res.plays is None or res.winners is None:
         raise ValueError("deal_records needs results played with record=True")
-    cards_of = _cards2 if res.rules.decks == 2 else _cards1
     z, pts, tp = res.zero_sum(), res.points(), res.team_points()
     rules = res.rules.to_dict()
     for r in range(len(res)):
         i = res.start + r
-        hands, exposed, collected = cards_of(res, r)
+        hands, exposed, collected = _cards(res, r)
         yield {
             "deal": i,
             "seed": res.seed,
@@ -61,28 +60,19 @@ def _tricks(res: DealResults, r: int) -> list[dict[str, Any]]:
     return tricks
 
 
-def _cards1(res: DealResults, r: int) -> tuple[list, list, list]:
-    """One deck: hands (PBN), exposed cards and collected scoring cards of deal row ``r``."""
-    return ([mask_to_pbn(int(h)) for h in res.hands[r]],
-            [[card_str(c) for c in flags_to_cards(int(f))] for f in res.exposed[r]],
-            [[card_str(c) for c in mask_to_cards(int(m))] for m in res.collected[r]])
-
-
-def _cards2(res: DealResults, r: int) -> tuple[list, list, list]:
-    """Two decks: the same, a card held, exposed or taken twice listed twice."""
-    from sim.game.cards import EXPOSABLE, hand_to_pbn, masks2_to_cards
+def _cards(res: DealResults, r: int) -> tuple[list, list, list]:
+    """Hands (PBN), exposed cards and collected scoring cards of deal row ``r`` (two decks:
+    a card held, exposed or taken twice listed twice)."""
+    from sim.game.cards import EXPOSABLE
 
     exposed = []
     for f in res.exposed[r]:
         f = int(f)
         exposed.append([card_str(c) for b, c in enumerate(EXPOSABLE)
                         for _ in range(ef.copies(f, b))])
-    return ([hand_to_pbn(masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s])))
-             for s in range(4)],
+    return ([hand_to_pbn(res.hand_cards(r, s)) for s in range(4)],
             exposed,
-            [[card_str(c) for c in masks2_to_cards(int(res.collected[r, s]),
-                                                   int(res.collected2[r, s]))]
-             for s in range(4)])
+            [[card_str(c) for c in res.collected_cards(r, s)] for s in range(4)])
 
 
 def format_text(rec: dict[str, Any]) -> str:

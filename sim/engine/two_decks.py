@@ -13,8 +13,8 @@ seat the kernel keeps its hand ``(h1, h2)``, the exposed copies still in that ha
 apart), what it took ``(t1, t2)`` and its voids.  A play is ``(c1, c2)`` with
 ``c2 = NONE`` for a single card (sim/game/observation_two_decks.py).
 
-:func:`play_deals2` is the typed Python API; :func:`sim.engine.one_deck.play_deals` calls it
-for ``Rules(decks=2)``.
+:func:`play_deals2` is the typed Python API; :func:`sim.engine.play_deals`
+(sim/engine/decks.py) calls it for ``Rules(decks=2)``.
 """
 
 from __future__ import annotations
@@ -493,7 +493,7 @@ def play_deals2(
     block: int = 4096,
     check_legal: bool = False,
 ):
-    """Two-deck :func:`sim.engine.one_deck.play_deals` (same arguments and guarantees).
+    """Two-deck :func:`sim.engine.play_deals` (same arguments and guarantees).
 
     ``hands``, when given, is a (n, 4, 2) uint64 array of ``(has_one, has_two)`` masks
     per deal and seat (26 cards each, 104 in all).  The result's ``hands``/``collected``

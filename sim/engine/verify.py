@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim.engine.one_deck import play_deals
-from sim.engine.reference import play_match
+from sim.engine.decks import engine_spec, play_deals
+from sim.game.decks import deck_spec
 from sim.game.rules import Rules
 from strategies.registry import parse_exposure, parse_player, parse_seats
 
@@ -28,64 +28,23 @@ def compare_engines(
     """
     p = [parse_player(x, rules.decks) for x in parse_seats(players, "players")]
     e = [parse_exposure(x, rules.decks) for x in parse_seats(exposures, "exposure")]
-    if rules.decks == 2:
-        return _compare_two_decks(rules, p, e, seed, start, n, match_length)
     res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
                      record=True, threads=1, check_legal=True)
-    recs = play_match(seed, start, n, rules, p, e, match_length)
-    if not len(recs) == len(res) == n:
-        raise AssertionError(f"expected {n} deals, engine {len(res)}, reference {len(recs)}")
-    out: list[str] = []
-    for r, rec in enumerate(recs):
-        i = rec.deal
-        got_hands = [sorted(c for c in range(52) if int(res.hands[r, s]) >> c & 1)
-                     for s in range(4)]
-        checks = [
-            ("hands", got_hands, rec.hands),
-            ("exposed", [int(x) for x in res.exposed[r]], list(rec.flags)),
-            ("leader", int(res.leader[r]), rec.leader),
-            ("plays", [int(x) for x in res.plays[r]],
-             [c for _, trick, _ in rec.tricks for _, c in trick]),
-            ("winners", [int(x) for x in res.winners[r]], [w for _, _, w in rec.tricks]),
-            ("collected", [sorted(c for c in range(52) if int(res.collected[r, s]) >> c & 1)
-                           for s in range(4)], rec.collected),
-            ("raw", [int(x) for x in res.raw[r]], list(rec.raw)),
-        ]
-        for what, engine_value, reference_value in checks:
-            if engine_value != reference_value:
-                out.append(f"deal {i}: {what} differ: engine {engine_value} "
-                           f"reference {reference_value}")
-    return out
-
-
-def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
-    """Two-deck branch of :func:`compare_engines` (two_decks vs reference_two_decks).
-
-    Cards with repeats (both copies), plays as sorted card lists, the 8-bit exposure flags.
-    """
-    from sim.engine.reference_two_decks import play_match2
-    from sim.game.cards import masks2_to_cards
-
-    res = play_deals(rules, p, e, seed=seed, start=start, n=n, match_length=match_length,
-                     record=True, threads=1, check_legal=True)
-    recs = play_match2(seed, start, n, rules, p, e, match_length)
+    recs = engine_spec(rules).reference_match(seed, start, n, rules, p, e, match_length)
     if not len(recs) == len(res) == n:
         raise AssertionError(f"expected {n} deals, engine {len(res)}, reference {len(recs)}")
     out: list[str] = []
     for r, rec in enumerate(recs):
         n_tricks = int((res.winners[r] >= 0).sum())
-        plays = [sorted(int(x) for x in (res.plays[r, j], res.plays2[r, j]) if x >= 0)
-                 for j in range(4 * n_tricks)]
         checks = [
-            ("hands", [masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s]))
-                       for s in range(4)], rec.hands),
+            ("hands", [res.hand_cards(r, s) for s in range(4)], rec.hands),
             ("exposed", [int(x) for x in res.exposed[r]], list(rec.flags)),
             ("leader", int(res.leader[r]), rec.leader),
-            ("plays", plays, [sorted(play) for _, trick, _ in rec.tricks for _, play in trick]),
+            ("plays", res.play_cards(r),
+             [_cards(play) for _, trick, _ in rec.tricks for _, play in trick]),
             ("winners", [int(x) for x in res.winners[r, :n_tricks]],
              [w for _, _, w in rec.tricks]),
-            ("collected", [masks2_to_cards(int(res.collected[r, s]), int(res.collected2[r, s]))
-                           for s in range(4)], rec.collected),
+            ("collected", [res.collected_cards(r, s) for s in range(4)], rec.collected),
             ("raw", [int(x) for x in res.raw[r]], list(rec.raw)),
         ]
         for what, engine_value, reference_value in checks:
@@ -93,6 +52,11 @@ def _compare_two_decks(rules, p, e, seed, start, n, match_length) -> list[str]:
                 out.append(f"deal {rec.deal}: {what} differ: engine {engine_value} "
                            f"reference {reference_value}")
     return out
+
+
+def _cards(play) -> list[int]:
+    """A reference engine's play (a card, or two decks a tuple) as its sorted cards."""
+    return sorted(play) if isinstance(play, tuple | list) else [int(play)]
 
 
 def compare_gamestate(
@@ -113,7 +77,8 @@ def compare_gamestate(
     inside a match is led by the pig taker of the previous GameState deal.
     """
     from sim.engine.gameloop import deal_game, play_game
-    from sim.game.cards import mask_to_cards, masks2_to_cards
+
+    deck = deck_spec(rules)
 
     p = [parse_player(x, rules.decks) for x in parse_seats(players, "players")]
     e = [parse_exposure(x, rules.decks) for x in parse_seats(exposures, "exposure")]
@@ -131,17 +96,9 @@ def compare_gamestate(
         if i < start:
             continue
         r = i - start
-        if rules.decks == 1:
-            hands = [mask_to_cards(int(res.hands[r, s])) for s in range(4)]
-            plays = [int(x) for x in res.plays[r]]
-            winners = [int(x) for x in res.winners[r]]
-        else:
-            hands = [masks2_to_cards(int(res.hands[r, s]), int(res.hands2[r, s]))
-                     for s in range(4)]
-            k = int((res.winners[r] >= 0).sum())
-            plays = [tuple(sorted(int(x) for x in (res.plays[r, j], res.plays2[r, j]) if x >= 0))
-                     for j in range(4 * k)]
-            winners = [int(x) for x in res.winners[r, :k]]
+        hands = [res.hand_cards(r, s) for s in range(4)]
+        plays = [deck.as_play(cards) for cards in res.play_cards(r)]
+        winners = [int(x) for x in res.winners[r, :int((res.winners[r] >= 0).sum())]]
         sc = st.scores()
         checks = [
             ("hands", hands, st.hands),

@@ -359,12 +359,19 @@ def _parse_per_suit(t: str) -> list[int]:
     return cards
 
 
+def times(k: int) -> str:
+    """``"twice"`` for 2, else ``"k times"`` (how often a card appears, in messages)."""
+    return "twice" if k == 2 else f"{k} times"
+
+
 def check_copies(cards: Iterable[int], decks: int = 1) -> None:
     """Raise CardError naming a card that appears more than ``decks`` times."""
+    from sim.game.decks import deck_spec
+
     for c, k in Counter(cards).items():
         if k > decks:
-            what = "twice in a one-deck hand" if decks == 1 else f"{k} times in a two-deck hand"
-            raise CardError(f"card {card_str(c)} appears {what}")
+            raise CardError(f"card {card_str(c)} appears {times(k)} in a "
+                            f"{deck_spec(decks).adjective} hand")
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:

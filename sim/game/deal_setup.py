@@ -24,6 +24,7 @@ from sim.game.cards import (
     parse_card,
     parse_hand,
 )
+from sim.game.decks import deck_spec
 from sim.game.rules import EXPOSURE_ORDERS, EXPOSURE_SEQUENTIAL, Rules
 
 #: An exposure policy: ``policy(seat, hand, announced) -> flags``.  ``hand`` is the seat's
@@ -77,12 +78,12 @@ def first_leader(parsed: list[list[int]], rules: Rules, leader: int | None,
     GameStateError."""
     holders = [p for p in range(4) if C2 in parsed[p]]
     if first_deal:
-        if rules.decks == 1 or len(holders) == 1:
+        if len(holders) == 1:  # always with one deck
             if leader is not None and leader != holders[0]:
                 raise GameStateError(
                     f"the first deal of a match is led by the ♣2 holder, seat {holders[0]}, "
                     f"not seat {leader}")
-            leader = holders[0] if rules.decks == 1 or leader is None else leader
+            leader = holders[0]
         elif leader is None:
             raise GameStateError("two decks: seats " + " and ".join(map(str, holders))
                                  + " hold a ♣2; give the leader (the seat dealt the first "
@@ -132,7 +133,7 @@ def given_flags(hands: list[list[int]], rules: Rules, exposed) -> list[int]:
 
 def auto_flags(hands: list[list[int]], rules: Rules, flags: list[int]) -> list[int]:
     """``flags`` with the one-deck automatic fourth exposure (RULES §3) applied."""
-    if rules.decks == 1 and rules.auto_expose_fourth:
+    if deck_spec(rules).auto_expose_fourth and rules.auto_expose_fourth:
         return p1.auto_expose(hands, flags)
     return flags
 
@@ -150,14 +151,12 @@ def run_exposure(hands: list[list[int]], rules: Rules, leader: int, exposure) ->
     for k in range(4):
         p = (leader + k) % 4 if sequential else k
         announced = 0
-        if sequential and rules.decks == 1:
-            announced = flags[0] | flags[1] | flags[2] | flags[3]
-        elif sequential:
+        if sequential:  # one deck: the union of the flags (a card is held once)
             total = [sum(x) for x in zip(*(p2.exposed_copies(f) for f in flags), strict=True)]
             announced = p2.copies_to_flags(total)
         f = int(policies[p](p, list(hands[p]), announced))
         held = Counter(hands[p])
-        bad = f & ~(ef.FIRST_COPIES if rules.decks == 1 else ef.ALL_COPIES) != 0
+        bad = f & ~deck_spec(rules).flag_mask != 0
         for b, n in enumerate(p2.exposed_copies(f)):
             bad |= n > held[EXPOSABLE[b]] or bool(ef.doubled(f, b) and not ef.exposed(f, b))
         if bad:

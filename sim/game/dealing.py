@@ -33,15 +33,14 @@ from sim.game.cards import (
     N_CARDS,
     CardError,
     card_str,
-    cards_to_mask,
     cards_to_masks2,
     clean_text,
     hand_to_pbn,
-    mask_to_cards,
-    mask_to_pbn,
     masks2_to_cards,
     parse_hand,
+    times,
 )
+from sim.game.decks import deck_spec
 
 #: Random stream id of the constrained dealer (the engine uses 0..8).
 STREAM_CONSTRAINED = 9
@@ -84,13 +83,12 @@ class DealSpec:
 
     def free_cards(self) -> list[int]:
         """The cards dealt at random, a card twice when both copies are (sorted)."""
-        if self.decks == 1:
-            return mask_to_cards(self.free)
+        copies = deck_spec(self.decks).copies
         out = []
         for c in range(N_CARDS):
             used = sum((m >> c & 1) + (m2 >> c & 1)
                        for m, m2 in zip(self.fixed, self.fixed2, strict=True))
-            out += [c] * (2 - used)
+            out += [c] * (copies - used)
         return out
 
     def cards(self, p: int) -> list[int]:
@@ -105,7 +103,7 @@ class DealSpec:
     @property
     def pbn(self) -> str:
         """The analysed hand in PBN (two decks repeat a rank for both copies)."""
-        return hand_to_pbn(self.hand_cards) if self.decks == 2 else mask_to_pbn(self.hand)
+        return hand_to_pbn(self.hand_cards)
 
     def describe(self) -> str:
         """One line: the hand (PBN) and the known cards of the other seats."""
@@ -133,7 +131,7 @@ def _as_cards(value: str | Iterable[int], what: str, decks: int = 1) -> list[int
     for c in cards:
         seen[c] = seen.get(c, 0) + 1
         if seen[c] > decks:
-            many = "twice" if decks == 1 else f"{seen[c]} times (two decks hold 2)"
+            many = times(seen[c]) + (" (two decks hold 2)" if seen[c] > 2 else "")
             raise CardError(f"{what}: card {card_str(c)} appears {many}")
     return sorted(cards)
 
@@ -187,7 +185,8 @@ def make_deal_spec(
     """
     if decks not in (1, 2):
         raise InputError(f"decks must be 1 or 2, got {decks!r}")
-    size = HAND_SIZE if decks == 1 else HAND_SIZE2
+    one_copy = deck_spec(decks).copies == 1
+    size = deck_spec(decks).hand_size
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
         raise InputError(f"seat must be 0..3, got {seat!r}")
     seat = int(seat)
@@ -216,12 +215,12 @@ def make_deal_spec(
         for c in kc:
             holders = owner.setdefault(c, [])
             if len(holders) >= decks:
-                if decks == 1 and holders[0] == seat:
+                if one_copy and holders[0] == seat:
                     raise CardError(
                         f"known card {card_str(c)} of seat {p} is in the analysed hand "
                         f"(seat {seat})"
                     )
-                if decks == 1:
+                if one_copy:
                     raise CardError(
                         f"card {card_str(c)} is known in two seats ({holders[0]} and {p})")
                 names = [f"the analysed hand (seat {q})" if q == seat else f"seat {q}"
@@ -232,15 +231,11 @@ def make_deal_spec(
                                 f"already placed, {where}")
             holders.append(p)
         seat_cards[p] = kc
-    if decks == 1:
-        fixed = tuple(cards_to_mask(sc) for sc in seat_cards)
-        need = tuple(0 if p == seat else HAND_SIZE - len(seat_cards[p]) for p in range(4))
-        return DealSpec(seat=seat, hand=fixed[seat], fixed=fixed, need=need)
-    masks = [cards_to_masks2(sc) for sc in seat_cards]
+    masks = [cards_to_masks2(sc) for sc in seat_cards]  # one deck: has_two is 0
     fixed = tuple(m[0] for m in masks)
     fixed2 = tuple(m[1] for m in masks)
     need = tuple(0 if p == seat else size - len(seat_cards[p]) for p in range(4))
-    return DealSpec(seat=seat, hand=fixed[seat], fixed=fixed, need=need, decks=2,
+    return DealSpec(seat=seat, hand=fixed[seat], fixed=fixed, need=need, decks=decks,
                     hand2=fixed2[seat], fixed2=fixed2)
 
 
@@ -317,18 +312,14 @@ def deal_hands(spec: DealSpec, seed: int, start: int, n: int) -> np.ndarray:
     """
     if n < 0 or start < 0:
         raise ValueError(f"deal range must be non-negative, got start={start}, n={n}")
-    if spec.decks == 2:
-        out2 = np.zeros((n, 4, 2), dtype=np.uint64)
-        _deal_constrained2(np.uint64(int(seed) & ((1 << 64) - 1)), start, n,
-                           np.array(spec.fixed, dtype=np.uint64),
-                           np.array(spec.fixed2, dtype=np.uint64),
-                           np.array(spec.need, dtype=np.int64),
-                           np.array(spec.free_cards(), dtype=np.int64), out2)
-        return out2
-    out = np.zeros((n, 4), dtype=np.uint64)
+    seed_u = np.uint64(int(seed) & ((1 << 64) - 1))
+    out = np.zeros((n, *deck_spec(spec.decks).hand_shape), dtype=np.uint64)
     fixed = np.array(spec.fixed, dtype=np.uint64)
     need = np.array(spec.need, dtype=np.int64)
-    free_cards = np.array(mask_to_cards(spec.free), dtype=np.int64)
-    seed_u = np.uint64(int(seed) & ((1 << 64) - 1))
-    _deal_constrained(seed_u, start, n, fixed, need, free_cards, out)
+    free_cards = np.array(spec.free_cards(), dtype=np.int64)
+    if out.ndim == 3:  # two decks: (has_one, has_two) per seat
+        _deal_constrained2(seed_u, start, n, fixed, np.array(spec.fixed2, dtype=np.uint64),
+                           need, free_cards, out)
+    else:
+        _deal_constrained(seed_u, start, n, fixed, need, free_cards, out)
     return out

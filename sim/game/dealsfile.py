@@ -35,12 +35,12 @@ from sim.errors import InputError
 from sim.game.cards import (
     CardError,
     card_str,
-    cards_to_mask,
-    cards_to_masks2,
     clean_text,
     mask_to_cards,
     parse_hand,
+    times,
 )
+from sim.game.decks import DECKS, deck_spec
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3, "N": 0, "E": 1, "S": 2, "W": 3}
 _DEAL_TAG = re.compile(r'^\[\s*Deal\s+"([^"]*)"\s*\]$', re.IGNORECASE)
@@ -61,14 +61,16 @@ def parse_deal(text: str, decks: int = 1) -> list:
     try:
         return _parse_deal(text, decks)
     except CardError as exc:
-        if decks == 1:
+        more = DECKS.get(decks + 1)  # one deck: is it a two-deck deal?
+        if more is not None:
             try:
-                _parse_deal(text, 2)
+                _parse_deal(text, more.decks)
             except CardError:
                 pass
             else:
-                raise CardError(f"{exc} (a two-deck deal of 26-card hands: add --decks 2, "
-                                "or decks = 2 in the job's [rules])") from None
+                raise CardError(f"{exc} (a {more.adjective} deal of {more.hand_size}-card "
+                                f"hands: add --decks {more.decks}, or decks = {more.decks} "
+                                "in the job's [rules])") from None
         raise
 
 
@@ -106,13 +108,12 @@ def _parse_deal(text: str, decks: int) -> list:
             who = owner.setdefault(c, [])
             who.append(seat)
             if len(who) > decks:
-                times = "twice" if decks == 1 else f"{len(who)} times"
-                raise CardError(f"card {card_str(c)} dealt {times} (seats "
+                raise CardError(f"card {card_str(c)} dealt {times(len(who))} (seats "
                                 + " and ".join(map(str, who)) + ")")
         if len(cards) != size:
             raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) has {len(cards)} cards, "
                             f"expected {size}")
-        masks[seat] = cards_to_mask(cards) if decks == 1 else cards_to_masks2(cards)
+        masks[seat] = deck_spec(decks).hand_masks(cards)
     # unreachable with 4 hands of 13·d cards and no card more than d times; a guard
     missing = [c for c in range(52) if len(owner.get(c, [])) != decks]
     if missing:
@@ -148,7 +149,7 @@ def parse_deals(text: str, source: str = "deals file", decks: int = 1) -> np.nda
             raise DealsFileError(f"{source}, line {no}: {exc}") from None
     if not rows:
         raise DealsFileError(f"{source} holds no deals")
-    shape = (len(rows), 4) if decks == 1 else (len(rows), 4, 2)
+    shape = (len(rows), *deck_spec(decks).hand_shape)
     return np.array(rows, dtype=np.uint64).reshape(shape)
 
 

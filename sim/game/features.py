@@ -113,6 +113,8 @@ FEATURES2 = {
 }
 #: Two decks: per studied card, the features searched (``copies`` splits the analysis).
 CANDIDATES2 = {c: [*v, "pairs"] for c, v in CANDIDATES.items()}
+#: The candidate features by deck count.
+CANDIDATES_OF_DECKS = {1: CANDIDATES, 2: CANDIDATES2}
 #: Feature pairs not combined (one is a function of the other two: below = length − 1 − guards).
 REDUNDANT = {frozenset(p) for c in ("pig", "sheep", "transformer")
              for p in ((SUIT_NAMES[_SUIT_OF_CARD[c]], "below"), ("below", _GUARD_OF_CARD[c]))}
@@ -233,10 +235,10 @@ def condition_text(feature: str, op: str, t: int, card_name: str | None = None,
     """Words for ``feature op t`` (op ``>=``, ``<=`` or ``==``), e.g. ``≥ 5 spades``;
     ``decks = 2``: the two-deck features (copies counted, :data:`FEATURES2`)."""
     sym = {">=": "≥", "<=": "≤", "==": "exactly"}[op]
-    if decks == 2:
-        text = _condition_text2(feature, op, t, sym)
-        if text is not None:
-            return text
+    counted = _COPIES_WORDS.get(decks)
+    text = counted[0](feature, op, t, sym) if counted else None
+    if text is not None:
+        return text
     if feature == "seat":
         return _SEAT_WORDS.get((op, t), f"seat {sym} {t} after the first leader")
     if feature.startswith("holds_") or feature == "c2":
@@ -314,19 +316,10 @@ def _condition_text2(feature: str, op: str, t: int, sym: str) -> str | None:
 
 def feature_label(feature: str, card_name: str | None = None, decks: int = 1) -> str:
     """A short axis label for ``feature`` (``decks = 2``: copies counted)."""
-    if decks == 2:
-        if feature in GUARDS:
-            return " ".join(card_symbol(c) for c in GUARDS[feature]) + " copies held"
-        if feature == "c2":
-            return "♣2 copies held"
-        if feature.startswith("holds_"):
-            return f"copies of {CARD_WORDS[feature[6:]]} held"
-        if feature == "pairs":
-            return "pairs held"
-        if feature == "copies":
-            return "copies of the studied card held"
-        if feature in SUIT_NAMES:
-            return f"{feature} (copies counted)"
+    counted = _COPIES_WORDS.get(decks)
+    text = counted[1](feature) if counted else None
+    if text is not None:
+        return text
     if feature == "below" and card_name:
         c = CARD_OF[card_name]
         return f"{SUIT_NAMES[c // 13]} below {card_symbol(c)}"
@@ -344,3 +337,26 @@ def feature_label(feature: str, card_name: str | None = None, decks: int = 1) ->
 __all__ = ["CANDIDATES", "CANDIDATES2", "CARD_OF", "CARD_WORDS", "FEATURES", "FEATURES2",
            "GUARDS", "REDUNDANT",
            "condition_text", "feature_label", "hand_features"]
+
+
+def _feature_label2(feature: str) -> str | None:
+    """Two decks: the label of a feature whose copies are counted (None: the one-deck
+    label holds)."""
+    if feature in GUARDS:
+        return " ".join(card_symbol(c) for c in GUARDS[feature]) + " copies held"
+    if feature == "c2":
+        return "♣2 copies held"
+    if feature.startswith("holds_"):
+        return f"copies of {CARD_WORDS[feature[6:]]} held"
+    if feature == "pairs":
+        return "pairs held"
+    if feature == "copies":
+        return "copies of the studied card held"
+    if feature in SUIT_NAMES:
+        return f"{feature} (copies counted)"
+    return None
+
+
+#: Deck count → the words of features whose copies are counted (condition, label); one
+#: deck has none.
+_COPIES_WORDS = {2: (_condition_text2, _feature_label2)}

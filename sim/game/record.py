@@ -32,8 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.errors import InputError
-from sim.game import play as p1
-from sim.game import play_two_decks as p2
 from sim.game.cards import (
     C2,
     EXPOSABLE,
@@ -46,8 +44,9 @@ from sim.game.cards import (
     parse_hand,
 )
 from sim.game.deal_setup import GameStateError
+from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
-from sim.game.state import GameState, IllegalPlay, parse_play
+from sim.game.state import GameState, IllegalPlay
 
 #: The ``record`` key of the record JSON (:meth:`DealRecord.to_json`), and its version.
 RECORD_KIND = "gongzhu-sim deal"
@@ -154,7 +153,7 @@ class DealRecord:
                                                 if self.seed is not None else ""))
         changed = {k: v for k, v in self.rules.to_dict().items()
                    if v != getattr(Rules(), k) and k != "decks"}
-        if self.rules.decks != 1 or changed:
+        if self.rules.decks != Rules().decks or changed:
             lines.append("rules " + " ".join(f"{k}={_rule_text(v)}" for k, v in
                                              {"decks": self.rules.decks, **changed}.items()))
         if not self.first_deal:
@@ -264,7 +263,7 @@ def _seat_plays(rules: Rules, plays: list, leader: int) -> tuple[list[int], list
     seats, winners, trick, lead = [], [], [], leader
     for k, pl in enumerate(plays):
         seat = (lead + len(trick)) % 4
-        if rules.decks == 2:
+        if deck_spec(rules).pair_plays:
             if not trick and len(pl) == 2 and pl[0] != pl[1]:
                 raise RecordError(f"trick {k // 4 + 1}: seat {seat} leads {play_text(pl)}: a "
                                   "lead is one card or a pair of identical cards (RULES §4)")
@@ -276,7 +275,7 @@ def _seat_plays(rules: Rules, plays: list, leader: int) -> tuple[list[int], list
         seats.append(seat)
         trick.append((seat, pl))
         if len(trick) == 4:
-            lead = p1.trick_winner(trick) if rules.decks == 1 else p2.trick_winner2(trick)
+            lead = deck_spec(rules).trick_winner(trick)
             winners.append(lead)
             trick = []
     return seats, winners
@@ -477,14 +476,12 @@ def _seat_or_none(v: Any, what: str) -> int | None:
 
 
 def _as_play(cards: list[int], rules: Rules, where: str):
-    if rules.decks == 1:
-        if len(cards) != 1:
-            raise RecordError(f"{where}: one deck: a play is one card, got "
-                              + " ".join(card_str(c) for c in cards))
-        return cards[0]
-    if not 1 <= len(cards) <= 2:
-        raise RecordError(f"{where}: a play is one card or two")
-    return tuple(sorted(cards))
+    try:
+        return deck_spec(rules).as_play(cards)
+    except CardError:
+        raise
+    except ValueError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 # ---------------------------------------------------------------- the text form
@@ -601,7 +598,7 @@ def parse_text(text: str) -> DealRecord:
                               "has four (only the last may be unfinished)")
         for s, tok in tplays:
             try:
-                cards = parse_play(tok) if rules.decks == 2 else [parse_card(tok)]
+                cards = deck_spec(rules).parse_play(tok)
             except CardError as exc:
                 raise RecordError(f"record line {no}: trick {t}: {exc}") from None
             plays.append(_as_play(cards, rules, f"record line {no}: trick {t}"))

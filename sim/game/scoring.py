@@ -34,6 +34,7 @@ import numpy as np
 
 from sim.errors import InputError
 from sim.game.cards import EXPOSABLE, CardError, card_str
+from sim.game.decks import deck_spec
 from sim.game.raw_points import (  # noqa: F401 (re-exported)
     E_HEART_A,
     E_PIG,
@@ -115,12 +116,13 @@ def effective_exposure(exposed: Iterable[int], rules: Rules) -> list[int]:
             )
     for c, n in Counter(cards).items():
         if n > rules.decks:
-            deck = "one-deck" if rules.decks == 1 else "two-deck"
-            raise CardError(f"card {card_str(c)} exposed {n} times in a {deck} deal")
+            raise CardError(f"card {card_str(c)} exposed {n} times in a "
+                            f"{deck_spec(rules).adjective} deal")
     if cards and rules.variant == "pig_sheep":
         raise RulesError("variant pig_sheep (猪羊一家) forbids exposure; got exposed "
                          + " ".join(card_str(c) for c in sorted(cards)))
-    if rules.decks == 1 and rules.auto_expose_fourth and len(set(cards)) == 3:
+    if deck_spec(rules).auto_expose_fourth and rules.auto_expose_fourth \
+            and len(set(cards)) == 3:
         cards += [c for c in EXPOSABLE if c not in cards]
     return sorted(cards)
 
@@ -137,9 +139,10 @@ def _check_collected(collected: Sequence[Sequence[int]], decks: int) -> list[lis
         if len(who) <= decks:
             continue
         name = card_str(c)
-        if decks == 1 and who[0] != who[1]:
+        one_copy = deck_spec(decks).copies == 1
+        if one_copy and who[0] != who[1]:
             raise CardError(f"card {name} given to two seats ({who[0]} and {who[1]})")
-        if decks == 1:
+        if one_copy:
             raise CardError(f"card {name} appears twice in seat {who[0]}'s cards (one deck)")
         raise CardError(
             f"card {name} appears {len(who)} times in a two-deck deal "

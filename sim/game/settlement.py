@@ -43,7 +43,9 @@ def round_half_away(x) -> np.ndarray:
 
 def _factor(rules: Rules) -> float:
     """Points factor (§6): ``points_factor`` (12) with one deck, 1 with two decks."""
-    return float(rules.points_factor) if rules.decks == 1 else 1.0
+    from sim.game.decks import deck_spec
+
+    return float(rules.points_factor) if deck_spec(rules).points_factor else 1.0
 
 
 def zero_sum(raw) -> np.ndarray:

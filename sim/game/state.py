@@ -55,6 +55,7 @@ from sim.game.deal_setup import (  # noqa: F401 (re-exported)
     parse_hands,
     run_exposure,
 )
+from sim.game.decks import deck_spec
 from sim.game.observation import O_PARTNER, O_SEAT
 from sim.game.observation_two_decks import Q_PARTNER, Q_SEAT
 from sim.game.rules import Rules
@@ -103,6 +104,144 @@ def parse_play(text: str) -> list[int]:
     return cards
 
 
+class _OneDeckCards:
+    """One deck's card bookkeeping of a :class:`GameState`: sets of cards."""
+
+    __slots__ = ("held", "exposed", "taken", "played")
+
+    def __init__(self, hands: list[list[int]], flags: list[int]) -> None:
+        self.exposed = {c for f in flags for c in flags_to_cards(f)}
+        self.held = [set(h) for h in hands]
+        self.taken: list = [set() for _ in range(4)]
+        self.played: Any = set()
+
+    def clone(self) -> _OneDeckCards:
+        new = _OneDeckCards.__new__(_OneDeckCards)
+        new.exposed = self.exposed
+        new.held = [set(h) for h in self.held]
+        new.taken = [set(t) for t in self.taken]
+        new.played = set(self.played)
+        return new
+
+    def is_over(self, gs: GameState) -> bool:
+        return len(gs.tricks) == 13
+
+    def hand(self, seat: int) -> list[int]:
+        return sorted(self.held[seat])
+
+    def taken_cards(self) -> list[list[int]]:
+        return [sorted(t) for t in self.taken]
+
+    def legal(self, gs: GameState, seat: int, first: bool) -> set:
+        return p1.legal_plays(self.held[seat], [c for _, c in gs.trick], gs._led_suits,
+                              self.exposed, first)
+
+    def why_illegal(self, gs: GameState, seat: int, pl: Any, first: bool) -> str | None:
+        return p1.why_illegal(pl, self.held[seat], [c for _, c in gs.trick], gs._led_suits,
+                              self.exposed, first)
+
+    def apply(self, gs: GameState, seat: int, card: int) -> None:
+        self.held[seat].remove(card)
+        self.played.add(card)
+        if gs.trick and suit_of(card) != suit_of(gs.trick[0][1]):
+            gs._voids[seat] |= 1 << suit_of(gs.trick[0][1])
+        gs.trick.append((seat, card))
+
+    def finish(self, trick: list) -> tuple[int, bool, int]:
+        """(winner, the trick holds a pig, the led suit) of a finished trick."""
+        winner = p1.trick_winner(trick)
+        self.taken[winner].update(c for _, c in trick)
+        return winner, any(c == SQ for _, c in trick), suit_of(trick[0][1])
+
+    def observation(self, gs: GameState, seat: int, legal: set) -> np.ndarray:
+        return p1.observation(seat, gs.rules, self.held[seat], legal, p1.PublicState(
+            self.played, self.exposed, self.taken, gs._voids, gs.trick, gs._lead,
+            gs._led_suits, len(gs.tricks), gs.first_deal, gs.flags,
+            p1.pig_sheep_by([pl for _, t, _ in gs.tricks for pl in t] + list(gs.trick))))
+
+    def exposure_counts(self) -> list[int]:
+        return [int(c in self.exposed) for c in EXPOSABLE]
+
+
+class _TwoDecksCards:
+    """Two decks' card bookkeeping of a :class:`GameState`: per seat Counters of the
+    unexposed (``plain``) and exposed (``shown``) copies held."""
+
+    __slots__ = ("plain", "shown", "exposed_counts", "taken", "played")
+
+    def __init__(self, hands: list[list[int]], flags: list[int]) -> None:
+        self.exposed_counts = [sum(p2.exposed_copies(f)[b] for f in flags) for b in range(4)]
+        self.plain, self.shown = [], []
+        for p in range(4):
+            plain, shown = Counter(hands[p]), Counter()
+            for b, n in enumerate(p2.exposed_copies(flags[p])):
+                plain[EXPOSABLE[b]] -= n
+                shown[EXPOSABLE[b]] += n
+            self.plain.append(+plain)
+            self.shown.append(+shown)
+        self.taken = [Counter() for _ in range(4)]
+        self.played = Counter()
+
+    def clone(self) -> _TwoDecksCards:
+        new = _TwoDecksCards.__new__(_TwoDecksCards)
+        new.exposed_counts = self.exposed_counts
+        new.plain = [Counter(h) for h in self.plain]
+        new.shown = [Counter(h) for h in self.shown]
+        new.taken = [Counter(t) for t in self.taken]
+        new.played = Counter(self.played)
+        return new
+
+    def is_over(self, gs: GameState) -> bool:
+        return not gs.trick and not (self.plain[gs._lead] or self.shown[gs._lead])
+
+    def hand(self, seat: int) -> list[int]:
+        return sorted((self.plain[seat] + self.shown[seat]).elements())
+
+    def taken_cards(self) -> list[list[int]]:
+        return [sorted(t.elements()) for t in self.taken]
+
+    def legal(self, gs: GameState, seat: int, first: bool) -> set:
+        return p2.legal_plays2(self.plain[seat], self.shown[seat], [pl for _, pl in gs.trick],
+                               gs._led_suits, first)
+
+    def why_illegal(self, gs: GameState, seat: int, pl: Any, first: bool) -> str | None:
+        return p2.why_illegal2(pl, self.plain[seat], self.shown[seat],
+                               [x for _, x in gs.trick], gs._led_suits, first)
+
+    def apply(self, gs: GameState, seat: int, play: tuple) -> None:
+        k = len(gs.trick)
+        led = suit_of(play[0]) if k == 0 else suit_of(gs.trick[0][1][0])
+        pair_trick = len(play) == 2 if k == 0 else len(gs.trick[0][1]) == 2
+        p2.remove_play(self.plain[seat], self.shown[seat], play, led,
+                       led not in gs._led_suits, pair_trick)
+        self.played.update(play)
+        if k > 0 and any(suit_of(c) != led for c in play):
+            gs._voids[seat] |= 1 << led
+        gs.trick.append((seat, play))
+
+    def finish(self, trick: list) -> tuple[int, bool, int]:
+        """(winner, the trick holds a pig, the led suit) of a finished trick."""
+        winner = p2.trick_winner2(trick)
+        for _, pl in trick:
+            self.taken[winner].update(pl)
+        return winner, any(SQ in pl for _, pl in trick), suit_of(trick[0][1][0])
+
+    def observation(self, gs: GameState, seat: int, legal: set) -> np.ndarray:
+        taken = [p2.count_masks(t) for t in self.taken]
+        return p2.observation2(seat, gs.rules, self.plain[seat], self.shown[seat], legal,
+                               p2.PublicState2(self.played, self.exposed_counts, taken,
+                                               gs._voids, gs.trick, gs._lead, gs._led_suits,
+                                               len(gs.tricks), gs.first_deal, gs.flags,
+                                               gs.tricks))
+
+    def exposure_counts(self) -> list[int]:
+        return list(self.exposed_counts)
+
+
+_CARDS = {1: _OneDeckCards, 2: _TwoDecksCards}
+"""Deck count → the card bookkeeping class of a GameState (the state's deck-count seam)."""
+
+
 class GameState:
     """One deal in progress (RULES.md §3–§6), one or two decks, every :class:`Rules` option.
 
@@ -122,8 +261,7 @@ class GameState:
     """
 
     __slots__ = ("rules", "hands", "flags", "leader", "first_deal", "seed", "deal", "tricks",
-                 "trick", "_lead", "_held", "_plain", "_shown", "_exposed", "_exposed_counts",
-                 "_taken", "_played", "_voids", "_led_suits", "_pig_taker", "_legal")
+                 "trick", "_lead", "_cards", "_voids", "_led_suits", "_pig_taker", "_legal")
 
     # ------------------------------------------------------------------ construction
 
@@ -190,14 +328,9 @@ class GameState:
         """
         rules = rules or Rules()
         seed = check_seed(seed)
-        if rules.decks == 1:
-            hands = p1.deal_hands(seed, deal)
-            if first_deal:
-                leader = None
-        else:
-            hands, c2_seat = p2.deal_hands2(seed, deal)
-            if first_deal:
-                leader = c2_seat
+        hands, c2_seat = deck_spec(rules).deal_hands(seed, deal)
+        if first_deal:
+            leader = c2_seat
         return cls.from_hands(hands, rules, leader=leader, exposed=exposed, exposure=exposure,
                               first_deal=first_deal, seed=seed, deal=deal)
 
@@ -209,25 +342,7 @@ class GameState:
         self._led_suits: set[int] = set()
         self._pig_taker: int | None = None
         self._legal: set | None = None
-        if self.rules.decks == 1:
-            self._exposed = {c for f in flags for c in flags_to_cards(f)}
-            self._held = [set(h) for h in self.hands]
-            self._taken: list = [set() for _ in range(4)]
-            self._played: Any = set()
-            self._plain = self._shown = self._exposed_counts = None
-            return
-        self._exposed_counts = [sum(p2.exposed_copies(f)[b] for f in flags) for b in range(4)]
-        self._plain, self._shown = [], []
-        for p in range(4):
-            plain, shown = Counter(self.hands[p]), Counter()
-            for b, n in enumerate(p2.exposed_copies(flags[p])):
-                plain[EXPOSABLE[b]] -= n
-                shown[EXPOSABLE[b]] += n
-            self._plain.append(+plain)
-            self._shown.append(+shown)
-        self._taken = [Counter() for _ in range(4)]
-        self._played = Counter()
-        self._held = self._exposed = None
+        self._cards: Any = _CARDS[deck_spec(self.rules).decks](self.hands, self.flags)
 
     def clone(self) -> GameState:
         """An independent copy (play on it without changing this state)."""
@@ -240,18 +355,7 @@ class GameState:
         new._lead, new._voids = self._lead, list(self._voids)
         new._led_suits, new._pig_taker = set(self._led_suits), self._pig_taker
         new._legal = self._legal  # never changed in place: a play replaces it
-        new._exposed, new._exposed_counts = self._exposed, self._exposed_counts
-        if self.rules.decks == 1:
-            new._held = [set(h) for h in self._held]
-            new._taken = [set(t) for t in self._taken]
-            new._played = set(self._played)
-            new._plain = new._shown = None
-        else:
-            new._plain = [Counter(h) for h in self._plain]
-            new._shown = [Counter(h) for h in self._shown]
-            new._taken = [Counter(t) for t in self._taken]
-            new._played = Counter(self._played)
-            new._held = None
+        new._cards = self._cards.clone()
         return new
 
     # ------------------------------------------------------------------ the position
@@ -259,9 +363,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """True when every card has been played."""
-        if self.rules.decks == 1:
-            return len(self.tricks) == 13
-        return not self.trick and not (self._plain[self._lead] or self._shown[self._lead])
+        return self._cards.is_over(self)
 
     @property
     def to_play(self) -> int | None:
@@ -283,16 +385,12 @@ class GameState:
 
     def hand(self, seat: int) -> list[int]:
         """The cards ``seat`` holds now, sorted (two decks: repeats for both copies)."""
-        if self.rules.decks == 1:
-            return sorted(self._held[seat])
-        return sorted((self._plain[seat] + self._shown[seat]).elements())
+        return self._cards.hand(seat)
 
     @property
     def taken(self) -> list[list[int]]:
         """Per seat, every card of the tricks it won so far, sorted."""
-        if self.rules.decks == 1:
-            return [sorted(t) for t in self._taken]
-        return [sorted(t.elements()) for t in self._taken]
+        return self._cards.taken_cards()
 
     def collected(self) -> list[list[int]]:
         """Per seat, the scoring cards (RULES §2) it took so far, sorted."""
@@ -313,12 +411,7 @@ class GameState:
         if self._legal is not None:
             return self._legal
         first = self.first_deal and not self.tricks and not self.trick
-        if self.rules.decks == 1:
-            legal = p1.legal_plays(self._held[seat], [c for _, c in self.trick],
-                                   self._led_suits, self._exposed, first)
-        else:
-            legal = p2.legal_plays2(self._plain[seat], self._shown[seat],
-                                    [pl for _, pl in self.trick], self._led_suits, first)
+        legal = self._cards.legal(self, seat, first)
         self._legal = legal
         return legal
 
@@ -345,13 +438,12 @@ class GameState:
                 raise CardError(f"a play is one card or two, got {play!r}")
             for c in cards:
                 card_str(c)
-        if self.rules.decks == 1:
-            if len(cards) != 1:
-                raise CardError("one deck: a play is one card, got "
-                                + " ".join(card_str(c) for c in cards))
-            card_str(cards[0])
-            return cards[0]
-        return tuple(sorted(cards))
+        try:
+            return deck_spec(self.rules).as_play(cards)
+        except CardError:
+            raise
+        except ValueError as exc:
+            raise CardError(str(exc)) from None
 
     def play(self, play: Any) -> int | None:
         """Play ``play`` for the seat to play; returns the trick's winner when the play ends a
@@ -370,53 +462,18 @@ class GameState:
         legal = self._legal_set(seat)
         if pl not in legal:
             first = self.first_deal and not self.tricks and not self.trick
-            if self.rules.decks == 1:
-                why = p1.why_illegal(pl, self._held[seat], [c for _, c in self.trick],
-                                     self._led_suits, self._exposed, first)
-            else:
-                why = p2.why_illegal2(pl, self._plain[seat], self._shown[seat],
-                                      [x for _, x in self.trick], self._led_suits, first)
+            why = self._cards.why_illegal(self, seat, pl, first)
             raise IllegalPlay(seat, len(self.tricks), pl, why or "not a legal play")
         self._legal = None
-        if self.rules.decks == 1:
-            self._apply1(seat, pl)
-        else:
-            self._apply2(seat, pl)
+        self._cards.apply(self, seat, pl)
         if len(self.trick) < 4:
             return None
         return self._finish_trick()
 
-    def _apply1(self, seat: int, card: int) -> None:
-        self._held[seat].remove(card)
-        self._played.add(card)
-        if self.trick and suit_of(card) != suit_of(self.trick[0][1]):
-            self._voids[seat] |= 1 << suit_of(self.trick[0][1])
-        self.trick.append((seat, card))
-
-    def _apply2(self, seat: int, play: tuple) -> None:
-        k = len(self.trick)
-        led = suit_of(play[0]) if k == 0 else suit_of(self.trick[0][1][0])
-        pair_trick = len(play) == 2 if k == 0 else len(self.trick[0][1]) == 2
-        p2.remove_play(self._plain[seat], self._shown[seat], play, led,
-                       led not in self._led_suits, pair_trick)
-        self._played.update(play)
-        if k > 0 and any(suit_of(c) != led for c in play):
-            self._voids[seat] |= 1 << led
-        self.trick.append((seat, play))
-
     def _finish_trick(self) -> int:
         trick = self.trick
-        if self.rules.decks == 1:
-            winner = p1.trick_winner(trick)
-            self._taken[winner].update(c for _, c in trick)
-            has_pig = any(c == SQ for _, c in trick)
-            self._led_suits.add(suit_of(trick[0][1]))
-        else:
-            winner = p2.trick_winner2(trick)
-            for _, pl in trick:
-                self._taken[winner].update(pl)
-            has_pig = any(SQ in pl for _, pl in trick)
-            self._led_suits.add(suit_of(trick[0][1][0]))
+        winner, has_pig, led = self._cards.finish(trick)
+        self._led_suits.add(led)
         if has_pig and self._pig_taker is None:
             self._pig_taker = winner
         self.tricks.append((self._lead, trick, winner))
@@ -452,25 +509,12 @@ class GameState:
                 raise GameStateError("the deal is over: no seat is to play")
             seat = to_play
         legal = self._legal_set(seat) if seat == to_play else set()
-        rules, trick_no = self.rules, len(self.tricks)
-        if rules.decks == 1:
-            return p1.observation(seat, rules, self._held[seat], legal, p1.PublicState(
-                self._played, self._exposed, self._taken, self._voids, self.trick, self._lead,
-                self._led_suits, trick_no, self.first_deal, self.flags,
-                p1.pig_sheep_by([pl for _, t, _ in self.tricks for pl in t] + list(self.trick))))
-        taken = [p2.count_masks(t) for t in self._taken]
-        return p2.observation2(seat, rules, self._plain[seat], self._shown[seat], legal,
-                               p2.PublicState2(self._played, self._exposed_counts, taken,
-                                               self._voids, self.trick, self._lead,
-                                               self._led_suits, trick_no, self.first_deal,
-                                               self.flags, self.tricks))
+        return self._cards.observation(self, seat, legal)
 
     # ------------------------------------------------------------------ scores
 
     def _exposure_counts(self) -> list[int]:
-        if self.rules.decks == 2:
-            return list(self._exposed_counts)
-        return [int(c in self._exposed) for c in EXPOSABLE]
+        return self._cards.exposure_counts()
 
     def raw_scores(self) -> list[int]:
         """Raw scores (raw points, RULES §5) of the scoring cards each seat took so far

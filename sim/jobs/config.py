@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError, check_seed
+from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
 from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backends
 
@@ -499,14 +500,13 @@ def check_rule_flags(given: dict[str, Any], rules: Rules) -> None:
     accepted at their defaults, which the example config lists:
     :func:`check_config_rules`.)
     """
-    if rules.decks != 2:
-        return
-    if "auto_expose_fourth" in given:
+    deck = deck_spec(rules)
+    if "auto_expose_fourth" in given and not deck.auto_expose_fourth:
         flag = "--auto-expose-fourth" if given["auto_expose_fourth"] else \
             "--no-auto-expose-fourth"
         raise InputError(f"{flag} is a one-deck rule (RULES.md §3): with two decks nothing "
                          "is exposed automatically; drop the flag")
-    if "points_factor" in given:
+    if "points_factor" in given and not deck.points_factor:
         raise InputError("--points-factor is a one-deck rule (RULES.md §6): two-deck points "
                          "are rounded zero-sum points ×1; drop the flag")
 
@@ -517,13 +517,12 @@ def check_config_rules(rules: Rules, source: str) -> None:
     ``points_factor`` other than 12 mean nothing there (RULES.md §3, §6), and a silently
     ignored setting is worse than an error.  The defaults pass: the example config lists
     them, so setting ``decks = 2`` in it is enough."""
-    if rules.decks != 2:
-        return
-    if not rules.auto_expose_fourth:
+    deck = deck_spec(rules)
+    if not rules.auto_expose_fourth and not deck.auto_expose_fourth:
         raise InputError(f"auto_expose_fourth = false in {source} is a one-deck rule "
                          "(RULES.md §3): with decks = 2 nothing is exposed automatically; "
                          "remove the key")
-    if rules.points_factor != DEFAULT_SPEC.rules.points_factor:
+    if rules.points_factor != DEFAULT_SPEC.rules.points_factor and not deck.points_factor:
         raise InputError(f"points_factor = {rules.points_factor} in {source} is a one-deck "
                          "rule (RULES.md §6): two-deck points are rounded zero-sum points "
                          "×1; remove the key")

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import InputError
+from sim.game.decks import deck_spec
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec
 from sim.jobs.results import MANIFEST, SUMMARY, Totals, column_names
 
@@ -220,7 +221,7 @@ def totals_of_file(path: Path, rules) -> Totals:
 
     names = ["exposed", "collected", "raw", "points"]
     names += ["team_points"] if rules.has_teams else []
-    names += ["collected2"] if rules.decks == 2 else []
+    names += [f"collected{x}" for x in deck_spec(rules).mask_suffixes[1:]]
     cols = ["deal"] + [f"{n}_{s}" for n in names for s in range(4)]
     t = pq.read_table(path, columns=cols)
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
@@ -278,8 +279,9 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
             try:
                 rows = pq.read_metadata(out / c["file"]).num_rows
                 ok = rows == c["n_deals"] * rows_per_deal
-                if spec.study is not None and spec.rules.decks == 2:  # 1 or 2 holders a card
-                    ok = c["n_deals"] * rows_per_deal <= rows <= 2 * c["n_deals"] * rows_per_deal
+                if spec.study is not None:  # per card, a row per holder of a copy
+                    most = deck_spec(spec.rules).copies * c["n_deals"] * rows_per_deal
+                    ok = c["n_deals"] * rows_per_deal <= rows <= most
             except (OSError, ValueError):  # missing, or not Parquet (ArrowInvalid)
                 ok = False
             if not ok:

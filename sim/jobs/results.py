@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sim.errors import InputError
+from sim.game.decks import deck_spec
 from sim.jobs.results_format import (  # noqa: F401 (re-exported)
     SUMMARY,
     align_columns,
@@ -84,9 +85,9 @@ MANIFEST = "manifest.json"
 def column_names(rules: Rules) -> list[str]:
     """The Parquet columns, in file order, for a job with ``rules``."""
     cols = ["deal", "match", "first_leader"]
-    two = rules.decks == 2
-    per_seat = ["hand", *(["hand2"] if two else []), "exposed", "collected",
-                *(["collected2"] if two else []), "raw", "zero_sum", "points"]
+    masks = deck_spec(rules).mask_suffixes
+    per_seat = [*(f"hand{x}" for x in masks), "exposed", *(f"collected{x}" for x in masks),
+                "raw", "zero_sum", "points"]
     if rules.has_teams:
         per_seat.append("team_points")
     cols += [f"{name}_{s}" for name in per_seat for s in SEATS]

@@ -78,8 +78,7 @@ def play_rotated_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = N
                          match_length=spec.match_length, threads=1, hands=hands,
                          check_legal=spec.check_legal)
         if hands is None:  # the engine's own deal of (seed, i): the same for every rotation
-            hands = (res.hands if spec.rules.decks == 1
-                     else np.stack([res.hands, res.hands2], axis=-1))
+            hands = res.given_hands()
         cols = deal_columns(res, spec.match_length)
         out: dict[str, np.ndarray] = {}
         for name, a in cols.items():

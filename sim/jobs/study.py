@@ -85,9 +85,9 @@ x2 − n; ``sheep_2vs1``: both held, x2 − x) in its ``card`` column.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -102,6 +102,7 @@ from sim.engine.request import DealOutputs, KernelTable, error_slots, kernel_tab
 from sim.errors import InputError
 from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSE_NAMES
+from sim.game.decks import deck_spec
 from sim.game.measures import COLUMN_ORDER
 from sim.game.measures import UNITS as MEASURE_UNITS
 from sim.game.observation import O_SIZE
@@ -225,18 +226,24 @@ def _card_index(card: str) -> int:
 def study_columns(rules: Rules) -> list[str]:
     """The Parquet columns of a study, in file order (see the module docstring; two decks:
     the table "Two decks" there)."""
-    if rules.decks == 2:
-        cols = ["deal", "card", "holder", "copies", "first_leader", "hand", "hand2"]
-        cols += [f"exposed_{a}" for a in ARMS2]
-        cols += [f"{c}_{a}" for a in ARMS2 for c in ("collected", "collected2")]
-        cols += [f"raw_{a}_{s}" for a in ARMS2 for s in range(4)]
-        cols += [f"{p}_{m}" for p in ("d", "d2") for m in DELTA_MEASURES
-                 if m != "team_points" or rules.has_teams]
-        return cols
+    return _TWINS[deck_spec(rules).decks].columns(rules)
+
+
+def _column_names1(rules: Rules) -> list[str]:
     cols = ["deal", "card", "holder", "first_leader", "hand", "exposed_x", "exposed_n",
             "collected_x", "collected_n"]
     cols += [f"raw_{a}_{s}" for a in ARMS for s in range(4)]
     cols += [f"d_{m}" for m in DELTA_MEASURES if m != "team_points" or rules.has_teams]
+    return cols
+
+
+def _column_names2(rules: Rules) -> list[str]:
+    cols = ["deal", "card", "holder", "copies", "first_leader", "hand", "hand2"]
+    cols += [f"exposed_{a}" for a in ARMS2]
+    cols += [f"{c}_{a}" for a in ARMS2 for c in ("collected", "collected2")]
+    cols += [f"raw_{a}_{s}" for a in ARMS2 for s in range(4)]
+    cols += [f"{p}_{m}" for p in ("d", "d2") for m in DELTA_MEASURES
+             if m != "team_points" or rules.has_teams]
     return cols
 
 
@@ -274,8 +281,12 @@ def play_study(rules: Rules, players: str | Sequence[str | Choice] = "heuristic"
         raise ValueError("start and n must be ≥ 0")
     p = _choices(players, parse_player, rules.decks)
     e = _choices(exposures, parse_exposure, rules.decks)
-    if rules.decks == 2:
-        return play_study2(rules, p, e, idx, seed, start, n, hands, holder_others)
+    return _TWINS[deck_spec(rules).decks].play(rules, p, e, idx, seed, start, n, hands,
+                                               holder_others)
+
+
+def _play_study1(rules, p, e, idx, seed, start, n, hands, holder_others):
+    """One-deck :func:`play_study` after its checks (two decks: ``play_study2``)."""
     k = len(idx)
     rows = 2 * k * n
     out = DealOutputs(  # plays are not recorded; kernel errors cannot occur (no check_legal)
@@ -335,6 +346,15 @@ def _columns(rules, idx, start, n, holder, hands_out, exposed, leader, collected
                                       np.int32)
     cols["d_yuanbao"] = delta(lambda r: yuanbao(r, rules), np.float64)
     return cols
+
+
+class _Twin(NamedTuple):
+    columns: Callable[[Rules], list[str]]
+    play: Callable[..., dict[str, np.ndarray]]
+
+
+_TWINS = {1: _Twin(_column_names1, _play_study1), 2: _Twin(_column_names2, play_study2)}
+"""Deck count → the study's column names and its kernel (the study's deck-count seam)."""
 
 
 def play_study_chunk(spec: JobSpec, chunk: Chunk, hands: np.ndarray | None = None,

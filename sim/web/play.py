@@ -77,13 +77,9 @@ class Game:
 
 def _flags(cards: list[int], decks: int) -> int:
     """Exposure flags of ``cards`` (RULES §3; two decks: a card twice = both copies)."""
-    from sim.game import flags as ef
-    from sim.game import play_two_decks as p2
-    from sim.game.cards import EXPOSABLE
+    from sim.game.decks import deck_spec
 
-    if decks == 1:
-        return sum(ef.flag(EXPOSABLE.index(c)) for c in set(cards))
-    return p2.copies_to_flags([cards.count(c) for c in EXPOSABLE])
+    return deck_spec(decks).flags_of(cards)
 
 
 def _deal_hands(rules, seed: int, deal: int | None, given: list[str] | None):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.analysis import analysis_spec
 from sim.analysis.advise.format import describe  # noqa: F401
 from sim.analysis.advise.position import (  # noqa: F401
     AdviseError,
@@ -216,7 +217,7 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
         return None
     rules = pos.rules.to_array()
     seat = pos.seat
-    value = (_rollout1 if decks == 1 else _rollout2)(policy, table, rules)
+    value = analysis_spec(decks).advise_rollout(policy, table, rules)
 
     def run(st: GameState, legal: list, w: int) -> list[float]:
         r0 = np.uint64(py_stream(st.seed, w, STREAM_PLAY))  # unused by these policies

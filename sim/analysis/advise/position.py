@@ -12,8 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sim.errors import InputError
-from sim.game import play as p1
-from sim.game import play_two_decks as p2
 from sim.game.cards import (
     C2,
     EXPOSABLE,
@@ -24,8 +22,8 @@ from sim.game.cards import (
     parse_hand,
     suit_of,
 )
+from sim.game.decks import deck_spec
 from sim.game.rules import Rules
-from sim.game.state import parse_play
 
 
 class AdviseError(InputError):
@@ -84,12 +82,12 @@ def parse_plays(text: str, decks: int) -> list:
     """Plays from text: one deck one card per token; two decks a token of one card or two
     (``D8D8`` a pair, ``S9S7`` two cards following a pair lead)."""
     plays = []
+    deck = deck_spec(decks)
     for k, tok in enumerate(clean_text(text).replace(",", " ").split()):
         try:
-            cards = parse_play(tok) if decks == 2 else [parse_card(tok)]
+            plays.append(deck.as_play(deck.parse_play(tok)))
         except CardError as exc:
             raise AdviseError(f"--plays: play {k + 1} {tok!r}: {exc}") from None
-        plays.append(cards[0] if decks == 1 else tuple(sorted(cards)))
     return plays
 
 
@@ -103,9 +101,11 @@ def public_replay(rules: Rules, plays: list, leader: int):
     """
     seats, voids, firsts = [], [0, 0, 0, 0], []
     lead, trick, led_suits, t = leader, [], set(), 0
+    deck, led = deck_spec(rules), -1
     for j, pl in enumerate(plays):
         seat = (lead + len(trick)) % 4
-        if rules.decks == 2:
+        cards = pl if isinstance(pl, tuple) else (pl,)  # a one-deck play is a card
+        if deck.pair_plays:
             if not trick and len(pl) == 2 and pl[0] != pl[1]:
                 raise AdviseError(f"--plays: play {j + 1} {play_str(pl)} (trick {t + 1}, seat "
                                   f"{seat}): a lead is one card or a pair of identical cards")
@@ -114,19 +114,16 @@ def public_replay(rules: Rules, plays: list, leader: int):
                 raise AdviseError(f"--plays: play {j + 1} {play_str(pl)} (trick {t + 1}, seat "
                                   f"{seat}): a {'pair' if n == 2 else 'single'} lead is "
                                   f"followed with {n} card{'s' if n == 2 else ''}")
-            led = suit_of(pl[0]) if not trick else suit_of(trick[0][1][0])
-            off = trick and any(suit_of(c) != led for c in pl)
-        else:
-            led = suit_of(pl) if not trick else suit_of(trick[0][1])
-            off = trick and suit_of(pl) != led
+        led = led if trick else suit_of(cards[0])  # the suit of the trick's lead
+        off = trick and any(suit_of(c) != led for c in cards)
         if off:
             voids[seat] |= 1 << led
-        own = suit_of(pl) if rules.decks == 1 else suit_of(pl[0])
+        own = suit_of(cards[0])
         firsts.append(led not in led_suits and own == led)
         seats.append(seat)
         trick.append((seat, pl))
         if len(trick) == 4:
-            lead = p1.trick_winner(trick) if rules.decks == 1 else p2.trick_winner2(trick)
+            lead = deck.trick_winner(trick)
             led_suits.add(led)
             trick, t = [], t + 1
     return seats, voids, (lead + len(trick)) % 4, t, firsts

@@ -148,8 +148,7 @@ def candidate_scores(
             res = play_deals(rules, players, exposures, seed=seed, start=start, n=n,
                              hands=hands, threads=1, check_legal=check_legal)
             if hands is None:  # the engine's own deal of (seed, i): reuse it
-                hands = (res.hands if rules.decks == 1
-                         else np.stack([res.hands, res.hands2], axis=-1))
+                hands = res.given_hands()
             vals[:, c, j] = _values(res, measure, rules)[:, r]
     return seat_mean(vals)
 

@@ -15,6 +15,7 @@ import pandas as pd
 from sim.analysis.compare.compute import CompareResult
 from sim.core import stats
 from sim.core.stats import json_number
+from sim.game.decks import deck_spec
 
 
 def _fmt(x: float) -> str:
@@ -30,7 +31,7 @@ def format_text(res: CompareResult) -> str:
     r = res.rules
     lines = [
         f"{len(res.candidates)} candidates vs field {res.field} (3 seats); "
-        f"{'one deck' if r.decks == 1 else 'two decks'}, {r.variant}, seed {res.seed}",
+        f"{deck_spec(r).name}, {r.variant}, seed {res.seed}",
         f"unit: {res.unit} per deal, each deal played by every candidate in all 4 seats "
         f"(score = mean over the seats)",
         f"intervals: {res.interval}",

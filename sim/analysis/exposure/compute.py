@@ -63,6 +63,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from sim.analysis import analysis_spec
 from sim.analysis.exposure.options import (
     default_options,
     held_counts,
@@ -91,6 +92,7 @@ from sim.game.cards import (
     card_str,
 )
 from sim.game.dealing import DealSpec, deal_hands, make_deal_spec
+from sim.game.decks import deck_spec
 from sim.game.measures import MEASURES
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
@@ -257,15 +259,13 @@ class _Job:
         values = np.empty((n, k), dtype=np.float64)
         comp = np.empty((n, k, len(COMPONENTS)), dtype=np.float64)
         hv = _HEART_VALUE_INDEX[self.rules.heart_values]
+        components = analysis_spec(self.rules).exposure_components
         for j, exposures in enumerate(self.exposures):
             res = play_deals(self.rules, self.players, exposures, seed=self.seed, start=start,
                              n=n, hands=hands, threads=1, check_legal=self.check_legal)
             values[:, j] = _measure(res, self.measure, self.rules, seat)
-            if self.rules.decks == 1:
-                comp[:, j, :] = _components(res.collected[:, seat], res.exposed, hv)
-            else:
-                comp[:, j, :] = _components2(res.collected[:, seat], res.collected2[:, seat],
-                                             res.exposed, hv)
+            masks = [m[:, seat] for m in (res.collected, res.collected2) if m is not None]
+            comp[:, j, :] = components(*masks, res.exposed, hv)
         values = values[:, self.column]
         comp = comp[:, self.column, :]
         return ExposureStats.of(values, comp), (values if self.keep_values else None)
@@ -370,7 +370,7 @@ def analyse_exposure(
     # card auto-exposed (one deck), exposing three cards while holding the fourth plays
     # exactly like exposing all four (same flags everywhere, same random streams), so it is
     # played once.
-    collapse = (decks == 1 and held_counts(spec.hand) == (1, 1, 1, 1)
+    collapse = (deck_spec(decks).auto_expose_fourth and held_counts(spec.hand) == (1, 1, 1, 1)
                 and rules.auto_expose_fourth and rules.exposure_order == "simultaneous")
     play_flags: list[int] = []
     column = []

@@ -19,6 +19,7 @@ from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
+from sim.game.decks import deck_spec
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
              "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
@@ -134,7 +135,7 @@ def format_text(res) -> str:
     lines = [
         f"Exposure EV — seat {res.seat} holds {res.hand}   "
         + "  ".join(hand_rows(parse_hand(res.hand, decks=r.decks))),
-        f"{'one deck' if r.decks == 1 else 'two decks'}, {teams}; player {s['player']}; "
+        f"{deck_spec(r).name}, {teams}; player {s['player']}; "
         f"opponents {opp}; "
         f"their exposure {oexp}; seed {res.seed}",
     ]
@@ -163,14 +164,10 @@ def format_text(res) -> str:
         lines.append(f"{', '.join(s['same_as'])}: the fourth card is then exposed automatically "
                      f"(RULES §3), so they play exactly as {' / '.join(same)}.")
     lines.append("")
-    if r.decks == 1:
-        lines.append(f"components for seat {res.seat} (share of deals it took the card, 满红 = "
-                     "all 13 hearts, 满贯 = all 16 scoring cards, hearts = mean heart points; "
-                     "change vs none in brackets)")
-    else:
-        lines.append(f"components for seat {res.seat} (mean copies it took of the card, 0–2; "
-                     "满红 = all 26 hearts, 满贯 = all 32 scoring cards, hearts = mean heart "
-                     "points; change vs none in brackets)")
+    copies = deck_spec(r).copies
+    lines.append(f"components for seat {res.seat} ({_TOOK[copies]} 满红 = all {13 * copies} "
+                 f"hearts, 满贯 = all {16 * copies} scoring cards, hearts = mean heart points; "
+                 "change vs none in brackets)")
     crow = []
     for rec in t.to_dict("records"):
         cells = [rec["option"]]
@@ -189,6 +186,9 @@ def format_text(res) -> str:
     return "\n".join(lines)
 
 
+#: How a component counts a card, by copies of each card.
+_TOOK = {1: "share of deals it took the card,", 2: "mean copies it took of the card, 0–2;"}
+
 _MARKS = {"recommended": "▶", "not distinguishable from best": "≈"}
 
 
@@ -203,7 +203,7 @@ def format_markdown(results: list) -> str:
         s = res.settings
         r = res.rules
         ci = f"{level_label(res.level)} CI"
-        decks = "one deck" if r.decks == 1 else "two decks"
+        decks = deck_spec(r).name
         out += [f"### Exposure EV — seat {res.seat} holds `{res.hand}`", "",
                 f"{decks}, {r.variant}; player {s['player']}; opponents "
                 f"{', '.join(sorted(set(s['opponents'])))}; their exposure "
@@ -292,7 +292,7 @@ def format_tables_text(tr: TablesResult) -> str:
     lines = [
         f"Exposure EV under {len(tr.tables)} tables — seat {res.seat} holds {res.hand}   "
         + "  ".join(hand_rows(parse_hand(res.hand, decks=r.decks))),
-        f"{'one deck' if r.decks == 1 else 'two decks'}, {teams}; tables "
+        f"{deck_spec(r).name}, {teams}; tables "
         f"{', '.join(tr.tables)} (every other seat plays the table's strategy; "
         f"{_table_players(tr)}); their exposure {oexp}; seed {res.seed}; the same deals "
         "and random streams under every table",
@@ -353,7 +353,7 @@ def tables_markdown(results: list[TablesResult]) -> str:
         res = tr.first
         r = res.rules
         ci = f"{level_label(res.level)} CI"
-        decks = "one deck" if r.decks == 1 else "two decks"
+        decks = deck_spec(r).name
         out += [f"### Exposure EV under {len(tables)} tables — seat {res.seat} holds "
                 f"`{res.hand}`", "",
                 f"{decks}, {r.variant}; tables {', '.join(tables)} ({_table_players(tr)}); "

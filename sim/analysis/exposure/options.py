@@ -32,10 +32,15 @@ from sim.game.cards import (
     flags_to_cards,
     parse_card,
 )
+from sim.game.decks import deck_spec
 from strategies.registry import Choice, StrategyError
 
 #: The words for "expose nothing" (不亮: the page's Chinese label; 全亮: every exposable card).
 _NONE_WORDS = ("none", "nothing", "-", "0", "不亮", "不亮牌")
+
+
+#: The words on a second copy's flag bit in the flags' range, by copies of each card.
+_SECOND_COPY = {1: "", 2: " with bit b+4 (second copy) only beside bit b"}
 
 
 def held_counts(hand_mask: int, hand2: int = 0) -> tuple[int, int, int, int]:
@@ -47,9 +52,6 @@ def held_counts(hand_mask: int, hand2: int = 0) -> tuple[int, int, int, int]:
 def option_label(flags: int, decks: int = 1) -> str:
     """``none`` or the exposed cards joined by ``+`` in the order SQ DJ CT HA (``SQ+DJ``);
     two decks: a card exposed twice as ``SQ,SQ`` (``SQ,SQ+DJ``)."""
-    if decks == 1:
-        cards = flags_to_cards(flags)
-        return "+".join(card_str(c) for c in cards) if cards else "none"
     parts = [",".join([card_str(EXPOSABLE[b])] * n)
              for b, n in enumerate(counts_of_flags(flags)) if n]
     return "+".join(parts) if parts else "none"
@@ -60,11 +62,9 @@ def default_options(hand_mask: int, decks: int = 1, hand2: int = 0) -> list[int]
 
     One deck: every subset of the exposable cards in ``hand_mask`` (flag order).  Two
     decks (``hand2`` = the has_two mask): every count 0..held of each exposable card,
-    ♠Q counting fastest (mixed radix in flag order): up to 81 options.
+    ♠Q counting fastest (mixed radix in flag order): up to 81 options (one deck, counts
+    0..1: the subsets in increasing flags).
     """
-    if decks == 1:
-        held = exposure_flags(c for c in EXPOSABLE if hand_mask >> c & 1)
-        return [f for f in range(ef.FIRST_COPIES + 1) if f & ~held == 0]
     h = held_counts(hand_mask, hand2)
     return [flags_of_counts((a, b, c, d)) for d in range(h[3] + 1) for c in range(h[2] + 1)
             for b in range(h[1] + 1) for a in range(h[0] + 1)]
@@ -96,16 +96,16 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
             raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
     else:
         items = list(text)
-    held_c = held_counts(hand_mask, hand2 if decks == 2 else 0)
+    deck = deck_spec(decks)
+    held_c = held_counts(hand_mask, hand2)
     held = flags_of_counts(held_c)
-    top = (ef.FIRST_COPIES if decks == 1 else ef.ALL_COPIES) + 1
+    top = deck.exposure_choices
     out: list[int] = []
     for item in items:
         if isinstance(item, int | np.integer) and not isinstance(item, bool):
             flags = int(item)
             if not 0 <= flags < top or not ef.well_formed(flags):
-                want = ("0..15" if decks == 1
-                        else "0..255 with bit b+4 (second copy) only beside bit b")
+                want = f"0..{top - 1}{_SECOND_COPY[deck.copies]}"
                 raise InputError(f"exposure option flags must be {want}, got {flags}")
             label = option_label(flags, decks)
         elif isinstance(item, str):
@@ -139,7 +139,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                 flags = _card_flags(cards, decks, label)
             except CardError as exc:
                 raise InputError(f"exposure option {label!r}: {exc}") from None
-        if decks == 1:
+        if deck.copies == 1:
             missing = flags & ~held
             if missing:
                 names = " ".join(card_str(c) for c in flags_to_cards(missing))
@@ -167,7 +167,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
 
 def _card_flags(cards: list[int], decks: int, label: str) -> int:
     """Flags of a card list: one deck as given; two decks a card twice = both copies."""
-    if decks == 1:
+    if deck_spec(decks).copies == 1:
         return exposure_flags(cards)
     exposure_flags(cards)  # CardError for a card that is not exposable
     counts = [cards.count(c) for c in EXPOSABLE]

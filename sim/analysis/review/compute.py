@@ -45,6 +45,7 @@ from typing import Any
 from sim.errors import InputError, check_seed
 from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
+from sim.game.decks import deck_spec
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
 
 #: Default mistake threshold, zero-sum points (docs/review.md "Choosing the threshold").
@@ -408,7 +409,8 @@ def _review_exposure(rec: DealRecord, seat: int, settings: ReviewSettings,
                 known[p] = " ".join(card_str(c) for c in rec.exposed[p])
     measure = "zero-sum" if rec.rules.variant == "solo" else "team"
     # team points are the team share × the points factor (one deck): back to the share
-    scale = 1.0 if measure == "zero-sum" or decks == 2 else float(rec.rules.points_factor)
+    scale = (float(rec.rules.points_factor)
+             if measure != "zero-sum" and deck_spec(decks).points_factor else 1.0)
     by_table: dict[str, Figures] = {}
     interrupted = False
     for name, p, o in tables:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sim.analysis import analysis_spec
 from sim.analysis.study.decision import decision_table
 from sim.analysis.study.stats import (
     MEASURE_UNITS,
@@ -187,11 +188,11 @@ def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: in
     :func:`~sim.jobs.study_units.unit_frame`), ``unit`` its label, ``what`` and
     ``arm_words`` its words; the features searched are :data:`sim.game.features.CANDIDATES2`.
     """
-    from sim.game.features import CANDIDATES, CANDIDATES2
+    from sim.game.features import CANDIDATES_OF_DECKS
 
     col = f"d_{measure}"
     decks = int(getattr(rules, "decks", 1))
-    feats = (CANDIDATES2 if decks == 2 else CANDIDATES)[card]
+    feats = CANDIDATES_OF_DECKS[decks][card]
     name = unit or card
     mc = min_cell if min_cell is not None else default_min_cell(len(sub))
     if progress:
@@ -199,8 +200,7 @@ def analyse_card(sub: pd.DataFrame, card: str, measure: str, rules, min_cell: in
     singles, pairs = telling_features(sub, col, feats)
     if progress:
         progress(f"{name}: decision table")
-    dt = (decision_table(sub, card, col, feats, mc, level, decks=2, what=what, label=unit)
-          if decks == 2 else decision_table(sub, card, col, feats, mc, level))
+    dt = decision_table(sub, card, col, feats, mc, level, decks=decks, what=what, label=unit)
     heat, axes = None, None
     if len(pairs):
         axes = (pairs["x"].iloc[0], pairs["y"].iloc[0])
@@ -238,22 +238,26 @@ def analyse_study(folder: str | Path, measure: str = "zero_sum", min_cell: int |
     rules = Rules.from_dict(manifest["rules"])
     n_deals, frames = card_frames(folder, manifest, progress)
     delta_rows, arm_rows, cards = [], [], []
+    study_card = analysis_spec(rules).study_card
     for card, sub in frames:
         if f"d_{measure}" not in sub.columns:
             raise InputError(f"measure {measure} is not in this study (team points need the "
                              "partners variant)")
-        if rules.decks == 2:
-            _analyse_card2(card, sub, measure, rules, min_cell, progress, delta_rows,
-                           arm_rows, cards, level)
-            del sub
-            continue
-        delta_rows += delta_summary_rows(card, sub, level)
-        ca = analyse_card(sub, card, measure, rules, min_cell, progress, level)
-        arm_rows += arm_summary_rows(card, sub, ca.holder, level=level)
-        cards.append(ca)
+        study_card(card, sub, measure, rules, min_cell, progress, delta_rows, arm_rows, cards,
+                   level)
         del sub
     return StudyAnalysis(measure, MEASURE_UNITS[measure], n_deals, pd.DataFrame(delta_rows),
                          pd.DataFrame(arm_rows), tuple(cards), rules.decks)
+
+
+def _analyse_card1(card, sub, measure, rules, min_cell, progress, delta_rows, arm_rows,
+                   cards, level: float = DEFAULT_LEVEL) -> None:
+    """One deck: the :class:`CardAnalysis` of ``card``, appended to ``cards``; its summary
+    rows too."""
+    delta_rows += delta_summary_rows(card, sub, level)
+    ca = analyse_card(sub, card, measure, rules, min_cell, progress, level)
+    arm_rows += arm_summary_rows(card, sub, ca.holder, level=level)
+    cards.append(ca)
 
 
 def _analyse_card2(card, sub, measure, rules, min_cell, progress, delta_rows, arm_rows,

@@ -201,8 +201,7 @@ def rule_words(card: str, conds: tuple[Condition, ...], decks: int = 1,
         return f"always expose {what}"
     parts = []
     for k, c in enumerate(conds):
-        t = (condition_text(c.feature, c.op, c.t, card, decks=decks) if decks == 2
-             else condition_text(c.feature, c.op, c.t, card))
+        t = condition_text(c.feature, c.op, c.t, card, decks=decks)
         if t.startswith(("≥", "≤", "exactly")) and not k:
             t = "with " + t  # one "with" per rule: "with ≥ 5 spades and ≤ 1 ace"
         if k and not t.startswith("including"):

@@ -123,8 +123,7 @@ class EngineEvaluator:
                                  n=n, hands=hands, threads=1)
                 if hands is None:
                     h1 = np.ascontiguousarray(res.hands, dtype=np.uint64)
-                    hands = (res.hands if self.rules.decks == 1
-                             else np.stack([res.hands, res.hands2], axis=-1))
+                    hands = res.given_hands()
                 vals[r, s] = get_measure(self.measure).values(res, self.rules)[:, r]
         rows = np.arange(n)
         pc = np.ascontiguousarray(P[covered])
