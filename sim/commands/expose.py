@@ -32,11 +32,14 @@ from sim.commands.options import (
     check_legal_option,
     check_plot_path,
     deal_count,
+    execution_of,
+    pass_execution,
     pop_rules,
     rules_options,
 )
 from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
 from sim.jobs import progress
+from sim.jobs.executor import Execution
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS
 
@@ -45,7 +48,8 @@ from strategies import PLAYER_FORMS
 class ExposeOptions:
     """The parsed options of ``gongzhu-sim expose``: the click parameter names (their
     defaults are the command's own), ``rule_flags`` the rule options (sim/commands/options.py
-    ``rules_options``).  ``player`` / ``opponents`` None: not given (with ``--tables``).
+    ``rules_options``), ``execution`` where the batches run (--jobs, --backend, --scheduler,
+    --scheduler-timeout).  ``player`` / ``opponents`` None: not given (with ``--tables``).
     :meth:`from_params` builds it from a dict of the parameters (``gongzhu-sim serve``)."""
 
     hand: tuple[str, ...]
@@ -59,10 +63,7 @@ class ExposeOptions:
     precision: float | None = None
     max_deals: int | None = None
     seed: int = 1
-    jobs: int = 0
-    backend: str | None = None
-    scheduler: str | None = None
-    scheduler_timeout: float = 10.0
+    execution: Execution = Execution(jobs=0)
     batch: int | None = None
     plot: str | None = None
     hands_file: str | None = None
@@ -73,9 +74,14 @@ class ExposeOptions:
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> ExposeOptions:
         """The options of a dict of click parameter values: the fields by name, every other
-        entry a rule flag."""
+        entry a rule flag; ``jobs``, ``backend``, ``scheduler``, ``scheduler_timeout`` make
+        the ``execution``."""
+        params = dict(params)
+        execution = execution_of(params.pop("jobs"), **{k: params.pop(k, None) for k in
+                                                        ("backend", "scheduler",
+                                                         "scheduler_timeout")})
         names = {f for f in cls.__dataclass_fields__ if f != "rule_flags"}
-        return cls(**{k: v for k, v in params.items() if k in names},
+        return cls(**{k: v for k, v in params.items() if k in names}, execution=execution,
                    rule_flags={k: v for k, v in params.items() if k not in names})
 
 
@@ -130,13 +136,13 @@ class ExposeOptions:
               f"--decks 2 and search, whose deals cost about {SEARCH_COST2}× as much (a rough "
               "estimate: raise it for a tighter one; the progress line shows the time left)]")
 @click.option("--seed", type=SEED, default=ExposeOptions.seed, show_default=True, help="root seed")
-@click.option("--jobs", "-j", type=int, default=ExposeOptions.jobs, show_default=True,
+@click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
               "identical for any value")
 @BACKEND_OPTION
 @click.option("--scheduler", default=None,
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=ExposeOptions.scheduler_timeout,
+@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
               show_default=True,
               help="seconds to wait for the dask scheduler")
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
@@ -156,9 +162,10 @@ class ExposeOptions:
 @LEVEL_OPTION
 @check_legal_option
 @rules_options
+@pass_execution
 def expose(hand, seat, known, players, player, opponents, tables, opponents_exposure, options,
-           measure, precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
-           batch, fmt, plot, hands_file, quiet, level, check_legal, **kwargs):
+           measure, precision, max_deals, seed, execution, batch, fmt, plot, hands_file, quiet,
+           level, check_legal, **kwargs):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -205,8 +212,8 @@ def expose(hand, seat, known, players, player, opponents, tables, opponents_expo
     opts = ExposeOptions(
         hand=hand, seat=seat, known=known, player=player, opponents=opponents,
         opponents_exposure=opponents_exposure, options=options, measure=measure,
-        precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, backend=backend,
-        scheduler=scheduler, scheduler_timeout=scheduler_timeout, batch=batch, plot=plot,
+        precision=precision, max_deals=max_deals, seed=seed, execution=execution, batch=batch,
+        plot=plot,
         hands_file=hands_file, level=level, check_legal=check_legal, rule_flags=kwargs)
     results, interrupted, n_hands = expose_results(
         opts, progress=None if quiet else _Progress,
@@ -294,17 +301,15 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     """
     from sim.core.stats import check_level
     from sim.errors import InputError
-    from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
+    from sim.jobs.executor import Interrupted
     from strategies.registry import parse_player
 
     hand, seat, known, player, opponents = (opts.hand, opts.seat, opts.known, opts.player,
                                             opts.opponents)
     opponents_exposure, options, measure, precision = (opts.opponents_exposure, opts.options,
                                                         opts.measure, opts.precision)
-    max_deals, seed, jobs, backend, scheduler = (opts.max_deals, opts.seed, opts.jobs,
-                                                 opts.backend, opts.scheduler)
-    scheduler_timeout, batch, plot, hands_file = (opts.scheduler_timeout, opts.batch, opts.plot,
-                                                  opts.hands_file)
+    max_deals, seed, execution = opts.max_deals, opts.seed, opts.execution
+    batch, plot, hands_file = opts.batch, opts.plot, opts.hands_file
     level, check_legal = opts.level, opts.check_legal
     rules = pop_rules(dict(opts.rule_flags))
     check_plot_path(plot)
@@ -345,14 +350,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
     level = check_level(level)
     target = precision if precision is not None else default_precision("expose", rules.decks)
-    _check_numbers(jobs=jobs, max_deals=max_deals, batch=batch, precision=precision,
-                   level=level)
-    if scheduler and backend not in (None, "dask"):
-        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
-    backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
-    if backend == "dask" and not scheduler:
-        raise InputError("backend dask needs a scheduler address (--scheduler "
-                         "tcp://HOST:8786)")
+    _check_numbers(max_deals=max_deals, batch=batch, precision=precision, level=level)
 
     from sim.analysis.exposure.compute import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known
@@ -383,8 +381,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                     text, seat=seat, known=known_map, rules=rules, player=p,
                     opponents=o, opponents_exposure=opponents_exposure, options=options,
                     measure=measure, precision=precision, max_deals=cap, seed=seed,
-                    jobs=jobs, batch=b, keep_values=bool(plot), progress=prog,
-                    backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                    execution=execution, batch=b, keep_values=bool(plot), progress=prog,
                     level=level,
                     check_legal=check_legal, partial=partial,
                 )

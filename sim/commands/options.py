@@ -14,6 +14,7 @@ from sim.commands.choices import (  # noqa: F401 - re-exported
     TABLE_PLAYER,
 )
 from sim.game.rules import Rules, rule_option_specs
+from sim.jobs.executor import Execution
 
 #: Extra spellings users expect for some rule flags.
 _ALIASES = {"room_multiplier": ["--multiplier"]}
@@ -273,3 +274,42 @@ def execution_options(f: Callable) -> Callable:
     for opt in reversed(_EXECUTION_OPTIONS):
         f = opt(f)
     return f
+
+
+#: The flag of each :class:`~sim.jobs.executor.Execution` field.
+_EXECUTION_FLAGS = {"jobs": "--jobs", "scheduler_timeout": "--scheduler-timeout"}
+
+
+def execution_of(jobs: int, **where) -> Execution:
+    """The :class:`~sim.jobs.executor.Execution` of a command's ``--jobs``, ``--backend``,
+    ``--scheduler`` and ``--scheduler-timeout`` (``where``: the last three by their Python
+    names, None = not given), checked once; its messages name the flags.  Raises
+    InputError."""
+    import re
+
+    from sim.errors import InputError
+
+    given = {k: v for k, v in where.items() if v is not None}
+    try:
+        return Execution(jobs=jobs, **given)
+    except InputError as exc:
+        msg = str(exc)
+        for name, flag in _EXECUTION_FLAGS.items():
+            msg = re.sub(rf"^{name}\b", flag, msg)
+        raise InputError(msg) from None
+
+
+def pass_execution(f: Callable) -> Callable:
+    """Hand a click command ``execution`` (:func:`execution_of`) in place of its ``jobs``,
+    ``backend``, ``scheduler`` and ``scheduler_timeout`` parameters (the flags are
+    declared as before, above this decorator; a flag the command lacks is the default)."""
+    import functools
+
+    @functools.wraps(f)
+    def command(*args, **kwargs):
+        execution = execution_of(kwargs.pop("jobs"), **{k: kwargs.pop(k, None) for k in
+                                                         ("backend", "scheduler",
+                                                          "scheduler_timeout")})
+        return f(*args, execution=execution, **kwargs)
+
+    return command

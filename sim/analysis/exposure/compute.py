@@ -94,7 +94,7 @@ from sim.game.measures import MEASURES
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
-from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
+from sim.jobs.executor import SERIAL, Execution, Interrupted
 from strategies import TABLE_PLAYER
 from strategies.registry import Choice, parse_exposure, parse_player
 
@@ -122,7 +122,10 @@ class ExposureSettings:
     is made (the parameters of :func:`exposure_ev`, which documents them; the defaults
     are named here only).  Raises InputError for a bad value: a level outside (0, 1), the
     ``pig_sheep`` variant, a team measure without teams, a negative precision, a
-    non-integer or too small ``max_deals`` / ``jobs`` / ``batch``, a bad seed.  ``rules``,
+    non-integer or too small ``max_deals`` / ``batch``, a bad seed.  ``execution``: where
+    the batches run (:class:`sim.jobs.executor.Execution`, checked where it is made; the
+    keywords ``jobs``, ``backend``, ``scheduler``, ``scheduler_timeout`` of
+    :func:`analyse_exposure` make it).  ``rules``,
     ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
     command-line name, int, float); ``precision`` None is the default of the number of decks
     (:func:`sim.core.stats.default_precision`), and ``precision_is_default`` says so."""
@@ -138,12 +141,9 @@ class ExposureSettings:
     precision: float | None = None
     max_deals: int = DEFAULT_MAX_DEALS
     seed: int = 1
-    jobs: int = 1
     batch: int = DEFAULT_BATCH
     keep_values: bool = False
-    backend: str = DEFAULT_BACKEND
-    scheduler: str | None = None
-    scheduler_timeout: float = 10.0
+    execution: Execution = SERIAL
     level: float = DEFAULT_LEVEL
     check_legal: bool = False
     precision_is_default: bool = field(default=False, init=False)
@@ -169,7 +169,9 @@ class ExposureSettings:
         if not (isinstance(precision, int | float) and precision >= 0
                 and math.isfinite(precision)):
             raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
-        for name, lo in (("max_deals", 1), ("jobs", 0), ("batch", 1)):
+        if not isinstance(self.execution, Execution):
+            raise InputError(f"execution must be an Execution, got {self.execution!r}")
+        for name, lo in (("max_deals", 1), ("batch", 1)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
                 raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
@@ -331,7 +333,8 @@ def analyse_exposure(
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
     Same parameters as :func:`exposure_ev` (``settings``: the fields of
-    :class:`ExposureSettings`), plus ``keep_values`` (keep the (n, k)
+    :class:`ExposureSettings`; ``jobs``, ``backend``, ``scheduler`` and
+    ``scheduler_timeout`` make its ``execution``), plus ``keep_values`` (keep the (n, k)
     per-deal values, e.g. for a Δ histogram; 8 bytes per deal and option) and
     ``progress``, called after every merged batch as ``progress(deals played, max_deals,
     largest Δ half-width)``; ``partial`` (e.g. ``gongzhu-sim serve``'s table that fills in),
@@ -347,7 +350,7 @@ def analyse_exposure(
     ``check_legal``: verify every play (IllegalPlayError naming strategy, deal and seat).
     """
     t0 = time.perf_counter()
-    cfg = ExposureSettings(seed=seed, **settings)
+    cfg = ExposureSettings(seed=seed, **Execution.take(settings))
     rules, measure, level, seed = cfg.rules, cfg.measure, cfg.level, cfg.seed
     precision, max_deals, batch, keep_values = (cfg.precision, cfg.max_deals, cfg.batch,
                                                 cfg.keep_values)
@@ -396,9 +399,7 @@ def analyse_exposure(
     def _result(st: ExposureStats, stop: str) -> ExposureResult:
         return _exposure_result(st, stop, plan, cfg, kept, t0)
 
-    gen = run_batches(job.run, range(n_batches), jobs=int(cfg.jobs), backend=cfg.backend,
-                      scheduler=cfg.scheduler, scheduler_timeout=cfg.scheduler_timeout,
-                      warm=job.warm)
+    gen = cfg.execution.batches(job.run, range(n_batches), warm=job.warm)
     try:
         for b_stats, vals in gen:
             st = b_stats if st is None else st.merge(b_stats)
