@@ -270,10 +270,19 @@ _EXECUTION_OPTIONS = [
 
 def execution_options(f: Callable) -> Callable:
     """Add the batch execution options (--jobs, --backend, --scheduler,
-    --scheduler-timeout, --out) to a click command, in that order."""
+    --scheduler-timeout, --out) to a click command, in that order; the command gets the
+    first four as one dict ``execution_flags`` (None: not given; a batch job's
+    :func:`sim.jobs.config.build_spec` merges them with its config file and checks them)."""
+    import functools
+
+    @functools.wraps(f)
+    def command(*args, **kwargs):
+        flags = {k: kwargs.pop(k) for k in Execution.KEYS}
+        return f(*args, execution_flags=flags, **kwargs)
+
     for opt in reversed(_EXECUTION_OPTIONS):
-        f = opt(f)
-    return f
+        command = opt(command)
+    return command
 
 
 #: The flag of each :class:`~sim.jobs.executor.Execution` field.
