@@ -390,10 +390,10 @@ def test_api_defaults_are_the_commands():
 
     import sim
     from sim.analysis.exposure.compute import ExposureSettings
-    from sim.commands.expose import ExposeOptions
+    from sim.commands.expose import expose
 
     api = {f.name: f.default for f in dataclasses.fields(ExposureSettings)}
-    cli = {f.name: f.default for f in dataclasses.fields(ExposeOptions)}
+    cli = {p.name: p.default for p in expose.params}
     for name in ("seat", "player", "opponents", "opponents_exposure", "measure",
                  "precision", "seed", "level"):
         assert api[name] == cli[name], name

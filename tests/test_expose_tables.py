@@ -218,8 +218,9 @@ def test_interrupted_in_the_second_table_keeps_what_was_played():
         if len(calls) == 3:  # table 1: batches 1-2; table 2: after its first batch
             raise KeyboardInterrupt
 
-    opts = ExposeOptions(hand=(HAND,), player=None, opponents=None, options="none;SQ",
-                         precision=0.0, max_deals=200, seed=7, batch=100)
+    opts = ExposeOptions(hand=(HAND,), max_deals=200, batch=100,
+                         settings=dict(player=None, opponents=None, options="none;SQ",
+                                       precision=0.0, seed=7))
     results, interrupted, n_hands = expose_results(opts, notes=False, partial=partial,
                                                    tables="heuristic,lowest")
     assert interrupted and n_hands == 1 and len(results) == 1

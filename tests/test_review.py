@@ -26,9 +26,10 @@ from sim.game.record import (
 )
 from sim.game.rules import Rules
 from sim.game.state import GameState
+from sim.jobs.executor import SERIAL
 
 #: A cheap table for the tests: heuristic everywhere (advise's numba rollout), few worlds.
-FAST = dict(players="heuristic", precision=0, max_worlds=24, max_deals=400, jobs=1)
+FAST = dict(players="heuristic", precision=0, max_worlds=24, max_deals=400, execution=SERIAL)
 
 
 def _trace_line(decks: int = 1, seed: int = 1, deal: int = 0) -> str:
@@ -133,7 +134,7 @@ def test_every_decision_gives_advises_numbers(decks):
     rec = parse_record(_trace_line(decks))
     worlds = 24 if decks == 1 else 8
     res = review(rec, ReviewSettings(players="heuristic", precision=0, max_worlds=worlds,
-                                     max_deals=200, jobs=1, seed=3))
+                                     max_deals=200, execution=SERIAL, seed=3))
     got = {d.index: d for d in res.decisions}
     checked = 0
     for k in range(len(rec.plays)):

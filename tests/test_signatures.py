@@ -56,3 +56,26 @@ def test_the_count_sees_a_long_signature(tmp_path):
         f"import click\n\ndef ok({args}):\n    pass\n\n\ndef bad({args}, *, extra):\n    pass\n\n\n"
         f"@click.command()\ndef cmd({args}, extra):\n    pass\n")
     assert long_signatures(tmp_path) == ["sim/m.py:7 bad (13)"]
+
+
+def test_where_batches_run_is_one_record():
+    """``backend`` and ``scheduler_timeout`` are parameters (or dataclass fields) only of the
+    execution record and the executor (sim/jobs/executor.py) — and of ``JobSpec``, whose
+    fields are a batch job's config keys: every analysis carries one ``Execution``."""
+    names = {"backend", "scheduler_timeout"}
+    found = []
+    for pkg in ("sim", "strategies", "reports"):
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            where = str(path.relative_to(ROOT))
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    a = node.args
+                    args = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+                    found += [f"{where}: {node.name}({n})" for n in names & set(args)]
+                elif isinstance(node, ast.ClassDef):
+                    fields = {s.target.id for s in node.body if isinstance(s, ast.AnnAssign)
+                              and isinstance(s.target, ast.Name)}
+                    found += [f"{where}: class {node.name}.{n}" for n in names & fields]
+    allowed = {"sim/jobs/executor.py", "sim/jobs/config.py: class JobSpec"}
+    assert sorted(f for f in found if not any(f.startswith(a) for a in allowed)) == []
+    assert "sim/jobs/executor.py: class Execution.backend" in found

@@ -18,6 +18,7 @@ from sim.commands.options import (
     check_plot_path,
     deal_count,
     note_unused_exposure,
+    pass_execution,
     pop_rules,
     rules_options,
 )
@@ -65,9 +66,9 @@ from strategies import PLAYER_FORMS
 @LEVEL_OPTION
 @check_legal_option
 @rules_options
-def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed, jobs,
-            backend, scheduler, scheduler_timeout, batch, fmt, plot, level, check_legal,
-            **kwargs):
+@pass_execution
+def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed,
+            execution, batch, fmt, plot, level, check_legal, **kwargs):
     """Compare players head to head on the same deals, with seat rotation.
 
     Every candidate plays every deal four times, once in each seat with the deal's
@@ -94,15 +95,10 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     if len(candidates) < 2:
         raise InputError("compare needs at least two --candidate NAME options "
                          "(PLAYER or PLAYER+EXPOSURE, e.g. -c heuristic+never -c lowest)")
-    if scheduler and backend not in (None, "dask"):
-        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
     from sim.core.stats import check_level
-    from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
+    from sim.jobs.executor import Interrupted
 
-    backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
     level = check_level(level)
-    if jobs < 0:
-        raise InputError(f"--jobs must be ≥ 0, got {jobs}")
 
     from reports.analysis_plots import plot_compare
     from sim.analysis.compare.compute import compare_candidates, parse_candidate
@@ -138,9 +134,8 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
     try:
         res = compare_candidates(
             list(candidates), field_name, rules=rules, deals=deals, precision=precision,
-            seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, measure=measure,
-            sequential=sequential, delta=delta, batch=batch,
-            scheduler_timeout=scheduler_timeout, progress=progress, level=level,
+            seed=seed, execution=execution, measure=measure,
+            sequential=sequential, delta=delta, batch=batch, progress=progress, level=level,
             check_legal=check_legal)
     except Interrupted as exc:
         res, interrupted = exc.result, True

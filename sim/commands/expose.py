@@ -7,7 +7,7 @@ import math
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import click
@@ -22,6 +22,7 @@ from sim.analysis.exposure.costs import (
     default_caps,
     plays_search,
 )
+from sim.analysis.exposure.settings import ExposureSettings
 from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
@@ -32,56 +33,62 @@ from sim.commands.options import (
     check_legal_option,
     check_plot_path,
     deal_count,
+    execution_of,
     pop_rules,
     rules_options,
 )
-from sim.core.stats import DECK_SCALE, DEFAULT_LEVEL, default_precision
+from sim.core.stats import DECK_SCALE, default_precision
 from sim.jobs import progress
+from sim.jobs.executor import Execution
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS
 
 
 @dataclass(frozen=True)
 class ExposeOptions:
-    """The parsed options of ``gongzhu-sim expose``: the click parameter names (their
-    defaults are the command's own), ``rule_flags`` the rule options (sim/commands/options.py
-    ``rules_options``).  ``player`` / ``opponents`` None: not given (with ``--tables``).
-    :meth:`from_params` builds it from a dict of the parameters (``gongzhu-sim serve``)."""
+    """The parsed options of ``gongzhu-sim expose``: ``settings`` holds the analysis's own
+    settings as given — the fields of :class:`ExposureSettings` by name (``seat``,
+    ``player``, ``opponents``, ``opponents_exposure``, ``options``, ``measure``,
+    ``precision``, ``seed``, ``level``, ``check_legal``, ``execution``; a field left out is
+    ExposureSettings' default, which is the command's default too; ``player`` /
+    ``opponents`` None: not given, with ``--tables``); the rest is the command's own:
+    ``hand`` (HAND's words), ``known`` (the ``--known SEAT=CARDS`` texts), ``max_deals`` /
+    ``batch`` (None: each table's default, sim/analysis/exposure/costs.py), ``plot``,
+    ``hands_file`` and ``rule_flags`` (the rule options, sim/commands/options.py
+    ``rules_options``).  :meth:`from_params` builds it from the click parameters (the CLI and
+    ``gongzhu-sim serve``)."""
 
     hand: tuple[str, ...]
-    seat: int = 0
     known: tuple[str, ...] = ()
-    player: str | None = TABLE_PLAYER
-    opponents: str | None = TABLE_PLAYER
-    opponents_exposure: str = "rule"
-    options: str | None = None
-    measure: str = "zero-sum"
-    precision: float | None = None
     max_deals: int | None = None
-    seed: int = 1
-    jobs: int = 0
-    backend: str | None = None
-    scheduler: str | None = None
-    scheduler_timeout: float = 10.0
     batch: int | None = None
     plot: str | None = None
     hands_file: str | None = None
-    level: float = DEFAULT_LEVEL
-    check_legal: bool = False
     rule_flags: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> ExposeOptions:
-        """The options of a dict of click parameter values: the fields by name, every other
-        entry a rule flag."""
-        names = {f for f in cls.__dataclass_fields__ if f != "rule_flags"}
-        return cls(**{k: v for k, v in params.items() if k in names},
-                   rule_flags={k: v for k, v in params.items() if k not in names})
+        """The options of a dict of click parameter values: this class's fields by name,
+        the :class:`ExposureSettings` fields into ``settings`` (``jobs``, ``backend``,
+        ``scheduler``, ``scheduler_timeout`` make its ``execution``, checked here), every
+        other entry a rule flag."""
+        params = dict(params)
+        execution = execution_of(params.pop("jobs"), **{k: params.pop(k, None) for k in
+                                                        ("backend", "scheduler",
+                                                         "scheduler_timeout")})
+        own = {f for f in cls.__dataclass_fields__ if f not in ("rule_flags", "settings")}
+        shared = {f.name for f in fields(ExposureSettings) if f.init} - own
+        return cls(**{k: v for k, v in params.items() if k in own},
+                   settings={**{k: v for k, v in params.items() if k in shared},
+                             "execution": execution},
+                   rule_flags={k: v for k, v in params.items()
+                               if k not in own and k not in shared})
 
 
 @click.command()
 @click.argument("hand", nargs=-1)
-@click.option("--seat", type=click.IntRange(0, 3), default=ExposeOptions.seat, show_default=True,
+@click.option("--seat", type=click.IntRange(0, 3), default=ExposureSettings.seat, show_default=True,
               help="the hand's seat; with the deal it decides who holds ♣2 and leads "
               "(and, with partners, who the partner is)")
 @click.option("--known", multiple=True, metavar="SEAT=CARDS",
@@ -93,10 +100,10 @@ class ExposeOptions:
               "(as advise's and study's --players): --player NAME --opponents NAME; a "
               "--player or --opponents given beside it wins for its seats; not with --tables  "
               f"[default: {TABLE_PLAYER}]")
-@click.option("--player", default=ExposeOptions.player, show_default=True,
+@click.option("--player", default=ExposureSettings.player, show_default=True,
               help=f"the hand's own play strategy ({PLAYER_FORMS}); with --tables, when not given: "
               "each table's")
-@click.option("--opponents", default=ExposeOptions.opponents, show_default=True,
+@click.option("--opponents", default=ExposureSettings.opponents, show_default=True,
               help="play strategy of the other three seats (the partner too, with partners): "
               "one name, or three comma-separated for those seats in increasing seat number")
 @click.option("--tables", default=None, metavar="T1,T2,...",
@@ -104,7 +111,8 @@ class ExposeOptions:
               "every seat but the hand's plays T (the hand too unless --player is given), on "
               "the same deals and random streams for every table; per option a verdict "
               "(robust, depends, undecided); not with --opponents")
-@click.option("--opponents-exposure", default=ExposeOptions.opponents_exposure, show_default=True,
+@click.option("--opponents-exposure", default=ExposureSettings.opponents_exposure,
+              show_default=True,
               help="exposure policy of the other seats: one or three (never, always, random, "
               "fixed:CARDS, rule[:key=value,...])")
 @click.option("--options", "options", default=None, metavar="OPTS",
@@ -114,7 +122,7 @@ class ExposeOptions:
               "'none' is always included (the Δ baseline). "
               "[default: every subset of the exposable cards held, up to 16; two decks: "
               "every count 0/1/2 of each exposable card held, up to 3^4 = 81]")
-@click.option("--measure", type=MEASURE_CHOICE, default=ExposeOptions.measure, show_default=True,
+@click.option("--measure", type=MEASURE_CHOICE, default=ExposureSettings.measure, show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
 @click.option("--precision", type=float, default=None,
@@ -129,14 +137,15 @@ class ExposeOptions:
               f"{SEARCH_MAX_DEALS:,} when a seat plays search; {SEARCH_MAX_DEALS2} with "
               f"--decks 2 and search, whose deals cost about {SEARCH_COST2}× as much (a rough "
               "estimate: raise it for a tighter one; the progress line shows the time left)]")
-@click.option("--seed", type=SEED, default=ExposeOptions.seed, show_default=True, help="root seed")
-@click.option("--jobs", "-j", type=int, default=ExposeOptions.jobs, show_default=True,
+@click.option("--seed", type=SEED, default=ExposureSettings.seed, show_default=True,
+              help="root seed")
+@click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
               "identical for any value")
 @BACKEND_OPTION
 @click.option("--scheduler", default=None,
               help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=ExposeOptions.scheduler_timeout,
+@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
               show_default=True,
               help="seconds to wait for the dask scheduler")
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
@@ -156,9 +165,7 @@ class ExposeOptions:
 @LEVEL_OPTION
 @check_legal_option
 @rules_options
-def expose(hand, seat, known, players, player, opponents, tables, opponents_exposure, options,
-           measure, precision, max_deals, seed, jobs, backend, scheduler, scheduler_timeout,
-           batch, fmt, plot, hands_file, quiet, level, check_legal, **kwargs):
+def expose(players, tables, fmt, quiet, **params):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
@@ -201,13 +208,10 @@ def expose(hand, seat, known, players, player, opponents, tables, opponents_expo
     ctx = click.get_current_context()
     given = {k for k in ("player", "opponents")
              if ctx.get_parameter_source(k) != ParameterSource.DEFAULT}
-    player, opponents = table_players(players, player, opponents, tables, given)
-    opts = ExposeOptions(
-        hand=hand, seat=seat, known=known, player=player, opponents=opponents,
-        opponents_exposure=opponents_exposure, options=options, measure=measure,
-        precision=precision, max_deals=max_deals, seed=seed, jobs=jobs, backend=backend,
-        scheduler=scheduler, scheduler_timeout=scheduler_timeout, batch=batch, plot=plot,
-        hands_file=hands_file, level=level, check_legal=check_legal, rule_flags=kwargs)
+    params["player"], params["opponents"] = table_players(
+        players, params["player"], params["opponents"], tables, given)
+    opts = ExposeOptions.from_params(params)
+    plot = opts.plot
     results, interrupted, n_hands = expose_results(
         opts, progress=None if quiet else _Progress,
         notes=not quiet, tables=tables)
@@ -256,11 +260,10 @@ def table_players(players: str | None, player: str | None, opponents: str | None
 
 def _check_numbers(**values) -> None:
     """The numeric options, checked once by the analysis's own settings object
-    (:class:`sim.analysis.exposure.compute.ExposureSettings`), its message naming the flag
+    (:class:`~sim.analysis.exposure.settings.ExposureSettings`), its message naming the flag
     (``--max-deals`` for ``max_deals``). Raises InputError."""
     import re
 
-    from sim.analysis.exposure.compute import ExposureSettings
     from sim.errors import InputError
 
     try:
@@ -294,18 +297,16 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     """
     from sim.core.stats import check_level
     from sim.errors import InputError
-    from sim.jobs.executor import DEFAULT_BACKEND, Interrupted
+    from sim.jobs.executor import Interrupted
     from strategies.registry import parse_player
 
-    hand, seat, known, player, opponents = (opts.hand, opts.seat, opts.known, opts.player,
-                                            opts.opponents)
-    opponents_exposure, options, measure, precision = (opts.opponents_exposure, opts.options,
-                                                        opts.measure, opts.precision)
-    max_deals, seed, jobs, backend, scheduler = (opts.max_deals, opts.seed, opts.jobs,
-                                                 opts.backend, opts.scheduler)
-    scheduler_timeout, batch, plot, hands_file = (opts.scheduler_timeout, opts.batch, opts.plot,
-                                                  opts.hands_file)
-    level, check_legal = opts.level, opts.check_legal
+    hand, known, max_deals, batch, plot, hands_file = (opts.hand, opts.known, opts.max_deals,
+                                                       opts.batch, opts.plot, opts.hands_file)
+    settings = dict(opts.settings)  # the ExposureSettings given, each table's below
+    player = settings.pop("player", TABLE_PLAYER)
+    opponents = settings.pop("opponents", TABLE_PLAYER)
+    seat = settings.get("seat", ExposureSettings.seat)
+    options, precision = settings.get("options"), settings.get("precision")
     rules = pop_rules(dict(opts.rule_flags))
     check_plot_path(plot)
     two = rules.decks == 2
@@ -343,16 +344,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     hands = _hands(hand, hands_file)
     if plot and len(hands) > 1:
         raise InputError("--plot needs a single hand (not --hands-file with several hands)")
-    level = check_level(level)
+    level = settings["level"] = check_level(settings.get("level", ExposureSettings.level))
     target = precision if precision is not None else default_precision("expose", rules.decks)
-    _check_numbers(jobs=jobs, max_deals=max_deals, batch=batch, precision=precision,
-                   level=level)
-    if scheduler and backend not in (None, "dask"):
-        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
-    backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
-    if backend == "dask" and not scheduler:
-        raise InputError("backend dask needs a scheduler address (--scheduler "
-                         "tcp://HOST:8786)")
+    _check_numbers(max_deals=max_deals, batch=batch, precision=precision, level=level)
 
     from sim.analysis.exposure.compute import analyse_exposure, parse_options
     from sim.game.dealing import make_deal_spec, parse_known
@@ -380,14 +374,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
             prog = None if progress is None else progress(tlabel, target)
             try:
                 res = analyse_exposure(
-                    text, seat=seat, known=known_map, rules=rules, player=p,
-                    opponents=o, opponents_exposure=opponents_exposure, options=options,
-                    measure=measure, precision=precision, max_deals=cap, seed=seed,
-                    jobs=jobs, batch=b, keep_values=bool(plot), progress=prog,
-                    backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
-                    level=level,
-                    check_legal=check_legal, partial=partial,
-                )
+                    text, known=known_map, rules=rules, player=p, opponents=o,
+                    max_deals=cap, batch=b, keep_values=bool(plot), progress=prog,
+                    partial=partial, **settings)
             except InputError as exc:
                 if where:
                     raise type(exc)(f"{where}: {exc}") from None

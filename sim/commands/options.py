@@ -14,6 +14,7 @@ from sim.commands.choices import (  # noqa: F401 - re-exported
     TABLE_PLAYER,
 )
 from sim.game.rules import Rules, rule_option_specs
+from sim.jobs.executor import Execution
 
 #: Extra spellings users expect for some rule flags.
 _ALIASES = {"room_multiplier": ["--multiplier"]}
@@ -275,7 +276,55 @@ _EXECUTION_OPTIONS = [
 
 def execution_options(f: Callable) -> Callable:
     """Add the batch execution options (--jobs, --backend, --scheduler,
-    --scheduler-timeout, --out) to a click command, in that order."""
+    --scheduler-timeout, --out) to a click command, in that order; the command gets the
+    first four as one dict ``execution_flags`` (None: not given; a batch job's
+    :func:`sim.jobs.config.build_spec` merges them with its config file and checks them)."""
+    import functools
+
+    @functools.wraps(f)
+    def command(*args, **kwargs):
+        flags = {k: kwargs.pop(k) for k in Execution.KEYS}
+        return f(*args, execution_flags=flags, **kwargs)
+
     for opt in reversed(_EXECUTION_OPTIONS):
-        f = opt(f)
-    return f
+        command = opt(command)
+    return command
+
+
+#: The flag of each :class:`~sim.jobs.executor.Execution` field.
+_EXECUTION_FLAGS = {"jobs": "--jobs", "scheduler_timeout": "--scheduler-timeout"}
+
+
+def execution_of(jobs: int, **where) -> Execution:
+    """The :class:`~sim.jobs.executor.Execution` of a command's ``--jobs``, ``--backend``,
+    ``--scheduler`` and ``--scheduler-timeout`` (``where``: the last three by their Python
+    names, None = not given), checked once; its messages name the flags.  Raises
+    InputError."""
+    import re
+
+    from sim.errors import InputError
+
+    given = {k: v for k, v in where.items() if v is not None}
+    try:
+        return Execution(jobs=jobs, **given)
+    except InputError as exc:
+        msg = str(exc)
+        for name, flag in _EXECUTION_FLAGS.items():
+            msg = re.sub(rf"^{name}\b", flag, msg)
+        raise InputError(msg) from None
+
+
+def pass_execution(f: Callable) -> Callable:
+    """Hand a click command ``execution`` (:func:`execution_of`) in place of its ``jobs``,
+    ``backend``, ``scheduler`` and ``scheduler_timeout`` parameters (the flags are
+    declared as before, above this decorator; a flag the command lacks is the default)."""
+    import functools
+
+    @functools.wraps(f)
+    def command(*args, **kwargs):
+        execution = execution_of(kwargs.pop("jobs"), **{k: kwargs.pop(k, None) for k in
+                                                         ("backend", "scheduler",
+                                                          "scheduler_timeout")})
+        return f(*args, execution=execution, **kwargs)
+
+    return command

@@ -15,7 +15,7 @@ import tempfile
 
 import click
 
-from sim.commands.options import SEED, TABLE_PLAYER
+from sim.commands.options import SEED, TABLE_PLAYER, execution_of
 from strategies import PLAYER_FORMS
 
 #: The review's defaults (sim/analysis/review/compute.py ReviewSettings; repeated here so
@@ -102,7 +102,8 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
         table_list = tuple(split_tables(tables))
     settings = ReviewSettings(seats=seat_list, players=players, opponents=opponents,
                               tables=table_list, precision=precision, max_worlds=max_worlds,
-                              max_deals=max_deals, seed=seed, jobs=jobs, threshold=threshold)
+                              max_deals=max_deals, seed=seed, execution=execution_of(jobs),
+                              threshold=threshold)
     if out:
         _check_out(out)
     lines = ProgressLines("review", enabled=not quiet)

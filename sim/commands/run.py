@@ -65,9 +65,9 @@ from strategies import PLAYER_FORMS
               help="print the default config (TOML) to start from, and exit")
 @LEVEL_OPTION
 @rules_options
-def run(config, deals, seed, players, exposure, rotate, deal_rows, match_length, chunk_size, jobs,
-        backend, scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
-        check_legal, example_config, level, **rule_flags):
+def run(config, deals, seed, players, exposure, rotate, deal_rows, match_length, chunk_size,
+        execution_flags, out, deals_file, resume, force, quiet, report, check_legal,
+        example_config, level, **rule_flags):
     """Play many deals between configured players and keep every result.
 
     With no CONFIG, plays the embedded default job, which answers "which exposure policy
@@ -93,8 +93,7 @@ def run(config, deals, seed, players, exposure, rotate, deal_rows, match_length,
         click.echo(DEFAULT_TOML, nl=False)
         return
     flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
-                 match_length=match_length, chunk_size=chunk_size, jobs=jobs,
-                 backend=backend, scheduler=scheduler, scheduler_timeout=scheduler_timeout,
+                 match_length=match_length, chunk_size=chunk_size, **execution_flags,
                  out=out, deals_file=deals_file, check_legal=check_legal or None,
                  rotate=rotate, deal_rows=deal_rows)
     spec = build_spec(config, flags, rule_flags,

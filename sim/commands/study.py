@@ -50,9 +50,8 @@ from strategies import PLAYER_FORMS
               help="write report.html and report.md into the results folder [default: on]")
 @LEVEL_OPTION
 @rules_options
-def study(config, cards, holder_others, deals, seed, players, exposure, chunk_size, jobs,
-          backend, scheduler, scheduler_timeout, out, deals_file, resume, force, quiet, report,
-          level, **rule_flags):
+def study(config, cards, holder_others, deals, seed, players, exposure, chunk_size,
+          execution_flags, out, deals_file, resume, force, quiet, report, level, **rule_flags):
     """When does exposing (亮) a card pay?  A randomized, paired experiment.
 
     For every deal and every studied card, the seat dealt the card plays the deal
@@ -78,8 +77,7 @@ def study(config, cards, holder_others, deals, seed, players, exposure, chunk_si
     study_flags = {k: v for k, v in (("cards", cards), ("holder_others", holder_others))
                    if v is not None}
     flags = dict(deals=deals, seed=seed, players=players, exposures=exposure,
-                 chunk_size=chunk_size, jobs=jobs, backend=backend, scheduler=scheduler,
-                 scheduler_timeout=scheduler_timeout, out=out, deals_file=deals_file,
+                 chunk_size=chunk_size, **execution_flags, out=out, deals_file=deals_file,
                  study=study_flags)
     spec = build_spec(config, flags, rule_flags, defaults={"players": (TABLE_PLAYER,) * 4})
 

@@ -16,6 +16,7 @@ from sim.commands.options import (
     TABLE_FIELD,
     TABLE_PLAYER,
     deal_count,
+    pass_execution,
     pop_rules,
     rules_options,
 )
@@ -86,9 +87,10 @@ TUNE_FORMAT = 1
               help="write report.html and report.md into --out [default: on]")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
+@pass_execution
 def tune(family, params, field_name, players, exposure, start, deals, confirm_deals,
-         precision, search, sweeps, equilibrium, rounds, measure, seed, jobs, backend,
-         scheduler, batch, fmt, out, resume, force, report, quiet, **kwargs):
+         precision, search, sweeps, equilibrium, rounds, measure, seed, execution, batch, fmt,
+         out, resume, force, report, quiet, **kwargs):
     """Find the policy of a family that nothing in the family beats.
 
     Candidates (points of the --param grid) sit in one seat against the --field in
@@ -115,13 +117,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     )
     from sim.errors import InputError
     from sim.game.rules import Rules
-    from sim.jobs.executor import check_backend
 
-    if jobs < 0:
-        raise InputError(f"--jobs must be ≥ 0, got {jobs}")
-    if scheduler and backend not in (None, "dask"):
-        raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
-    backend = check_backend(backend, scheduler)
     if resume:
         if out is None:
             raise InputError("--resume needs --out FOLDER (the interrupted tune)")
@@ -174,8 +170,8 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
     from sim.analysis.tune.compute import tune as run_tune
 
     try:
-        res = run_tune(settings, history, jobs=jobs, backend=backend, scheduler=scheduler,
-                       log=log, progress=None if quiet else _race_progress())
+        res = run_tune(settings, history, execution, log=log,
+                       progress=None if quiet else _race_progress())
     except KeyboardInterrupt:
         state["status"] = "interrupted"
         _write_state(folder, state)

@@ -40,7 +40,7 @@ from typing import Any
 from sim.errors import InputError, check_seed
 from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
-from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND  # the one list of backends
+from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Execution  # the one list of backends
 
 #: Keys that change the results; the rest only change how a job is executed.
 #: Largest deal count (and match length / chunk size) a job accepts.
@@ -164,7 +164,7 @@ class JobSpec:
     jobs: int = 0
     backend: str = DEFAULT_BACKEND
     scheduler: str | None = None
-    scheduler_timeout: float = 10.0
+    scheduler_timeout: float = Execution.scheduler_timeout
     out: str | None = None
     deals_file: str | None = None
     study: StudySpec | None = None
@@ -176,6 +176,14 @@ class JobSpec:
     def __post_init__(self) -> None:
         """Refuse a seed outside 0..2**64−1 (InputError): run_job would wrap a negative one."""
         object.__setattr__(self, "seed", check_seed(self.seed))
+
+    @property
+    def execution(self) -> Execution:
+        """Where the chunks run: ``jobs``, ``backend``, ``scheduler``, ``scheduler_timeout``
+        as one :class:`~sim.jobs.executor.Execution` (the config keys stay flat; checked by
+        :func:`build_spec`)."""
+        return Execution(jobs=self.jobs, backend=self.backend, scheduler=self.scheduler,
+                         scheduler_timeout=self.scheduler_timeout)
 
     @property
     def kind(self) -> str:

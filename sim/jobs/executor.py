@@ -29,13 +29,16 @@ second when its parent process dies (even by SIGKILL), so nothing is left behind
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import numbers
 import os
 import signal
 import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from sim.errors import InputError
 
@@ -68,22 +71,95 @@ def n_workers(jobs: int) -> int:
     return int(jobs)
 
 
-def check_backend(backend: str | None, scheduler: str | None) -> str:
-    """The effective backend: ``dask`` when a scheduler is given (``--scheduler`` implies
-    ``--backend dask``), else ``backend`` or :data:`DEFAULT_BACKEND`; InputError for an
-    unknown name or dask without a scheduler."""
-    if scheduler:
-        return "dask"
-    b = backend or DEFAULT_BACKEND
-    if b not in BACKENDS:
-        raise InputError(f"unknown backend {b!r}; valid: {', '.join(BACKENDS)}")
-    if b == "dask":
-        raise InputError("backend dask needs a scheduler address (--scheduler "
-                         "tcp://HOST:8786)")
-    return b
+@dataclass(frozen=True)
+class Execution:
+    """Where an analysis's batches run, made and checked once: ``jobs`` workers (0 = every
+    core), on ``backend`` (``threading``, ``loky`` or ``dask``; None: ``dask`` when a
+    ``scheduler`` address is given — ``--scheduler`` implies ``--backend dask`` — else
+    :data:`DEFAULT_BACKEND`), ``scheduler_timeout`` seconds to wait for the dask scheduler;
+    ``client``: a connected ``distributed.Client`` to use instead of connecting (dask).
+
+    Every analysis's settings carry one (``ExposureSettings.execution``,
+    ``CompareSettings.execution``, tune's), and :meth:`batches` hands it to
+    :func:`run_batches`; results never depend on it.  ``backend`` is stored resolved.
+    Raises InputError for a ``jobs`` that is not an integer ≥ 0, an unknown backend, a
+    scheduler with another backend, dask without a scheduler, or a timeout that is not a
+    number of seconds > 0 (the messages name the field; the CLI names its flag,
+    sim/commands/options.py ``execution_of``).
+    """
+
+    jobs: int = 1
+    backend: str | None = None
+    scheduler: str | None = None
+    scheduler_timeout: float = 10.0
+    client: Any = field(default=None, compare=False, repr=False)
+
+    #: The fields a caller may give as keywords (the Python API's ``jobs=``, ``backend=`` …).
+    KEYS: ClassVar[tuple[str, ...]] = ("jobs", "backend", "scheduler", "scheduler_timeout")
+
+    def __post_init__(self) -> None:
+        jobs, backend, scheduler = self.jobs, self.backend, self.scheduler
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 0:
+            raise InputError(f"jobs must be an integer ≥ 0, got {jobs!r}")
+        if scheduler and backend not in (None, "dask"):
+            raise InputError(f"--scheduler needs --backend dask (got --backend {backend})")
+        backend = "dask" if scheduler else (backend or DEFAULT_BACKEND)
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+        if backend == "dask" and not scheduler and self.client is None:
+            raise InputError("backend dask needs a scheduler address (--scheduler "
+                             "tcp://HOST:8786)")
+        t = self.scheduler_timeout
+        if isinstance(t, bool) or not isinstance(t, int | float) or not t > 0:
+            raise InputError(f"scheduler_timeout must be a number of seconds > 0, got {t!r}")
+        object.__setattr__(self, "jobs", int(jobs))
+        object.__setattr__(self, "backend", backend)
+        object.__setattr__(self, "scheduler_timeout", float(t))
+
+    @classmethod
+    def take(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        """``settings`` (keyword arguments of an analysis) with :data:`KEYS` given as
+        keywords folded into one ``execution`` record (a copy; InputError when both are
+        given, or for a bad value)."""
+        given = {k: settings[k] for k in cls.KEYS if k in settings}
+        if not given:
+            return dict(settings)
+        if "execution" in settings:
+            raise InputError(f"give either execution or {', '.join(given)}, not both")
+        out = {k: v for k, v in settings.items() if k not in given}
+        out["execution"] = cls(**given)
+        return out
+
+    def batches(self, task: Callable[[Any], Any], items: Iterable[Any], *,
+                ordered: bool = True, n_items: int | None = None,
+                warm: Callable[[], Any] | None = None,
+                progress: Callable[[Any], None] | None = None) -> Iterator[Any]:
+        """:func:`run_batches` of ``task`` over ``items`` here (the same keywords)."""
+        return run_batches(task, items, jobs=self.jobs, backend=self.backend,
+                           client=self.client, scheduler=self.scheduler,
+                           scheduler_timeout=self.scheduler_timeout, ordered=ordered,
+                           n_items=n_items, warm=warm, progress=progress)
+
+    @contextlib.contextmanager
+    def connected(self) -> Iterator[Execution]:
+        """Within the block, this execution with a connected dask client (one connection
+        for many runs; closed at the end), or itself when it needs none."""
+        if self.backend != "dask" or self.client is not None:
+            yield self
+            return
+        client = connect(self.scheduler or "", self.scheduler_timeout)
+        try:
+            yield dataclasses.replace(self, client=client)
+        finally:
+            with contextlib.suppress(Exception):
+                client.close()
 
 
-def connect(scheduler: str, timeout: float = 10.0):
+#: One worker thread, no cluster.
+SERIAL = Execution()
+
+
+def connect(scheduler: str, timeout: float = Execution.scheduler_timeout):
     """A ``distributed.Client`` for ``scheduler``, or an InputError saying why not."""
     try:
         from distributed import Client
@@ -257,7 +333,8 @@ def warm_while_priming(warm: Callable[[], Any], workers: int) -> None:
 
 def run_batches(task: Callable[[Any], Any], items: Iterable[Any], *, jobs: int = 1,
                 backend: str | None = DEFAULT_BACKEND, client=None,
-                scheduler: str | None = None, scheduler_timeout: float = 10.0,
+                scheduler: str | None = None,
+                scheduler_timeout: float = Execution.scheduler_timeout,
                 ordered: bool = True, n_items: int | None = None,
                 warm: Callable[[], Any] | None = None,
                 progress: Callable[[Any], None] | None = None) -> Iterator[Any]:
@@ -351,5 +428,5 @@ def _parallel(task, items, workers, backend, client, ordered, warm, progress, jo
                     gen.close()
 
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "Interrupted", "check_backend", "connect",
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "SERIAL", "Execution", "Interrupted", "connect",
            "n_workers", "prime_loky", "run_batches", "sigterm_as_interrupt", "stop_loky"]

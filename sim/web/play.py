@@ -273,6 +273,7 @@ class PlayManager:
         """``(record, ReviewSettings)`` of :meth:`review`'s request; raises InputError for a
         deal not over, a setting out of range or over the server's caps."""
         from sim.analysis.review.compute import ReviewSettings
+        from sim.jobs.executor import SERIAL
 
         game = self.get(body)
         unknown = [k for k in body if k not in REVIEW_KEYS]
@@ -299,7 +300,7 @@ class PlayManager:
                             f"{cap_deals:,} deals per request (gongzhu-sim serve --max-deals)")
         return rec, ReviewSettings(seats=(game.seat,), players=game.table,
                                    precision=float(precision), max_worlds=worlds,
-                                   max_deals=deals, seed=game.seed, jobs=1)
+                                   max_deals=deals, seed=game.seed, execution=SERIAL)
 
     # ------------------------------------------------------------------ internals
 

@@ -88,7 +88,7 @@ from sim.errors import InputError, check_seed
 from sim.game.measures import MEASURES
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
-from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Interrupted, run_batches
+from sim.jobs.executor import SERIAL, Execution, Interrupted
 
 #: Default deal cap.
 DEFAULT_DEALS = 100_000
@@ -176,7 +176,10 @@ class CompareSettings:
     """Everything a comparison is asked besides the candidates and the field, validated
     once where it is made (the parameters of :func:`compare_candidates`, which documents
     them; the defaults are named here only).  Raises InputError for a bad value (level,
-    measure, backend, ``deals`` / ``jobs`` / ``batch``, seed, precision, delta); ``rules``,
+    measure, ``deals`` / ``batch``, seed, precision, delta); ``execution``: where the batches
+    run (:class:`sim.jobs.executor.Execution`, checked where it is made; the keywords
+    ``jobs``, ``backend``, ``scheduler``, ``scheduler_timeout`` of
+    :func:`compare_candidates` make it); ``rules``,
     ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
     command-line name, int, float)."""
 
@@ -184,15 +187,12 @@ class CompareSettings:
     deals: int = DEFAULT_DEALS
     precision: float | None = None
     seed: int = 1
-    jobs: int = 1
-    backend: str = DEFAULT_BACKEND
-    scheduler: str | None = None
     measure: str = "zero-sum"
     sequential: bool = False
     delta: float = DEFAULT_DELTA
     batch: int = DEFAULT_BATCH
     keep_scores: bool = False
-    scheduler_timeout: float = 10.0
+    execution: Execution = SERIAL
     level: float = DEFAULT_LEVEL
     check_legal: bool = False
 
@@ -201,13 +201,9 @@ class CompareSettings:
         level = stats.check_level(self.level)
         m = get_measure(self.measure)
         m.check(rules)
-        backend = self.backend
-        if backend not in BACKENDS:
-            raise InputError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
-        if backend == "dask" and not self.scheduler:
-            raise InputError("backend dask needs a scheduler address (--scheduler "
-                             "tcp://HOST:8786)")
-        for name, lo in (("deals", 2), ("jobs", 0), ("batch", 1)):
+        if not isinstance(self.execution, Execution):
+            raise InputError(f"execution must be an Execution, got {self.execution!r}")
+        for name, lo in (("deals", 2), ("batch", 1)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
                 raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
@@ -412,7 +408,7 @@ def compare_candidates(
     each) and the parent only the running moments (unless ``keep_scores``).
     """
     t0 = time.perf_counter()
-    cfg = CompareSettings(seed=seed, **settings)
+    cfg = CompareSettings(seed=seed, **Execution.take(settings))
     rules, measure, seed, level = cfg.rules, cfg.measure, cfg.seed, cfg.level
     deals, precision, sequential, delta = cfg.deals, cfg.precision, cfg.sequential, cfg.delta
     cands = [parse_candidate(c, decks=rules.decks) for c in candidates]
@@ -425,9 +421,8 @@ def compare_candidates(
     st: Moments | None = None
     kept: list[np.ndarray] = []
     stop = "cap"
-    gen = run_batches(partial(_run_batch, job), range(job.n_batches()), jobs=int(cfg.jobs),
-                      backend=cfg.backend, scheduler=cfg.scheduler,
-                      scheduler_timeout=cfg.scheduler_timeout, warm=partial(_warm, job))
+    gen = cfg.execution.batches(partial(_run_batch, job), range(job.n_batches()),
+                                warm=partial(_warm, job))
     try:
         for b_st, sc in gen:
             st = b_st if st is None else st.merge(b_st)

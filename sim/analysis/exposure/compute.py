@@ -54,10 +54,9 @@ is in the same unit.
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -78,10 +77,13 @@ from sim.analysis.exposure.result import (
     ExposureStats,
     build_table,
 )
-from sim.core import stats
+from sim.analysis.exposure.settings import (  # noqa: F401 - re-exported
+    DEFAULT_BATCH,
+    DEFAULT_MAX_DEALS,
+    ExposureSettings,
+)
 from sim.core.stats import DEFAULT_LEVEL
 from sim.engine.forced import counts_of_flags, force_seats
-from sim.errors import InputError, check_seed
 from sim.game import flags as ef
 from sim.game.cards import (
     CT,
@@ -97,87 +99,19 @@ from sim.game.measures import MEASURES
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
 from sim.game.scoring import HEART_VALUES
-from sim.jobs.executor import DEFAULT_BACKEND, Interrupted, run_batches
-from strategies import TABLE_PLAYER
+from sim.jobs.executor import Execution, Interrupted
 from strategies.registry import Choice, parse_exposure, parse_player
 
 #: The stopping rule is checked only once at least this many deals were played: the
 #: per-deal Δ is skewed and heavy-tailed, and scripts/check_coverage.py found the normal
 #: 95% CI under-covering at 2,000 deals (≈92.5%) but not at 5,000 (≈95%).
 MIN_DEALS = 5000
-#: Default deals per batch (the stopping rule is checked after each batch).
-DEFAULT_BATCH = 10_000
-#: Default deal cap.
-DEFAULT_MAX_DEALS = 1_000_000
 #: A batch is played in slices of at most this many deals (statistics merged in order), so
 #: a worker holds one slice whatever ``batch`` is: about 0.6 KB per deal for the engine's
 #: results plus 56 bytes per deal and option, i.e. about 15 MB for 16 options.
 SLICE = 10_000
 _HEARTS_SHIFT = np.uint64(13 * HEARTS)
 _ALL13 = np.uint64(0x1FFF)
-
-
-@dataclass(frozen=True)
-class ExposureSettings:
-    """Everything an exposure analysis is asked besides the hand, validated once where it
-    is made (the parameters of :func:`exposure_ev`, which documents them; the defaults
-    are named here only).  Raises InputError for a bad value: a level outside (0, 1), the
-    ``pig_sheep`` variant, a team measure without teams, a negative precision, a
-    non-integer or too small ``max_deals`` / ``jobs`` / ``batch``, a bad seed.  ``rules``,
-    ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
-    command-line name, int, float); ``precision`` None is the default of the number of decks
-    (:func:`sim.core.stats.default_precision`), and ``precision_is_default`` says so."""
-
-    seat: int = 0
-    known: Mapping[int, str | Iterable[int]] | None = None
-    rules: Rules | None = None
-    player: str | Choice = TABLE_PLAYER
-    opponents: str | Sequence[str | Choice] = TABLE_PLAYER
-    opponents_exposure: str | Sequence[str | Choice] = "rule"
-    options: str | Sequence | None = None
-    measure: str = "zero-sum"
-    precision: float | None = None
-    max_deals: int = DEFAULT_MAX_DEALS
-    seed: int = 1
-    jobs: int = 1
-    batch: int = DEFAULT_BATCH
-    keep_values: bool = False
-    backend: str = DEFAULT_BACKEND
-    scheduler: str | None = None
-    scheduler_timeout: float = 10.0
-    level: float = DEFAULT_LEVEL
-    check_legal: bool = False
-    precision_is_default: bool = field(default=False, init=False)
-
-    def __post_init__(self) -> None:
-        rules = self.rules or Rules()
-        level = stats.check_level(self.level)
-        if rules.variant == "pig_sheep":
-            raise InputError(
-                "variant pig_sheep (猪羊一家) forbids exposure: there is nothing to compare"
-            )
-        m = get_measure(self.measure)
-        if m.needs_teams and not rules.has_teams:
-            raise InputError(
-                f"measure '{m.name}' needs a team variant (--variant partners); "
-                f"this run's variant is {rules.variant}"
-            )
-        precision = self.precision
-        object.__setattr__(self, "precision_is_default", precision is None)
-        if precision is None:
-            precision = stats.default_precision("expose", rules.decks)
-            object.__setattr__(self, "precision", precision)
-        if not (isinstance(precision, int | float) and precision >= 0
-                and math.isfinite(precision)):
-            raise InputError(f"precision must be a number ≥ 0, got {precision!r}")
-        for name, lo in (("max_deals", 1), ("jobs", 0), ("batch", 1)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-                raise InputError(f"{name} must be an integer ≥ {lo}, got {v!r}")
-        seed = check_seed(self.seed)
-        for name, value in (("rules", rules), ("level", level), ("measure", m.name),
-                            ("seed", int(seed))):
-            object.__setattr__(self, name, value)
 
 
 class _Plan(NamedTuple):
@@ -330,7 +264,8 @@ def analyse_exposure(
     """Estimate the EV of each exposure option for ``hand`` — the full result.
 
     Same parameters as :func:`exposure_ev` (``settings``: the fields of
-    :class:`ExposureSettings`), plus ``keep_values`` (keep the (n, k)
+    :class:`ExposureSettings`; ``jobs``, ``backend``, ``scheduler`` and
+    ``scheduler_timeout`` make its ``execution``), plus ``keep_values`` (keep the (n, k)
     per-deal values, e.g. for a Δ histogram; 8 bytes per deal and option) and
     ``progress``, called after every merged batch as ``progress(deals played, max_deals,
     largest Δ half-width)``; ``partial`` (e.g. ``gongzhu-sim serve``'s table that fills in),
@@ -346,7 +281,7 @@ def analyse_exposure(
     ``check_legal``: verify every play (IllegalPlayError naming strategy, deal and seat).
     """
     t0 = time.perf_counter()
-    cfg = ExposureSettings(seed=seed, **settings)
+    cfg = ExposureSettings(seed=seed, **Execution.take(settings))
     rules, measure, level, seed = cfg.rules, cfg.measure, cfg.level, cfg.seed
     precision, max_deals, batch, keep_values = (cfg.precision, cfg.max_deals, cfg.batch,
                                                 cfg.keep_values)
@@ -395,9 +330,7 @@ def analyse_exposure(
     def _result(st: ExposureStats, stop: str) -> ExposureResult:
         return _exposure_result(st, stop, plan, cfg, kept, t0)
 
-    gen = run_batches(job.run, range(n_batches), jobs=int(cfg.jobs), backend=cfg.backend,
-                      scheduler=cfg.scheduler, scheduler_timeout=cfg.scheduler_timeout,
-                      warm=job.warm)
+    gen = cfg.execution.batches(job.run, range(n_batches), warm=job.warm)
     try:
         for b_stats, vals in gen:
             st = b_stats if st is None else st.merge(b_stats)

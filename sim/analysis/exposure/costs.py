@@ -42,7 +42,7 @@ def default_caps(slow: bool, decks: int, max_deals: int | None, batch: int | Non
     defaults — search's smaller ones when ``slow`` (a seat plays search), per ``decks``
     (1 or 2); a default cap above ``deal_cap`` (a server's cap, None: none) is lowered to
     it."""
-    from sim.analysis.exposure.compute import DEFAULT_BATCH, DEFAULT_MAX_DEALS
+    from sim.analysis.exposure.settings import DEFAULT_BATCH, DEFAULT_MAX_DEALS
 
     two = decks == 2
     cap = max_deals

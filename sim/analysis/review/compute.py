@@ -47,6 +47,7 @@ from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
 from sim.game.decks import deck_spec
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
+from sim.jobs.executor import Execution
 
 #: Default mistake threshold, zero-sum points (docs/review.md "Choosing the threshold").
 DEFAULT_THRESHOLD = 20.0
@@ -67,7 +68,9 @@ class ReviewSettings:
     name: every seat plays it), each decision reviewed under each, the first one's figures
     deciding the mistakes; ``precision`` (≥ 0; 0: play the caps), ``max_worlds`` (advise's
     cap per play decision), ``max_deals`` (expose's deal cap for the exposure decision),
-    ``seed``, ``jobs`` (the exposure analysis's workers), ``threshold`` (points, ≥ 0).
+    ``seed``, ``execution`` (where the exposure analysis's batches run:
+    :class:`sim.jobs.executor.Execution`, every core by default), ``threshold`` (points,
+    ≥ 0).
     Raises InputError naming the option.
     """
 
@@ -79,7 +82,7 @@ class ReviewSettings:
     max_worlds: int = DEFAULT_MAX_WORLDS
     max_deals: int = 1_000_000
     seed: int = 1
-    jobs: int = 0
+    execution: Execution = Execution(jobs=0)
     threshold: float = DEFAULT_THRESHOLD
 
     def __post_init__(self) -> None:
@@ -94,8 +97,8 @@ class ReviewSettings:
             raise InputError(f"--max-worlds must be 2..100000, got {self.max_worlds!r}")
         if not isinstance(self.max_deals, int) or self.max_deals < 1:
             raise InputError(f"--max-deals must be ≥ 1, got {self.max_deals!r}")
-        if not isinstance(self.jobs, int) or self.jobs < 0:
-            raise InputError(f"--jobs must be ≥ 0, got {self.jobs!r}")
+        if not isinstance(self.execution, Execution):
+            raise InputError(f"execution must be an Execution, got {self.execution!r}")
         check_seed(self.seed)
         if self.seats is not None:
             if not self.seats:
@@ -419,7 +422,7 @@ def _review_exposure(rec: DealRecord, seat: int, settings: ReviewSettings,
                                    rules=rec.rules, player=p, opponents=o,
                                    measure=measure, precision=settings.precision,
                                    max_deals=settings.max_deals, seed=settings.seed,
-                                   jobs=settings.jobs)
+                                   execution=settings.execution)
         except Interrupted as exc:
             res, interrupted = exc.result, True
         except KeyboardInterrupt:

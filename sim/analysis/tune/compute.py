@@ -70,7 +70,6 @@ same answer as an uninterrupted run.  An interrupted race is played again.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 import time
@@ -312,8 +311,7 @@ def tune_round(s: Settings, family: Family, field_name: str, start_policy: str,
         confirmation = history.get(ckey)
         if confirmation is None:
             confirmation = confirm(evaluator, winner, start_policy, s.n_confirm(), seed + 1,
-                                   s.batch, execution.jobs, execution.backend,
-                                   execution.scheduler)
+                                   s.batch, execution)
             history.add(ckey, confirmation)
         if log is not None:
             log({"event": "confirm", "confirmation": confirmation})
@@ -421,15 +419,14 @@ def _start_of(family: Family, s: Settings, field_name: str, first: bool) -> str:
     return family.policy(dict(family.defaults))
 
 
-def tune(s: Settings, history: History | None = None, jobs: int = 1,
-         backend: str = "threading", scheduler: str | None = None,
+def tune(s: Settings, history: History | None = None, execution: Execution = SERIAL,
          evaluator_factory: Callable[[str], Any] | None = None,
          log: Callable[[dict[str, Any]], None] | None = None,
          progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
     """Tune the family of ``s``: a best response, or with ``s.equilibrium`` iterated best
-    responses (module docstring).  ``jobs`` workers (0 = all cores) on ``backend``
-    (``threading``, ``loky``, or ``dask`` with ``scheduler``; sim/jobs/executor.py); the
-    answer does not depend on them.
+    responses (module docstring), its deals played as ``execution`` says
+    (:class:`sim.jobs.executor.Execution`: with dask one client serves every race); the
+    answer does not depend on it.
     ``evaluator_factory(field_name)`` replaces the engine (tests: a synthetic family).
 
     Returns the JSON-ready result: ``settings``, ``rounds`` (see :func:`tune_round`),
@@ -440,21 +437,11 @@ def tune(s: Settings, history: History | None = None, jobs: int = 1,
     """
     t0 = time.perf_counter()
     family = check_settings(s)
-    from sim.jobs.executor import check_backend, connect
-
-    backend = check_backend(backend, scheduler)
-    client = connect(scheduler) if backend == "dask" else None
-    try:
-        return _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factory,
-                     log, progress, t0)
-    finally:
-        if client is not None:
-            with contextlib.suppress(Exception):
-                client.close()
+    with execution.connected() as execution:
+        return _tune(s, family, history, execution, evaluator_factory, log, progress, t0)
 
 
-def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factory, log,
-          progress, t0):
+def _tune(s, family, history, execution, evaluator_factory, log, progress, t0):
     history = history if history is not None else History()
     fld = parse_candidate(s.field, "field", decks=s.rules.decks).name
     rounds: list[dict[str, Any]] = []
@@ -466,7 +453,7 @@ def _tune(s, family, history, jobs, backend, client, scheduler, evaluator_factor
         if log is not None:
             log({"event": "round", "round": r + 1, "field": fld, "start": start})
         res = tune_round(s, family, fld, start, s.seed + 2 * r, history,
-                         Execution(jobs, backend, client, scheduler), ev, log, progress)
+                         execution, ev, log, progress)
         res["round"] = r + 1
         rounds.append(res)
         if not s.equilibrium:

@@ -12,7 +12,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from sim.core.stats import DEFAULT_LEVEL, cs_margin, merge_moments, paired_se, z
 from sim.game import flags as ef
 from sim.game.measures import get as get_measure
 from sim.game.rules import Rules
-from sim.jobs.executor import n_workers
+from sim.jobs.executor import SERIAL, Execution, n_workers  # noqa: F401 - re-exported
 from strategies.registry import parse_exposure
 
 #: Error level of every interval (95%).
@@ -144,13 +144,11 @@ def _eval_task(task: tuple) -> tuple[tuple[int, ...], np.ndarray]:
     return _eval_batch(*task)
 
 
-def _ordered(tasks, jobs: int, backend: str, warm: Callable[[], None] | None, client=None):
+def _ordered(tasks, execution: Execution, warm: Callable[[], None] | None):
     """Yield ``_eval_batch(*task)`` in task order; tasks (a lazy generator) run in parallel
-    (sim/jobs/executor.py :func:`~sim.jobs.executor.run_batches`)."""
-    from sim.jobs.executor import run_batches
-
-    gen = run_batches(_eval_task, tasks, jobs=jobs, backend=backend, client=client,
-                      warm=None if n_workers(jobs) == 1 else warm)
+    as ``execution`` says (sim/jobs/executor.py)."""
+    gen = execution.batches(_eval_task, tasks,
+                            warm=None if n_workers(execution.jobs) == 1 else warm)
     try:
         yield from gen
     finally:
@@ -191,21 +189,6 @@ class _Co:
         return float(self.mean[a] - self.mean[b]), sd
 
 
-class Execution(NamedTuple):
-    """Where the deals of a tune run are played (sim/jobs/executor.py): ``jobs`` workers
-    (0 = all cores) on ``backend``; ``client``: a connected dask client (``backend`` dask,
-    connected to ``scheduler``) or None."""
-
-    jobs: int = 1
-    backend: str = "threading"
-    client: Any = None
-    scheduler: str | None = None
-
-
-#: One worker thread, no cluster.
-SERIAL = Execution()
-
-
 def race(
     evaluator,
     policies: Sequence[str],
@@ -234,7 +217,6 @@ def race(
     (95% confidence sequence), ``vs_best``/``vs_best_high`` (to the best at that n) and
     ``status`` (``winner``, ``survived``, ``eliminated``, ``duplicate``, ``reference``).
     """
-    jobs, backend, client = execution.jobs, execution.backend, execution.client
     m = len(policies)
     kc = m if n_candidates is None else n_candidates
     alpha_e = ALPHA / max(kc - 1, 1)
@@ -271,8 +253,9 @@ def race(
         means = [co.mean[pos[i]] for i in alive]
         return alive[int(np.argmax(means))]
 
-    warm = (lambda: evaluator.scores(policies[:1], seed, first_deal, 1)) if jobs != 1 else None
-    for snap, x in _ordered(tasks(), jobs, backend, warm, client):
+    warm = ((lambda: evaluator.scores(policies[:1], seed, first_deal, 1))
+            if execution.jobs != 1 else None)
+    for snap, x in _ordered(tasks(), execution, warm):
         room = (budget - cost - co.n * len(played)) // len(played)
         if room < 1:
             break
@@ -322,14 +305,14 @@ def race(
 
 
 def confirm(evaluator, winner: str, start: str, deals: int, seed: int, batch: int,
-            jobs: int, backend: str, scheduler: str | None = None) -> dict[str, Any]:
+            execution: Execution = SERIAL) -> dict[str, Any]:
     """Gain of ``winner`` over ``start`` on ``deals`` fresh deals of ``seed``: the
-    ``compare`` of the two (fixed n, 95% CI) — or, for a synthetic evaluator, its
-    paired difference with the same statistics."""
+    ``compare`` of the two (fixed n, 95% CI), played as ``execution`` says — or, for a
+    synthetic evaluator, its paired difference with the same statistics."""
     if isinstance(evaluator, EngineEvaluator):
         res = compare_candidates([evaluator.candidate(winner), evaluator.candidate(start)],
                                  evaluator.field, rules=evaluator.rules, deals=deals,
-                                 seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
+                                 seed=seed, execution=execution,
                                  measure=evaluator.measure, batch=batch)
         p = res.pairs.iloc[0]
         return {"gain": float(p["delta"]), "low": float(p["ci_low"]),
