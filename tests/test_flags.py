@@ -44,8 +44,8 @@ def _sources():
 
 
 def _code(text: str) -> str:
-    """``text`` without comments (a ``#`` to the end of the line) and docstrings' prose
-    lines are kept: flags are decoded in code, so comments are dropped only."""
+    """``text`` without its comments (``#`` to the end of the line): a comment may describe
+    the layout; docstrings are kept and hold no such expressions."""
     return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
 
 

@@ -109,8 +109,8 @@ def with_copies(flags, kind, n):
 
 @register_jitable(inline="always")
 def well_formed(flags):
-    """True when no second copy is set without its first (RULES.md §3: the second copy of a
-    card is exposed only with the first); ``flags`` an int or integer array."""
+    """True when no second-copy bit is set without its first-copy bit (the layout sets bit
+    ``kind + 4`` only with bit ``kind``); ``flags`` an int or an integer array."""
     return (flags >> SECOND_SHIFT) & ~flags & FIRST_COPIES == 0
 
 
