@@ -153,66 +153,6 @@ def by_id(kind: str, sid: int) -> Strategy | None:
     return next((s for s in _REGISTRY[kind].values() if s.id == sid), None)
 
 
-def data_digests(choices) -> dict[str, str]:
-    """SHA-256 (hex) of the data each Choice plays with (a ``learned`` model's weights), by
-    Choice name; Choices that read no data are left out.
-
-    A job records these so that a resume never mixes two models under one player name.
-    """
-    import hashlib
-
-    out: dict[str, str] = {}
-    for c in choices:
-        if c.data is not None:
-            raw = np.asarray(c.data.values, dtype=np.float64).tobytes()
-            out[c.name] = hashlib.sha256(raw).hexdigest()
-    return out
-
-
-def check_data_digests(was, now: dict[str, str], how: str) -> None:
-    """Raise StrategyError when a player's data (its model) differs between ``was`` (a
-    recorded :func:`data_digests`, or None when not recorded: not checked) and ``now``.
-    ``how`` names the command that resumes, e.g. ``--resume``."""
-    if not isinstance(was, dict):
-        return
-    for name in sorted(set(was) | set(now)):
-        if was.get(name) != now.get(name):
-            raise StrategyError(f"{how}: the model of player {name!r} changed since the "
-                                "interrupted run (its results would mix two models); use "
-                                "--force to start over")
-
-
-def params_record(choices) -> dict[str, list[float]]:
-    """``{name: resolved parameters}`` (``Choice.params`` as floats) of resolved players,
-    for a job's record: a resume compares it (:func:`check_params_record`)."""
-    return {c.name: [float(x) for x in c.params] for c in choices}
-
-
-def check_params_record(was, now: dict[str, list[float]], decks: int, how: str) -> None:
-    """Raise StrategyError when a player name resolves to other parameters now (``now``,
-    :func:`params_record`) than when the job started (``was``).  ``was`` None (a record made
-    before it was kept): refused only when a one-deck ``search`` name's meaning changed with
-    the new defaults (issue 24; :func:`former_search`).  ``how`` names the command that
-    resumes, e.g. ``--resume``."""
-    if isinstance(was, dict):
-        for name in sorted(set(was) | set(now)):
-            if was.get(name) != now.get(name):
-                raise StrategyError(
-                    f"{how}: player {name!r} now resolves to other parameters than in the "
-                    "interrupted run (its defaults changed), so its results would mix two "
-                    "players; use --force to start over")
-        return
-    if decks != 1:
-        return
-    for name in now:
-        if name.strip().partition(":")[0] == "search" and former_search(name) != name.strip():
-            raise StrategyError(
-                f"{how}: the interrupted run was started before one-deck search's defaults "
-                "changed (now worlds=56,top=2,measure=zero_sum; the former search is "
-                f"search:rollout=heuristic,infer=0), so player {name!r} would play its "
-                "remaining deals differently; use --force to start over")
-
-
 def params_table(choices, rules=None) -> np.ndarray:
     """The float64 (4, N_PARAMS + K) table every kernel receives whole: row ``p`` = seat
     ``p``'s parameters (columns 0..N_PARAMS−1) then its data (a model's weights; K = the

@@ -3,9 +3,11 @@
 Writing JSON atomically, the chunk file names and the chunk plan, which files of a folder a
 gongzhu-sim manifest accounts for (``--force`` removes only those), the versions recorded,
 holding Ctrl-C while a chunk and the manifest are written, and resuming: an interrupted
-run's spec and chunk list checked against this invocation, and the totals of the chunks it
-finished re-read from their Parquet files (or, for a job without per-deal rows, from the
-exact totals its manifest keeps per chunk).
+run's spec and chunk list checked against this invocation, its players' resolved parameters
+and models (``player_params``, ``model_sha256``: :func:`params_record`,
+:func:`data_digests`, also kept by ``tune``) checked against what the names resolve to now,
+and the totals of the chunks it finished re-read from their Parquet files (or, for a job
+without per-deal rows, from the exact totals its manifest keeps per chunk).
 """
 
 from __future__ import annotations
@@ -129,41 +131,102 @@ class DeferInterrupt:
         return False
 
 
+def data_digests(choices) -> dict[str, str]:
+    """SHA-256 (hex) of the data each Choice plays with (a ``learned`` model's weights), by
+    Choice name; Choices that read no data are left out.
+
+    A job records these (``model_sha256``) so that a resume never mixes two models under one
+    player name.
+    """
+    import hashlib
+
+    out: dict[str, str] = {}
+    for c in choices:
+        if c.data is not None:
+            raw = np.asarray(c.data.values, dtype=np.float64).tobytes()
+            out[c.name] = hashlib.sha256(raw).hexdigest()
+    return out
+
+
+def check_data_digests(was, now: dict[str, str], how: str) -> None:
+    """Raise StrategyError when a player's data (its model) differs between ``was`` (a
+    recorded :func:`data_digests`, or None when not recorded: not checked) and ``now``.
+    ``how`` names the command that resumes, e.g. ``--resume``."""
+    from strategies.registry import StrategyError
+
+    if not isinstance(was, dict):
+        return
+    for name in sorted(set(was) | set(now)):
+        if was.get(name) != now.get(name):
+            raise StrategyError(f"{how}: the model of player {name!r} changed since the "
+                                "interrupted run (its results would mix two models); use "
+                                "--force to start over")
+
+
+def params_record(choices) -> dict[str, list[float]]:
+    """``{name: resolved parameters}`` (``Choice.params`` as floats) of resolved players,
+    for a job's record (``player_params``): a resume compares it
+    (:func:`check_params_record`)."""
+    return {c.name: [float(x) for x in c.params] for c in choices}
+
+
+def check_params_record(was, now: dict[str, list[float]], decks: int, how: str) -> None:
+    """Raise StrategyError when a player name resolves to other parameters now (``now``,
+    :func:`params_record`) than when the job started (``was``).  ``was`` None (a record made
+    before it was kept): refused only when the player's registry entry says its meaning
+    changed since (``Strategy.resume_refusal``: a one-deck ``search`` name whose defaults
+    changed, strategies/search_entry.py).  ``how`` names the command that resumes, e.g.
+    ``--resume``."""
+    from strategies.registry import PLAYER, StrategyError, lookup
+
+    if isinstance(was, dict):
+        for name in sorted(set(was) | set(now)):
+            if was.get(name) != now.get(name):
+                raise StrategyError(
+                    f"{how}: player {name!r} now resolves to other parameters than in the "
+                    "interrupted run (its defaults changed), so its results would mix two "
+                    "players; use --force to start over")
+        return
+    for name in now:
+        entry = lookup(PLAYER, name.strip().partition(":")[0])
+        why = entry.resume_refusal(name, decks) if entry and entry.resume_refusal else None
+        if why:
+            raise StrategyError(f"{how}: {why}; use --force to start over")
+
+
+def _players(spec: JobSpec):
+    """Each distinct player of ``spec`` resolved for its deck count (Choices)."""
+    from strategies.registry import parse_player
+
+    return [parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players)]
+
+
 def model_digests(spec: JobSpec) -> dict[str, str]:
     """SHA-256 of the model each distinct player of ``spec`` plays with, by player name
-    (players that read no model are left out; strategies/registry.py ``data_digests``).
-    Recorded in the manifest as ``model_sha256``. Raises StrategyError as the registry does."""
-    from strategies.registry import data_digests, parse_player
-
-    return data_digests(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
+    (players that read no model are left out; :func:`data_digests`).  Recorded in the
+    manifest as ``model_sha256``. Raises StrategyError as the registry does."""
+    return data_digests(_players(spec))
 
 
 def player_params(spec: JobSpec) -> dict[str, list[float]]:
     """The resolved parameters of each distinct player of ``spec``, by player name
-    (strategies/registry.py :func:`~strategies.registry.params_record`): recorded in the
-    manifest as ``player_params`` so that ``--resume`` can tell when a name's meaning changed
-    (one-deck ``search``'s defaults did, issue 24).  Raises StrategyError as the registry
-    does."""
-    from strategies.registry import params_record, parse_player
-
-    return params_record(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
+    (:func:`params_record`): recorded in the manifest as ``player_params`` so that
+    ``--resume`` can tell when a name's meaning changed (a strategy's defaults changed).
+    Raises StrategyError as the registry does."""
+    return params_record(_players(spec))
 
 
 def check_players(spec: JobSpec, old: dict[str, Any]) -> None:
     """``--resume``: refuse (StrategyError, an InputError) when a player name now resolves to
-    other parameters than in the interrupted run (strategies/registry.py
-    ``check_params_record``)."""
-    from strategies.registry import check_params_record
-
+    other parameters than in the interrupted run (:func:`check_params_record`)."""
     check_params_record(old.get("player_params"), player_params(spec), spec.rules.decks,
                         "--resume")
 
 
 def check_models(spec: JobSpec, old: dict[str, Any]) -> None:
     """``--resume``: refuse (StrategyError, an InputError) when a player's model changed
-    since the interrupted run; manifests without ``model_sha256`` are not checked."""
-    from strategies.registry import check_data_digests
-
+    since the interrupted run; manifests without ``model_sha256`` are not checked
+    (:func:`check_data_digests`)."""
     check_data_digests(old.get("model_sha256"), model_digests(spec), "--resume")
 
 
