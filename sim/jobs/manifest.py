@@ -17,6 +17,7 @@ import os
 import platform
 import signal
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import InputError
+from sim.jobs.chunks import Chunk
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec
 from sim.jobs.results import MANIFEST, SUMMARY, Totals, column_names
 
@@ -289,15 +291,15 @@ def totals_of_file(path: Path, rules) -> Totals:
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
-def totals_of_chunk(out: Path, chunk: dict[str, Any], spec: JobSpec) -> Totals:
+def totals_of_chunk(out: Path, chunk: Chunk, spec: JobSpec) -> Totals:
     """Totals of a finished chunk of the job in ``out``: from its manifest entry when the
     job keeps no per-deal rows (``spec.deal_rows`` false), else from its Parquet file."""
     if not spec.deal_rows:
-        return Totals.from_dict(chunk["totals"]["totals"])
-    return totals_of_file(Path(out) / chunk["file"], spec.rules)
+        return Totals.from_dict(chunk.totals["totals"])
+    return totals_of_file(Path(out) / chunk.file, spec.rules)
 
 
-def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
+def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[Chunk]:
     """The chunk list of an interrupted run's manifest, checked against the spec.
 
     The chunks must be exactly those the spec plans (index, deals, file name), else the
@@ -310,10 +312,10 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
     def damaged(why: str) -> InputError:
         return InputError(f"{out / MANIFEST} is damaged ({why}); use --force to start again")
 
-    chunks = manifest.get("chunks")
+    entries = manifest.get("chunks")
     if not isinstance(manifest.get("runs"), list):
         raise damaged("no list of runs")
-    if not isinstance(chunks, list):
+    if not isinstance(entries, list):
         raise damaged("no list of chunks")
     if not (isinstance(spec.deals, int) and spec.deals >= 1
             and isinstance(spec.chunk_size, int) and spec.chunk_size >= 1):
@@ -321,40 +323,43 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
     expected = plan_chunks(spec.deals, spec.chunk_size)
     rows_per_deal = (len(spec.study.cards) if spec.study is not None
                      else 4 if spec.rotate else 1)  # a rotated run: a row per seating
-    if len(chunks) != len(expected):
-        raise damaged(f"{len(chunks)} chunks where the spec plans {len(expected)}")
-    for c, e in zip(chunks, expected, strict=True):
-        if (not isinstance(c, dict) or not isinstance(c.get("status"), str)
-                or any(c.get(k) != e[k] for k in ("index", "first_deal", "n_deals", "file"))):
-            raise damaged(f"chunk {e['index']} is not the one the spec plans")
-        if c["status"] == "done" and not spec.deal_rows:  # totals kept in the manifest
+    if len(entries) != len(expected):
+        raise damaged(f"{len(entries)} chunks where the spec plans {len(expected)}")
+    chunks = []
+    for entry, e in zip(entries, expected, strict=True):
+        try:
+            c = Chunk.from_json(entry)
+        except ValueError:
+            c = None
+        if c is None or (c.index, c.first, c.n, c.file) != (e.index, e.first, e.n, e.file):
+            raise damaged(f"chunk {e.index} is not the one the spec plans")
+        if c.status == "done" and not spec.deal_rows:  # totals kept in the manifest
             try:
-                t = c["totals"]
-                ok = (Totals.from_dict(t["totals"]).n == c["n_deals"] * rows_per_deal
-                      and (not spec.rotate or int(t["rotation"]["n"]) == c["n_deals"]))
+                t = c.totals
+                ok = (Totals.from_dict(t["totals"]).n == c.n * rows_per_deal
+                      and (not spec.rotate or int(t["rotation"]["n"]) == c.n))
             except (KeyError, TypeError, ValueError, AttributeError):
                 ok = False
             if not ok:
-                c["status"] = "pending"
-                c.pop("totals", None)
-        elif c["status"] == "done":
+                c = replace(c, status="pending", totals=None)
+        elif c.status == "done":
             try:
-                rows = pq.read_metadata(out / c["file"]).num_rows
-                ok = rows == c["n_deals"] * rows_per_deal
+                rows = pq.read_metadata(out / c.file).num_rows
+                ok = rows == c.n * rows_per_deal
                 if spec.study is not None and spec.rules.decks == 2:  # 1 or 2 holders a card
-                    ok = c["n_deals"] * rows_per_deal <= rows <= 2 * c["n_deals"] * rows_per_deal
+                    ok = c.n * rows_per_deal <= rows <= 2 * c.n * rows_per_deal
             except (OSError, ValueError):  # missing, or not Parquet (ArrowInvalid)
                 ok = False
             if not ok:
-                c["status"] = "pending"
+                c = replace(c, status="pending")
+        chunks.append(c)
     return chunks
 
 
 def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
-                ) -> list[dict[str, Any]]:
-    """Manifest chunk entries covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
+                ) -> list[Chunk]:
+    """The chunks (pending) covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
     n = -(-deals // chunk_size)
-    return [{"index": k, "first_deal": k * chunk_size,
-             "n_deals": min(chunk_size, deals - k * chunk_size), "status": "pending",
-             "seconds": None, "file": _chunk_name(k, n_chunks_width or n)}
+    return [Chunk(k, k * chunk_size, min(chunk_size, deals - k * chunk_size),
+                  _chunk_name(k, n_chunks_width or n))
             for k in range(n)]
