@@ -469,12 +469,13 @@ def _run_time(manifest: dict) -> str:
 
 def _provenance(folder: Path, manifest: dict) -> Section:
     from sim.jobs.batch import versions
+    from sim.jobs.results import finished_chunks
 
     spec = dict(manifest.get("spec", {}))
     rows = [("kind", manifest.get("kind", "run")), ("results folder", str(folder)),
             ("status", manifest.get("status", "")), ("seed", manifest.get("seed", "")),
             ("deals", f"{int(spec.get('deals', 0)):,}"),
-            ("chunks", f"{sum(c['status'] == 'done' for c in manifest.get('chunks', []))} "
+            ("chunks", f"{len(finished_chunks(manifest))} "
                        f"of {len(manifest.get('chunks', []))} finished"),
             ("started", manifest.get("started", "")), ("finished", manifest.get("finished", "")),
             ("run time", _run_time(manifest)),

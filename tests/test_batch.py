@@ -335,11 +335,9 @@ def test_keyboard_interrupt_in_process_raises_job_interrupted(tmp_path, monkeypa
 
 def _parent_writes(job):
     """Job._tasks variant whose workers return columns (as with dask) instead of files."""
-    from sim.jobs.batch import Chunk
-
     def tasks(todo):
         for c in todo:
-            yield (job.spec, Chunk(c["index"], c["first_deal"], c["n_deals"]), None, None)
+            yield (job.spec, c, None, None)
     return tasks
 
 
@@ -454,3 +452,56 @@ def test_resume_with_a_rule_flag_names_only_what_changed(tmp_path):
     assert r.exit_code == 2 and "decks" not in r.output and "variant was 'solo'" in r.output
     r = cli("--resume", "--decks", "1", "--out", str(out), rows=False)  # a flag given counts
     assert r.exit_code == 2 and "decks was 2, now 1" in r.output
+
+
+def test_chunk_record_reads_and_writes_the_manifest_entry():
+    from sim.jobs.chunks import Chunk
+    from sim.jobs.manifest import plan_chunks
+
+    plan = plan_chunks(450, 200)
+    assert [c.to_json() for c in plan] == [  # the manifest's entries, as they always were
+        {"index": k, "first_deal": 200 * k, "n_deals": n, "status": "pending", "seconds": None,
+         "file": f"chunk-{k:06d}.parquet"} for k, n in enumerate((200, 200, 50))]
+    done = {"index": 2, "first_deal": 400, "n_deals": 50, "status": "done", "seconds": 0.25,
+            "file": "chunk-000002.parquet", "totals": {"totals": {"n": 50}},
+            "finished": "2026-12-05T01:00:00+00:00"}
+    c = Chunk.from_json(done)
+    assert (c.index, c.first, c.n, c.totals, c.finished) == (2, 400, 50, {"totals": {"n": 50}},
+                                                             done["finished"])
+    assert list(c.to_json().items()) == list(done.items())
+    for bad, why in [([], "not an object"), ({"index": 0}, "no 'first_deal'"),
+                     (dict(done, n_deals="50"), "wrong type")]:
+        with pytest.raises(ValueError, match=why):
+            Chunk.from_json(bad)
+
+
+@pytest.mark.parametrize("rows", [True, False])
+def test_a_manifest_written_before_the_chunk_record_resumes(tmp_path, rows):
+    """A manifest whose chunk entries were written as plain dicts by an earlier gongzhu-sim
+    (with per-deal rows: Parquet files; without: totals in the manifest) resumes to the
+    result of an uninterrupted run, and its entries keep their keys."""
+    base = ["--deals", "600", "--players", "lowest", "--chunk-size", "200", "--jobs", "1",
+            "--no-rotate", "--quiet", "--no-report"]
+    ref, out = tmp_path / "ref", tmp_path / "o"
+    assert cli(*base, "--out", str(ref), rows=rows).exit_code == 0
+    assert cli(*base, "--out", str(out), rows=rows).exit_code == 0
+    m = json.loads((out / MANIFEST).read_text())
+    keys = ["index", "first_deal", "n_deals", "status", "seconds", "file"]
+    keys += ["finished"] if rows else ["totals", "finished"]
+    assert [list(c) for c in m["chunks"]] == [keys] * 3
+    # the entries as the former dict code wrote them: chunk 0 done, 1 and 2 never played
+    old = [{"index": k, "first_deal": 200 * k, "n_deals": 200, "status": "pending",
+            "seconds": None, "file": f"chunk-{k:06d}.parquet"} for k in range(3)]
+    old[0].update({k: m["chunks"][0][k] for k in ("status", "seconds", "totals", "finished")
+                   if k in m["chunks"][0]})
+    if rows:
+        for c in old[1:]:
+            (out / c["file"]).unlink()
+    m.update(chunks=old, status="interrupted")
+    (out / MANIFEST).write_text(json.dumps(m))
+    r = cli("--resume", "--out", str(out), "--quiet", "--no-report", rows=rows)
+    assert r.exit_code == 0, r.output
+    assert (out / SUMMARY).read_bytes() == (ref / SUMMARY).read_bytes()
+    again = json.loads((out / MANIFEST).read_text())["chunks"]
+    assert [c["status"] for c in again] == ["done"] * 3 and [list(c) for c in again] == [keys] * 3
+    assert again[0] == old[0]

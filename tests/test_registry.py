@@ -103,6 +103,33 @@ def test_registry_tables_match_dispatch_ids():
         assert by_id(PLAYER, s.id) is s
 
 
+def test_unknown_names_list_every_registered_form():
+    """The valid names an unknown-name message lists come from the entries: every visible
+    name and every written form with parameters, nothing hidden."""
+    for kind, parse in ((PLAYER, parse_player), (EXPOSURE, parse_exposure)):
+        with pytest.raises(StrategyError, match="valid") as err:
+            parse("bogus")
+        msg = str(err.value)
+        for s in strategies(kind):
+            assert s.name in msg and s.syntax in msg, (s.name, msg)
+        assert "illegal" not in msg
+    with pytest.raises(StrategyError, match=r"greedy:key=value,\.\.\."):
+        parse_player("bogus")
+
+
+def test_an_entry_is_checked_when_it_is_made():
+    import strategies.registry as reg
+
+    with pytest.raises(ValueError, match="unsupported deck count 2"):
+        reg.Strategy(PLAYER, "x", 61, "test", kernels={1: None}, params={2: {"k": 1.0}})
+    with pytest.raises(ValueError, match="unknown strategy kind"):
+        reg.Strategy("dealer", "x", 61, "test", kernels={1: None})
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register(reg.Strategy(PLAYER, "lowest", 61, "test", kernels={1: None}))
+    assert [s.name for s in reg.ENTRIES if s.kind == PLAYER] == list(
+        s.name for s in strategies(PLAYER, hidden=True))
+
+
 # ------------------------------------------------------------------ no silent default
 
 

@@ -180,10 +180,9 @@ def run_batch(spec, command: str, *, resume: bool, force: bool, quiet: bool,
 
 def _finished_deals(out) -> int:
     """Deals in the finished chunks of the results folder ``out`` (its manifest)."""
-    from sim.jobs.results import read_manifest
+    from sim.jobs.results import finished_chunks, read_manifest
 
-    return sum(int(c["n_deals"]) for c in read_manifest(out)["chunks"]
-               if c["status"] == "done")
+    return sum(c.n for c in finished_chunks(read_manifest(out)))
 
 
 def _echo_study_so_far(out, level: float = 0.95) -> None:
@@ -207,17 +206,18 @@ def _echo_run_so_far(out, spec, level: float = 0.95) -> None:
     from pathlib import Path
 
     with contextlib.suppress(Exception):  # the saved chunks and the hint matter more
+        from sim.jobs.chunks import Chunk
         from sim.jobs.manifest import totals_of_chunk
         from sim.jobs.results import read_manifest
         from sim.jobs.results_format import format_summary
         from sim.jobs.totals import Totals, summary_rows
 
         totals = Totals()
-        chunks = read_manifest(out)["chunks"]
+        chunks = [Chunk.from_json(c) for c in read_manifest(out)["chunks"]]
         for c in chunks:
-            if c["status"] == "done":
+            if c.status == "done":
                 totals.merge(totals_of_chunk(Path(out), c, spec))
-        total = sum(int(c["n_deals"]) for c in chunks)
+        total = sum(c.n for c in chunks)
         done = totals.n // 4 if spec.rotate else totals.n
         click.echo(f"interrupted: the estimate so far, from the finished chunks "
                    f"({done:,} of {total:,} deals)")

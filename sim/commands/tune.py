@@ -128,7 +128,7 @@ def tune(family, params, field_name, players, exposure, start, deals, confirm_de
         d["rules"] = Rules.from_dict(d["rules"], where=f"{folder / TUNE_FILE} rules")
         settings = Settings(**d)
         check_settings(settings)
-        from strategies.registry import check_data_digests, check_params_record, params_record
+        from sim.jobs.manifest import check_data_digests, check_params_record, params_record
 
         check_params_record(state.get("player_params"), params_record(_choices(settings)),
                             settings.rules.decks, "--resume")
@@ -259,15 +259,15 @@ def _choices(settings) -> list:
 def _model_digests(settings) -> dict[str, str]:
     """SHA-256 of the model of every player the tune plays, by name: a resume refuses a
     changed model."""
-    from strategies.registry import data_digests
+    from sim.jobs.manifest import data_digests
 
     return data_digests(_choices(settings))
 
 
 def _player_params(settings) -> dict[str, list[float]]:
     """The resolved parameters of every player the tune plays, by name: a resume refuses a
-    name that now means another player (strategies/registry.py ``check_params_record``)."""
-    from strategies.registry import params_record
+    name that now means another player (sim/jobs/manifest.py ``check_params_record``)."""
+    from sim.jobs.manifest import params_record
 
     return params_record(_choices(settings))
 

@@ -40,7 +40,7 @@ import contextlib
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -195,7 +195,7 @@ def _connect(spec: JobSpec):
 class Job:
     """A validated job, ready to run: see :func:`prepare_job` and :meth:`run`."""
 
-    def __init__(self, spec: JobSpec, out: Path, chunks: list[dict[str, Any]],
+    def __init__(self, spec: JobSpec, out: Path, chunks: list[Chunk],
                  hands: np.ndarray | None, manifest: dict[str, Any] | None,
                  digest: str | None, client=None, stale: list[Path] | None = None):
         self.spec, self.out, self.hands, self.client = spec, out, hands, client
@@ -223,17 +223,18 @@ class Job:
         hands = None if self.hands is None else self.hands[:n]
         play_chunk(self.spec, Chunk(-1, 0, n), hands)
 
-    def _tasks(self, todo: list[dict[str, Any]]):
+    def _tasks(self, todo: list[Chunk]):
         """The executor's items: ``(spec, chunk, hands, tmp)`` per chunk to play."""
-        for c in todo:
-            ch = Chunk(c["index"], c["first_deal"], c["n_deals"])
+        for ch in todo:
             hands = None if self.hands is None else self.hands[ch.first:ch.first + ch.n]
             tmp = None
             if self.spec.deal_rows and self.spec.backend != "dask":  # the worker writes
-                tmp = str(self.out / (c["file"] + ".tmp"))
+                tmp = str(self.out / (ch.file + ".tmp"))
             yield (self.spec, ch, hands, tmp)
 
     def _write_manifest(self) -> None:
+        """Write the manifest, its ``chunks`` list from :attr:`chunks` (the records)."""
+        self.manifest["chunks"] = [c.to_json() for c in self.chunks]
         write_json_atomic(self.out / MANIFEST, self.manifest)
 
     def run(self, quiet: bool = False, level: float = DEFAULT_LEVEL) -> JobResult:
@@ -247,7 +248,8 @@ class Job:
 
         t0 = time.perf_counter()
         spec = self.spec
-        n_left = sum(c["status"] != "done" for c in self.chunks)
+        chunks = self.chunks
+        n_left = sum(c.status != "done" for c in chunks)
         workers = min(spec.n_jobs(), n_left)
         # start the worker processes (and their imports) while the parent warms up
         warm_while_priming(self._warm,
@@ -256,7 +258,7 @@ class Job:
         # --force: the old run's files (its manifest is replaced atomically below, so the
         # folder always holds one); leftover tmp files of our own names.  Nothing else.
         tmps = [self.out / (n + ".tmp") for n in
-                (MANIFEST, SUMMARY, *(c["file"] for c in self.chunks))]
+                (MANIFEST, SUMMARY, *(c.file for c in chunks))]
         for p in [*self.stale, *tmps]:
             p.unlink(missing_ok=True)
         if self.manifest is None:
@@ -275,7 +277,7 @@ class Job:
                 "started": now_iso(),
                 "finished": None,
                 "runs": [],
-                "chunks": self.chunks,
+                "chunks": [],  # the records' entries (_write_manifest)
             }
         m = self.manifest
         m["status"] = "running"
@@ -283,28 +285,29 @@ class Job:
         m["runs"].append({"started": now_iso(), "finished": None, "jobs": spec.n_jobs(),
                           "backend": spec.backend, "scheduler": spec.scheduler,
                           "versions": versions()})
-        by_index = {c["index"]: c for c in m["chunks"]}
-        done_before = [c for c in m["chunks"] if c["status"] == "done"
-                       and (isinstance(c.get("totals"), dict) if not spec.deal_rows
-                            else (self.out / c["file"]).is_file())]
-        skip = {c["index"] for c in done_before}
-        todo = [c for c in m["chunks"] if c["index"] not in skip]
-        for c in todo:
-            c.update(status="pending", seconds=None)
+        position = {c.index: i for i, c in enumerate(chunks)}
+        done_before = [c for c in chunks if c.status == "done"
+                       and (isinstance(c.totals, dict) if not spec.deal_rows
+                            else (self.out / c.file).is_file())]
+        skip = {c.index for c in done_before}
+        for i, c in enumerate(chunks):
+            if c.index not in skip:
+                chunks[i] = replace(c, status="pending", seconds=None)
+        todo = [c for c in chunks if c.index not in skip]
         self._write_manifest()
 
         totals = Totals()
         # done/total of the whole job from the start (a resumed run starts at the deals
         # its earlier runs finished, not at 0 of the rest)
-        bar = tqdm(total=sum(c["n_deals"] for c in m["chunks"]),
-                   initial=sum(c["n_deals"] for c in done_before), unit=" deals",
+        bar = tqdm(total=sum(c.n for c in chunks),
+                   initial=sum(c.n for c in done_before), unit=" deals",
                    unit_scale=True, file=sys.stderr, disable=quiet or not sys.stderr.isatty(),
                    smoothing=0.05, desc="deals")
         # off a terminal (a log, nohup, CI): a plain line every few seconds instead
         lines = ProgressLines.off_terminal(spec.kind, quiet)
         clock = RateClock()  # a chunk that waited for numba's compile gives the bar no rate
-        n_total = sum(c["n_deals"] for c in m["chunks"])
-        n_done = n_before = sum(c["n_deals"] for c in done_before)
+        n_total = sum(c.n for c in chunks)
+        n_done = n_before = sum(c.n for c in done_before)
         ran = 0
         interrupted = False
         failed: BaseException | None = None
@@ -319,25 +322,26 @@ class Job:
                                   n_items=len(todo))
                 for out in gen:
                     with DeferInterrupt():
-                        c = by_index[out.index]
+                        i = position[out.index]
+                        c = chunks[i]
                         if out.compact is not None:
-                            c["totals"] = out.compact
+                            c = replace(c, totals=out.compact)
                         elif out.tmp is not None:
-                            os.replace(out.tmp, self.out / c["file"])
+                            os.replace(out.tmp, self.out / c.file)
                         else:
-                            write_chunk(self.out, c["file"], out.columns)
-                        c.update(status="done", seconds=round(out.seconds, 4),
-                                 finished=now_iso())
+                            write_chunk(self.out, c.file, out.columns)
+                        chunks[i] = c = replace(c, status="done", seconds=round(out.seconds, 4),
+                                                finished=now_iso())
                         totals.merge(out.totals)
                         ran += 1
                         if time.monotonic() - last_write >= MANIFEST_INTERVAL:
                             self._write_manifest()
                             last_write = time.monotonic()
-                    clock.update(n_done + c["n_deals"])
+                    clock.update(n_done + c.n)
                     if clock.just_compiled:
                         bar.unpause()  # the time since the last update was the compile's
-                    bar.update(c["n_deals"])
-                    n_done += c["n_deals"]
+                    bar.update(c.n)
+                    n_done += c.n
                     lines.deals(n_done, n_total, n_before)
                     del out
         except KeyboardInterrupt:
@@ -350,7 +354,7 @@ class Job:
                     gen.close()
             bar.close()
         with DeferInterrupt():
-            n_done = sum(c["status"] == "done" for c in m["chunks"])
+            n_done = sum(c.status == "done" for c in chunks)
             m["runs"][-1]["finished"] = now_iso()
             m["runs"][-1]["chunks_run"] = ran
             if interrupted or failed is not None:
@@ -359,7 +363,7 @@ class Job:
         if failed is not None:
             raise failed
         if interrupted:
-            raise JobInterrupted(self.out, n_done, len(m["chunks"]))
+            raise JobInterrupted(self.out, n_done, len(chunks))
 
         if spec.study is not None:  # a study's summary is read back from its chunk files
             from sim.jobs.study import study_summary
@@ -385,7 +389,7 @@ class Job:
         m["finished"] = now_iso()
         m["seconds"] = round(time.perf_counter() - t0, 3)
         self._write_manifest()
-        return JobResult(self.out, spec, table, totals, ran, len(m["chunks"]),
+        return JobResult(self.out, spec, table, totals, ran, len(chunks),
                          time.perf_counter() - t0, m)
 
 

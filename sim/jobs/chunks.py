@@ -1,5 +1,6 @@
-"""A chunk of a batch job and its Parquet file: :class:`Chunk` (deals ``first … first+n−1``),
-:class:`ChunkOutput` (what a worker returns) and the atomic Parquet writer.
+"""A chunk of a batch job and its Parquet file: :class:`Chunk` (deals ``first … first+n−1``
+and its entry in the manifest), :class:`ChunkOutput` (what a worker returns) and the atomic
+Parquet writer.
 
 Shared by the batch runner (sim/jobs/batch.py) and the study kernel (sim/jobs/study.py).
 """
@@ -7,21 +8,71 @@ Shared by the batch runner (sim/jobs/batch.py) and the study kernel (sim/jobs/st
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from sim.jobs.results import Totals
+from sim.jobs.totals import Totals
+
+#: The manifest's JSON keys of a chunk entry, by :class:`Chunk` field (in the order written).
+CHUNK_KEYS = {"index": "index", "first": "first_deal", "n": "n_deals", "status": "status",
+              "seconds": "seconds", "file": "file", "totals": "totals", "finished": "finished"}
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """A unit of work: deals ``first … first+n−1`` (``first`` is a match start)."""
+    """A unit of work: deals ``first … first+n−1`` (``first`` is a match start), and its
+    entry in the manifest's ``"chunks"`` list (sim/jobs/manifest.py ``plan_chunks``).
+
+    Attributes:
+        index: the chunk's position in the job (0, 1, …; −1: the parent's warm-up).
+        first, n: its deals (JSON ``first_deal``, ``n_deals``).
+        file: its Parquet file's name in the results folder (``chunk-NNNNNN.parquet``).
+        status: ``"pending"`` or ``"done"``.
+        seconds: compute time of the worker that played it (None until done).
+        totals: a job without per-deal rows keeps the chunk's exact totals here
+            (sim/jobs/batch.py ``compact_totals``), else None (not written).
+        finished: when it was written (ISO 8601), None (not written) until then.
+    """
 
     index: int
     first: int
     n: int
+    file: str = ""
+    status: str = "pending"
+    seconds: float | None = None
+    totals: dict[str, Any] | None = None
+    finished: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest entry: ``index``, ``first_deal``, ``n_deals``, ``status``,
+        ``seconds``, ``file``, then ``totals`` and ``finished`` when set."""
+        out = {key: getattr(self, name) for name, key in CHUNK_KEYS.items()}
+        for optional in ("totals", "finished"):
+            if out[optional] is None:
+                del out[optional]
+        return out
+
+    @classmethod
+    def from_json(cls, entry: Mapping[str, Any]) -> Chunk:
+        """A manifest entry read back (:meth:`to_json`'s keys; ``seconds``, ``totals`` and
+        ``finished`` may be missing; ``totals`` is checked where it is read).  Raises
+        ValueError naming the problem for an entry that is not an object, lacks a key or
+        whose index, deals, file or status has the wrong type."""
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"a chunk entry is {type(entry).__name__}, not an object")
+        try:
+            c = cls(**{name: entry[key] if name in ("index", "first", "n", "file", "status")
+                       else entry.get(key) for name, key in CHUNK_KEYS.items()})
+        except KeyError as exc:
+            raise ValueError(f"a chunk entry has no {exc.args[0]!r}") from None
+        ints = all(type(v) is int for v in (c.index, c.first, c.n))
+        if not (ints and isinstance(c.file, str) and isinstance(c.status, str)):
+            raise ValueError(f"chunk entry {entry.get('index')!r} has a value of the wrong type")
+        return c
 
 
 @dataclass

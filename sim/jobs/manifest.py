@@ -3,9 +3,11 @@
 Writing JSON atomically, the chunk file names and the chunk plan, which files of a folder a
 gongzhu-sim manifest accounts for (``--force`` removes only those), the versions recorded,
 holding Ctrl-C while a chunk and the manifest are written, and resuming: an interrupted
-run's spec and chunk list checked against this invocation, and the totals of the chunks it
-finished re-read from their Parquet files (or, for a job without per-deal rows, from the
-exact totals its manifest keeps per chunk).
+run's spec and chunk list checked against this invocation, its players' resolved parameters
+and models (``player_params``, ``model_sha256``: :func:`params_record`,
+:func:`data_digests`, also kept by ``tune``) checked against what the names resolve to now,
+and the totals of the chunks it finished re-read from their Parquet files (or, for a job
+without per-deal rows, from the exact totals its manifest keeps per chunk).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import platform
 import signal
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ import numpy as np
 
 from sim.errors import InputError
 from sim.game.decks import deck_spec
+from sim.jobs.chunks import Chunk
 from sim.jobs.config import EXEC_KEYS, RESULT_KEYS, JobSpec
 from sim.jobs.results import MANIFEST, SUMMARY, Totals, column_names
 
@@ -130,41 +134,102 @@ class DeferInterrupt:
         return False
 
 
+def data_digests(choices) -> dict[str, str]:
+    """SHA-256 (hex) of the data each Choice plays with (a ``learned`` model's weights), by
+    Choice name; Choices that read no data are left out.
+
+    A job records these (``model_sha256``) so that a resume never mixes two models under one
+    player name.
+    """
+    import hashlib
+
+    out: dict[str, str] = {}
+    for c in choices:
+        if c.data is not None:
+            raw = np.asarray(c.data.values, dtype=np.float64).tobytes()
+            out[c.name] = hashlib.sha256(raw).hexdigest()
+    return out
+
+
+def check_data_digests(was, now: dict[str, str], how: str) -> None:
+    """Raise StrategyError when a player's data (its model) differs between ``was`` (a
+    recorded :func:`data_digests`, or None when not recorded: not checked) and ``now``.
+    ``how`` names the command that resumes, e.g. ``--resume``."""
+    from strategies.registry import StrategyError
+
+    if not isinstance(was, dict):
+        return
+    for name in sorted(set(was) | set(now)):
+        if was.get(name) != now.get(name):
+            raise StrategyError(f"{how}: the model of player {name!r} changed since the "
+                                "interrupted run (its results would mix two models); use "
+                                "--force to start over")
+
+
+def params_record(choices) -> dict[str, list[float]]:
+    """``{name: resolved parameters}`` (``Choice.params`` as floats) of resolved players,
+    for a job's record (``player_params``): a resume compares it
+    (:func:`check_params_record`)."""
+    return {c.name: [float(x) for x in c.params] for c in choices}
+
+
+def check_params_record(was, now: dict[str, list[float]], decks: int, how: str) -> None:
+    """Raise StrategyError when a player name resolves to other parameters now (``now``,
+    :func:`params_record`) than when the job started (``was``).  ``was`` None (a record made
+    before it was kept): refused only when the player's registry entry says its meaning
+    changed since (``Strategy.resume_refusal``: a one-deck ``search`` name whose defaults
+    changed, strategies/search_entry.py).  ``how`` names the command that resumes, e.g.
+    ``--resume``."""
+    from strategies.registry import PLAYER, StrategyError, lookup
+
+    if isinstance(was, dict):
+        for name in sorted(set(was) | set(now)):
+            if was.get(name) != now.get(name):
+                raise StrategyError(
+                    f"{how}: player {name!r} now resolves to other parameters than in the "
+                    "interrupted run (its defaults changed), so its results would mix two "
+                    "players; use --force to start over")
+        return
+    for name in now:
+        entry = lookup(PLAYER, name.strip().partition(":")[0])
+        why = entry.resume_refusal(name, decks) if entry and entry.resume_refusal else None
+        if why:
+            raise StrategyError(f"{how}: {why}; use --force to start over")
+
+
+def _players(spec: JobSpec):
+    """Each distinct player of ``spec`` resolved for its deck count (Choices)."""
+    from strategies.registry import parse_player
+
+    return [parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players)]
+
+
 def model_digests(spec: JobSpec) -> dict[str, str]:
     """SHA-256 of the model each distinct player of ``spec`` plays with, by player name
-    (players that read no model are left out; strategies/registry.py ``data_digests``).
-    Recorded in the manifest as ``model_sha256``. Raises StrategyError as the registry does."""
-    from strategies.registry import data_digests, parse_player
-
-    return data_digests(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
+    (players that read no model are left out; :func:`data_digests`).  Recorded in the
+    manifest as ``model_sha256``. Raises StrategyError as the registry does."""
+    return data_digests(_players(spec))
 
 
 def player_params(spec: JobSpec) -> dict[str, list[float]]:
     """The resolved parameters of each distinct player of ``spec``, by player name
-    (strategies/registry.py :func:`~strategies.registry.params_record`): recorded in the
-    manifest as ``player_params`` so that ``--resume`` can tell when a name's meaning changed
-    (one-deck ``search``'s defaults did, docs/players.md).  Raises StrategyError as the registry
-    does."""
-    from strategies.registry import params_record, parse_player
-
-    return params_record(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
+    (:func:`params_record`): recorded in the manifest as ``player_params`` so that
+    ``--resume`` can tell when a name's meaning changed (a strategy's defaults changed).
+    Raises StrategyError as the registry does."""
+    return params_record(_players(spec))
 
 
 def check_players(spec: JobSpec, old: dict[str, Any]) -> None:
     """``--resume``: refuse (StrategyError, an InputError) when a player name now resolves to
-    other parameters than in the interrupted run (strategies/registry.py
-    ``check_params_record``)."""
-    from strategies.registry import check_params_record
-
+    other parameters than in the interrupted run (:func:`check_params_record`)."""
     check_params_record(old.get("player_params"), player_params(spec), spec.rules.decks,
                         "--resume")
 
 
 def check_models(spec: JobSpec, old: dict[str, Any]) -> None:
     """``--resume``: refuse (StrategyError, an InputError) when a player's model changed
-    since the interrupted run; manifests without ``model_sha256`` are not checked."""
-    from strategies.registry import check_data_digests
-
+    since the interrupted run; manifests without ``model_sha256`` are not checked
+    (:func:`check_data_digests`)."""
     check_data_digests(old.get("model_sha256"), model_digests(spec), "--resume")
 
 
@@ -227,15 +292,15 @@ def totals_of_file(path: Path, rules) -> Totals:
     return Totals.from_columns({k: t.column(k).to_numpy() for k in cols}, rules.has_teams)
 
 
-def totals_of_chunk(out: Path, chunk: dict[str, Any], spec: JobSpec) -> Totals:
+def totals_of_chunk(out: Path, chunk: Chunk, spec: JobSpec) -> Totals:
     """Totals of a finished chunk of the job in ``out``: from its manifest entry when the
     job keeps no per-deal rows (``spec.deal_rows`` false), else from its Parquet file."""
     if not spec.deal_rows:
-        return Totals.from_dict(chunk["totals"]["totals"])
-    return totals_of_file(Path(out) / chunk["file"], spec.rules)
+        return Totals.from_dict(chunk.totals["totals"])
+    return totals_of_file(Path(out) / chunk.file, spec.rules)
 
 
-def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[dict[str, Any]]:
+def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[Chunk]:
     """The chunk list of an interrupted run's manifest, checked against the spec.
 
     The chunks must be exactly those the spec plans (index, deals, file name), else the
@@ -248,10 +313,10 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
     def damaged(why: str) -> InputError:
         return InputError(f"{out / MANIFEST} is damaged ({why}); use --force to start again")
 
-    chunks = manifest.get("chunks")
+    entries = manifest.get("chunks")
     if not isinstance(manifest.get("runs"), list):
         raise damaged("no list of runs")
-    if not isinstance(chunks, list):
+    if not isinstance(entries, list):
         raise damaged("no list of chunks")
     if not (isinstance(spec.deals, int) and spec.deals >= 1
             and isinstance(spec.chunk_size, int) and spec.chunk_size >= 1):
@@ -259,41 +324,44 @@ def resume_chunks(manifest: dict[str, Any], spec: JobSpec, out: Path) -> list[di
     expected = plan_chunks(spec.deals, spec.chunk_size)
     rows_per_deal = (len(spec.study.cards) if spec.study is not None
                      else 4 if spec.rotate else 1)  # a rotated run: a row per seating
-    if len(chunks) != len(expected):
-        raise damaged(f"{len(chunks)} chunks where the spec plans {len(expected)}")
-    for c, e in zip(chunks, expected, strict=True):
-        if (not isinstance(c, dict) or not isinstance(c.get("status"), str)
-                or any(c.get(k) != e[k] for k in ("index", "first_deal", "n_deals", "file"))):
-            raise damaged(f"chunk {e['index']} is not the one the spec plans")
-        if c["status"] == "done" and not spec.deal_rows:  # totals kept in the manifest
+    if len(entries) != len(expected):
+        raise damaged(f"{len(entries)} chunks where the spec plans {len(expected)}")
+    chunks = []
+    for entry, e in zip(entries, expected, strict=True):
+        try:
+            c = Chunk.from_json(entry)
+        except ValueError:
+            c = None
+        if c is None or (c.index, c.first, c.n, c.file) != (e.index, e.first, e.n, e.file):
+            raise damaged(f"chunk {e.index} is not the one the spec plans")
+        if c.status == "done" and not spec.deal_rows:  # totals kept in the manifest
             try:
-                t = c["totals"]
-                ok = (Totals.from_dict(t["totals"]).n == c["n_deals"] * rows_per_deal
-                      and (not spec.rotate or int(t["rotation"]["n"]) == c["n_deals"]))
+                t = c.totals
+                ok = (Totals.from_dict(t["totals"]).n == c.n * rows_per_deal
+                      and (not spec.rotate or int(t["rotation"]["n"]) == c.n))
             except (KeyError, TypeError, ValueError, AttributeError):
                 ok = False
             if not ok:
-                c["status"] = "pending"
-                c.pop("totals", None)
-        elif c["status"] == "done":
+                c = replace(c, status="pending", totals=None)
+        elif c.status == "done":
             try:
-                rows = pq.read_metadata(out / c["file"]).num_rows
-                ok = rows == c["n_deals"] * rows_per_deal
+                rows = pq.read_metadata(out / c.file).num_rows
+                ok = rows == c.n * rows_per_deal
                 if spec.study is not None:  # per card, a row per holder of a copy
-                    most = deck_spec(spec.rules).copies * c["n_deals"] * rows_per_deal
-                    ok = c["n_deals"] * rows_per_deal <= rows <= most
+                    most = deck_spec(spec.rules).copies * c.n * rows_per_deal
+                    ok = c.n * rows_per_deal <= rows <= most
             except (OSError, ValueError):  # missing, or not Parquet (ArrowInvalid)
                 ok = False
             if not ok:
-                c["status"] = "pending"
+                c = replace(c, status="pending")
+        chunks.append(c)
     return chunks
 
 
 def plan_chunks(deals: int, chunk_size: int, n_chunks_width: int | None = None
-                ) -> list[dict[str, Any]]:
-    """Manifest chunk entries covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
+                ) -> list[Chunk]:
+    """The chunks (pending) covering deals ``0 … deals−1`` in chunks of ``chunk_size``."""
     n = -(-deals // chunk_size)
-    return [{"index": k, "first_deal": k * chunk_size,
-             "n_deals": min(chunk_size, deals - k * chunk_size), "status": "pending",
-             "seconds": None, "file": _chunk_name(k, n_chunks_width or n)}
+    return [Chunk(k, k * chunk_size, min(chunk_size, deals - k * chunk_size),
+                  _chunk_name(k, n_chunks_width or n))
             for k in range(n)]

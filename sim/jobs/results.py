@@ -50,6 +50,7 @@ import numpy as np
 
 from sim.errors import InputError
 from sim.game.decks import deck_spec
+from sim.jobs.chunks import Chunk
 from sim.jobs.results_format import (  # noqa: F401 (re-exported)
     SUMMARY,
     align_columns,
@@ -150,10 +151,14 @@ def read_manifest(folder: str | Path) -> dict:
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
     chunks = manifest.get("chunks") if isinstance(manifest, dict) else None
-    if not isinstance(chunks, list) or not all(
-            isinstance(c, dict) and "status" in c for c in chunks):
+    try:
+        if not isinstance(chunks, list):
+            raise ValueError("no list")
+        for c in chunks:
+            Chunk.from_json(c)
+    except ValueError:
         raise InputError(f"{path} is damaged or not the manifest of a `gongzhu-sim run` or "
-                         "`study` folder (no \"chunks\" list of chunk entries)")
+                         "`study` folder (no \"chunks\" list of chunk entries)") from None
     return manifest
 
 
@@ -163,9 +168,9 @@ def has_deal_rows(manifest: dict) -> bool:
     return bool(manifest.get("spec", {}).get("deal_rows", True))
 
 
-def finished_chunks(manifest: dict) -> list[dict]:
-    """The manifest entries of the finished chunks, in deal order."""
-    return [c for c in manifest["chunks"] if c["status"] == "done"]
+def finished_chunks(manifest: dict) -> list[Chunk]:
+    """The finished chunks of a manifest (:func:`read_manifest`), in deal order."""
+    return [c for c in map(Chunk.from_json, manifest["chunks"]) if c.status == "done"]
 
 
 def chunk_files(folder: str | Path, manifest: dict | None = None) -> list[Path]:
@@ -175,7 +180,7 @@ def chunk_files(folder: str | Path, manifest: dict | None = None) -> list[Path]:
     manifest = manifest if manifest is not None else read_manifest(folder)
     if not has_deal_rows(manifest):
         return []
-    return [folder / c["file"] for c in finished_chunks(manifest)]
+    return [folder / c.file for c in finished_chunks(manifest)]
 
 
 def _check_deal_rows(folder: str | Path, manifest: dict) -> None:

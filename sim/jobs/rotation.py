@@ -169,7 +169,7 @@ def comparison_rows(folder: str | Path, level: float = DEFAULT_LEVEL) -> list[di
     without per-deal rows (``deal_rows = false``) adds up the sums its manifest keeps per
     chunk (:func:`rotation_sums`).
     """
-    from sim.jobs.results import has_deal_rows, iter_results, read_manifest
+    from sim.jobs.results import finished_chunks, has_deal_rows, iter_results, read_manifest
 
     acc = _Sums()
     manifest = read_manifest(folder)
@@ -178,9 +178,8 @@ def comparison_rows(folder: str | Path, level: float = DEFAULT_LEVEL) -> list[di
             names = [c for c in df.columns if c.split("_")[0] in ("raw", "points", "team")]
             acc.add({c: df[c].to_numpy() for c in names})
     else:
-        for c in manifest["chunks"]:
-            if c["status"] == "done":
-                acc.merge_dict(c["totals"]["rotation"])
+        for c in finished_chunks(manifest):
+            acc.merge_dict(c.totals["rotation"])
     lo_name, hi_name = ci_names(level)
     rows = []
     metrics = ["raw", "zero_sum", "points", "team_points"]

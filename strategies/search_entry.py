@@ -1,0 +1,113 @@
+"""The registry entry of ``search`` (strategies/search.py; two decks
+strategies/search_two_decks.py) and its former-defaults compatibility.
+
+One-deck ``search``'s defaults are :data:`~strategies.search.SEARCH_DEFAULTS1`; a spec that
+names one of :data:`~strategies.search.FORMER_KEYS` (``rollout``, ``infer``, ``race``) starts
+from the former defaults (:data:`~strategies.search.SEARCH_PARAMS`, still the two-deck ones)
+for the keys it leaves out, so the variants measured on the former search keep their
+meaning.  :func:`former_search` writes a spec with the former defaults (``train``'s
+teacher); :func:`_resume_refusal` refuses to resume, with a one-deck ``search`` player, a
+job recorded before resolved parameters were kept.  strategies/registry.py collects
+:data:`SEARCH`.
+"""
+
+from __future__ import annotations
+
+from strategies.ids import PLAY_SEARCH
+from strategies.search import (
+    FORMER_KEYS,
+    MEASURES,
+    ROLLOUTS,
+    SEARCH_DEFAULTS1,
+    SEARCH_HELP,
+    SEARCH_PARAMS,
+    play_search,
+)
+from strategies.search_two_decks import play_search2
+from strategies.spec import PLAYER, ModelData, Strategy, StrategyError, named_keys
+
+
+def former_search(name: str) -> str:
+    """A ``search`` spec with the former defaults for the keys it leaves out: ``name`` itself
+    when it names one of ``rollout``, ``infer``, ``race`` (strategies/search.py
+    :data:`FORMER_KEYS`), else ``name`` with ``infer=0`` added (``"search"`` →
+    ``"search:infer=0"``, ``"search:worlds=128"`` → ``"search:worlds=128,infer=0"``).  Used
+    by ``train``, whose teacher rolls out every legal card (docs/learned.md).  Raises
+    StrategyError when ``name`` is not a ``search`` spec."""
+    base, _, arg = name.strip().partition(":")
+    if base.strip() != "search":
+        raise StrategyError(f"{name!r} is not a search player")
+    if named_keys(arg) & set(FORMER_KEYS):
+        return name.strip()
+    return f"search:{arg.strip()},infer=0" if arg.strip() else "search:infer=0"
+
+
+def _resume_refusal(name: str, decks: int) -> str | None:
+    """Why a job recorded before resolved parameters were kept cannot resume with the
+    ``search`` player ``name`` on ``decks`` decks (one deck, a spec whose meaning changed
+    with the new defaults: :func:`former_search` differs from it), or None."""
+    if decks != 1 or former_search(name) == name.strip():
+        return None
+    return ("the interrupted run was started before one-deck search's defaults changed (now "
+            "worlds=56,top=2,measure=zero_sum; the former search is "
+            f"search:rollout=heuristic,infer=0), so player {name!r} would play its remaining "
+            "deals differently")
+
+
+def _search_data(arg: str, name: str, decks: int | None):
+    """``search:key=value,...``: the parameters (as every ``key=value`` player; one deck:
+    the defaults :data:`~strategies.search.SEARCH_DEFAULTS1`, or the former defaults for the
+    keys left out when ``rollout``, ``infer`` or ``race`` is named) and, when
+    ``rollout=learned``, ``infer=1`` or ``top`` ask for it, the shipped ``learned`` model for the
+    deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
+    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
+    ``top`` with two decks, ``top`` with ``race``, or an unreadable shipped model."""
+    from strategies.model import ModelFileError, check_model, default_model_path, read_model
+
+    # the former search's variants keep their meaning: keys left out take the former
+    # defaults (search:rollout=heuristic,infer=0 is the former search)
+    former = decks == 1 and bool(named_keys(arg) & set(FORMER_KEYS))
+    params = SEARCH.kv_params(arg, name, decks, SEARCH_PARAMS if former else None)
+    keys = list(SEARCH_PARAMS)
+    infer = params[keys.index("infer")] != 0
+    if params[keys.index("race")] < 0:
+        raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
+                            f"standard errors > 0, got {params[keys.index('race')]:g}")
+    if decks == 2 and infer:
+        raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
+                            "(two decks: infer=0)")
+    top = params[keys.index("top")]
+    if top and decks == 2:
+        raise StrategyError(f"parameter top in {name!r}: top is one deck only (two decks: "
+                            "top=0)")
+    if top and params[keys.index("race")] > 0:
+        raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
+                            "one of them)")
+    if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
+            or decks is None:
+        return params, None
+    path = str(default_model_path(decks))
+    try:
+        values, meta = read_model(path)
+        check_model(path, values, meta, decks)
+    except ModelFileError as exc:
+        raise StrategyError(f"in player {name!r}: {exc}") from None
+    return params, ModelData(tuple(float(x) for x in values), (), path)
+
+
+SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
+                  "determinized Monte Carlo: samples hidden deals consistent with what the seat "
+                  "has seen, rolls legal cards out to the end with a fast policy in all "
+                  "seats and plays the best mean (search:key=value,... below; one and two decks: "
+                  "with two decks copies and pair information; ~1,000× slower than heuristic). "
+                  "One deck: 56 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "best rolled out, zero-sum measure; a spec naming rollout, infer or race "
+                  "starts from the former defaults (worlds=32, top=0, measure=raw), so "
+                  "search:rollout=heuristic,infer=0 is the former search",
+                  kernels={1: play_search, 2: play_search2},
+                  params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
+                  named_values={"rollout": ROLLOUTS, "measure": MEASURES},
+                  ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
+                          "top": (0, 13)},
+                  syntax="search:key=value,...", slow=True, load_data=_search_data,
+                  resume_refusal=_resume_refusal)
