@@ -41,8 +41,8 @@ sys.path.insert(0, ROOT)
 
 from bench_engine import machine  # noqa: E402
 
+from sim.engine import play_deals  # noqa: E402
 from sim.engine.gameloop import deal_game, play_game  # noqa: E402
-from sim.engine.one_deck import play_deals  # noqa: E402
 from sim.game.observation_two_decks import NONE  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.heuristic import play_heuristic  # noqa: E402

@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from scripts.bench_engine import machine  # noqa: E402
-from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.engine import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 

@@ -37,7 +37,7 @@ import numba
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.engine import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 

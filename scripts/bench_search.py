@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from bench_engine import machine  # noqa: E402
 from bench_strength import fmt, two_vs_two  # noqa: E402
 
-from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.engine import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 

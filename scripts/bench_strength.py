@@ -92,7 +92,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from sim.core.stats import half_width, mean_ci  # noqa: E402
-from sim.engine.one_deck import play_deals  # noqa: E402
+from sim.engine import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from sim.game.scoring import zero_sum  # noqa: E402
 

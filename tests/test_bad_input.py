@@ -203,7 +203,7 @@ def test_play_deals_checks_the_seed_before_planning_or_allocating(monkeypatch, d
         play(Rules(decks=decks), "random", "never", seed=-1, n=10**12)
     with pytest.raises(AssertionError, match="before the seed check"):
         play(Rules(decks=decks), "random", "never", seed=1, n=10**12)
-    # the one-deck entry point hands two decks over to play_deals2 after its own check
+    # the one-deck entry point checks the seed first, before it refuses two decks
     with pytest.raises(InputError, match="seed must be a whole number"):
         one_deck.play_deals(Rules(decks=2), seed=2**64, n=10**12)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine.one_deck import play_deals
+from sim.engine import play_deals
 from sim.engine.reference import legal_plays
 from sim.game.rules import Rules
 

@@ -22,8 +22,8 @@ from sim.analysis.learn.record import (
     table_scores,
 )
 from sim.cli import main
+from sim.engine import play_deals
 from sim.engine.gameloop import deal_game, play_game
-from sim.engine.one_deck import play_deals
 from sim.engine.verify import compare_engines
 from sim.game.observation import O_SEAT
 from sim.game.rules import Rules, play_rules_dict

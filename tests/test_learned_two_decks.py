@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from sim.analysis.learn.record import fit_model, model_scores, regret, table_scores
 from sim.analysis.learn.record_two_decks import featurize2, record_decisions2
 from sim.cli import main
+from sim.engine import play_deals
 from sim.engine.gameloop import deal_game, play_game
-from sim.engine.one_deck import play_deals
 from sim.engine.verify import compare_engines
 from sim.game.cards import EXPOSABLE, cards_to_masks2
 from sim.game.observation_two_decks import NONE

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from sim.engine.one_deck import play_deals
+from sim.engine import play_deals
 from sim.engine.reference import legal_plays, observation, trick_winner
 from sim.engine.verify import compare_engines
 from sim.game.observation import O_SIZE

@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.engine.one_deck import play_deals
+from sim.engine import play_deals
 from sim.engine.verify import compare_engines
 from sim.game import play_two_decks as p2
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, SCORING_MASK, cards_to_masks2

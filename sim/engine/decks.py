@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.engine.one_deck import play_deals1
+from sim.engine.one_deck import play_deals as play_deals1
 from sim.engine.reference import play_match
 from sim.engine.reference_two_decks import play_match2
 from sim.engine.request import DealResults
@@ -57,8 +57,8 @@ class EngineSpec:
 
     Attributes:
         game: the game layer's :class:`~sim.game.decks.DeckSpec`.
-        play_deals: the numba engine's entry (``play_deals1`` / ``play_deals2``), the
-            arguments of :func:`play_deals`.
+        play_deals: the numba engine's entry (``one_deck.play_deals`` /
+            ``two_decks.play_deals2``), the arguments of :func:`play_deals`.
         reference_match: the plain-Python reference engine's ``play_match`` /
             ``play_match2`` ``(seed, start, n, rules, players, exposures, match_length)``.
         choose_play: ``(sid, table, obs, rng) -> (play, rng)``: a strategy's play from an
@@ -111,7 +111,7 @@ def play_deals(
     (default: all cores).  Raises InputError (a ValueError) for a seed outside
     0..2**64−1 (checked first, before anything is allocated), StrategyError for bad names
     and ValueError for ``n < 0``, ``match_length < 1``.  The engine of ``rules.decks``
-    plays them (:data:`ENGINES`: sim/engine/one_deck.py ``play_deals1``, two decks
+    plays them (:data:`ENGINES`: sim/engine/one_deck.py ``play_deals``, two decks
     sim/engine/two_decks.py ``play_deals2``, ``hands`` then (n, 4, 2): has_one, has_two
     masks).
 

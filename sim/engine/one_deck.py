@@ -5,7 +5,7 @@ plain-Python oracle sim/engine/reference.py follows the same steps and the test 
 compares the two card by card.
 
 Kernels are pure (integers, masks and numpy arrays in, arrays out) and
-compiled with ``cache=True, nogil=True``; :func:`play_deals1` is the thin typed
+compiled with ``cache=True, nogil=True``; :func:`play_deals` is the thin typed
 Python API around them, called by :func:`sim.engine.play_deals` (sim/engine/decks.py,
 the engine's deck-count seam) for one deck.
 """
@@ -380,7 +380,7 @@ def _play_parallel(seed, start, n, block, match_length, table, out, record, give
                         given, random_only, check)
 
 
-def play_deals1(
+def play_deals(
     rules: Rules,
     players: str | Sequence[str | Choice] = "random",
     exposures: str | Sequence[str | Choice] = "never",
@@ -395,11 +395,12 @@ def play_deals1(
     check_legal: bool = False,
 ) -> DealResults:
     """One-deck :func:`sim.engine.play_deals` (its arguments and guarantees; ``hands``
-    (n, 4) uint64).  Raises ValueError for ``Rules(decks=2)`` (:func:`play_deals2` plays
-    two decks; :data:`sim.engine.decks.ENGINES` chooses)."""
+    (n, 4) uint64).  Raises ValueError for ``Rules(decks=2)``: two decks are
+    :func:`sim.engine.two_decks.play_deals2`'s, and :func:`sim.engine.play_deals`
+    (:data:`sim.engine.decks.ENGINES`) chooses by the deck count."""
     seed_u = check_seed(seed)  # before any allocation: a bad seed fails at once
     if rules.decks != 1:
-        raise ValueError("play_deals1 plays one deck: use sim.engine.play_deals")
+        raise ValueError("one_deck.play_deals plays one deck: use sim.engine.play_deals")
     p, e, pre, s0, total = plan_batch(players, exposures, start, n, match_length, hands, decks=1)
     out_hands = np.zeros((total, 4), np.uint64)
     given = hands is not None
@@ -424,13 +425,3 @@ def play_deals1(
         leader=out.leader[sl], collected=out.collected[sl], raw=out.raw[sl],
         plays=out.plays[sl] if record else None, winners=out.winners[sl] if record else None,
     )
-
-
-def __getattr__(name: str):
-    """``sim.engine.one_deck.play_deals``: the engine's entry point for both deck counts,
-    :func:`sim.engine.decks.play_deals` (kept importable from here)."""
-    if name == "play_deals":
-        from sim.engine.decks import play_deals
-
-        return play_deals
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -366,12 +366,15 @@ def times(k: int) -> str:
 
 def check_copies(cards: Iterable[int], decks: int = 1) -> None:
     """Raise CardError naming a card that appears more than ``decks`` times."""
-    from sim.game.decks import deck_spec
-
     for c, k in Counter(cards).items():
         if k > decks:
             raise CardError(f"card {card_str(c)} appears {times(k)} in a "
-                            f"{deck_spec(decks).adjective} hand")
+                            f"{_DECK_ADJECTIVES[decks]} hand")
+
+
+#: The deck count as an adjective (sim/game/decks.py ``DeckSpec.adjective``; this module
+#: sits below it).
+_DECK_ADJECTIVES = {1: "one-deck", 2: "two-deck"}
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:
@@ -454,3 +457,23 @@ def flags_to_cards(flags: int) -> list[int]:
     from sim.game import flags as ef
 
     return [c for i, c in enumerate(EXPOSABLE) if ef.exposed(flags, i)]
+
+
+def parse_play(text: str) -> list[int]:
+    """The cards of a play written as text: ``"SQ"``, ``"D8D8"`` (a pair), ``"♦8♦8"``,
+    ``"S9 S7"`` / ``"S9,S7"``, ``"H10HT"``.  Raises CardError naming the text."""
+    t = clean_text(text).strip().replace(",", " ").replace("+", " ")
+    cards: list[int] = []
+    for tok in t.split():
+        rest = tok
+        while rest:
+            # a card is its suit character and one rank character, or "10"
+            n = 3 if rest[1:3] == "10" else 2
+            try:
+                cards.append(parse_card(rest[:n]))
+            except CardError:
+                raise CardError(f"unknown play {text!r}") from None
+            rest = rest[n:]
+    if not 1 <= len(cards) <= 2:
+        raise CardError(f"a play is one card or two, got {text!r}")
+    return cards

@@ -67,7 +67,7 @@ class DeckSpec:
 
     def parse_play(self, text: str) -> list[int]:
         """The cards of one play written as text (one deck a card, two decks also a pair
-        or two cards: sim.game.state.parse_play).  Raises CardError."""
+        or two cards: sim.game.cards.parse_play).  Raises CardError."""
         raise NotImplementedError
 
     def as_play(self, cards: list[int]) -> Any:
@@ -152,7 +152,7 @@ class _TwoDecks(DeckSpec):
         return play_two_decks
 
     def parse_play(self, text: str) -> list[int]:
-        from sim.game.state import parse_play
+        from sim.game.cards import parse_play
 
         return parse_play(text)
 

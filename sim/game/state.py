@@ -42,9 +42,8 @@ from sim.game.cards import (
     CardError,
     card_str,
     card_symbol,
-    clean_text,
     flags_to_cards,
-    parse_card,
+    parse_play,  # noqa: F401 (re-exported)
     suit_of,
 )
 from sim.game.deal_setup import (  # noqa: F401 (re-exported)
@@ -82,26 +81,6 @@ def _text(play: Any) -> str:
     if isinstance(play, tuple | list):
         return "".join(card_symbol(int(c)) for c in play)
     return str(play)
-
-
-def parse_play(text: str) -> list[int]:
-    """The cards of a play written as text: ``"SQ"``, ``"D8D8"`` (a pair), ``"♦8♦8"``,
-    ``"S9 S7"`` / ``"S9,S7"``, ``"H10HT"``.  Raises CardError naming the text."""
-    t = clean_text(text).strip().replace(",", " ").replace("+", " ")
-    cards: list[int] = []
-    for tok in t.split():
-        rest = tok
-        while rest:
-            # a card is its suit character and one rank character, or "10"
-            n = 3 if rest[1:3] == "10" else 2
-            try:
-                cards.append(parse_card(rest[:n]))
-            except CardError:
-                raise CardError(f"unknown play {text!r}") from None
-            rest = rest[n:]
-    if not 1 <= len(cards) <= 2:
-        raise CardError(f"a play is one card or two, got {text!r}")
-    return cards
 
 
 class _OneDeckCards:
