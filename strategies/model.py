@@ -12,6 +12,9 @@ A model file holds two arrays:
 returns the :class:`strategies.registry.ModelData` that the parameter table carries to the
 kernel; the engine refuses it for a game with other rules (registry ``params_table``).
 The file is read afresh at every parse, never cached, so a changed file plays at once.
+The shipped default is chosen by the table's variant (:func:`default_model_path`,
+:func:`for_rules`, applied by ``params_table``): 打对家 tables play the model recorded at
+打对家 tables; :func:`for_rules` keeps a shipped file's numbers until the file changes.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ DEFAULT_MODELS = {1: "learned1.npz", 2: "learned2.npz"}
 #: Shipped models made for one rules variant, by (deck count, variant): the default model of
 #: a table of that variant (:func:`default_model_path`); the other variants play
 #: :data:`DEFAULT_MODELS`.
-VARIANT_MODELS: dict[tuple[int, str], str] = {}
+VARIANT_MODELS: dict[tuple[int, str], str] = {(1, "partners"): "learned1-partners.npz"}
 
 
 class ModelFileError(ValueError):
