@@ -132,10 +132,14 @@ class DeferInterrupt:
 def model_digests(spec: JobSpec) -> dict[str, str]:
     """SHA-256 of the model each distinct player of ``spec`` plays with, by player name
     (players that read no model are left out; strategies/registry.py ``data_digests``).
-    Recorded in the manifest as ``model_sha256``. Raises StrategyError as the registry does."""
+    Recorded in the manifest as ``model_sha256``; a player without ``model=`` counts the
+    shipped model of the table's variant (strategies/model.py ``for_rules``).  Raises
+    StrategyError as the registry does."""
+    from strategies.model import for_rules
     from strategies.registry import data_digests, parse_player
 
-    return data_digests(parse_player(n, spec.rules.decks) for n in dict.fromkeys(spec.players))
+    return data_digests(for_rules(parse_player(n, spec.rules.decks), spec.rules)
+                        for n in dict.fromkeys(spec.players))
 
 
 def player_params(spec: JobSpec) -> dict[str, list[float]]:
