@@ -2,7 +2,7 @@
 
 Usage:
   python scripts/bench_search.py cost CONFIG... [--deals N] [--runs R] [--decks D]
-  python scripts/bench_search.py match A B [--deals N] [--decks D] [--seed S]
+  python scripts/bench_search.py match A B [--deals N] [--decks D] [--seed S] [--variant V]
 
 ``cost``: for each ``search`` configuration (a player name, e.g. ``search:worlds=64,race=2``)
 the CPU time one seat of it spends per deal: one seat of it and three ``heuristic``, one
@@ -13,8 +13,9 @@ the three heuristic seats' own cost (a few µs per deal) is included and negligi
 Prints the machine.
 
 ``match``: two ``A`` (seats 0+2) against two ``B`` (1+3) and swapped, the same deals, no
-exposure (scripts/bench_strength.py ``two_vs_two``): ``A``'s raw points per seat per deal
-minus ``B``'s, mean and 95% CI over deals, n = deals.  One thread.
+exposure (scripts/bench_strength.py ``two_vs_two``; ``--variant`` solo, partners or
+pig_sheep): ``A``'s raw points per seat per deal minus ``B``'s, mean and 95% CI over deals,
+n = deals.  One thread.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--decks", type=int, default=1, choices=(1, 2))
     ap.add_argument("--seed", type=int, default=20261202)
+    ap.add_argument("--variant", default="solo", choices=("solo", "partners", "pig_sheep"),
+                    help="match: the rules variant (RULES.md §6)")
     a = ap.parse_intermixed_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
     if a.what == "cost":
@@ -79,9 +82,11 @@ def main() -> None:
         ap.error("match takes two players: A B")
     n = a.deals or 2000
     t = time.process_time()
-    d, d_a, d_b, z, _ = two_vs_two(a.seed, n, 1, a.configs[0], a.configs[1], a.decks)
+    d, d_a, d_b, z, _ = two_vs_two(a.seed, n, 1, a.configs[0], a.configs[1], a.decks,
+                                   a.variant)
     print(f"{a.configs[0]} (A) vs {a.configs[1]} (B), 2 v 2, seats swapped, same deals; "
-          f"{'one deck' if a.decks == 1 else 'two decks'}; seed {a.seed}; CPU "
+          f"{'one deck' if a.decks == 1 else 'two decks'}; --variant {a.variant}; "
+          f"seed {a.seed}; CPU "
           f"{time.process_time() - t:.0f} s")
     print(fmt("A − B, raw / seat / deal", d))
     print(fmt("  seating A at 0+2", d_a))

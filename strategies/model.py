@@ -12,6 +12,9 @@ A model file holds two arrays:
 returns the :class:`strategies.registry.ModelData` that the parameter table carries to the
 kernel; the engine refuses it for a game with other rules (registry ``params_table``).
 The file is read afresh at every parse, never cached, so a changed file plays at once.
+The shipped default is chosen by the table's variant (:func:`default_model_path`,
+:func:`for_rules`, applied by ``params_table``): 打对家 tables play the model recorded at
+打对家 tables; :func:`for_rules` keeps a shipped file's numbers until the file changes.
 """
 
 from __future__ import annotations
@@ -27,15 +30,60 @@ from strategies.learned import FEATURE_VERSION, HEADER, N_FEATURES
 
 #: Shipped default models, by deck count (inside the package: strategies/models/).
 DEFAULT_MODELS = {1: "learned1.npz", 2: "learned2.npz"}
+#: Shipped models made for one rules variant, by (deck count, variant): the default model of
+#: a table of that variant (:func:`default_model_path`); the other variants play
+#: :data:`DEFAULT_MODELS`.
+VARIANT_MODELS: dict[tuple[int, str], str] = {(1, "partners"): "learned1-partners.npz"}
 
 
 class ModelFileError(ValueError):
     """A model file that cannot be read or does not fit the game (message names the file)."""
 
 
-def default_model_path(decks: int) -> Path:
-    """The shipped model for ``decks`` decks (strategies/models/learned{decks}.npz)."""
-    return Path(str(resources.files("strategies") / "models" / DEFAULT_MODELS[decks]))
+def default_model_path(decks: int, variant: str = "solo") -> Path:
+    """The shipped model for ``decks`` decks and the rules ``variant`` (RULES.md §6: solo,
+    partners, pig_sheep): the variant's own model of :data:`VARIANT_MODELS` when there is
+    one, else strategies/models/learned{decks}.npz."""
+    name = VARIANT_MODELS.get((decks, variant), DEFAULT_MODELS[decks])
+    return Path(str(resources.files("strategies") / "models" / name))
+
+
+#: path → ((mtime_ns, size), ModelData) of the shipped models read by :func:`for_rules`
+_SHIPPED: dict = {}
+
+
+def for_rules(choice, rules):
+    """The Choice (strategies/registry.py) ``choice`` as it plays under ``rules``: a seat
+    playing the shipped default model of its deck count (a ``learned`` seat without
+    ``model=``, or a ``search`` whose ``top`` / ``rollout=learned`` / ``infer`` reads the
+    model) plays the shipped model of ``rules.variant`` (:func:`default_model_path`); any
+    other Choice is returned unchanged.  The file is read again whenever it changed on disk.
+    Raises StrategyError (naming the player) when that shipped model cannot be read or does
+    not fit."""
+    data = getattr(choice, "data", None)
+    decks = getattr(choice, "decks", None)
+    if data is None or data.rules or decks not in DEFAULT_MODELS:
+        return choice
+    want = default_model_path(decks, rules.variant)
+    if data.source == str(want) or data.source != str(default_model_path(decks)):
+        return choice
+    import dataclasses
+
+    from strategies.registry import ModelData, StrategyError
+
+    try:
+        st = os.stat(want)
+        stamp = (st.st_mtime_ns, st.st_size)
+        seen = _SHIPPED.get(str(want))
+        if seen is None or seen[0] != stamp:
+            values, meta = read_model(want)
+            check_model(want, values, meta, decks)
+    except (OSError, ModelFileError) as exc:
+        raise StrategyError(f"in player {choice.name!r}: {exc}") from None
+    if seen is None or seen[0] != stamp:
+        seen = _SHIPPED[str(want)] = (stamp, ModelData(tuple(float(x) for x in values), (),
+                                                       str(want)))
+    return dataclasses.replace(choice, data=seen[1])
 
 
 def pack(w: np.ndarray, W: np.ndarray | None = None, b: np.ndarray | None = None,

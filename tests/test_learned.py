@@ -332,6 +332,43 @@ def test_the_shipped_model_loads_and_plays_identically():
     assert np.array_equal(a.raw, b.raw)
 
 
+def test_each_variant_plays_its_shipped_model():
+    """A ``learned`` seat without ``model=`` and the default ``search`` (whose ``top`` ranks
+    cards with the model) play the shipped model of the table's variant: the same numbers
+    reach the kernel, and the default plays card for card as that model given by path."""
+    from strategies.model import VARIANT_MODELS, default_model_path
+
+    solo_path = default_model_path(1)
+    for variant in ("solo", "partners", "pig_sheep"):
+        path = default_model_path(1, variant)
+        assert (path != solo_path) == ((1, variant) in VARIANT_MODELS)
+        values, meta = read_model(path)
+        assert meta["rules"]["variant"] == (variant if path != solo_path else "solo")
+        for name in ("learned", "search"):
+            t = params_table([parse_player(name)] * 4, Rules(variant=variant))
+            assert np.array_equal(t[0, N_PARAMS:N_PARAMS + len(values)], values), name
+    partners = Rules(variant="partners")
+    path = default_model_path(1, "partners")
+    assert path != solo_path
+    a = play_deals(partners, "learned", seed=8, n=30, record=True, threads=1)
+    b = play_deals(partners, f"learned:model={path}", seed=8, n=30, record=True, threads=1)
+    solo_model = [model_choice(read_model(solo_path)[0])] * 4
+    c = play_deals(partners, solo_model, seed=8, n=30, record=True, threads=1)
+    assert np.array_equal(a.plays, b.plays) and not np.array_equal(a.plays, c.plays)
+
+
+def test_a_variant_model_is_refused_at_another_variants_table(tmp_path):
+    from strategies.model import default_model_path
+
+    path = default_model_path(1, "partners")
+    r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", f"learned:model={path}",
+                                  "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert lines[-1].startswith("Error:") and "other rules" in lines[-1]
+    assert "variant=partners" in lines[-1] and "Traceback" not in r.output
+
+
 # ------------------------------------------------------------------ recorder and training
 
 
@@ -390,6 +427,21 @@ def test_cli_train_writes_a_table_model_by_default(tmp_path):
     a = play_deals(RULES, f"learned:model={out}", seed=1, n=20, check_legal=True)
     b = play_deals(RULES, [model_choice(values)] * 4, seed=1, n=20)
     assert np.array_equal(a.raw, b.raw)
+
+
+def test_cli_train_at_partners_tables_writes_its_variant(tmp_path):
+    """``train --variant partners`` records at 打对家 tables; the model says so and plays
+    only there."""
+    out = tmp_path / "p.npz"
+    r = CliRunner().invoke(main, ["train", "--variant", "partners", "--deals", "3", "--worlds",
+                                  "1", "--epochs", "1", "--seed", "5", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    values, meta = read_model(out)
+    assert meta["rules"]["variant"] == "partners"
+    assert meta["rules_array"] == [int(x) for x in Rules(variant="partners").to_array()]
+    play_deals(Rules(variant="partners"), f"learned:model={out}", seed=1, n=2)
+    with pytest.raises(StrategyError, match="made for other rules"):
+        play_deals(RULES, f"learned:model={out}", seed=1, n=2)
 
 
 def test_cli_train_writes_a_model_with_metadata(tmp_path):

@@ -106,3 +106,20 @@ def test_tune_resume_refuses_a_field_whose_defaults_changed(tmp_path):
     r = CliRunner().invoke(main, ["tune", "--resume", "--out", str(out), "--quiet",
                                   "--no-report"], catch_exceptions=False)
     assert r.exit_code == 2 and "before one-deck search's" in r.output, r.output
+
+
+def test_the_manifest_counts_the_model_of_the_tables_variant(tmp_path):
+    """A ``learned`` seat without ``model=`` at a 打对家 table plays the partners model, and
+    its digest is that model's (a changed partners model is caught on ``--resume``)."""
+    import hashlib
+
+    out = tmp_path / "o"
+    args = ["--variant", "partners", "--deals", "4", "--players", "learned", "--jobs", "1",
+            "--out", str(out), "--quiet", "--no-report"]
+    assert _run(*args).exit_code == 0
+    recorded = json.loads((out / MANIFEST).read_text())["model_sha256"]
+    values, _ = read_model(default_model_path(1, "partners"))
+    want = hashlib.sha256(np.asarray(values, dtype=np.float64).tobytes()).hexdigest()
+    assert recorded == {"learned": want}
+    solo, _ = read_model(default_model_path(1))
+    assert want != hashlib.sha256(np.asarray(solo, dtype=np.float64).tobytes()).hexdigest()

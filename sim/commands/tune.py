@@ -258,10 +258,11 @@ def _choices(settings) -> list:
 
 def _model_digests(settings) -> dict[str, str]:
     """SHA-256 of the model of every player the tune plays, by name: a resume refuses a
-    changed model."""
+    changed model (a player without ``model=``: the shipped model of the table's variant)."""
     from sim.jobs.manifest import data_digests
+    from strategies.model import for_rules
 
-    return data_digests(_choices(settings))
+    return data_digests(for_rules(c, settings.rules) for c in _choices(settings))
 
 
 def _player_params(settings) -> dict[str, list[float]]:

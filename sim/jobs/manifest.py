@@ -207,8 +207,12 @@ def _players(spec: JobSpec):
 def model_digests(spec: JobSpec) -> dict[str, str]:
     """SHA-256 of the model each distinct player of ``spec`` plays with, by player name
     (players that read no model are left out; :func:`data_digests`).  Recorded in the
-    manifest as ``model_sha256``. Raises StrategyError as the registry does."""
-    return data_digests(_players(spec))
+    manifest as ``model_sha256``; a player without ``model=`` counts the shipped model of
+    the table's variant (strategies/model.py ``for_rules``).  Raises StrategyError as the
+    registry does."""
+    from strategies.model import for_rules
+
+    return data_digests(for_rules(c, spec.rules) for c in _players(spec))
 
 
 def player_params(spec: JobSpec) -> dict[str, list[float]]:

@@ -4,7 +4,8 @@ On the command line ``learned:model=PATH`` reads any file; from a web page it mu
 FIFO would block an analysis slot until written to, and the error would tell whether a
 path exists on the server's machine.  :func:`vet_models` therefore lets through only
 
-- the shipped models, by file name (``learned1.npz``, ``learned2.npz``) or by their path, and
+- the shipped models, by file name (``learned1.npz``, ``learned2.npz``,
+  ``learned1-partners.npz``) or by their path, and
 - regular files under the folder the server was given with ``--models DIR``, by a path
   relative to DIR or an absolute path inside it: no ``..``, no hidden names, no symlink on
   the way (so nothing outside DIR is reached), no FIFO, device or folder.
@@ -38,9 +39,11 @@ class ModelRefused(InputError):
 
 def shipped_models() -> dict[str, Path]:
     """File name → path of the models shipped in strategies/models."""
-    from strategies.model import DEFAULT_MODELS, default_model_path
+    from strategies.model import DEFAULT_MODELS, VARIANT_MODELS, default_model_path
 
-    return {name: default_model_path(d) for d, name in DEFAULT_MODELS.items()}
+    out = {name: default_model_path(d) for d, name in DEFAULT_MODELS.items()}
+    out.update({name: default_model_path(d, v) for (d, v), name in VARIANT_MODELS.items()})
+    return out
 
 
 def vet_model_path(text: str, models_dir: Path | None) -> Path:
