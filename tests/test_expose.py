@@ -255,7 +255,10 @@ def test_parse_options():
     assert parse_options(["DJ", 4], mask) == [0, 2, 4]
     for text, fragment in [("none;SK", "SK is not exposable"), ("SQ;S", "'S'"),
                            ("SQ;SQ", "given twice"), ("SQ,DJ;DJ+SQ", "given twice"),
-                           ("", "empty"), ("SQ;;DJ", "empty exposure option")]:
+                           ("", "empty"), ("SQ;;DJ", "empty exposure option"),
+                           # one deck has one copy: SQ,SQ (two decks: both copies) is not SQ
+                           ("SQ,SQ", r"'SQ,SQ': SQ 2 times \(one deck has 1 copy"),
+                           ("none;DJ+SQ+SQ", "SQ 2 times")]:
         with pytest.raises(InputError, match=fragment):
             parse_options(text, mask)
     with pytest.raises(InputError, match="HA not in the hand"):
