@@ -252,6 +252,18 @@ def test_illegal_play_is_refused_naming_trick_seat_and_rule(tmp_path):
         parse_record(bad)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("[1, 2]", r"item 1 of the JSON list is not a deal record \(a JSON object\), got 1"),
+    ('[{"deal": 0}, null]', "item 2 of the JSON list is not a deal record"),
+    ('{"deal": 0}\n[1]', r"record line 2: not a deal record \(a JSON object\), got \[1\]"),
+])
+def test_a_json_item_that_is_no_record_is_named(text, message):
+    """A JSON list (or line) holding something else than deal objects is named as such,
+    not counted as deals ("holds 2 deals (): pick one with --deal I")."""
+    with pytest.raises(RecordError, match=message):
+        parse_record(text)
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda o: o["tricks"][0]["plays"][0].update(seat=(o["tricks"][0]["plays"][0]["seat"] + 1)
                                                    % 4), "trick 1: the record gives play 1"),
