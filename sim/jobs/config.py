@@ -40,7 +40,12 @@ from typing import Any
 from sim.errors import InputError, check_seed
 from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
-from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Execution  # the one list of backends
+from sim.jobs.executor import (  # the one list of backends
+    BACKENDS,
+    DEFAULT_BACKEND,
+    Execution,
+    is_timeout,
+)
 
 #: Keys that change the results; the rest only change how a job is executed.
 #: Largest deal count (and match length / chunk size) a job accepts.
@@ -378,9 +383,9 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
                                  f"got {v!r}")
             out[key] = v
         elif key == "scheduler_timeout":
-            if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
-                raise InputError(f"scheduler_timeout must be a number of seconds > 0{where}, "
-                                 f"got {v!r}")
+            if not is_timeout(v):
+                raise InputError(f"scheduler_timeout must be a finite number of seconds > 0"
+                                 f"{where}, got {v!r}")
             out[key] = float(v)
         elif key in ("scheduler", "out", "deals_file"):
             if not isinstance(v, str | os.PathLike) or not str(v):
