@@ -396,6 +396,28 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
     return out
 
 
+#: The flag of each JobSpec field ``run`` and ``study`` take as a number or a word: a
+#: message about a value given on the command line names the flag as typed.
+_FLAGS = {"deals": "--deals", "seed": "--seed", "match_length": "--match-length",
+          "chunk_size": "--chunk-size", "jobs": "--jobs", "backend": "--backend",
+          "scheduler": "--scheduler", "scheduler_timeout": "--scheduler-timeout",
+          "out": "--out", "deals_file": "--deals-file"}
+
+
+def _check_flags(given: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_check` of the values given on the command line; a bad one's message names
+    its flag (``--jobs must be ≥ 0, got -1``), the others say ``(command line)``."""
+    where = " (command line)"
+    try:
+        return _check(given, where)
+    except InputError as exc:
+        msg = str(exc)
+        key = msg.split(" ", 1)[0]
+        if type(exc) is InputError and key in _FLAGS and where in msg:
+            raise InputError(_FLAGS[key] + msg[len(key):].replace(where, "", 1)) from None
+        raise
+
+
 def spec_from_toml(data: dict[str, Any], source: str = "config",
                    base_dir: str | Path | None = None) -> dict[str, Any]:
     """Validated JobSpec fields from a parsed TOML document (only the keys it sets).
@@ -454,7 +476,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
                                      base_dir=Path(config).parent))
     given = {k: v for k, v in (flags or {}).items() if v is not None}
     config_study = values.get("study")
-    values.update(_check(given, " (command line)"))
+    values.update(_check_flags(given))
     study_set = {**(config_study or {}), **values.get("study", {})}  # table ← flags
     rule_given = {k: v for k, v in (rule_flags or {}).items() if v is not None}
     if rule_given:
