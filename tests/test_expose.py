@@ -246,6 +246,20 @@ def test_measures_units_and_players():
         exposure_ev(FOUR, rules=Rules(variant="pig_sheep"), **kw)
 
 
+@pytest.mark.parametrize("known, message", [
+    ([1], r"known cards must be a mapping \{seat: cards\}"),
+    ({1: 5}, r"known cards of seat 1: expected a card text .* got 5"),
+    ({1: ["SA", "SK"]}, r"known cards of seat 1: expected a card text .* got \['SA', 'SK'\]"),
+])
+def test_known_of_the_wrong_kind_is_an_input_error(known, message):
+    """The Python API's ``known`` of the wrong kind is an InputError naming it, not a
+    TypeError from inside the dealing code."""
+    from sim.game.dealing import make_deal_spec
+
+    with pytest.raises(InputError, match=message):
+        make_deal_spec(FOUR, known=known)
+
+
 def test_parse_options():
     mask = cards_to_mask(parse_hand(FOUR))
     assert parse_options("SQ;none;SQ,DJ", mask) == [0, 1, 3]
