@@ -260,6 +260,13 @@ def test_known_of_the_wrong_kind_is_an_input_error(known, message):
         make_deal_spec(FOUR, known=known)
 
 
+def test_options_and_rules_of_the_wrong_kind_are_input_errors():
+    with pytest.raises(InputError, match=r"options must be text .* got 5"):
+        parse_options(5, cards_to_mask(parse_hand(FOUR)))
+    with pytest.raises(InputError, match="rules must be a Rules"):
+        exposure_ev(FOUR, rules=5)
+
+
 def test_parse_options():
     mask = cards_to_mask(parse_hand(FOUR))
     assert parse_options("SQ;none;SQ,DJ", mask) == [0, 1, 3]

@@ -96,7 +96,11 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
         if text.strip() == "":
             raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
     else:
-        items = list(text)
+        try:
+            items = list(text)
+        except TypeError:
+            raise InputError(f"options must be text ('none;SQ;SQ,DJ') or a list of options, "
+                             f"got {text!r}") from None
     deck = deck_spec(decks)
     held_c = held_counts(hand_mask, hand2)
     held = flags_of_counts(held_c)
