@@ -15,18 +15,24 @@ from strategies.spec import PLAYER, ModelData, Strategy, StrategyError
 def _learned_data(arg: str, name: str, decks: int | None):
     """``learned`` / ``learned:model=PATH``: the heuristic default parameters (its
     heuristic-choice feature reads them) and the model file's weights (strategies/model.py).
-    Raises StrategyError for an unknown key, a missing or unreadable file, or a model made
-    for another feature version or deck count."""
+    Raises StrategyError for an unknown key, ``model`` without a file or given twice, a
+    missing or unreadable file, or a model made for another feature version or deck
+    count."""
     from strategies.model import ModelFileError, check_model, default_model_path, read_model
 
     path = None
     if arg.strip():
         for item in arg.split(","):
             k, sep, v = item.partition("=")
-            if k.strip() != "model" or not sep or not v.strip():
+            if k.strip() != "model":
                 raise StrategyError(f"unknown parameter {k.strip()!r} in player {name!r}; "
                                     "valid keys: model (a model file, default: the shipped "
                                     "model for the game's deck count)")
+            if not sep or not v.strip():
+                raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
+                                    "learned:model=models/mine.npz")
+            if path is not None:
+                raise StrategyError(f"parameter model given twice in player {name!r}")
             path = v.strip()
     params = tuple(HEURISTIC_PARAMS.values()) + (0.0,) * (N_PARAMS - len(HEURISTIC_PARAMS))
     explicit = path is not None

@@ -229,6 +229,11 @@ def test_resume_across_the_two_deck_dealing_change(tmp_path):
     (["--players", "nobody"], None, "unknown player 'nobody'"),
     ([], "deals = -1\n", "deals must be"),
     (["--deals", "-1"], None, "deals must be"),
+    # a flag's bad value names the flag as typed (the config key in a config file)
+    (["--jobs", "-1"], None, r"^Error: --jobs must be ≥ 0, got -1$"),
+    (["--scheduler-timeout", "inf"], None,
+     r"^Error: --scheduler-timeout must be a finite number of seconds > 0, got inf$"),
+    ([], "jobs = -1\n", r"^Error: jobs must be ≥ 0 in .*job.toml, got -1$"),
     ([], "deals = 10\nfancy = true\n", "unknown key.*'fancy'"),
     (["--scheduler", "tcp://127.0.0.1:1", "--scheduler-timeout", "1"], None,
      "cannot reach the dask scheduler at tcp://127.0.0.1:1"),

@@ -208,6 +208,18 @@ def test_cli_bad_input(args, needle):
     assert r.output.count("Error") == 1
 
 
+def test_api_arguments_of_the_wrong_kind_are_input_errors():
+    """One name for ``candidates`` is not read letter by letter ("candidate 'h'"), and
+    ``rules`` that are not a Rules are named (not an AttributeError)."""
+    from sim.errors import InputError
+
+    with pytest.raises(InputError, match="candidates must be a list of two or more names, "
+                                         "got the one name 'heuristic'"):
+        compare_candidates("heuristic", deals=10)
+    with pytest.raises(InputError, match="rules must be a Rules"):
+        compare_candidates(["lowest", "random"], rules=5, deals=10)
+
+
 def test_two_decks():
     rules = Rules(decks=2)
     res = compare_candidates(["lowest", "lowest", "random"], "random", rules=rules,

@@ -117,6 +117,8 @@ def test_players_flag_one_or_four():
     ("jobs = -1", "jobs must be ≥ 0"),
     ('backend = "mpi"', "backend must be one of threading, loky, dask"),
     ("scheduler_timeout = 0", "scheduler_timeout"),
+    ("scheduler_timeout = inf", "scheduler_timeout must be a finite number of seconds > 0"),
+    ("scheduler_timeout = nan", "scheduler_timeout must be a finite number of seconds > 0"),
     ("out = 3", "out must be a non-empty string"),
     ("dealz = 3", "unknown key.*'dealz'"),
     ("[study]\nx = 1", r"unknown key.*'x' in \[study\]"),  # [study]: exposure studies (issue 8)

@@ -31,7 +31,7 @@ from sim.cli import main
 from sim.core import stats
 from sim.errors import InputError
 from sim.game import measures
-from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, run_batches
+from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Execution, run_batches
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "S:AKQ5 H:A93 D:J4 C:T863"
@@ -59,6 +59,20 @@ def test_run_batches_rejects_bad_backends():
         next(run_batches(abs, [1], backend="mpi"))
     with pytest.raises(InputError, match="needs a scheduler"):
         next(run_batches(abs, [1], backend="dask"))
+
+
+@pytest.mark.parametrize("timeout", [0, -5, float("nan"), float("inf"), True, "10"])
+def test_execution_refuses_a_timeout_that_is_no_finite_positive_number(timeout):
+    """``--scheduler-timeout inf`` is refused where the record is made, not handed to dask
+    (whose "Invalid time unit: infs" would be the message)."""
+    with pytest.raises(InputError, match="scheduler_timeout must be a finite number of "
+                                         "seconds > 0"):
+        Execution(scheduler_timeout=timeout)
+    if isinstance(timeout, float):  # the flag (click reads a float), before any connection
+        r = CliRunner().invoke(main, ["expose", "S:543 H:32 D:AKQJT98 C:2", "--scheduler",
+                                      "tcp://127.0.0.1:1", "--scheduler-timeout", str(timeout)])
+        assert r.exit_code == 2 and r.output.startswith(
+            "Error: --scheduler-timeout must be a finite number of seconds > 0"), r.output
 
 
 def test_expose_identical_on_every_backend():

@@ -246,6 +246,27 @@ def test_measures_units_and_players():
         exposure_ev(FOUR, rules=Rules(variant="pig_sheep"), **kw)
 
 
+@pytest.mark.parametrize("known, message", [
+    ([1], r"known cards must be a mapping \{seat: cards\}"),
+    ({1: 5}, r"known cards of seat 1: expected a card text .* got 5"),
+    ({1: ["SA", "SK"]}, r"known cards of seat 1: expected a card text .* got \['SA', 'SK'\]"),
+])
+def test_known_of_the_wrong_kind_is_an_input_error(known, message):
+    """The Python API's ``known`` of the wrong kind is an InputError naming it, not a
+    TypeError from inside the dealing code."""
+    from sim.game.dealing import make_deal_spec
+
+    with pytest.raises(InputError, match=message):
+        make_deal_spec(FOUR, known=known)
+
+
+def test_options_and_rules_of_the_wrong_kind_are_input_errors():
+    with pytest.raises(InputError, match=r"options must be text .* got 5"):
+        parse_options(5, cards_to_mask(parse_hand(FOUR)))
+    with pytest.raises(InputError, match="rules must be a Rules"):
+        exposure_ev(FOUR, rules=5)
+
+
 def test_parse_options():
     mask = cards_to_mask(parse_hand(FOUR))
     assert parse_options("SQ;none;SQ,DJ", mask) == [0, 1, 3]
@@ -255,7 +276,10 @@ def test_parse_options():
     assert parse_options(["DJ", 4], mask) == [0, 2, 4]
     for text, fragment in [("none;SK", "SK is not exposable"), ("SQ;S", "'S'"),
                            ("SQ;SQ", "given twice"), ("SQ,DJ;DJ+SQ", "given twice"),
-                           ("", "empty"), ("SQ;;DJ", "empty exposure option")]:
+                           ("", "empty"), ("SQ;;DJ", "empty exposure option"),
+                           # one deck has one copy: SQ,SQ (two decks: both copies) is not SQ
+                           ("SQ,SQ", r"'SQ,SQ': SQ 2 times \(one deck has 1 copy"),
+                           ("none;DJ+SQ+SQ", "SQ 2 times")]:
         with pytest.raises(InputError, match=fragment):
             parse_options(text, mask)
     with pytest.raises(InputError, match="HA not in the hand"):

@@ -277,6 +277,12 @@ def test_bad_models_are_refused(tmp_path):
         parse_player(f"learned:model={tmp_path / 'none.npz'}")
     with pytest.raises(StrategyError, match="valid keys: model"):
         parse_player("learned:worlds=3")
+    # model without its file is named as such (not "unknown parameter 'model'")
+    for spec in ("learned:model=", "learned:model", "learned:model= "):
+        with pytest.raises(StrategyError, match=r"parameter model in .* needs a model file"):
+            parse_player(spec)
+    with pytest.raises(StrategyError, match="parameter model given twice"):
+        parse_player(f"learned:model={tmp_path / 'a.npz'},model={tmp_path / 'b.npz'}")
     junk = tmp_path / "junk.npz"
     junk.write_text("not a model")
     with pytest.raises(StrategyError, match="not a learned-model file"):

@@ -193,6 +193,7 @@ def test_cli_forms_and_json_keys(tmp_path):
         out = json.loads(r.stdout)
         out.pop("elapsed")
         outs.append(out)
+        r_json = r
     assert outs[0] == outs[1] == outs[2]
     out = outs[0]
     assert set(out) >= {"decisions", "exposure", "totals", "settings"}
@@ -205,8 +206,16 @@ def test_cli_forms_and_json_keys(tmp_path):
         e for e in out["exposure"] if e["mistake"]]
     assert out["totals"]["1"]["mistakes"] == len(mistakes)
     assert out["totals"]["1"]["lost"] == pytest.approx(sum(m["loss"] for m in mistakes))
-    # html to a file, written whole
+    # --out never replaces a file review did not write: one Error line, before any analysis
+    notes = tmp_path / "notes.html"
+    notes.write_text("my notes", encoding="utf-8")
+    r = CliRunner().invoke(main, ["review", str(paths[1]), "--out", str(notes)])
+    assert r.exit_code == 2 and r.output.startswith(f"Error: --out {notes} exists and was "
+                                                    "not written by gongzhu-sim review")
+    assert len(r.output.strip().splitlines()) == 1 and notes.read_text() == "my notes"
+    # html to a file, written whole, replacing an earlier review (the JSON one above)
     html_path = tmp_path / "review.html"
+    html_path.write_text(r_json.stdout, encoding="utf-8")
     r = CliRunner().invoke(main, ["review", str(paths[1]), "--seat", "1", "--players",
                                   "heuristic", "--precision", "0", "--max-worlds", "16",
                                   "--max-deals", "300", "--format", "html", "--out",
@@ -250,6 +259,18 @@ def test_illegal_play_is_refused_naming_trick_seat_and_rule(tmp_path):
     bad = rec.to_text().replace("trick 3:", "trick 3: 9:SZ", 1)
     with pytest.raises(RecordError, match="record line"):
         parse_record(bad)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1, 2]", r"item 1 of the JSON list is not a deal record \(a JSON object\), got 1"),
+    ('[{"deal": 0}, null]', "item 2 of the JSON list is not a deal record"),
+    ('{"deal": 0}\n[1]', r"record line 2: not a deal record \(a JSON object\), got \[1\]"),
+])
+def test_a_json_item_that_is_no_record_is_named(text, message):
+    """A JSON list (or line) holding something else than deal objects is named as such,
+    not counted as deals ("holds 2 deals (): pick one with --deal I")."""
+    with pytest.raises(RecordError, match=message):
+        parse_record(text)
 
 
 @pytest.mark.parametrize("edit, message", [

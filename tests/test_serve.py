@@ -1122,6 +1122,10 @@ def test_play_entered_hand_deals_the_rest_and_keeps_it(client):
     assert v["deal"] is None and v["exposable"] == ["DJ"]
     code, err = _play(client, "expose", game=v["game"], cards=["SQ"])
     assert code == 400 and "you may not expose ♠Q" in err["error"]
+    # a held card twice (one deck, one copy): named as such, not "may not expose"
+    code, err = _play(client, "expose", game=v["game"], cards=["DJ", "DJ"])
+    assert code == 400 and err["error"] == ("Error: you may expose ♦J at most 1 time: you "
+                                            "hold 1 copy (RULES §3)")
     code, v = _play(client, "expose", game=v["game"], cards=["DJ"])
     assert code == 200 and v["exposed"][0] == ["DJ"]
     v = _to_the_end(client, v)

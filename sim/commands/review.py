@@ -59,7 +59,8 @@ THRESHOLD = 20.0
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
               show_default=True, help="output format")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="write the output to this file instead of stdout")
+              help="write the output to this file instead of stdout (an existing file is "
+              "replaced only when it is an earlier review)")
 @click.option("--quiet", is_flag=True, help="no progress lines on stderr")
 def review(record, deal, seats, players, opponents, tables, precision, max_worlds, max_deals,
            threshold, seed, jobs, fmt, out, quiet):
@@ -147,12 +148,30 @@ def _read(path: str) -> str:
         raise InputError(f"cannot read the record {path}: {exc}") from None
 
 
+#: How a review begins in each --format (text, json, html): an existing --out file is
+#: replaced only when it begins so (an earlier review), never a file review did not write.
+_REVIEW_STARTS = (b"review of ", b'{\n "decisions": ',
+                  b'<!doctype html><html><head><meta charset="utf-8"><title>gongzhu-sim review')
+
+
 def _check_out(path: str) -> None:
+    """Raise InputError, before any analysis, when ``--out PATH`` cannot be written: its
+    folder is missing, or it is a non-empty file that is not an earlier review."""
     from sim.errors import InputError
 
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise InputError(f"--out {path}: the folder {folder} does not exist")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(256)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"--out {path}: cannot read it ({exc.strerror or exc})") from None
+    if head and not head.lstrip(b"\xef\xbb\xbf").startswith(_REVIEW_STARTS):
+        raise InputError(f"--out {path} exists and was not written by gongzhu-sim review: it "
+                         "is not replaced; choose another file name or remove it yourself")
 
 
 def _write(path: str, body: str) -> None:

@@ -123,7 +123,11 @@ def _as_cards(value: str | Iterable[int], what: str, decks: int = 1) -> list[int
             return parse_hand(value, decks=decks)
         except CardError as exc:
             raise CardError(f"{what}: {exc}") from None
-    cards = [int(c) for c in value]
+    try:
+        cards = [int(c) for c in value]
+    except (TypeError, ValueError):
+        raise CardError(f"{what}: expected a card text ('SA SK') or card indices 0..51, "
+                        f"got {value!r}") from None
     for c in cards:
         if not 0 <= c < 52:
             raise CardError(f"{what}: card index {c} out of range 0..51")
@@ -181,7 +185,8 @@ def make_deal_spec(
     or duplicated card (two decks: a card three times), a hand of the wrong size, a known
     card that is in the hand or given to two seats (two decks: more copies of it than the
     two decks hold, counting the hand), known cards for the analysed seat itself, more
-    known cards for a seat than it holds, a seat outside 0..3, or ``decks`` not 1 or 2.
+    known cards for a seat than it holds, a seat outside 0..3, ``known`` that is not a
+    mapping or cards that are neither text nor card indices, or ``decks`` not 1 or 2.
     """
     if decks not in (1, 2):
         raise InputError(f"decks must be 1 or 2, got {decks!r}")
@@ -201,6 +206,9 @@ def make_deal_spec(
     owner: dict[int, list[int]] = {}
     for c in cards:
         owner.setdefault(c, []).append(seat)
+    if known is not None and not isinstance(known, Mapping):
+        raise InputError(f"known cards must be a mapping {{seat: cards}}, e.g. {{1: 'SA SK'}}, "
+                         f"got {known!r}")
     for p, value in (known or {}).items():
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or not 0 <= p <= 3:
             raise InputError(f"known cards: seat must be 0..3, got {p!r}")

@@ -674,7 +674,8 @@ def parse_record(text: str, deal: int | None = None, where: str = "record") -> D
 
 def _json_objects(body: str, where: str) -> list:
     """The deal objects of a JSON text: one object, a JSON list of them, or one object a
-    line (``trace --format json``).  Raises RecordError naming the line that is not JSON."""
+    line (``trace --format json``).  Raises RecordError naming the line that is not JSON,
+    or the list item that is not a JSON object."""
     try:
         whole = json.loads(body)
     except RecursionError:
@@ -684,6 +685,10 @@ def _json_objects(body: str, where: str) -> list:
     if isinstance(whole, list):
         if not whole:
             raise RecordError(f"{where}: an empty JSON list holds no deal record")
+        for i, obj in enumerate(whole, 1):
+            if not isinstance(obj, dict):
+                raise RecordError(f"{where}: item {i} of the JSON list is not a deal record "
+                                  f"(a JSON object), got {_short(obj)}")
         return whole
     if whole is not None:
         return [whole]
@@ -696,6 +701,9 @@ def _json_objects(body: str, where: str) -> list:
                 raise RecordError(f"{where} line {no}: not JSON ({exc.msg})") from None
             except RecursionError:
                 raise RecordError(f"{where} line {no}: nested too deeply to be read") from None
+            if not isinstance(objs[-1], dict):
+                raise RecordError(f"{where} line {no}: not a deal record (a JSON object), "
+                                  f"got {_short(objs[-1])}")
     return objs
 
 

@@ -40,7 +40,12 @@ from typing import Any
 from sim.errors import InputError, check_seed
 from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
-from sim.jobs.executor import BACKENDS, DEFAULT_BACKEND, Execution  # the one list of backends
+from sim.jobs.executor import (  # the one list of backends
+    BACKENDS,
+    DEFAULT_BACKEND,
+    Execution,
+    is_timeout,
+)
 
 #: Keys that change the results; the rest only change how a job is executed.
 #: Largest deal count (and match length / chunk size) a job accepts.
@@ -378,9 +383,9 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
                                  f"got {v!r}")
             out[key] = v
         elif key == "scheduler_timeout":
-            if isinstance(v, bool) or not isinstance(v, int | float) or not v > 0:
-                raise InputError(f"scheduler_timeout must be a number of seconds > 0{where}, "
-                                 f"got {v!r}")
+            if not is_timeout(v):
+                raise InputError(f"scheduler_timeout must be a finite number of seconds > 0"
+                                 f"{where}, got {v!r}")
             out[key] = float(v)
         elif key in ("scheduler", "out", "deals_file"):
             if not isinstance(v, str | os.PathLike) or not str(v):
@@ -389,6 +394,28 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
         else:  # pragma: no cover - callers only pass known keys
             raise InputError(f"unknown option {key!r}{where}")
     return out
+
+
+#: The flag of each JobSpec field ``run`` and ``study`` take as a number or a word: a
+#: message about a value given on the command line names the flag as typed.
+_FLAGS = {"deals": "--deals", "seed": "--seed", "match_length": "--match-length",
+          "chunk_size": "--chunk-size", "jobs": "--jobs", "backend": "--backend",
+          "scheduler": "--scheduler", "scheduler_timeout": "--scheduler-timeout",
+          "out": "--out", "deals_file": "--deals-file"}
+
+
+def _check_flags(given: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_check` of the values given on the command line; a bad one's message names
+    its flag (``--jobs must be ≥ 0, got -1``), the others say ``(command line)``."""
+    where = " (command line)"
+    try:
+        return _check(given, where)
+    except InputError as exc:
+        msg = str(exc)
+        key = msg.split(" ", 1)[0]
+        if type(exc) is InputError and key in _FLAGS and where in msg:
+            raise InputError(_FLAGS[key] + msg[len(key):].replace(where, "", 1)) from None
+        raise
 
 
 def spec_from_toml(data: dict[str, Any], source: str = "config",
@@ -449,7 +476,7 @@ def build_spec(config: str | Path | None = None, flags: dict[str, Any] | None = 
                                      base_dir=Path(config).parent))
     given = {k: v for k, v in (flags or {}).items() if v is not None}
     config_study = values.get("study")
-    values.update(_check(given, " (command line)"))
+    values.update(_check_flags(given))
     study_set = {**(config_study or {}), **values.get("study", {})}  # table ← flags
     rule_given = {k: v for k, v in (rule_flags or {}).items() if v is not None}
     if rule_given:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import numbers
 import os
 import signal
@@ -71,6 +72,13 @@ def n_workers(jobs: int) -> int:
     return int(jobs)
 
 
+def is_timeout(t: object) -> bool:
+    """Whether ``t`` is a scheduler timeout: a finite number of seconds > 0 (an int or a
+    float, not a bool; ``inf`` and ``nan`` are not)."""
+    return (not isinstance(t, bool) and isinstance(t, int | float) and t > 0
+            and math.isfinite(t))
+
+
 @dataclass(frozen=True)
 class Execution:
     """Where an analysis's batches run, made and checked once: ``jobs`` workers (0 = every
@@ -84,7 +92,7 @@ class Execution:
     :func:`run_batches`; results never depend on it.  ``backend`` is stored resolved.
     Raises InputError for a ``jobs`` that is not an integer ≥ 0, an unknown backend, a
     scheduler with another backend, dask without a scheduler, or a timeout that is not a
-    number of seconds > 0 (the messages name the field; the CLI names its flag,
+    finite number of seconds > 0 (the messages name the field; the CLI names its flag,
     sim/commands/options.py ``execution_of``).
     """
 
@@ -110,8 +118,9 @@ class Execution:
             raise InputError("backend dask needs a scheduler address (--scheduler "
                              "tcp://HOST:8786)")
         t = self.scheduler_timeout
-        if isinstance(t, bool) or not isinstance(t, int | float) or not t > 0:
-            raise InputError(f"scheduler_timeout must be a number of seconds > 0, got {t!r}")
+        if not is_timeout(t):
+            raise InputError(f"scheduler_timeout must be a finite number of seconds > 0, "
+                             f"got {t!r}")
         object.__setattr__(self, "jobs", int(jobs))
         object.__setattr__(self, "backend", backend)
         object.__setattr__(self, "scheduler_timeout", float(t))

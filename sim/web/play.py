@@ -219,6 +219,10 @@ class PlayManager:
             for c, n in Counter(cs).items():
                 if n > can[c]:
                     from sim.game.cards import card_symbol
+                    if can[c]:  # held, but fewer copies than asked
+                        raise PlayError(f"you may expose {card_symbol(c)} at most {can[c]} "
+                                        f"time{'s' if can[c] > 1 else ''}: you hold {can[c]} "
+                                        f"cop{'ies' if can[c] > 1 else 'y'} (RULES §3)")
                     raise PlayError(f"you may not expose {card_symbol(c)}: only ♠Q, ♦J, ♣10 and "
                                     "♥A you hold are exposable (RULES §3)")
             self._start(game, cs)

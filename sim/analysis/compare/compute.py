@@ -175,9 +175,9 @@ def seat_mean(vals: np.ndarray) -> np.ndarray:
 class CompareSettings:
     """Everything a comparison is asked besides the candidates and the field, validated
     once where it is made (the parameters of :func:`compare_candidates`, which documents
-    them; the defaults are named here only).  Raises InputError for a bad value (level,
-    measure, ``deals`` / ``batch``, seed, precision, delta); ``execution``: where the batches
-    run (:class:`sim.jobs.executor.Execution`, checked where it is made; the keywords
+    them; the defaults are named here only).  Raises InputError for a bad value (rules,
+    level, measure, ``deals`` / ``batch``, seed, precision, delta); ``execution``: where the
+    batches run (:class:`sim.jobs.executor.Execution`, checked where it is made; the keywords
     ``jobs``, ``backend``, ``scheduler``, ``scheduler_timeout`` of
     :func:`compare_candidates` make it); ``rules``,
     ``measure``, ``seed`` and ``level`` are stored normalised (``Rules()``, the measure's
@@ -198,6 +198,8 @@ class CompareSettings:
 
     def __post_init__(self) -> None:
         rules = self.rules or Rules()
+        if not isinstance(rules, Rules):
+            raise InputError(f"rules must be a Rules (sim.Rules(...)), got {rules!r}")
         level = stats.check_level(self.level)
         m = get_measure(self.measure)
         m.check(rules)
@@ -411,6 +413,10 @@ def compare_candidates(
     cfg = CompareSettings(seed=seed, **Execution.take(settings))
     rules, measure, seed, level = cfg.rules, cfg.measure, cfg.seed, cfg.level
     deals, precision, sequential, delta = cfg.deals, cfg.precision, cfg.sequential, cfg.delta
+    if isinstance(candidates, str | Candidate):
+        raise InputError(f"candidates must be a list of two or more names, got the one "
+                         f"{'name' if isinstance(candidates, str) else 'candidate'} "
+                         f"{candidates!r}")
     cands = [parse_candidate(c, decks=rules.decks) for c in candidates]
     if not 2 <= len(cands) <= len(_LETTERS):
         raise InputError(f"compare needs 2 to {len(_LETTERS)} candidates, got {len(cands)}")

@@ -88,14 +88,19 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
     of flag ints, or of card lists) works too.  ``none`` is always included (it is the
     baseline of every Δ) and comes first; the others keep their given order.  Raises
     InputError naming the option and card for a card that is not exposable, not in the
-    hand (two decks: more copies than held), or an option given twice.
+    hand (two decks: more copies than held), given more often than the deck has copies
+    (one deck: ``SQ,SQ``), or an option given twice.
     """
     if isinstance(text, str):
         items: list[Any] = [t.strip() for t in text.replace("；", ";").split(";")]
         if text.strip() == "":
             raise InputError("--options is empty; e.g. --options 'none;SQ;SQ,DJ'")
     else:
-        items = list(text)
+        try:
+            items = list(text)
+        except TypeError:
+            raise InputError(f"options must be text ('none;SQ;SQ,DJ') or a list of options, "
+                             f"got {text!r}") from None
     deck = deck_spec(decks)
     held_c = held_counts(hand_mask, hand2)
     held = flags_of_counts(held_c)
@@ -166,15 +171,18 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
 
 
 def _card_flags(cards: list[int], decks: int, label: str) -> int:
-    """Flags of a card list: one deck as given; two decks a card twice = both copies."""
-    if deck_spec(decks).copies == 1:
-        return exposure_flags(cards)
+    """Flags of a card list: two decks a card twice = both copies.  Raises CardError for a
+    card that is not exposable, InputError for a card given more often than the deck has
+    copies (one deck: ``SQ,SQ`` is refused, not read as ``SQ``)."""
+    copies = deck_spec(decks).copies
     exposure_flags(cards)  # CardError for a card that is not exposable
     counts = [cards.count(c) for c in EXPOSABLE]
     for b, n in enumerate(counts):
-        if n > 2:
+        if n > copies:
+            hint = ("one deck has 1 copy of each card; a card twice is both copies with "
+                    "--decks 2" if copies == 1 else "two decks hold 2 copies")
             raise InputError(f"exposure option {label!r}: {card_str(EXPOSABLE[b])} {n} times "
-                             "(two decks hold 2 copies)")
+                             f"({hint})")
     return flags_of_counts(counts)
 
 

@@ -34,8 +34,9 @@ class ExposureSettings:
     """Everything an exposure analysis is asked besides the hand, validated once where it
     is made (the parameters of :func:`~sim.analysis.exposure.compute.exposure_ev`, which
     documents them; the defaults are named here only).  Raises InputError for a bad value:
-    a level outside (0, 1), the ``pig_sheep`` variant, a team measure without teams, a
-    negative precision, a non-integer or too small ``max_deals`` / ``batch``, a bad seed.
+    rules that are not a Rules, a level outside (0, 1), the ``pig_sheep`` variant, a team
+    measure without teams, a negative precision, a non-integer or too small ``max_deals`` /
+    ``batch``, a bad seed.
     ``execution``: where the batches run (:class:`sim.jobs.executor.Execution`, checked
     where it is made; the keywords ``jobs``, ``backend``, ``scheduler``,
     ``scheduler_timeout`` of :func:`~sim.analysis.exposure.compute.analyse_exposure` make
@@ -64,6 +65,8 @@ class ExposureSettings:
 
     def __post_init__(self) -> None:
         rules = self.rules or Rules()
+        if not isinstance(rules, Rules):
+            raise InputError(f"rules must be a Rules (sim.Rules(...)), got {rules!r}")
         level = stats.check_level(self.level)
         if rules.variant == "pig_sheep":
             raise InputError(

@@ -346,6 +346,7 @@ const ZH_MESSAGES = [
   [/the exposure phase is over/, "亮牌阶段已经结束"],
   [/expose first/, "请先决定亮牌（或不亮）"],
   [/you may not expose (\S+)/, "你不能亮 $1：只有手里的 ♠Q、♦J、♣10、♥A 可以亮（RULES §3）"],
+  [/you may expose (\S+) at most (\d+) time/, "$1 最多只能亮 $2 次：你手里只有 $2 张（RULES §3）"],
   [/seat (\d)'s hand: /, "座位 $1 的牌有误："],
   [/card (\S+) is in the entered hands/, "$1 在输入的牌里出现太多次"],
   [/seat (\d)'s hand has (\d+) cards; a seat is dealt (\d+)/, "座位 $1 的牌有 $2 张；每家发 $3 张"],
