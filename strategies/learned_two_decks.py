@@ -464,7 +464,7 @@ def indices_batch2(obs_all, idx_out):
     return r
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b):
     i0, i1, i2, i3, i4, i5 = _direct_indices2(obs, ctx, a, b)
     base = N_PARAMS + HEADER
