@@ -378,7 +378,7 @@ def _holder(unseen, hand, m):
     return 1 if unseen & m else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
     """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
     with each slot's entry offset so far: the tuple's start plus the terms that do not
@@ -486,7 +486,7 @@ def _representatives(obs):
     return legal & ~(landed & x)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _table_indices(obs, tctx, c):
     """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
     offsets of :func:`_table_context` plus the card's terms."""
