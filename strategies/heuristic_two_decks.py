@@ -154,7 +154,7 @@ def score_of(base, k, any_pts, st):
     return base
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _follow_value(c1, c2, key, h2, trick, took, st, s_my, pig_out, vals):
     """Value of following with the play ``(c1, c2)`` of ranking key ``key`` (higher is
     better).  ``trick``: ``(best, winner, partner, last)`` of the trick so far;
@@ -400,7 +400,7 @@ def _suit_lead_value(s, h1, h2, e1, pig_out, others_void):
     return v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _best_lead_of_suit(r, pair, s, h1, h2, e1, unseen, vals, pig_out, others_void, bv, bc):
     """``(value, card)`` of the best lead so far ``(bv, bc)`` or of the candidate leads
     ``r`` (cards of suit ``s``, as singles or as pairs), the first in card order on ties.
