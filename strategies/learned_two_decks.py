@@ -477,11 +477,7 @@ def _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b):
 
 @njit(cache=True, nogil=True)
 def _play_table2(obs, row):
-    """The two-deck table model's play (ties: the first in enumeration order).
-
-    One loop walks the legal plays in enumeration order (singles, pairs, then the
-    two-card plays: the forced card with each other, or every two different cards), so
-    the scoring code is inlined at one call site (compiled once)."""
+    """The two-deck table model's play (ties: the first in enumeration order)."""
     ls = obs[Q_LS]
     lp = obs[Q_LP]
     l2 = obs[Q_L2]
@@ -489,42 +485,37 @@ def _play_table2(obs, row):
     best_a, best_b = nth_play(ls, lp, l2, fc, 0)
     best_s = -np.inf
     ctx = _context2(obs)
-    phase = 0  # 0 singles, 1 pairs, 2 the forced card with another, 3 two cards
     m = ls
-    first = _NONE
-    ra = ZERO
-    while True:
-        if phase == 3 and m == ZERO:  # the next first card of the two-card plays
-            if ra == ZERO:
-                break
-            first = lowest_bit(ra)
-            ra &= ra - ONE
-            m = ra
-            continue
-        if m == ZERO:
-            if phase == 0:
-                phase = 1
-                m = lp
-            elif phase == 1:
-                if fc != ZERO:
-                    phase = 2
-                    first = lowest_bit(fc)
-                    m = l2
-                else:
-                    phase = 3
-                    ra = l2
-            else:
-                break
-            continue
+    while m:
         c = lowest_bit(m)
         m &= m - ONE
-        if phase == 0:
-            a, b = c, _NONE
-        elif phase == 1:
-            a, b = c, c
-        else:
-            a, b = first, c
-        best_s, best_a, best_b = _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b)
+        best_s, best_a, best_b = _consider_table(obs, ctx, row, c, _NONE, best_s, best_a,
+                                                 best_b)
+    m = lp
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        best_s, best_a, best_b = _consider_table(obs, ctx, row, c, c, best_s, best_a,
+                                                 best_b)
+    if fc != ZERO:
+        fcard = lowest_bit(fc)
+        m = l2
+        while m:
+            c = lowest_bit(m)
+            m &= m - ONE
+            best_s, best_a, best_b = _consider_table(obs, ctx, row, fcard, c, best_s,
+                                                     best_a, best_b)
+    else:
+        ra = l2
+        while ra:
+            a = lowest_bit(ra)
+            ra &= ra - ONE
+            rb = ra
+            while rb:
+                b = lowest_bit(rb)
+                rb &= rb - ONE
+                best_s, best_a, best_b = _consider_table(obs, ctx, row, a, b, best_s,
+                                                         best_a, best_b)
     return best_a, best_b
 
 
