@@ -96,6 +96,9 @@ _NONE = np.int64(NONE)
 F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH, F_GREEDY = 1, 2, 4, 8, 16
 #: Families another brings along (its kernels call theirs anyway).
 IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
+#: Not a family: the bit of a one-deck play set whose four seats all play ``random``
+#: (:func:`random_only`); the engine then compiles its per-deal code specialised for it.
+RANDOM_ONLY = 32
 
 
 class Play(NamedTuple):
@@ -188,6 +191,28 @@ def play_set(sids) -> PlaySet:
 
 #: Every strategy of :data:`PLAYS` (the dispatch of Python callers).
 ALL_PLAYS = play_set(_FAMILY)
+
+
+def random_only() -> PlaySet:
+    """The play set of a one-deck table whose four seats all play ``random``: :data:`F_BASE`
+    and :data:`RANDOM_ONLY` (sim/engine/one_deck.py compiles its deal loop for it apart,
+    without the observation updates only other strategies read)."""
+    return PlaySet(F_BASE | RANDOM_ONLY)
+
+
+def plays_random_only(plays):
+    """True when the play set ``plays`` is :func:`random_only`'s: a compile-time constant
+    of jitted code (numba folds the branches on it).  Jitted code only."""
+    raise NotImplementedError("plays_random_only is compiled inside jitted code only")
+
+
+@overload(plays_random_only, inline="always")
+def _overload_plays_random_only(plays):
+    if isinstance(plays, PlaySetType):
+        if plays.mask & RANDOM_ONLY:
+            return lambda plays: True
+        return lambda plays: False
+    return None
 
 _generated: dict[tuple[int, int], Callable] = {}
 

@@ -94,7 +94,14 @@ from sim.game.scoring import raw_score
 from sim.game.tricks import legal_mask as _legal
 from sim.game.tricks import pack_rules
 from strategies.baseline import expose_random, random_card
-from strategies.dispatch import EXPOSE_RANDOM, PLAY_RANDOM, choose_exposure, play_in
+from strategies.dispatch import (
+    EXPOSE_RANDOM,
+    PLAY_RANDOM,
+    choose_exposure,
+    play_in,
+    plays_random_only,
+    random_only,
+)
 from strategies.registry import Choice
 
 _C2 = np.int64(C2)
@@ -304,16 +311,16 @@ def play_one(seed, i, first_deal, leader, row, table, scratch, out, record, give
 
 
 @njit(cache=True, nogil=True)
-def _play_range(seed, start, n, row0, match_length, table, out, record, given, random_only,
-                check):
+def _play_range(seed, start, n, row0, match_length, table, out, record, given, check):
     """Play deals ``start .. start+n-1`` serially into rows ``row0 ..`` (start is a match start).
 
     ``table``/``out``: :class:`~sim.engine.request.KernelTable` /
     :class:`~sim.engine.request.DealOutputs` (``out.errors``: this range's one-row error
-    record).  ``random_only``: all four seats play ``random``; the deals are then played
-    by a copy of the per-deal code specialised for it (same results, see
-    :func:`play_one`).  ``check``: check_legal.  Stops at the first deal that ends with a
-    kernel error.
+    record).  When the table's play set says all four seats play ``random``
+    (strategies/dispatch.py :func:`~strategies.dispatch.random_only`), the per-deal code
+    is compiled specialised for it (same results, see :func:`play_one`); any other set
+    compiles the general code alone.  ``check``: check_legal.  Stops at the first deal
+    that ends with a kernel error.
     """
     owner_u64 = np.zeros(O_SIZE + 8, dtype=np.uint64)  # obs, hands, rngs
     deck_owner = np.zeros(52, dtype=np.int64)
@@ -338,28 +345,21 @@ def _play_range(seed, start, n, row0, match_length, table, out, record, given, r
     # int64 like the pig taker play_one returns (as in two_decks.py, where a literal 0
     # compiled play_one2 twice); play_one itself is inlined before typing
     leader = np.int64(0)
-    if random_only:  # the constant True is folded into this inlined copy
-        for d in range(n):
-            i = start + d
-            leader = play_one(seed, i, (i % match_length) == 0, leader, row0 + d, table,
-                              scratch, out, record, given, True, check)
-            if errors[0, E_ROW]:
-                break
-    else:
-        for d in range(n):
-            i = start + d
-            leader = play_one(seed, i, (i % match_length) == 0, leader, row0 + d, table,
-                              scratch, out, record, given, False, check)
-            if errors[0, E_ROW]:
-                break
+    # a compile-time constant of the table's play set: one copy of the per-deal code
+    random_only = plays_random_only(table.plays)
+    for d in range(n):
+        i = start + d
+        leader = play_one(seed, i, (i % match_length) == 0, leader, row0 + d, table,
+                          scratch, out, record, given, random_only, check)
+        if errors[0, E_ROW]:
+            break
     # the owners of the unmanaged views must live until here
     keep_alive(owner_u64, deck_owner, exp_owner, rules_owner, sp_owner, pp_owner, sids_owner,
                pids_owner)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _play_parallel(seed, start, n, block, match_length, table, out, record, given,
-                   random_only, check):
+def _play_parallel(seed, start, n, block, match_length, table, out, record, given, check):
     """Blocks of ``block`` deals (a multiple of match_length) in parallel with prange.
 
     The threads share the blocks out as they free up (:func:`sim.core.bits.claim_block`),
@@ -377,7 +377,7 @@ def _play_parallel(seed, start, n, block, match_length, table, out, record, give
             mine = DealOutputs(out.hands, out.exposed, out.leader, out.collected, out.raw,
                                out.plays, out.winners, out.errors[b:b + 1])
             _play_range(seed, start + lo, hi - lo, lo, match_length, table, mine, record,
-                        given, random_only, check)
+                        given, check)
 
 
 def play_deals(
@@ -414,8 +414,10 @@ def play_deals(
         winners=np.zeros((total if record else 0, 13), np.int8),
         errors=error_slots(total, block))
     args = (np.uint64(seed_u), s0, total)
-    tail = (match_length, kernel_table(rules, p, e), out, record, given,
-            all(c.id == PLAY_RANDOM for c in p), bool(check_legal))
+    table = kernel_table(rules, p, e)
+    if all(c.id == PLAY_RANDOM for c in p):
+        table = table._replace(plays=random_only())
+    tail = (match_length, table, out, record, given, bool(check_legal))
     run_blocks(_play_range, _play_parallel, args, tail, total=total, block=block,
                threads=threads)
     check_kernel_errors(out.errors, seed_u, s0, p, e, decks=1)
