@@ -27,7 +27,7 @@ def _learned_data(arg: str, name: str, decks: int | None):
             if k.strip() != "model":
                 raise StrategyError(f"unknown parameter {k.strip()!r} in player {name!r}; "
                                     "valid keys: model (a model file, default: the shipped "
-                                    "model for the game's deck count)")
+                                    "model for the game's deck count and variant)")
             if not sep or not v.strip():
                 raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
                                     "learned:model=models/mine.npz")
@@ -45,8 +45,8 @@ def _learned_data(arg: str, name: str, decks: int | None):
         check_model(path, values, meta, decks)
     except ModelFileError as exc:
         raise StrategyError(f"in player {name!r}: {exc}") from None
-    # an explicit model plays only the rules it was made for; the shipped default (made
-    # for the default rules) is the player's model under every rule option
+    # an explicit model plays only the rules it was made for; the shipped default plays under
+    # every rule option, swapped for its variant's own model (strategies/model.py for_rules)
     rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
     return params, ModelData(tuple(float(x) for x in values), rules, path)
 
@@ -54,7 +54,8 @@ def _learned_data(arg: str, name: str, decks: int | None):
 LEARNED = Strategy(PLAYER, "learned", PLAY_LEARNED,
                    "a model distilled from search's decisions scores each legal card from "
                    "features of the seat's own observation and plays the best "
-                   "(learned:model=PATH; default: the shipped model for the deck count; "
+                   "(learned:model=PATH; default: the shipped model for the deck count, "
+                   "at 打对家 (partners) tables learned1-partners.npz; "
                    "one and two decks; docs/learned.md)",
                    kernels={1: play_learned, 2: play_learned2}, syntax="learned:model=PATH",
                    load_data=_learned_data, data_row=DATA_ROW)

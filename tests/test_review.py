@@ -176,6 +176,16 @@ def test_the_three_record_forms_give_identical_reviews():
     assert outs[0]["decisions"] and outs[0]["exposure"][0]["seat"] == 2
 
 
+def test_trace_text_of_other_rules_is_read_under_those_rules():
+    args = ["trace", "--seed", "1", "--players", "heuristic", "--variant", "partners",
+            "--exposure-order", "sequential"]
+    text = CliRunner().invoke(main, args).output
+    js = CliRunner().invoke(main, [*args, "--format", "json"]).output
+    rec = parse_record(text)
+    assert rec.rules == Rules(variant="partners", exposure_order="sequential")
+    assert rec == parse_record(js)
+
+
 def test_cli_forms_and_json_keys(tmp_path):
     rec = parse_record(_trace_line())
     paths = []

@@ -76,19 +76,25 @@ def _cards(res: DealResults, r: int) -> tuple[list, list, list]:
 
 
 def format_text(rec: dict[str, Any]) -> str:
-    """A readable trace of one deal record: hands, exposures, tricks, scores.
+    """A readable trace of one deal record: hands, the rule options that differ from the
+    defaults (the text record's ``rules`` line, so that ``gongzhu-sim review`` reads the deal
+    under its rules), exposures, tricks, scores.
 
     Every card is written one way, the display form with suit symbols and ``10``
     (``♠ AQ72`` in the hands, ``♥10`` in plays, exposures and taken cards); the JSON
     record keeps the canonical ``SQ``/``HT`` and PBN hands.
     """
     from sim.game.cards import card_symbol, parse_card, parse_cards, parse_hand
+    from sim.game.record import rules_line
+    from sim.game.rules import Rules
 
     def sym(cards: list[str]) -> str:
         return " ".join(card_symbol(parse_card(c)) for c in cards)
 
     lines = [f"deal {rec['deal']} (seed {rec['seed']})"
              + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]
+    if line := rules_line(Rules.from_dict(rec["rules"])):
+        lines.append(f"  {line}")
     for s, pbn in enumerate(rec["hands"]):
         rows = hand_rows(parse_hand(pbn, decks=rec["rules"].get("decks", 1)))
         lines.append(f"  seat {s}: " + "  ".join(rows))

@@ -151,11 +151,8 @@ class DealRecord:
         if self.deal is not None:
             lines.append(f"deal {self.deal}" + (f" (seed {self.seed})"
                                                 if self.seed is not None else ""))
-        changed = {k: v for k, v in self.rules.to_dict().items()
-                   if v != getattr(Rules(), k) and k != "decks"}
-        if self.rules.decks != Rules().decks or changed:
-            lines.append("rules " + " ".join(f"{k}={_rule_text(v)}" for k, v in
-                                             {"decks": self.rules.decks, **changed}.items()))
+        if line := rules_line(self.rules):
+            lines.append(line)
         if not self.first_deal:
             lines.append("later deal")
         for p in range(4):
@@ -173,6 +170,18 @@ class DealRecord:
 
 def _rule_text(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def rules_line(rules: Rules) -> str | None:
+    """The text form's ``rules decks=N KEY=VALUE ...`` line for the options of ``rules``
+    that differ from the defaults (docs/cards.md; RULES.md §1, §3, §5-§6), or None when
+    ``rules`` are the defaults."""
+    changed = {k: v for k, v in rules.to_dict().items()
+               if v != getattr(Rules(), k) and k != "decks"}
+    if rules.decks == Rules().decks and not changed:
+        return None
+    return "rules " + " ".join(f"{k}={_rule_text(v)}" for k, v in
+                               {"decks": rules.decks, **changed}.items())
 
 
 def _cards(play: Any) -> tuple[int, ...]:
