@@ -173,11 +173,14 @@ def estimate_seconds(name: str, decks: int = 1) -> float:
     return TYPICAL_SECONDS.get(decks, TYPICAL_SECONDS[1])
 
 
-def compiling_note(seconds: float | None = None) -> str:
-    """The note printed before a cold compile, with its expected length when known."""
+def compiling_note(seconds: float | None = None, measured: bool = True) -> str:
+    """The note printed before a cold compile, with its expected length when known:
+    ``measured`` (the last compile of this kernel on this machine) or a typical figure
+    (:data:`TYPICAL_SECONDS`, said as such: a table seating ``search`` or ``greedy`` takes
+    longer)."""
     if seconds:
         span = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
-        about = f"; about {span} on this machine"
+        about = f"; about {span} on this machine" if measured else f"; typically {span} or more"
     else:
         about = ""
     return f"{COMPILING}{about})…"
@@ -196,5 +199,6 @@ def note_if_cold(*kernels, file=None, args=None, name: str | None = None,
         return False
     _noted = True
     seconds = estimate_seconds(name, decks) if name else None
-    print(compiling_note(seconds), file=file or sys.stderr, flush=True)
+    measured = bool(name) and name in _read_times()
+    print(compiling_note(seconds, measured), file=file or sys.stderr, flush=True)
     return True
