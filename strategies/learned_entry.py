@@ -5,6 +5,8 @@ the model file (strategies/model.py).  strategies/registry.py collects it.
 
 from __future__ import annotations
 
+import os
+
 from strategies.heuristic import HEURISTIC_PARAMS
 from strategies.ids import N_PARAMS, PLAY_LEARNED
 from strategies.learned import DATA_ROW, play_learned
@@ -18,7 +20,13 @@ def _learned_data(arg: str, name: str, decks: int | None):
     Raises StrategyError for an unknown key, ``model`` without a file or given twice, a
     missing or unreadable file, or a model made for another feature version or deck
     count."""
-    from strategies.model import ModelFileError, check_model, default_model_path, read_model
+    from strategies.model import (
+        ModelFileError,
+        check_model,
+        default_model_path,
+        read_model,
+        shipped_models,
+    )
 
     path = None
     if arg.strip():
@@ -34,6 +42,8 @@ def _learned_data(arg: str, name: str, decks: int | None):
             if path is not None:
                 raise StrategyError(f"parameter model given twice in player {name!r}")
             path = v.strip()
+    if path is not None and not os.path.exists(path) and path in shipped_models():
+        path = str(shipped_models()[path])  # a shipped model by its bare file name
     params = tuple(HEURISTIC_PARAMS.values()) + (0.0,) * (N_PARAMS - len(HEURISTIC_PARAMS))
     explicit = path is not None
     if path is None:

@@ -48,6 +48,15 @@ def default_model_path(decks: int, variant: str = "solo") -> Path:
     return Path(str(resources.files("strategies") / "models" / name))
 
 
+def shipped_models() -> dict[str, Path]:
+    """File name → path of the models shipped in strategies/models (``learned1.npz``,
+    ``learned2.npz``, ``learned1-partners.npz``): ``learned:model=NAME`` reads one by its
+    bare name when no file of that name is in the working folder."""
+    out = {name: default_model_path(d) for d, name in DEFAULT_MODELS.items()}
+    out.update({name: default_model_path(d, v) for (d, v), name in VARIANT_MODELS.items()})
+    return out
+
+
 #: path → ((mtime_ns, size), ModelData) of the shipped models read by :func:`for_rules`
 _SHIPPED: dict = {}
 

@@ -363,6 +363,22 @@ def test_each_variant_plays_its_shipped_model():
     assert np.array_equal(a.plays, b.plays) and not np.array_equal(a.plays, c.plays)
 
 
+
+def test_a_shipped_model_is_read_by_its_bare_name(tmp_path, monkeypatch):
+    """``learned:model=learned1-partners.npz`` reads the shipped file (as the page does); a
+    file of that name in the working folder comes first; an unknown bare name is refused."""
+    from strategies.model import default_model_path
+
+    monkeypatch.chdir(tmp_path)
+    c = parse_player("learned:model=learned1-partners.npz")
+    assert c.data.source == str(default_model_path(1, "partners"))
+    assert c.data.rules  # given explicitly: it plays only the rules it was made for
+    own = tmp_path / "learned1.npz"
+    own.write_bytes(default_model_path(1, "partners").read_bytes())
+    assert parse_player("learned:model=learned1.npz").data.source == "learned1.npz"
+    with pytest.raises(StrategyError, match="not found|no such|does not exist"):
+        parse_player("learned:model=learned9.npz")
+
 def test_a_variant_model_is_refused_at_another_variants_table(tmp_path):
     from strategies.model import default_model_path
 

@@ -39,11 +39,9 @@ class ModelRefused(InputError):
 
 def shipped_models() -> dict[str, Path]:
     """File name → path of the models shipped in strategies/models."""
-    from strategies.model import DEFAULT_MODELS, VARIANT_MODELS, default_model_path
+    from strategies.model import shipped_models as shipped
 
-    out = {name: default_model_path(d) for d, name in DEFAULT_MODELS.items()}
-    out.update({name: default_model_path(d, v) for (d, v), name in VARIANT_MODELS.items()})
-    return out
+    return shipped()
 
 
 def vet_model_path(text: str, models_dir: Path | None) -> Path:
