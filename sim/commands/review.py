@@ -15,7 +15,7 @@ import tempfile
 
 import click
 
-from sim.commands.options import SEED, TABLE_PLAYER, execution_of
+from sim.commands.options import SEED, TABLE_PLAYER, deal_count, execution_of
 from strategies import PLAYER_FORMS
 
 #: The review's defaults (sim/analysis/review/compute.py ReviewSettings; repeated here so
@@ -47,7 +47,7 @@ THRESHOLD = 20.0
               "--precision); 0 = play the caps")
 @click.option("--max-worlds", type=click.IntRange(2, 100_000), default=MAX_WORLDS,
               show_default=True, help="most sampled worlds per play decision (advise's)")
-@click.option("--max-deals", type=click.IntRange(1, 10**9), default=1_000_000,
+@click.option("--max-deals", type=deal_count(1, 10**9), default=1_000_000,
               show_default=True, help="most deals for the exposure decision (expose's)")
 @click.option("--threshold", type=float, default=THRESHOLD, show_default=True,
               help="a mistake loses at least this many points (and its 95% CI excludes 0); "
