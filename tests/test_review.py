@@ -353,3 +353,38 @@ def test_defaults_agree():
 
     assert (cmd.PRECISION, cmd.MAX_WORLDS, cmd.THRESHOLD) == (
         DEFAULT_PRECISION, DEFAULT_MAX_WORLDS, DEFAULT_THRESHOLD)
+
+
+def test_execution_flags_reach_the_exposure_analysis(monkeypatch, tmp_path):
+    """review takes expose's --backend, --scheduler and --scheduler-timeout besides --jobs:
+    the one Execution record they make is the one the exposure analysis runs its batches
+    with; a bad value is one Error line naming the flag, before any analysis."""
+    import sim.analysis.exposure.compute as exposure
+
+    rec, _, _ = _pig_drop_deal()
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(rec.to_json()), encoding="utf-8")
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def analyse_exposure(*args, execution, **kwargs):
+        seen.append(execution)
+        raise Stop
+
+    monkeypatch.setattr(exposure, "analyse_exposure", analyse_exposure)
+    r = CliRunner().invoke(main, ["review", str(path), "--seat", "0", "--jobs", "3",
+                                  "--backend", "loky", "--scheduler-timeout", "2.5",
+                                  "--quiet"])
+    assert isinstance(r.exception, Stop), r.output
+    assert [(e.jobs, e.backend, e.scheduler, e.scheduler_timeout) for e in seen] == [
+        (3, "loky", None, 2.5)]
+    for args, message in [
+            (["--scheduler-timeout", "inf"],
+             "Error: --scheduler-timeout must be a finite number of seconds > 0, got inf"),
+            (["--backend", "threading", "--scheduler", "tcp://127.0.0.1:1"],
+             "Error: --scheduler needs --backend dask (got --backend threading)")]:
+        r = CliRunner().invoke(main, ["review", str(path), *args])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [message], r.output
+    assert len(seen) == 1
