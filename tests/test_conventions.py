@@ -147,3 +147,32 @@ def test_advise_players_help_lists_every_player():
 
     text = _param("advise", "players").help
     assert all(st.name in text for st in strategies(PLAYER)), text
+
+
+#: Every option whose flag counts deals (--deals, --max-deals, --confirm-deals, ...).
+DEAL_COUNT_OPTIONS = [
+    (name, p) for name, cmd in sorted(main.commands.items()) for p in cmd.params
+    if isinstance(p, click.Option)
+    and any(o.startswith("--") and o.endswith("deals") for o in p.opts)]
+
+
+def test_the_deal_count_options_are_all_checked():
+    assert {(c, o) for c, p in DEAL_COUNT_OPTIONS for o in p.opts if o.startswith("--")} >= {
+        ("trace", "--deals"), ("review", "--max-deals"), ("run", "--deals"),
+        ("compare", "--deals"), ("tune", "--confirm-deals"), ("serve", "--max-deals")}
+
+
+@pytest.mark.parametrize("cmd, param", DEAL_COUNT_OPTIONS,
+                         ids=[f"{c}-{p.name}" for c, p in DEAL_COUNT_OPTIONS])
+def test_every_deal_count_reads_1e3_1_000_and_1_comma_000(cmd, param):
+    """``trace --deals 1e3`` and ``review --max-deals 1e3`` were refused while run and
+    compare read them: every deal-count flag reads the same spellings as one thousand
+    and keeps its bounds."""
+    from sim.commands.options import DealCount
+
+    assert isinstance(param.type, DealCount)
+    for text in ("1e3", "1_000", "1,000"):
+        assert param.type.convert(text, param, None) == 1000
+    if param.type.max is not None:
+        with pytest.raises(click.BadParameter, match="not in the range"):
+            param.type.convert(f"{param.type.max + 1:_}", param, None)

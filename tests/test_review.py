@@ -353,3 +353,74 @@ def test_defaults_agree():
 
     assert (cmd.PRECISION, cmd.MAX_WORLDS, cmd.THRESHOLD) == (
         DEFAULT_PRECISION, DEFAULT_MAX_WORLDS, DEFAULT_THRESHOLD)
+
+
+def test_execution_flags_reach_the_exposure_analysis(monkeypatch, tmp_path):
+    """review takes expose's --backend, --scheduler and --scheduler-timeout besides --jobs:
+    the one Execution record they make is the one the exposure analysis runs its batches
+    with; a bad value is one Error line naming the flag, before any analysis."""
+    import sim.analysis.exposure.compute as exposure
+
+    rec, _, _ = _pig_drop_deal()
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(rec.to_json()), encoding="utf-8")
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def analyse_exposure(*args, execution, **kwargs):
+        seen.append(execution)
+        raise Stop
+
+    monkeypatch.setattr(exposure, "analyse_exposure", analyse_exposure)
+    r = CliRunner().invoke(main, ["review", str(path), "--seat", "0", "--jobs", "3",
+                                  "--backend", "loky", "--scheduler-timeout", "2.5",
+                                  "--quiet"])
+    assert isinstance(r.exception, Stop), r.output
+    assert [(e.jobs, e.backend, e.scheduler, e.scheduler_timeout) for e in seen] == [
+        (3, "loky", None, 2.5)]
+    for args, message in [
+            (["--scheduler-timeout", "inf"],
+             "Error: --scheduler-timeout must be a finite number of seconds > 0, got inf"),
+            (["--backend", "threading", "--scheduler", "tcp://127.0.0.1:1"],
+             "Error: --scheduler needs --backend dask (got --backend threading)")]:
+        r = CliRunner().invoke(main, ["review", str(path), *args])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [message], r.output
+    assert len(seen) == 1
+
+
+def _lowest_card_record(rules: Rules, deal: int = 0, seed: int = 1):
+    """Deal ``deal`` of ``seed`` under ``rules``, every seat playing its lowest legal card,
+    no exposure (GameState only: no kernel)."""
+    st = GameState.from_seed(seed, deal, rules)
+    plays = []
+    while not st.is_over:
+        choice = min(st.legal_plays(), key=lambda c: (rank_of(c), c))
+        st.play(choice)
+        plays.append(choice)
+    return build_record(rules, st.hands, [[], [], [], []], plays, leader=st.leader,
+                        deal=deal, seed=seed)
+
+
+@pytest.mark.parametrize("variant, name", [("partners", "打对家 partners"),
+                                           ("pig_sheep", "猪羊一家 pig_sheep"),
+                                           ("solo", None)])
+def test_the_header_names_the_team_variant(variant, name):
+    """A 打对家 or 猪羊一家 review says so on its first line (text), in its title (html), and
+    its JSON record carries the rules; a solo header is as before (no variant named)."""
+    from sim.analysis.review.compute import Review
+
+    rec = _lowest_card_record(Rules(variant=variant))
+    res = Review(record=rec, settings=ReviewSettings(seats=(0,), **FAST), seats=(0,),
+                 exposure=(), decisions=(), stopped="done",
+                 measure="zero-sum" if variant == "solo" else "team", elapsed=0.0)
+    first = format_text(res).splitlines()[0]
+    page = format_html(res)
+    if name is None:
+        assert first.startswith("review of deal 0 (seed 1): seat 0; table heuristic;")
+        assert "<h1>Review 复盘 — deal 0</h1>" in page
+    else:
+        assert first.startswith(f"review of deal 0 (seed 1, {name}): seat 0; table heuristic;")
+        assert f"<h1>Review 复盘 — deal 0 — {name}</h1>" in page
+    assert to_json(res)["record"]["rules"]["variant"] == variant

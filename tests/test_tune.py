@@ -238,6 +238,7 @@ def test_cli_tune_end_to_end_json_and_report(tmp_path):
     (["--start", "heuristic"], "not of the rule family"),
     (["--equilibrium", "--field", "heuristic+never"], "needs a field that plays the rule"),
     (["--resume"], "--resume needs --out"),
+    (["--scheduler-timeout", "0"], "--scheduler-timeout must be a finite number of seconds > 0"),
     # two decks: the heuristic's keys tune one deck only (refused before tune.json is written)
     (["--family", "heuristic", "--decks", "2", "--param", "push_pig=0..1", "--deals", "2000"],
      "player 'heuristic' takes no parameters with 2 decks"),
@@ -341,3 +342,26 @@ def test_the_starts_own_gain_reads_as_zero_by_definition(tmp_path):
     tables = [t for sec in build_tune_report(tmp_path).sections for _, t in sec.tables]
     cells = {str(v) for t in tables for v in t.to_numpy().ravel()}
     assert "0 (the start itself)" in cells and "+0.000 [+0.000, +0.000]" not in cells
+
+
+def test_execution_flags_reach_the_tune(monkeypatch, tmp_path):
+    """tune takes --scheduler-timeout like compare and expose: the one Execution record of
+    --jobs, --backend, --scheduler and --scheduler-timeout is the one the races run with."""
+    import sim.analysis.tune.compute as compute
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def tune(settings, history, execution, **kwargs):
+        seen.append(execution)
+        raise Stop
+
+    monkeypatch.setattr(compute, "tune", tune)
+    r = CliRunner().invoke(main, ["tune", "--param", "pig_low=3..4", "--deals", "4000",
+                                  "--jobs", "1", "--backend", "loky", "--scheduler-timeout",
+                                  "7", "--out", str(tmp_path / "o"), "--quiet"])
+    assert isinstance(r.exception, Stop), r.output
+    assert [(e.jobs, e.backend, e.scheduler, e.scheduler_timeout) for e in seen] == [
+        (1, "loky", None, 7.0)]

@@ -15,7 +15,8 @@ import tempfile
 
 import click
 
-from sim.commands.options import SEED, TABLE_PLAYER, execution_of
+from sim.commands.options import SEED, TABLE_PLAYER, deal_count, pass_execution
+from sim.jobs.executor import Execution
 from strategies import PLAYER_FORMS
 
 #: The review's defaults (sim/analysis/review/compute.py ReviewSettings; repeated here so
@@ -47,7 +48,7 @@ THRESHOLD = 20.0
               "--precision); 0 = play the caps")
 @click.option("--max-worlds", type=click.IntRange(2, 100_000), default=MAX_WORLDS,
               show_default=True, help="most sampled worlds per play decision (advise's)")
-@click.option("--max-deals", type=click.IntRange(1, 10**9), default=1_000_000,
+@click.option("--max-deals", type=deal_count(1, 10**9), default=1_000_000,
               show_default=True, help="most deals for the exposure decision (expose's)")
 @click.option("--threshold", type=float, default=THRESHOLD, show_default=True,
               help="a mistake loses at least this many points (and its 95% CI excludes 0); "
@@ -56,14 +57,24 @@ THRESHOLD = 20.0
               help="root seed of every analysis (advise's and expose's --seed)")
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="workers for the exposure analysis (0 = all cores); output identical")
+@click.option("--backend", type=click.Choice(["threading", "loky", "dask"]), default=None,
+              help="where the exposure analysis's batches run: threading (threads of this "
+              "process), loky (worker processes) or dask (with --scheduler); the play "
+              "decisions are analysed in this process [default: threading]")
+@click.option("--scheduler", default=None,
+              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
+@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
+              show_default=True,
+              help="seconds to wait for the dask scheduler")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
               show_default=True, help="output format")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="write the output to this file instead of stdout (an existing file is "
               "replaced only when it is an earlier review)")
 @click.option("--quiet", is_flag=True, help="no progress lines on stderr")
+@pass_execution
 def review(record, deal, seats, players, opponents, tables, precision, max_worlds, max_deals,
-           threshold, seed, jobs, fmt, out, quiet):
+           threshold, seed, execution, fmt, out, quiet):
     """Review a played deal: what each decision cost, from what the seat could see.
 
     RECORD is a deal record (docs/review.md): `gongzhu-sim trace --format json` output
@@ -103,7 +114,7 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
         table_list = tuple(split_tables(tables))
     settings = ReviewSettings(seats=seat_list, players=players, opponents=opponents,
                               tables=table_list, precision=precision, max_worlds=max_worlds,
-                              max_deals=max_deals, seed=seed, execution=execution_of(jobs),
+                              max_deals=max_deals, seed=seed, execution=execution,
                               threshold=threshold)
     if out:
         _check_out(out)

@@ -9,6 +9,7 @@ import click
 from sim.commands.options import (
     SEED,
     check_legal_option,
+    deal_count,
     note_unused_exposure,
     pop_rules,
     rules_options,
@@ -21,7 +22,7 @@ from strategies import PLAYER_FORMS
               help="root seed; deal I is the same deal as in run, compare and study")
 @click.option("--deal", "first", type=click.IntRange(0, 2**62), default=0, show_default=True,
               help="index of the first deal to show")
-@click.option("--deals", "n", type=click.IntRange(max=100_000), default=1, show_default=True,
+@click.option("--deals", "n", type=deal_count(max=100_000), default=1, show_default=True,
               help="number of deals to show (at most 100,000)")
 @click.option("--players", default="heuristic", show_default=True,
               help="play strategy for all seats, or four comma-separated "

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from sim.commands.options import deal_count
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -30,7 +32,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
               help="a folder of model files the page may name as learned:model=FILE (a path "
               "relative to it; regular files only, no symlinks); without it only the shipped "
               "models (learned1.npz, learned2.npz)")
-@click.option("--max-deals", type=click.IntRange(1, 10**8), default=200_000,
+@click.option("--max-deals", type=deal_count(1, 10**8), default=200_000,
               show_default=True, help="most deals per expose request")
 @click.option("--max-worlds", type=click.IntRange(1, 100_000), default=2_000,
               show_default=True, help="most worlds per advise request")

@@ -33,17 +33,30 @@ def _unit(result) -> str:
     return "zero-sum points" if result.measure == "zero-sum" else "team share (raw points)"
 
 
+#: How a header names a team variant (RULES §6); solo is the default and goes unnamed.
+VARIANT_NAMES = {"partners": "打对家 partners", "pig_sheep": "猪羊一家 pig_sheep"}
+
+
+def variant_name(rules) -> str | None:
+    """The team variant of ``rules`` as a header names it (``'打对家 partners'``,
+    ``'猪羊一家 pig_sheep'``), None for solo."""
+    return VARIANT_NAMES.get(rules.variant)
+
+
 def format_text(result) -> str:
-    """The text ``gongzhu-sim review`` prints: a header (the deal, the table, the
-    settings), per reviewed seat its exposure decision, one line per play decision with a
-    choice (trick, seat, played, best, loss and its 95% CI, P(best), hindsight, n, a mark
-    for a mistake), and the totals per seat."""
+    """The text ``gongzhu-sim review`` prints: a header (the deal, its team variant when
+    not solo, the table, the settings), per reviewed seat its exposure decision, one line
+    per play decision with a choice (trick, seat, played, best, loss and its 95% CI,
+    P(best), hindsight, n, a mark for a mistake), and the totals per seat."""
     s = result.settings
     rec = result.record
     tables = [t for t, _, _ in s.table_models()]
     several = len(tables) > 1
-    where = "a deal" if rec.deal is None else f"deal {rec.deal}" + (
-        f" (seed {rec.seed})" if rec.seed is not None else "")
+    about = [f"seed {rec.seed}"] if rec.deal is not None and rec.seed is not None else []
+    if variant := variant_name(rec.rules):
+        about.append(variant)
+    where = ("a deal" if rec.deal is None else f"deal {rec.deal}") + (
+        f" ({', '.join(about)})" if about else "")
     lines = [f"review of {where}: seat{'s' if len(result.seats) > 1 else ''} "
              f"{', '.join(map(str, result.seats))}; table{'s' if several else ''} "
              f"{', '.join(tables)}; --precision {s.precision:g}, --max-worlds {s.max_worlds}, "
@@ -188,7 +201,8 @@ def format_html(result) -> str:
 
     h = ['<!doctype html><html><head><meta charset="utf-8"><title>gongzhu-sim review 复盘'
          f'</title><style>{_CSS}</style></head><body>',
-         f'<h1>Review 复盘{"" if rec.deal is None else f" — deal {rec.deal}"}</h1>',
+         f'<h1>Review 复盘{"" if rec.deal is None else f" — deal {rec.deal}"}'
+         f'{f" — {variant}" if (variant := variant_name(rec.rules)) else ""}</h1>',
          f'<p class="hint">table 牌桌模型: {html.escape(", ".join(names))}'
          f'; loss 损失 = best EV − the choice\'s EV ({_unit(result)}); ✗ mistake 失误: 95% CI '
          f'above 0 and loss ≥ {s.threshold:g}; hindsight 事后: replayed in the real deal with '
