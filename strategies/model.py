@@ -78,7 +78,7 @@ def for_rules(choice, rules):
         return choice
     import dataclasses
 
-    from strategies.registry import ModelData, StrategyError
+    from strategies.spec import ModelData, StrategyError
 
     try:
         st = os.stat(want)

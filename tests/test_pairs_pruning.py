@@ -14,6 +14,7 @@ import strategies.heuristic_two_decks as P
 from sim.core.bits import suit_mask
 from sim.engine.gameloop import deal_game, play_game
 from sim.game.cards import HA
+from sim.game.observation import NO_PARTNER
 from sim.game.observation_two_decks import (
     NONE,
     Q_BEST,
@@ -101,7 +102,7 @@ def _follow_value(c1, c2, key, h2, best, winner, partner, last, tm1, tm2, my1, m
                 return 20.0 + shed - 3.0 * broken
             return float(gain) + 0.5 * shed - 3.0 * broken
         return float(min(gain, 0)) - 20.0 + 0.5 * shed - 3.0 * broken
-    if partner != P._NO_PARTNER and winner == partner:
+    if partner != NO_PARTNER and winner == partner:
         return 30.0 + pts + 0.3 * shed - 3.0 * broken
     return 30.0 - pts + 0.5 * shed - 3.0 * broken
 
