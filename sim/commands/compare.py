@@ -21,6 +21,7 @@ from sim.commands.options import (
     pass_execution,
     pop_rules,
     rules_options,
+    scheduler_options,
 )
 from strategies import PLAYER_FORMS
 
@@ -53,10 +54,7 @@ from strategies import PLAYER_FORMS
 @click.option("--jobs", "-j", type=int, default=0, show_default=True,
               help="parallel workers, 0 = all cores (results do not depend on it)")
 @BACKEND_OPTION
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=10.0, show_default=True,
-              help="seconds to wait for the dask scheduler")
+@scheduler_options
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; stopping is checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",

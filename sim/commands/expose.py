@@ -36,10 +36,10 @@ from sim.commands.options import (
     execution_of,
     pop_rules,
     rules_options,
+    scheduler_options,
 )
 from sim.core.stats import DECK_SCALE, default_precision
 from sim.jobs import progress
-from sim.jobs.executor import Execution
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS
 
@@ -143,11 +143,7 @@ class ExposeOptions:
               help="parallel workers (batches in parallel), 0 = all cores; the output is "
               "identical for any value")
 @BACKEND_OPTION
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
-              show_default=True,
-              help="seconds to wait for the dask scheduler")
+@scheduler_options
 @click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
               "does not grow with it: batches are played in slices of 10,000 deals)  "

@@ -260,6 +260,17 @@ BACKEND_OPTION = click.option(
     "--scheduler) [default: threading]")
 
 
+def scheduler_options(f: Callable) -> Callable:
+    """``--scheduler`` and ``--scheduler-timeout`` (default :attr:`Execution.scheduler_timeout`)
+    of every command that takes an :class:`~sim.jobs.executor.Execution` from its flags
+    (expose, compare, tune, review)."""
+    f = click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
+                     show_default=True, help="seconds to wait for the dask scheduler")(f)
+    return click.option(
+        "--scheduler", default=None,
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")(f)
+
+
 #: Where and how a batch job runs (``run`` and ``study``): workers, backend, folder.
 _EXECUTION_OPTIONS = [
     click.option("--jobs", "-j", type=int, default=None,

@@ -15,8 +15,13 @@ import tempfile
 
 import click
 
-from sim.commands.options import SEED, TABLE_PLAYER, deal_count, pass_execution
-from sim.jobs.executor import Execution
+from sim.commands.options import (
+    SEED,
+    TABLE_PLAYER,
+    deal_count,
+    pass_execution,
+    scheduler_options,
+)
 from strategies import PLAYER_FORMS
 
 #: The review's defaults (sim/analysis/review/compute.py ReviewSettings; repeated here so
@@ -61,11 +66,7 @@ THRESHOLD = 20.0
               help="where the exposure analysis's batches run: threading (threads of this "
               "process), loky (worker processes) or dask (with --scheduler); the play "
               "decisions are analysed in this process [default: threading]")
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
-              show_default=True,
-              help="seconds to wait for the dask scheduler")
+@scheduler_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
               show_default=True, help="output format")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,

@@ -19,8 +19,8 @@ from sim.commands.options import (
     pass_execution,
     pop_rules,
     rules_options,
+    scheduler_options,
 )
-from sim.jobs.executor import Execution
 
 #: The history file of a tune folder.
 TUNE_FILE = "tune.json"
@@ -72,11 +72,7 @@ TUNE_FORMAT = 1
 @click.option("--backend", type=click.Choice(["threading", "loky", "dask"]), default=None,
               help="threading (the kernels release the GIL), loky (processes) or dask "
               "(with --scheduler) [default: threading]")
-@click.option("--scheduler", default=None,
-              help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)")
-@click.option("--scheduler-timeout", type=float, default=Execution.scheduler_timeout,
-              show_default=True,
-              help="seconds to wait for the dask scheduler")
+@scheduler_options
 @click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
