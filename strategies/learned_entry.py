@@ -11,7 +11,7 @@ from strategies.heuristic import HEURISTIC_PARAMS
 from strategies.ids import N_PARAMS, PLAY_LEARNED
 from strategies.learned import DATA_ROW, play_learned
 from strategies.learned_two_decks import play_learned2
-from strategies.spec import PLAYER, ModelData, Strategy, StrategyError
+from strategies.spec import PLAYER, Strategy, StrategyError
 
 
 def _learned_data(arg: str, name: str, decks: int | None):
@@ -20,13 +20,7 @@ def _learned_data(arg: str, name: str, decks: int | None):
     Raises StrategyError for an unknown key, ``model`` without a file or given twice, a
     missing or unreadable file, or a model made for another feature version or deck
     count."""
-    from strategies.model import (
-        ModelFileError,
-        check_model,
-        default_model_path,
-        read_model,
-        shipped_models,
-    )
+    from strategies.model import default_model_path, model_data, shipped_models
 
     path = None
     if arg.strip():
@@ -50,15 +44,7 @@ def _learned_data(arg: str, name: str, decks: int | None):
         if decks is None:  # the deck count is not known yet: the engine resolves again
             return params, None
         path = str(default_model_path(decks))
-    try:
-        values, meta = read_model(path)
-        check_model(path, values, meta, decks)
-    except ModelFileError as exc:
-        raise StrategyError(f"in player {name!r}: {exc}") from None
-    # an explicit model plays only the rules it was made for; the shipped default plays under
-    # every rule option, swapped for its variant's own model (strategies/model.py for_rules)
-    rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
-    return params, ModelData(tuple(float(x) for x in values), rules, path)
+    return params, model_data(path, decks, name, explicit)
 
 
 LEARNED = Strategy(PLAYER, "learned", PLAY_LEARNED,

@@ -61,6 +61,24 @@ def shipped_models() -> dict[str, Path]:
 _SHIPPED: dict = {}
 
 
+def model_data(path, decks: int, player: str, explicit: bool = False):
+    """The :class:`~strategies.spec.ModelData` of the model file ``path`` for a
+    ``decks``-deck game, as player ``player`` plays it: read and checked
+    (:func:`read_model`, :func:`check_model`); ``explicit`` (the player named the file) keeps
+    the rules it was made for, so a game under other rules refuses it (registry
+    ``params_table``); the shipped default plays under every rule option.  Raises StrategyError
+    naming the player for a missing, unreadable or unfitting file."""
+    from strategies.spec import ModelData, StrategyError
+
+    try:
+        values, meta = read_model(path)
+        check_model(path, values, meta, decks)
+    except ModelFileError as exc:
+        raise StrategyError(f"in player {player!r}: {exc}") from None
+    rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
+    return ModelData(tuple(float(x) for x in values), rules, str(path))
+
+
 def for_rules(choice, rules):
     """The Choice (strategies/registry.py) ``choice`` as it plays under ``rules``: a seat
     playing the shipped default model of its deck count (a ``learned`` seat without
@@ -78,20 +96,16 @@ def for_rules(choice, rules):
         return choice
     import dataclasses
 
-    from strategies.spec import ModelData, StrategyError
+    from strategies.spec import StrategyError
 
     try:
         st = os.stat(want)
-        stamp = (st.st_mtime_ns, st.st_size)
-        seen = _SHIPPED.get(str(want))
-        if seen is None or seen[0] != stamp:
-            values, meta = read_model(want)
-            check_model(want, values, meta, decks)
-    except (OSError, ModelFileError) as exc:
+    except OSError as exc:
         raise StrategyError(f"in player {choice.name!r}: {exc}") from None
+    stamp = (st.st_mtime_ns, st.st_size)
+    seen = _SHIPPED.get(str(want))
     if seen is None or seen[0] != stamp:
-        seen = _SHIPPED[str(want)] = (stamp, ModelData(tuple(float(x) for x in values), (),
-                                                       str(want)))
+        seen = _SHIPPED[str(want)] = (stamp, model_data(want, decks, choice.name))
     return dataclasses.replace(choice, data=seen[1])
 
 

@@ -24,7 +24,7 @@ from strategies.search import (
     play_search,
 )
 from strategies.search_two_decks import play_search2
-from strategies.spec import PLAYER, ModelData, Strategy, StrategyError, named_keys
+from strategies.spec import PLAYER, Strategy, StrategyError, named_keys
 
 
 def former_search(name: str) -> str:
@@ -62,7 +62,7 @@ def _search_data(arg: str, name: str, decks: int | None):
     deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
     do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
     ``top`` with two decks, ``top`` with ``race``, or an unreadable shipped model."""
-    from strategies.model import ModelFileError, check_model, default_model_path, read_model
+    from strategies.model import default_model_path, model_data
 
     # the former search's variants keep their meaning: keys left out take the former
     # defaults (search:rollout=heuristic,infer=0 is the former search)
@@ -86,13 +86,7 @@ def _search_data(arg: str, name: str, decks: int | None):
     if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
         return params, None
-    path = str(default_model_path(decks))
-    try:
-        values, meta = read_model(path)
-        check_model(path, values, meta, decks)
-    except ModelFileError as exc:
-        raise StrategyError(f"in player {name!r}: {exc}") from None
-    return params, ModelData(tuple(float(x) for x in values), (), path)
+    return params, model_data(str(default_model_path(decks)), decks, name)
 
 
 SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
