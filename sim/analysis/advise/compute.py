@@ -135,7 +135,7 @@ def advise(
     as Ctrl-C does.  Raises AdviseError for a
     history that breaks a rule or that no deal fits, StrategyError for a bad player name.
     """
-    from sim.engine.gameloop import play_game, seat_players
+    from sim.engine.gameloop import seat_players
     from strategies.registry import parse_seats
 
     if precision is None:
@@ -159,16 +159,7 @@ def advise(
         while w < max_worlds:
             for _ in range(min(BATCH, max_worlds - w)):
                 st = _draw(pos, sampler, rng, w, seed)
-                if fast is not None:
-                    row = fast(st, legal, w)
-                else:
-                    row = []
-                    for play in legal:
-                        s = st.clone()
-                        s.play(play)
-                        play_game(s, seats)
-                        row.append(_outcome(s, pos.seat))
-                rows.append(row)  # only whole worlds count
+                rows.append(_world_row(st, legal, w, fast, seats, pos.seat))  # whole worlds
                 w += 1
             if progress is not None:
                 progress(w, max_worlds, lambda: _summarise(
@@ -308,20 +299,28 @@ def play_out(pos: Position, players, st: GameState, plays: list, world: int = 0)
     exactly as :func:`advise` plays out one sampled world (index ``world``: the random
     streams of that deal of ``st.seed``).  ``st`` is not changed.  Raises StrategyError for
     a bad player name."""
-    from sim.engine.gameloop import play_game, seat_players
+    from sim.engine.gameloop import seat_players
     from strategies.registry import parse_seats
 
     names = tuple(parse_seats(players, "players"))
     seats = seat_players(list(names), pos.rules.decks)
-    fast = _lean_rollout(pos, names, seats)
+    return _world_row(st, list(plays), world, _lean_rollout(pos, names, seats), seats, pos.seat)
+
+
+def _world_row(st: GameState, plays: list, world: int, fast, seats, seat: int) -> list[float]:
+    """Seat ``seat``'s outcome (:func:`_outcome`) of each of ``plays`` made in world
+    ``world``'s state ``st``, the deal played to its end by ``seats``: through the numba
+    rollout ``fast`` (:func:`_lean_rollout`) when there is one, else ``play_game``."""
+    from sim.engine.gameloop import play_game
+
     if fast is not None:
-        return fast(st, list(plays), world)
+        return fast(st, plays, world)
     out = []
     for play in plays:
         s = st.clone()
         s.play(play)
         play_game(s, seats)
-        out.append(_outcome(s, pos.seat))
+        out.append(_outcome(s, seat))
     return out
 
 
