@@ -45,9 +45,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.core.imputils import lower_constant
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba import njit
+from numba.extending import overload
 
 from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
@@ -70,8 +69,9 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
-from strategies.learned import play_learned_inline
-from strategies.learned_two_decks import play_learned2
+from strategies.learned import HEADER as _MODEL_HEADER
+from strategies.learned import TABLE_VERSION, play_learned_inline, play_learned_table_inline
+from strategies.learned_two_decks import TABLE_VERSION2, play_learned2, play_learned2_table
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -80,6 +80,18 @@ from strategies.pairs import (
     play_heuristic2,
     play_lowest2,
     play_random2,
+)
+from strategies.playset import (  # noqa: F401  (re-exported: the families and their type)
+    F_BASE,
+    F_GREEDY,
+    F_HEURISTIC,
+    F_LEARNED,
+    F_MLP,
+    F_SEARCH,
+    IMPLIED,
+    RANDOM_ONLY,
+    PlaySet,
+    PlaySetType,
 )
 from strategies.search import play_search
 from strategies.search_two_decks import play_search2
@@ -90,15 +102,6 @@ BAD_EXPOSURE = -1
 
 _BAD_PLAY = np.int64(BAD_PLAY)
 _NONE = np.int64(NONE)
-
-
-#: Families (module doc): bits of a :class:`PlaySet`.
-F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH, F_GREEDY = 1, 2, 4, 8, 16
-#: Families another brings along (its kernels call theirs anyway).
-IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
-#: Not a family: the bit of a one-deck play set whose four seats all play ``random``
-#: (:func:`random_only`); the engine then compiles its per-deal code specialised for it.
-RANDOM_ONLY = 32
 
 
 class Play(NamedTuple):
@@ -125,67 +128,39 @@ PLAYS: tuple[Play, ...] = (
 )
 
 
-class PlaySet:
-    """The families of the play strategies seated at a table, a bitmask of ``F_*``.
-
-    numba types each mask as its own :class:`PlaySetType`, so a kernel taking a PlaySet
-    (directly or inside a ``KernelTable``) is compiled and cached once per set."""
-
-    __slots__ = ("mask",)
-
-    def __init__(self, mask: int):
-        self.mask = int(mask)
-
-    def __repr__(self) -> str:
-        return f"PlaySet({self.mask:#x})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, PlaySet) and other.mask == self.mask
-
-    def __hash__(self) -> int:
-        return hash(self.mask)
-
-
-class PlaySetType(types.Type):
-    """The numba type of a :class:`PlaySet`: the mask is part of the type (its name), so
-    it is a compile-time constant of every function that receives it."""
-
-    def __init__(self, mask: int):
-        self.mask = int(mask)
-        super().__init__(name=f"PlaySet({self.mask:#x})")
-
-
-@typeof_impl.register(PlaySet)
-def _typeof_play_set(val, c):
-    return PlaySetType(val.mask)
-
-
-register_model(PlaySetType)(models.OpaqueModel)  # no runtime data: the type says it all
-
-
-@unbox(PlaySetType)
-def _unbox_play_set(typ, obj, c):
-    return NativeValue(c.context.get_dummy_value())
-
-
-@lower_constant(PlaySetType)
-def _constant_play_set(context, builder, ty, pyval):
-    return context.get_dummy_value()
-
-
 _FAMILY = {row.sid: row.family for row in PLAYS}
 
+#: The ``learned`` kernels compiled without the MLP path, (id, deck count) → kernel: the
+#: dispatch uses them for a play set without :data:`F_MLP`.
+TABLE_ONLY = {(PLAY_LEARNED, 1): play_learned_table_inline,
+              (PLAY_LEARNED, 2): play_learned2_table}
 
-def play_set(sids) -> PlaySet:
+
+def has_mlp_model(params) -> bool:
+    """Whether a row of the parameter table ``params`` (float64 (4, N_PARAMS + K), registry
+    ``params_table``) may hold a model other than a table model (an MLP, one or two decks):
+    True unless every row's model version is 0 (no model) or a table version
+    (strategies/learned.py ``TABLE_VERSION``, learned_two_decks.py ``TABLE_VERSION2``)."""
+    a = np.asarray(params)
+    if a.ndim != 2 or a.shape[1] <= N_PARAMS + _MODEL_HEADER:
+        return False
+    return not bool(np.isin(a[:, N_PARAMS], (0.0, TABLE_VERSION, TABLE_VERSION2)).all())
+
+
+def play_set(sids, params=None) -> PlaySet:
     """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): :data:`F_BASE`, the
     families of the ids and the families they imply (:data:`IMPLIED`).  An id not in
-    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return."""
+    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return.  With
+    ``learned`` in the set, :data:`F_MLP` is added unless the table's parameter rows
+    ``params`` hold table models only (:func:`has_mlp_model`; None: unknown, so added)."""
     mask = F_BASE
     for s in sids:
         mask |= _FAMILY.get(int(s), 0)
     for fam, more in IMPLIED.items():
         if mask & fam:
             mask |= more
+    if mask & F_LEARNED and (params is None or has_mlp_model(params)):
+        mask |= F_MLP
     return PlaySet(mask)
 
 
@@ -229,6 +204,8 @@ def _dispatch_impl(mask: int, decks: int) -> Callable:
         kernel = row.one_deck if decks == 1 else row.two_decks
         if kernel is None or not mask & row.family:
             continue
+        if not mask & F_MLP:
+            kernel = TABLE_ONLY.get((row.sid, decks), kernel)
         name = f"_k{row.sid}"
         env[name] = kernel
         takes_params = kernel.py_func.__code__.co_argcount == 3

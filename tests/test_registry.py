@@ -191,7 +191,7 @@ def test_a_table_compiles_only_the_strategies_seated():
             assert called == {f"_k{i}" for i in ids}, (sids, decks)
     assert dispatch.play_set([PLAY_HEURISTIC]) == dispatch.play_set([PLAY_HEURISTIC, 99])
     assert dispatch.ALL_PLAYS == dispatch.play_set([row.sid for row in dispatch.PLAYS])
-    assert dispatch.ALL_PLAYS.mask == sum({row.family for row in dispatch.PLAYS})
+    assert dispatch.ALL_PLAYS.mask == sum({row.family for row in dispatch.PLAYS}) | dispatch.F_MLP
 
 
 def test_a_heuristic_table_leaves_search_and_learned_uncompiled(tmp_path):
