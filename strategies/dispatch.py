@@ -10,24 +10,27 @@ playing another strategy.
 
 Compiling only what plays
 -------------------------
-The play kernels differ a thousandfold in compile cost (``search`` takes minutes, ``random``
-a fraction of a second), so an engine kernel compiles only the strategies seated at its
-table.  :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
-two-deck kernel)``.  A *family* groups the strategies compiled together: :data:`F_BASE`
+The play kernels differ a thousandfold in compile cost (``search`` takes minutes,
+``random`` a fraction of a second), so an engine kernel compiles only the strategies seated
+at its table. :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
+two-deck kernel)``. A *family* groups the strategies compiled together: :data:`F_BASE`
 (``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
-:data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls out with
-``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`).  The families of the
-strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of families,
-``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per mask,
-so at most a handful of variants exist.  The engines carry it in ``KernelTable.plays``
-(sim/engine/request.py) and call :func:`play_in` / :func:`play_in2` with it: their
-implementation is generated for the mask at compile time and holds one branch per id of
-those families, nothing else.  So every engine kernel (and each of its callers that takes
-the ``KernelTable``) is compiled — and cached by ``cache=True``, keyed on the argument
-types — once per play set: a ``heuristic`` table never compiles ``search`` or
-``learned``.  :func:`choose_play` /
-:func:`choose_play2` (for callers in plain Python: the reference engines, GameState, the
-recorders) dispatch over :data:`ALL_PLAYS`, every strategy.
+:data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls
+out with ``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`). The families
+of the strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of
+families, ``play_set(ids, params)``, strategies/playset.py) that numba types as
+:class:`PlaySetType` — a distinct type per mask, so at most a handful of variants exist.
+The kind of the ``learned`` models seated is part of it too: :data:`F_MLP` only when a
+seat's parameter row holds a model other than a table model (:func:`has_mlp_model`), else
+``learned`` compiles its table-only kernel (:data:`TABLE_ONLY`) and never its MLP path. The
+engines carry the set in ``KernelTable.plays`` (sim/engine/request.py) and call
+:func:`play_in` / :func:`play_in2` with it: their implementation is generated for the mask
+at compile time and holds one branch per id of those families, nothing else. So every
+engine kernel (and each of its callers that takes the ``KernelTable``) is compiled — and
+cached by ``cache=True``, keyed on the argument types — once per play set: a ``heuristic``
+table never compiles ``search`` or ``learned``. :func:`choose_play` / :func:`choose_play2`
+(for callers in plain Python: the reference engines, GameState, the recorders) dispatch
+over :data:`ALL_PLAYS`, every strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
 the next free id ``PLAY_NAME`` in strategies/ids.py, add **one row**

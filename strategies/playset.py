@@ -23,8 +23,8 @@ IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
 RANDOM_ONLY = 32
 #: Not a family: the bit of a play set whose ``learned`` seats may hold an MLP model (not
 #: only table models: dispatch.py ``has_mlp_model``).  Without it ``learned`` compiles its
-#: table path alone (dispatch.py ``TABLE_ONLY``), the MLP path being seconds of compile a table model
-#: never runs.
+#: table path alone (dispatch.py ``TABLE_ONLY``), the MLP path being seconds of compile a
+#: table model never runs.
 F_MLP = 64
 
 
