@@ -72,9 +72,8 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
-from strategies.learned import HEADER as _MODEL_HEADER
-from strategies.learned import TABLE_VERSION, play_learned_inline, play_learned_table_inline
-from strategies.learned_two_decks import TABLE_VERSION2, play_learned2, play_learned2_table
+from strategies.learned import play_learned_inline, play_learned_table_inline
+from strategies.learned_two_decks import play_learned2, play_learned2_table
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -95,6 +94,7 @@ from strategies.playset import (  # noqa: F401  (re-exported: the families and t
     RANDOM_ONLY,
     PlaySet,
     PlaySetType,
+    has_mlp_model,
 )
 from strategies.search import play_search
 from strategies.search_two_decks import play_search2
@@ -137,17 +137,6 @@ _FAMILY = {row.sid: row.family for row in PLAYS}
 #: dispatch uses them for a play set without :data:`F_MLP`.
 TABLE_ONLY = {(PLAY_LEARNED, 1): play_learned_table_inline,
               (PLAY_LEARNED, 2): play_learned2_table}
-
-
-def has_mlp_model(params) -> bool:
-    """Whether a row of the parameter table ``params`` (float64 (4, N_PARAMS + K), registry
-    ``params_table``) may hold a model other than a table model (an MLP, one or two decks):
-    True unless every row's model version is 0 (no model) or a table version
-    (strategies/learned.py ``TABLE_VERSION``, learned_two_decks.py ``TABLE_VERSION2``)."""
-    a = np.asarray(params)
-    if a.ndim != 2 or a.shape[1] <= N_PARAMS + _MODEL_HEADER:
-        return False
-    return not bool(np.isin(a[:, N_PARAMS], (0.0, TABLE_VERSION, TABLE_VERSION2)).all())
 
 
 def play_set(sids, params=None) -> PlaySet:

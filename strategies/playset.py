@@ -4,15 +4,20 @@ A :class:`PlaySet` is a bitmask of families (``F_*``, strategies/dispatch.py mod
 that numba types as :class:`PlaySetType`, a distinct type per mask: a kernel receiving one
 is compiled (and cached) once per set, and the set is a compile-time constant of its code.
 strategies/dispatch.py builds the sets of the engines' tables; strategies/search.py types
-its rollout's policies with one.  Plain Python and numba typing only (no kernels), so every
-strategy module may import it.
+its rollout's policies with one.  Plain Python and numba typing only (no kernels of its
+own), so the dispatch and the strategies that call others may import it.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import types
 from numba.core.imputils import lower_constant
 from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
+
+from strategies.ids import N_PARAMS
+from strategies.learned import HEADER, TABLE_VERSION
+from strategies.learned_two_decks import TABLE_VERSION2
 
 #: Families (strategies/dispatch.py module doc): bits of a :class:`PlaySet`.
 F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH, F_GREEDY = 1, 2, 4, 8, 16
@@ -22,7 +27,7 @@ IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
 #: (dispatch.py ``random_only``); the engine then compiles its per-deal code specialised for it.
 RANDOM_ONLY = 32
 #: Not a family: the bit of a play set whose ``learned`` seats may hold an MLP model (not
-#: only table models: dispatch.py ``has_mlp_model``).  Without it ``learned`` compiles its
+#: only table models: :func:`has_mlp_model`).  Without it ``learned`` compiles its
 #: table path alone (dispatch.py ``TABLE_ONLY``), the MLP path being seconds of compile a
 #: table model never runs.
 F_MLP = 64
@@ -74,3 +79,14 @@ def _unbox_play_set(typ, obj, c):
 @lower_constant(PlaySetType)
 def _constant_play_set(context, builder, ty, pyval):
     return context.get_dummy_value()
+
+
+def has_mlp_model(params) -> bool:
+    """Whether a row of the parameter table ``params`` (float64 (4, N_PARAMS + K), registry
+    ``params_table``) may hold a model other than a table model (an MLP, one or two decks):
+    True unless every row's model version is 0 (no model) or a table version
+    (strategies/learned.py ``TABLE_VERSION``, learned_two_decks.py ``TABLE_VERSION2``)."""
+    a = np.asarray(params)
+    if a.ndim != 2 or a.shape[1] <= N_PARAMS + HEADER:
+        return False
+    return not bool(np.isin(a[:, N_PARAMS], (0.0, TABLE_VERSION, TABLE_VERSION2)).all())

@@ -106,7 +106,15 @@ from strategies.learned import (
     play_learned_table_inline,
     play_probabilities,
 )
-from strategies.playset import F_BASE, F_HEURISTIC, F_LEARNED, F_MLP, PlaySet, PlaySetType
+from strategies.playset import (
+    F_BASE,
+    F_HEURISTIC,
+    F_LEARNED,
+    F_MLP,
+    PlaySet,
+    PlaySetType,
+    has_mlp_model,
+)
 
 #: Rollout policies: the play-strategy ids (strategies/ids.py).
 ROLLOUTS: dict[str, int] = {"random": PLAY_RANDOM, "lowest": PLAY_LOWEST,
@@ -331,8 +339,6 @@ def rollout_plays(policy: int, table: np.ndarray) -> PlaySet:
     ``table`` (:func:`rollout_table`) needs (:func:`rollout_value_in`): ``learned`` with a
     model brings the learned family (and its MLP path unless the model is a table model),
     ``heuristic`` or ``learned`` without a model the heuristic family."""
-    from strategies.dispatch import has_mlp_model
-
     mask = F_BASE
     if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
         mask |= F_LEARNED | (F_MLP if has_mlp_model(table) else 0)
