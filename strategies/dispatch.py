@@ -10,24 +10,27 @@ playing another strategy.
 
 Compiling only what plays
 -------------------------
-The play kernels differ a thousandfold in compile cost (``search`` takes minutes, ``random``
-a fraction of a second), so an engine kernel compiles only the strategies seated at its
-table.  :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
-two-deck kernel)``.  A *family* groups the strategies compiled together: :data:`F_BASE`
+The play kernels differ a thousandfold in compile cost (``search`` takes minutes,
+``random`` a fraction of a second), so an engine kernel compiles only the strategies seated
+at its table. :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
+two-deck kernel)``. A *family* groups the strategies compiled together: :data:`F_BASE`
 (``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
-:data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls out with
-``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`).  The families of the
-strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of families,
-``play_set(ids)``) that numba types as :class:`PlaySetType` — a distinct type per mask,
-so at most a handful of variants exist.  The engines carry it in ``KernelTable.plays``
-(sim/engine/request.py) and call :func:`play_in` / :func:`play_in2` with it: their
-implementation is generated for the mask at compile time and holds one branch per id of
-those families, nothing else.  So every engine kernel (and each of its callers that takes
-the ``KernelTable``) is compiled — and cached by ``cache=True``, keyed on the argument
-types — once per play set: a ``heuristic`` table never compiles ``search`` or
-``learned``.  :func:`choose_play` /
-:func:`choose_play2` (for callers in plain Python: the reference engines, GameState, the
-recorders) dispatch over :data:`ALL_PLAYS`, every strategy.
+:data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls
+out with ``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`). The families
+of the strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of
+families, ``play_set(ids, params)``, strategies/playset.py) that numba types as
+:class:`PlaySetType` — a distinct type per mask, so at most a handful of variants exist.
+The kind of the ``learned`` models seated is part of it too: :data:`F_MLP` only when a
+seat's parameter row holds a model other than a table model (:func:`has_mlp_model`), else
+``learned`` compiles its table-only kernel (:data:`TABLE_ONLY`) and never its MLP path. The
+engines carry the set in ``KernelTable.plays`` (sim/engine/request.py) and call
+:func:`play_in` / :func:`play_in2` with it: their implementation is generated for the mask
+at compile time and holds one branch per id of those families, nothing else. So every
+engine kernel (and each of its callers that takes the ``KernelTable``) is compiled — and
+cached by ``cache=True``, keyed on the argument types — once per play set: a ``heuristic``
+table never compiles ``search`` or ``learned``. :func:`choose_play` / :func:`choose_play2`
+(for callers in plain Python: the reference engines, GameState, the recorders) dispatch
+over :data:`ALL_PLAYS`, every strategy.
 
 To add a play strategy ``NAME`` (see strategies/registry.py for the whole recipe): give it
 the next free id ``PLAY_NAME`` in strategies/ids.py, add **one row**
@@ -45,9 +48,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.core.imputils import lower_constant
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba import njit
+from numba.extending import overload
 
 from sim.game.observation_two_decks import NONE
 from strategies.baseline import expose_random, held_exposable, play_lowest, play_random
@@ -70,8 +72,8 @@ from strategies.ids import (  # noqa: F401  (re-exported: the ids and the row le
     PLAY_RANDOM,
     PLAY_SEARCH,
 )
-from strategies.learned import play_learned_inline
-from strategies.learned_two_decks import play_learned2
+from strategies.learned import play_learned_inline, play_learned_table_inline
+from strategies.learned_two_decks import play_learned2, play_learned2_table
 from strategies.pairs import (
     expose_fixed2,
     expose_random2,
@@ -80,6 +82,19 @@ from strategies.pairs import (
     play_heuristic2,
     play_lowest2,
     play_random2,
+)
+from strategies.playset import (  # noqa: F401  (re-exported: the families and their type)
+    F_BASE,
+    F_GREEDY,
+    F_HEURISTIC,
+    F_LEARNED,
+    F_MLP,
+    F_SEARCH,
+    IMPLIED,
+    RANDOM_ONLY,
+    PlaySet,
+    PlaySetType,
+    has_mlp_model,
 )
 from strategies.search import play_search
 from strategies.search_two_decks import play_search2
@@ -90,15 +105,6 @@ BAD_EXPOSURE = -1
 
 _BAD_PLAY = np.int64(BAD_PLAY)
 _NONE = np.int64(NONE)
-
-
-#: Families (module doc): bits of a :class:`PlaySet`.
-F_BASE, F_HEURISTIC, F_LEARNED, F_SEARCH, F_GREEDY = 1, 2, 4, 8, 16
-#: Families another brings along (its kernels call theirs anyway).
-IMPLIED = {F_SEARCH: F_HEURISTIC | F_LEARNED}
-#: Not a family: the bit of a one-deck play set whose four seats all play ``random``
-#: (:func:`random_only`); the engine then compiles its per-deal code specialised for it.
-RANDOM_ONLY = 32
 
 
 class Play(NamedTuple):
@@ -125,67 +131,28 @@ PLAYS: tuple[Play, ...] = (
 )
 
 
-class PlaySet:
-    """The families of the play strategies seated at a table, a bitmask of ``F_*``.
-
-    numba types each mask as its own :class:`PlaySetType`, so a kernel taking a PlaySet
-    (directly or inside a ``KernelTable``) is compiled and cached once per set."""
-
-    __slots__ = ("mask",)
-
-    def __init__(self, mask: int):
-        self.mask = int(mask)
-
-    def __repr__(self) -> str:
-        return f"PlaySet({self.mask:#x})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, PlaySet) and other.mask == self.mask
-
-    def __hash__(self) -> int:
-        return hash(self.mask)
-
-
-class PlaySetType(types.Type):
-    """The numba type of a :class:`PlaySet`: the mask is part of the type (its name), so
-    it is a compile-time constant of every function that receives it."""
-
-    def __init__(self, mask: int):
-        self.mask = int(mask)
-        super().__init__(name=f"PlaySet({self.mask:#x})")
-
-
-@typeof_impl.register(PlaySet)
-def _typeof_play_set(val, c):
-    return PlaySetType(val.mask)
-
-
-register_model(PlaySetType)(models.OpaqueModel)  # no runtime data: the type says it all
-
-
-@unbox(PlaySetType)
-def _unbox_play_set(typ, obj, c):
-    return NativeValue(c.context.get_dummy_value())
-
-
-@lower_constant(PlaySetType)
-def _constant_play_set(context, builder, ty, pyval):
-    return context.get_dummy_value()
-
-
 _FAMILY = {row.sid: row.family for row in PLAYS}
 
+#: The ``learned`` kernels compiled without the MLP path, (id, deck count) → kernel: the
+#: dispatch uses them for a play set without :data:`F_MLP`.
+TABLE_ONLY = {(PLAY_LEARNED, 1): play_learned_table_inline,
+              (PLAY_LEARNED, 2): play_learned2_table}
 
-def play_set(sids) -> PlaySet:
+
+def play_set(sids, params=None) -> PlaySet:
     """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): :data:`F_BASE`, the
     families of the ids and the families they imply (:data:`IMPLIED`).  An id not in
-    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return."""
+    :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return.  With
+    ``learned`` in the set, :data:`F_MLP` is added unless the table's parameter rows
+    ``params`` hold table models only (:func:`has_mlp_model`; None: unknown, so added)."""
     mask = F_BASE
     for s in sids:
         mask |= _FAMILY.get(int(s), 0)
     for fam, more in IMPLIED.items():
         if mask & fam:
             mask |= more
+    if mask & F_LEARNED and (params is None or has_mlp_model(params)):
+        mask |= F_MLP
     return PlaySet(mask)
 
 
@@ -229,6 +196,8 @@ def _dispatch_impl(mask: int, decks: int) -> Callable:
         kernel = row.one_deck if decks == 1 else row.two_decks
         if kernel is None or not mask & row.family:
             continue
+        if not mask & F_MLP:
+            kernel = TABLE_ONLY.get((row.sid, decks), kernel)
         name = f"_k{row.sid}"
         env[name] = kernel
         takes_params = kernel.py_func.__code__.co_argcount == 3

@@ -673,6 +673,24 @@ def play_learned_inline(obs, params, rng):
     return _play_mlp(obs, params, r), rng
 
 
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_table_inline(obs, params, rng):
+    """:func:`play_learned_inline` for a table whose models are all table models (the
+    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
+    MLP path: a row holding an MLP model plays the lowest legal card, as a row holding no
+    model does (the engines never seat an MLP model with this kernel)."""
+    legal = obs[O_LEGAL]
+    if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
+        return lowest_bit(legal), rng
+    r = model_index(params, np.int64(obs[O_SEAT]))
+    if np.int64(params[r, N_PARAMS]) != TABLE_VERSION:
+        return lowest_bit(legal), rng
+    reps = _representatives(obs)
+    if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
+        return lowest_bit(reps), rng
+    return _play_table_kernel(obs, params, r, reps), rng
+
+
 @njit(cache=True, nogil=True)
 def play_learned(obs, params, rng):
     """The ``learned`` strategy: ``(card, rng)``, the legal card of best model score

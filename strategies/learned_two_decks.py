@@ -556,6 +556,26 @@ def _consider(obs, ctx, row, f, hid, a, b, best_s, best_a, best_b):
 
 
 @njit(cache=True, nogil=True)
+def play_learned2_table(obs, params, rng):
+    """:func:`play_learned2` for a table whose models are all table models (the
+    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
+    MLP path: a row holding an MLP model plays the first legal play, as a row holding no
+    model does (the engines never seat an MLP model with this kernel)."""
+    ls = obs[Q_LS]
+    lp = obs[Q_LP]
+    l2 = obs[Q_L2]
+    fc = obs[Q_FORCED]
+    a0, b0 = nth_play(ls, lp, l2, fc, 0)
+    if n_legal(ls, lp, l2, fc) <= 1:
+        return a0, b0, rng
+    row = model_row(params, np.int64(obs[Q_SEAT]))
+    if row.shape[0] <= N_PARAMS + HEADER or np.int64(row[N_PARAMS]) != TABLE_VERSION2:
+        return a0, b0, rng
+    a, b = _play_table2(obs, row)
+    return a, b, rng
+
+
+@njit(cache=True, nogil=True)
 def play_learned2(obs, params, rng):
     """The two-deck ``learned`` strategy: ``(c1, c2, rng)``, the legal play of best model
     score (ties: the first in enumeration order); the model in

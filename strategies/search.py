@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
 from sim.core.rng import bounded, next_u64, splitmix64
@@ -102,7 +103,17 @@ from strategies.learned import (
     TABLE_VERSION,
     decision_scores,
     play_learned,
+    play_learned_table_inline,
     play_probabilities,
+)
+from strategies.playset import (
+    F_BASE,
+    F_HEURISTIC,
+    F_LEARNED,
+    F_MLP,
+    PlaySet,
+    PlaySetType,
+    has_mlp_model,
 )
 
 #: Rollout policies: the play-strategy ids (strategies/ids.py).
@@ -319,17 +330,59 @@ def sample_worlds(obs, n_worlds, rng, out):
     return rng
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _policy(policy, obs, rng, table):
-    """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
-    reads its model from ``table`` (:func:`rollout_table`), the others ignore it."""
-    if policy == _R_RANDOM:
-        return play_random(obs, rng)
-    if policy == _R_LOWEST:
-        return play_lowest(obs, rng)
+#: The play set of the search's own rollouts: every policy, any kind of learned model.
+ROLLOUT_PLAYS = PlaySet(F_BASE | F_HEURISTIC | F_LEARNED | F_MLP)
+
+
+def rollout_plays(policy: int, table: np.ndarray) -> PlaySet:
+    """The play set a rollout of ``policy`` (:data:`ROLLOUTS` id) with the parameter table
+    ``table`` (:func:`rollout_table`) needs (:func:`rollout_value_in`): ``learned`` with a
+    model brings the learned family (and its MLP path unless the model is a table model),
+    ``heuristic`` or ``learned`` without a model the heuristic family."""
+    mask = F_BASE
     if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
-        return play_learned(obs, table, rng)
-    return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model: heuristic)
+        mask |= F_LEARNED | (F_MLP if has_mlp_model(table) else 0)
+    elif policy not in (_R_RANDOM, _R_LOWEST):
+        mask |= F_HEURISTIC
+    return PlaySet(mask)
+
+
+def rollout_heuristic_table() -> np.ndarray:
+    """The parameter table of a rollout without a model (:func:`rollout_value`'s): float64
+    (4, N_PARAMS), every row the ``heuristic`` defaults.  Not to be written to."""
+    return _HEUR_TABLE
+
+
+def _policy_in(plays, policy, obs, rng, table):
+    """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
+    reads its model from ``table`` (:func:`rollout_table`), the others ignore it; compiled
+    with the policies of the play set ``plays`` only (:func:`rollout_plays`: a policy
+    outside it plays the lowest card).  Jitted code only."""
+    raise NotImplementedError("_policy_in is compiled inside jitted code only")
+
+
+@overload(_policy_in, inline="always")
+def _overload_policy_in(plays, policy, obs, rng, table):
+    if not isinstance(plays, PlaySetType):
+        return None
+    heuristic = bool(plays.mask & F_HEURISTIC)
+    learned = bool(plays.mask & F_LEARNED)
+    mlp = bool(plays.mask & F_MLP)
+
+    def impl(plays, policy, obs, rng, table):
+        if policy == _R_RANDOM:
+            return play_random(obs, rng)
+        if policy == _R_LOWEST or not (heuristic or learned):
+            return play_lowest(obs, rng)
+        if learned and policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+            if mlp:
+                return play_learned(obs, table, rng)
+            return play_learned_table_inline(obs, table, rng)
+        if heuristic:
+            return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model too)
+        return play_lowest(obs, rng)
+
+    return impl
 
 
 @njit(cache=True, nogil=True)
@@ -408,8 +461,26 @@ def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
 
 @njit(cache=True, nogil=True)
 def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, scratch):
+    """:func:`rollout_value_in` compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
+    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch)
+
+
+@njit(cache=True, nogil=True)
+def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                     scratch):
+    """:func:`rollout_value_t` compiled with the policies of the play set ``plays`` alone
+    (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
+    ``table``: the same values, a fraction of the compile)."""
+    return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
+    ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
     ``world``: uint64[4] every seat's current hand (a row of :func:`sample_worlds`);
     ``obs``: the deciding seat's observation (uint64[O_SIZE]); ``card``: a legal card of
     ``obs[O_LEGAL]``; ``policy``: rollout policy id (:data:`ROLLOUTS`), played in all four
@@ -476,7 +547,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy(policy, ro, rng, table)
+                    c, rng = _policy_in(plays, policy, ro, rng, table)
             cb = bit(c)
             h[p] = hand & ~cb
             trick_mask |= cb

@@ -97,6 +97,7 @@ SLOW: dict[str, set[str] | None] = {
         "test_two_decks_position",
         "test_every_position_reached_by_legal_play_is_accepted[2-15]",
         "test_lean_rollout_equals_gamestate_rollout_two_decks",  # two-deck rollout kernels
+        "test_lean_rollout_of_its_play_set_equals_every_policys",  # a rollout per play set
     },
     "tests/test_batch.py": {
         "test_two_decks",  # two-deck batch across loky workers
@@ -114,6 +115,7 @@ SLOW: dict[str, set[str] | None] = {
     "tests/test_registry.py": {
         "test_check_legal_names_strategy_deal_and_seat[2-rules1]",  # two decks, 2 threads
         "test_a_heuristic_table_leaves_search_and_learned_uncompiled",  # a fresh process
+        "test_a_learned_table_plays_alike_without_the_mlp_path",  # two more engine variants
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
     "tests/test_serve.py": {  # a two-deck deal in the Play tab (two-deck player kernels)

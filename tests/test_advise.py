@@ -295,6 +295,27 @@ def test_lean_rollout_equals_gamestate_rollout(variant, player):
     assert adv._lean_rollout(pos, ("heuristic:push_pig=0",) * 4) is None
 
 
+@pytest.mark.parametrize("player", ["lowest", "heuristic", "learned"])
+def test_lean_rollout_of_its_play_set_equals_every_policys(monkeypatch, player):
+    """advise's rollout compiled for the policy that plays alone (strategies/search.py
+    rollout_value_in with rollout_plays) gives the values of search's rollout compiled with
+    every policy (rollout_value_t, the test suite's GONGZHU_SIM_COMPILE_ALL=1)."""
+    from sim.analysis.advise import compute as adv
+    from sim.engine.request import COMPILE_ALL
+
+    pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3,
+                         rules=Rules(variant="partners"), exposed={1: "HA"})
+    monkeypatch.setenv(COMPILE_ALL, "1")
+    every = adv._lean_rollout(pos, (player,) * 4)
+    monkeypatch.delenv(COMPILE_ALL)
+    alone = adv._lean_rollout(pos, (player,) * 4)
+    sampler, rng = WorldSampler(pos), np.random.default_rng(1)
+    for w in range(8):
+        st = adv._draw(pos, sampler, rng, w, 0)
+        legal = st.legal_plays()
+        assert alone(st, legal, w) == every(st, legal, w)
+
+
 #: a two-deck position cut from GameState.from_seed(3, 0, Rules(decks=2)) (first-legal
 #: plays): seat 0 leads trick 3, three of its legal plays pairs (♦5♦5 ♦6♦6 ♣3♣3)
 HAND2_LEAD = "S8 SQ H2 H4 H7 H8 HQ HK HA D3 D4 D5 D5 D6 D6 DT DK C3 C3 C6 C7 CT CK CA"

@@ -191,7 +191,55 @@ def test_a_table_compiles_only_the_strategies_seated():
             assert called == {f"_k{i}" for i in ids}, (sids, decks)
     assert dispatch.play_set([PLAY_HEURISTIC]) == dispatch.play_set([PLAY_HEURISTIC, 99])
     assert dispatch.ALL_PLAYS == dispatch.play_set([row.sid for row in dispatch.PLAYS])
-    assert dispatch.ALL_PLAYS.mask == sum({row.family for row in dispatch.PLAYS})
+    assert dispatch.ALL_PLAYS.mask == sum({row.family for row in dispatch.PLAYS}) | dispatch.F_MLP
+
+
+def test_a_table_model_compiles_learned_without_its_mlp_path():
+    """The model kind is part of the play set: a learned table whose rows hold table models
+    (or no model) dispatches to the table-only kernels (no MLP path compiled); a row holding
+    an MLP model, or rows not given, bring F_MLP and the full kernels."""
+    from sim.game.rules import Rules
+    from strategies.ids import PLAY_HEURISTIC, PLAY_LEARNED
+    from strategies.learned import FEATURE_VERSION, TABLE_VERSION, play_learned_inline
+    from strategies.learned_two_decks import FEATURE_VERSION2, TABLE_VERSION2, play_learned2
+    from strategies.registry import params_table, parse_player
+
+    seats = [parse_player(n, 1) for n in ("learned", "heuristic", "learned", "heuristic")]
+    table = params_table(seats, Rules())
+    assert table[0, dispatch.N_PARAMS] == TABLE_VERSION  # the shipped model is a table
+    sids = [PLAY_LEARNED, PLAY_HEURISTIC] * 2
+    assert not dispatch.play_set(sids, table).mask & dispatch.F_MLP
+    assert dispatch.play_set(sids).mask & dispatch.F_MLP  # rows unknown: the full kernel
+    assert not dispatch.play_set([PLAY_HEURISTIC], None).mask & dispatch.F_MLP
+    for version, decks, mlp in ((TABLE_VERSION, 1, False), (FEATURE_VERSION, 1, True),
+                                (TABLE_VERSION2, 2, False), (FEATURE_VERSION2, 2, True),
+                                (0.0, 1, False)):
+        rows = np.zeros((4, dispatch.N_PARAMS + 10))
+        rows[2, dispatch.N_PARAMS] = version
+        assert dispatch.has_mlp_model(rows) == mlp, version
+        mask = dispatch.play_set(sids, rows).mask
+        impl = dispatch._dispatch_impl(mask, decks)
+        learned = impl.__globals__[f"_k{PLAY_LEARNED}"]
+        full = play_learned_inline if decks == 1 else play_learned2
+        assert (learned is full) == mlp, version
+        assert learned is (full if mlp else dispatch.TABLE_ONLY[(PLAY_LEARNED, decks)])
+
+
+def test_a_learned_table_plays_alike_without_the_mlp_path(monkeypatch):
+    """Seated with its table-only kernel (the play set of a table model), learned plays
+    every deal exactly as with every strategy compiled (one and two decks)."""
+    from sim.engine import play_deals
+    from sim.engine.request import COMPILE_ALL
+    from sim.game.rules import Rules
+
+    for rules, seats in ((Rules(variant="partners"), "learned,heuristic,learned,lowest"),
+                         (Rules(decks=2), "learned,heuristic,learned,random")):
+        monkeypatch.setenv(COMPILE_ALL, "1")
+        every = play_deals(rules, seats, "rule", seed=5, n=60, threads=1, record=True)
+        monkeypatch.delenv(COMPILE_ALL)
+        alone = play_deals(rules, seats, "rule", seed=5, n=60, threads=1, record=True)
+        assert np.array_equal(every.plays, alone.plays), rules
+        assert np.array_equal(every.raw, alone.raw), rules
 
 
 def test_a_heuristic_table_leaves_search_and_learned_uncompiled(tmp_path):

@@ -105,8 +105,9 @@ def kernel_table(rules: Rules, players: list[Choice], exposures: list[Choice]) -
     """The :class:`KernelTable` of four resolved seats (``players``/``exposures``: four
     :class:`~strategies.registry.Choice` each) under ``rules``."""
     sids = np.array([c.id for c in players], np.int64)
-    plays = ALL_PLAYS if os.environ.get(COMPILE_ALL) == "1" else play_set(sids)
-    return KernelTable(rules.to_array(), sids, params_table(players, rules),
+    sparams = params_table(players, rules)
+    plays = ALL_PLAYS if os.environ.get(COMPILE_ALL) == "1" else play_set(sids, sparams)
+    return KernelTable(rules.to_array(), sids, sparams,
                        np.array([c.id for c in exposures], np.int64), params_table(exposures),
                        plays)
 

@@ -221,27 +221,51 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
 
 def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     """One deck: ``f(state, seat, legal, rng) -> values`` of strategies/search.py's
-    ``rollout_value`` (``rollout_value_t`` with a model ``table``) for each legal card, in
-    the kernel's units (solo 3 × zero-sum points, teams own raw − other raw)."""
+    rollout (``rollout_value_in``, compiled for the policy that plays alone:
+    ``rollout_plays``; ``rollout_value_t``, every policy, under ``GONGZHU_SIM_COMPILE_ALL=1``)
+    for each legal card, in the kernel's units (solo 3 × zero-sum points, teams own raw −
+    other raw); ``table`` None: no model (the heuristic defaults)."""
+    import os
+
     from sim.core.kernel_cache import note_if_cold
+    from sim.engine.request import COMPILE_ALL
     from sim.game.cards import cards_to_mask
     from sim.game.observation import O_SIZE
-    from strategies.search import MEASURES, exposure_counts, rollout_value, rollout_value_t
+    from strategies.search import (
+        MEASURES,
+        exposure_counts,
+        rollout_heuristic_table,
+        rollout_plays,
+        rollout_value_in,
+        rollout_value_t,
+    )
 
-    note_if_cold(rollout_value if table is None else rollout_value_t)
     zero_sum = MEASURES["zero_sum"]
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     exp = np.zeros(4, dtype=np.int64)
+    if table is None:
+        table = rollout_heuristic_table()
+    if os.environ.get(COMPILE_ALL) == "1":  # the search's own kernel, every policy
+        def value(*args):
+            return rollout_value_t(*args)
+
+        kernel, lead = rollout_value_t, ()
+    else:
+        plays = rollout_plays(policy, table)
+
+        def value(*args):
+            return rollout_value_in(plays, *args)
+
+        kernel, lead = rollout_value_in, (plays,)
+    note_if_cold(kernel, args=(*lead, np.zeros(4, np.uint64), np.zeros(O_SIZE, np.uint64), 0,
+                               policy, table, rules, exp, zero_sum, np.uint64(0), scratch))
 
     def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:
         obs = st.observation(seat)
         exposure_counts(obs, exp)
         world = np.array([cards_to_mask(st.hand(p)) for p in range(4)], dtype=np.uint64)
-        if table is None:
-            return [float(rollout_value(world, obs, c, policy, rules, exp, zero_sum, r0,
-                                        scratch)[0]) for c in legal]
-        return [float(rollout_value_t(world, obs, c, policy, table, rules, exp, zero_sum, r0,
-                                      scratch)[0]) for c in legal]
+        return [float(value(world, obs, c, policy, table, rules, exp, zero_sum, r0,
+                            scratch)[0]) for c in legal]
 
     return values
 

@@ -1,0 +1,66 @@
+"""Where a cold compile goes: run a ``gongzhu-sim`` command in this process with an empty
+kernel cache and time every numba compile (own CPU seconds, less the compiles nested in it).
+
+Usage: python scripts/profile_compile.py [--top 25] -- expose 'S:543 H:32 D:AKQJT98 C:2'
+
+A fresh ``NUMBA_CACHE_DIR`` (temporary folder) unless ``--keep-cache`` (then the one set in
+the environment); prints the CPU seconds of all compiles and the largest dispatchers by own
+CPU (``time.process_time``, so other jobs on the machine change the figures little), each
+with its signature count.  The method of docs/performance.md "Where a cold compile goes".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--keep-cache", action="store_true")
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = [c for c in a.command if c != "--"]
+    if not a.keep_cache:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="gongzhu-profile-")
+    from numba.core import event
+
+    own: dict[str, float] = defaultdict(float)
+    count: dict[str, int] = defaultdict(int)
+    stack: list[list] = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            stack.append([ev.data["dispatcher"], time.process_time(), 0.0])
+
+        def on_end(self, ev):
+            disp, t0, nested = stack.pop()
+            spent = time.process_time() - t0
+            name = f"{disp.py_func.__module__}.{disp.py_func.__qualname__}"
+            own[name] += spent - nested
+            count[name] += 1
+            if stack:
+                stack[-1][2] += spent
+
+    event.register("numba:compile", Listener())
+    from sim.cli import main as cli_main
+
+    t0 = time.process_time()
+    try:
+        cli_main(cmd, standalone_mode=False)
+    except SystemExit:
+        pass
+    total = time.process_time() - t0
+    print(f"\nCPU of the command {total:.1f} s; of all compiles {sum(own.values()):.1f} s",
+          file=sys.stderr)
+    for name, s in sorted(own.items(), key=lambda kv: -kv[1])[: a.top]:
+        print(f"{s:7.2f} s  x{count[name]}  {name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
