@@ -83,6 +83,13 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
+    for key in ("strat", "exact"):
+        if params[keys.index(key)] and decks == 2:
+            raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
+                                f"decks: {key}=0)")
+    if params[keys.index("exact")] and params[keys.index("race")] > 0:
+        raise StrategyError(f"parameter exact in {name!r}: exact and race do not combine "
+                            "(give one of them)")
     if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
         return params, None
@@ -102,6 +109,6 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
-                          "top": (0, 13)},
+                          "top": (0, 13), "strat": (0, 1), "exact": (0, 3)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data,
                   resume_refusal=_resume_refusal)
