@@ -126,6 +126,9 @@ SEARCH_PARAMS: dict[str, float] = {
     "top": 0.0,
     "strat": 0.0,
     "exact": 0.0,
+    "prior": 0.0,
+    "slope": 0.0,
+    "head": 0.0,
 }
 #: The one-deck defaults of ``search`` (docs/strength.md "The default" measures them against
 #: the former ones at about the same CPU time per deal): 56 worlds, only the 2 classes of
@@ -157,12 +160,19 @@ SEARCH_HELP: dict[str, str] = {
     "0 off",
     "exact": "0 off; k > 0: play the last k tricks of every rollout exactly, every hand of the "
     "world known, each seat for its side (1..3); one deck, not with race",
+    "prior": "with top: add prior × the learned model's score of each card to its mean "
+    "rollout value before choosing (0 off); one deck",
+    "slope": "worlds by trick: a decision after t completed tricks samples worlds × (1 + "
+    "slope × (t − 6) / 6) worlds (at least 2); −1..1, 0 off (every decision the same)",
+    "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
+    "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
+    "not with race",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT = (
-    list(SEARCH_PARAMS).index(k)
-    for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat",
-              "exact"))
+(P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT,
+ P_PRIOR, P_SLOPE, P_HEAD) = (list(SEARCH_PARAMS).index(k)
+                              for k in ("worlds", "rollout", "measure", "infer", "pool", "race",
+                                        "top", "strat", "exact", "prior", "slope", "head"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -443,20 +453,20 @@ def rollout_table(params, seat):
 
 
 @njit(cache=True, nogil=True)
-def seat_score_table(params, seat):
-    """The table :func:`top_classes` scores the deciding seat's cards with: float64
-    (4, params.shape[1]) whose row ``seat`` is the ``heuristic`` defaults then the seat's
-    model (as :func:`rollout_table`); the other rows are left unset (the learned scoring
-    reads only the row of ``obs[O_SEAT]``).  One row copied instead of four: the model is
-    tens of thousands of numbers, and copying it four times per decision costs about what
-    50 heuristic rollouts do."""
+def shared_table(params, seat):
+    """:func:`rollout_table`'s contents at the cost of one row: float64 (4, params.shape[1])
+    whose four rows are one array (row stride 0): the ``heuristic`` defaults then the
+    deciding seat's model (``params[seat, N_PARAMS:]``).  Read only.  The model is tens of
+    thousands of numbers, and copying it four times per decision costs about what 50
+    heuristic rollouts do; one-deck :func:`search_decision` reads its model (``top``,
+    ``rollout=learned``, ``infer``, ``head``) through this table."""
     width = params.shape[1]
-    t = np.empty((4, width), dtype=np.float64)
+    row = np.zeros(width, dtype=np.float64)
     for i in range(min(width, _HEUR_TABLE.shape[1])):
-        t[seat, i] = _HEUR_TABLE[0, i]
+        row[i] = _HEUR_TABLE[0, i]
     for i in range(N_PARAMS, width):
-        t[seat, i] = params[seat, i]
-    return t
+        row[i] = params[seat, i]
+    return np.lib.stride_tricks.as_strided(row, shape=(4, width), strides=(0, 8))
 
 
 @njit(cache=True, nogil=True)
@@ -658,12 +668,12 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     """:func:`rollout_value_x` with every trick played by the rollout policy (``exact``
     0)."""
     return rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, scratch,
-                           np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64))
+                           np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64), np.int64(0))
 
 
 @njit(cache=True, nogil=True)
 def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, scratch,
-                    exact, stk):
+                    exact, stk, head):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``world``: uint64[4] every seat's current hand (a row of :func:`sample_worlds`);
@@ -678,7 +688,9 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
     which at most ``exact`` tricks are left, the deal is played out by
     :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
     of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
-    :data:`EXACT_COLS`) (any shape when ``exact`` is 0).
+    :data:`EXACT_COLS`) (any shape when ``exact`` is 0); ``head`` (key ``head``): the
+    first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
+    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
@@ -716,6 +728,7 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
                 best = c
                 winner = (leader + j) & 3
     forced = card
+    n_head = 0
     team = _team(world, obs, seat)
     solo = variant != VARIANT_PARTNERS and variant != VARIANT_PIG_SHEEP
     while t < 13:
@@ -742,7 +755,8 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy(policy, ro, rng, table)
+                    c, rng = _policy(_R_LEARNED if n_head < head else policy, ro, rng, table)
+                    n_head += 1
             cb = bit(c)
             h[p] = hand & ~cb
             trick_mask |= cb
@@ -867,17 +881,17 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
 def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip):
     """:func:`choose_card_among_x` with every trick rolled out by the policy (``exact`` 0)."""
     return choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals,
-                               reps, skip, np.int64(0))
+                               reps, skip, np.int64(0), np.int64(0))
 
 
 @njit(cache=True, nogil=True)
 def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip,
-                        exact):
+                        exact, head):
     """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
     and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
     ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
     a total of 0 and are never chosen; at least one representative must not be skipped.
-    ``exact``: the last tricks of each rollout played exactly (:func:`rollout_value_x`)."""
+    ``exact``, ``head``: as :func:`rollout_value_x`."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules = np.zeros(R_SIZE, dtype=np.int64)
@@ -905,7 +919,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
             val, _ = rollout_value_x(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
-                                     scratch, exact, stk)
+                                     scratch, exact, stk, head)
             v += val
         totals[c] = v
         if v > best_v:
@@ -1117,7 +1131,7 @@ def infer_worlds(obs, n_worlds, n_pool, table, rng, out):
 def top_classes(obs, table, reps, k):
     """The representatives (mask ⊆ ``reps``, :func:`representatives`) of the ``k`` classes
     of equivalent legal cards that the learned model in ``table`` (:func:`rollout_table` or
-    :func:`seat_score_table`) scores best (strategies/learned.py ``decision_scores``; ties:
+    :func:`shared_table`) scores best (strategies/learned.py ``decision_scores``; ties:
     the lower card); all of ``reps`` when there are at most ``k`` classes.  Key ``top=k``."""
     reps = np.uint64(reps)
     n_reps = popcount(reps)
@@ -1160,6 +1174,11 @@ def search_decision(obs, params, rng, totals):
             totals[i] = 0
         return lowest_bit(legal), rng, 0  # every legal card plays the same: nothing to search
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
+    slope = params[seat, P_SLOPE]
+    if slope != 0.0:
+        t = np.float64(obs[O_TRICK_NO])
+        n_worlds = max(2, min(MAX_WORLDS, np.int64(
+            np.round(n_worlds * (1.0 + slope * (t - 6.0) / 6.0)))))
     policy = np.int64(params[seat, P_ROLLOUT])
     measure = np.int64(params[seat, P_MEASURE])
     infer = params[seat, P_INFER] != 0.0
@@ -1167,15 +1186,14 @@ def search_decision(obs, params, rng, totals):
     top = np.int64(params[seat, P_TOP])
     strat = params[seat, P_STRAT] != 0.0
     exact = np.int64(params[seat, P_EXACT])
+    head = np.int64(params[seat, P_HEAD])
     if not has_model(params, seat):
         infer = False
         top = 0
+        head = 0
         if policy == _R_LEARNED:
             policy = _R_HEURISTIC
-    if top > 0 and not infer and policy != _R_LEARNED:
-        table = seat_score_table(params, seat)  # only top reads it: one row of the model
-    else:
-        table = rollout_table(params, seat)
+    table = shared_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if infer:
@@ -1190,8 +1208,33 @@ def search_decision(obs, params, rng, totals):
         reps = representatives(obs)
         skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
         c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
-                                reps, skip, exact)
+                                reps, skip, exact, head)
+        prior = params[seat, P_PRIOR]
+        if top > 0 and prior > 0.0:
+            c = prior_choice(obs, table, totals, reps & ~skip, n_worlds, prior)
     return c, rng, n_worlds
+
+
+@njit(cache=True, nogil=True)
+def prior_choice(obs, table, totals, rolled, n_worlds, prior):
+    """Key ``prior`` (with ``top``): among the representatives ``rolled`` (the classes
+    rolled out), the card of best mean rollout value (``totals / n_worlds``, the measure's
+    units) plus ``prior`` × the learned model's score of the card (strategies/learned.py
+    ``decision_scores``, model in ``table``); ties: the lowest card."""
+    cards = np.empty(13, dtype=np.int64)
+    scores = np.empty(13, dtype=np.float64)
+    n = decision_scores(obs, table, cards, scores)
+    best_c = -1
+    best_v = 0.0
+    for i in range(n):
+        c = cards[i]
+        if (rolled & bit(c)) == ZERO:
+            continue
+        v = totals[c] / n_worlds + prior * scores[i]
+        if best_c < 0 or v > best_v:
+            best_c = c
+            best_v = v
+    return best_c
 
 
 @njit(cache=True, nogil=True)

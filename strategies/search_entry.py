@@ -83,14 +83,22 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact"):
+    if params[keys.index("prior")] < 0:
+        raise StrategyError(f"parameter prior in {name!r} must be 0 (off) or > 0, got "
+                            f"{params[keys.index('prior')]:g}")
+    if not -1.0 <= params[keys.index("slope")] <= 1.0:
+        raise StrategyError(f"parameter slope in {name!r} must be in -1..1, got "
+                            f"{params[keys.index('slope')]:g}")
+    for key in ("strat", "exact", "prior", "slope", "head"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
-    if params[keys.index("exact")] and params[keys.index("race")] > 0:
-        raise StrategyError(f"parameter exact in {name!r}: exact and race do not combine "
-                            "(give one of them)")
-    if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
+    for key in ("exact", "head"):
+        if params[keys.index(key)] and params[keys.index("race")] > 0:
+            raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
+                                "(give one of them)")
+    if not (infer or top or params[keys.index("head")]
+            or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
         return params, None
     return params, model_data(str(default_model_path(decks)), decks, name)
@@ -109,6 +117,7 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
-                          "top": (0, 13), "strat": (0, 1), "exact": (0, 3)},
+                          "top": (0, 13), "strat": (0, 1), "exact": (0, 3),
+                          "head": (0, 52)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data,
                   resume_refusal=_resume_refusal)
