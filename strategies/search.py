@@ -34,8 +34,8 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=56,top=2,measure=zero_sum``, chosen
-at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=48,top=2,measure=zero_sum,head=2``,
+chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
 ``search:rollout=heuristic,infer=0`` is the former ``search`` (docs/players.md).
@@ -53,7 +53,14 @@ The keys beyond the plain search (each measured in docs/strength.md):
 * ``race=k`` — :func:`choose_card_race`: cards are dropped once they trail the best by
   more than k standard errors of the paired differences;
 * ``top=k`` — :func:`top_classes`: only the k classes of equivalent legal cards that the
-  learned model scores best are rolled out (:func:`choose_card_among`).
+  learned model scores best are rolled out (:func:`choose_card_among`);
+* ``head=k`` — in every rollout the first k cards after the searched one that leave a choice
+  are played by the learned model (:func:`rollout_value_x`; the model through
+  :func:`shared_table`), the rest by the rollout policy;
+* ``strat=1`` — :func:`sample_worlds_s`: the worlds stratified by who holds the pig, the
+  sheep, the transformer and ♥A;
+* ``exact=k`` — :func:`exact_endgame`: the last k tricks of every rollout played exactly
+  (every hand of the world known, each seat for its side).
 
 Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HELP`.
 """
@@ -126,14 +133,14 @@ SEARCH_PARAMS: dict[str, float] = {
     "top": 0.0,
     "strat": 0.0,
     "exact": 0.0,
-    "prior": 0.0,
-    "slope": 0.0,
     "head": 0.0,
 }
-#: The one-deck defaults of ``search`` (docs/strength.md "The default" measures them against
-#: the former ones at about the same CPU time per deal): 56 worlds, only the 2 classes of
-#: legal cards the learned model scores best rolled out, zero-sum measure.
-SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=56.0, measure=1.0, top=2.0)
+#: The one-deck defaults of ``search`` (docs/strength.md "The default" and "head=2" measure
+#: them against the earlier ones at about the same CPU time per deal): 48 worlds, only the 2
+#: classes of legal cards the learned model scores best rolled out, zero-sum measure, the
+#: first 2 choices of every rollout played by the learned model.
+SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=48.0, measure=1.0, top=2.0,
+                                          head=2.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,
@@ -160,19 +167,15 @@ SEARCH_HELP: dict[str, str] = {
     "0 off",
     "exact": "0 off; k > 0: play the last k tricks of every rollout exactly, every hand of the "
     "world known, each seat for its side (1..3); one deck, not with race",
-    "prior": "with top: add prior × the learned model's score of each card to its mean "
-    "rollout value before choosing (0 off); one deck",
-    "slope": "worlds by trick: a decision after t completed tricks samples worlds × (1 + "
-    "slope × (t − 6) / 6) worlds (at least 2); −1..1, 0 off (every decision the same)",
     "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
     "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
     "not with race",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-(P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT,
- P_PRIOR, P_SLOPE, P_HEAD) = (list(SEARCH_PARAMS).index(k)
-                              for k in ("worlds", "rollout", "measure", "infer", "pool", "race",
-                                        "top", "strat", "exact", "prior", "slope", "head"))
+P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD = (
+    list(SEARCH_PARAMS).index(k)
+    for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
+              "head"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -1174,11 +1177,6 @@ def search_decision(obs, params, rng, totals):
             totals[i] = 0
         return lowest_bit(legal), rng, 0  # every legal card plays the same: nothing to search
     n_worlds = max(1, min(MAX_WORLDS, np.int64(params[seat, P_WORLDS])))
-    slope = params[seat, P_SLOPE]
-    if slope != 0.0:
-        t = np.float64(obs[O_TRICK_NO])
-        n_worlds = max(2, min(MAX_WORLDS, np.int64(
-            np.round(n_worlds * (1.0 + slope * (t - 6.0) / 6.0)))))
     policy = np.int64(params[seat, P_ROLLOUT])
     measure = np.int64(params[seat, P_MEASURE])
     infer = params[seat, P_INFER] != 0.0
@@ -1209,32 +1207,7 @@ def search_decision(obs, params, rng, totals):
         skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
         c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
                                 reps, skip, exact, head)
-        prior = params[seat, P_PRIOR]
-        if top > 0 and prior > 0.0:
-            c = prior_choice(obs, table, totals, reps & ~skip, n_worlds, prior)
     return c, rng, n_worlds
-
-
-@njit(cache=True, nogil=True)
-def prior_choice(obs, table, totals, rolled, n_worlds, prior):
-    """Key ``prior`` (with ``top``): among the representatives ``rolled`` (the classes
-    rolled out), the card of best mean rollout value (``totals / n_worlds``, the measure's
-    units) plus ``prior`` × the learned model's score of the card (strategies/learned.py
-    ``decision_scores``, model in ``table``); ties: the lowest card."""
-    cards = np.empty(13, dtype=np.int64)
-    scores = np.empty(13, dtype=np.float64)
-    n = decision_scores(obs, table, cards, scores)
-    best_c = -1
-    best_v = 0.0
-    for i in range(n):
-        c = cards[i]
-        if (rolled & bit(c)) == ZERO:
-            continue
-        v = totals[c] / n_worlds + prior * scores[i]
-        if best_c < 0 or v > best_v:
-            best_c = c
-            best_v = v
-    return best_c
 
 
 @njit(cache=True, nogil=True)

@@ -49,7 +49,7 @@ def _resume_refusal(name: str, decks: int) -> str | None:
     if decks != 1 or former_search(name) == name.strip():
         return None
     return ("the interrupted run was started before one-deck search's defaults changed (now "
-            "worlds=56,top=2,measure=zero_sum; the former search is "
+            "worlds=48,top=2,measure=zero_sum,head=2; the former search is "
             f"search:rollout=heuristic,infer=0), so player {name!r} would play its remaining "
             "deals differently")
 
@@ -83,13 +83,7 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    if params[keys.index("prior")] < 0:
-        raise StrategyError(f"parameter prior in {name!r} must be 0 (off) or > 0, got "
-                            f"{params[keys.index('prior')]:g}")
-    if not -1.0 <= params[keys.index("slope")] <= 1.0:
-        raise StrategyError(f"parameter slope in {name!r} must be in -1..1, got "
-                            f"{params[keys.index('slope')]:g}")
-    for key in ("strat", "exact", "prior", "slope", "head"):
+    for key in ("strat", "exact", "head"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
@@ -109,8 +103,10 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
-                  "One deck: 56 worlds, only the 2 classes of legal cards the learned model ranks "
-                  "best rolled out, zero-sum measure; a spec naming rollout, infer or race "
+                  "One deck: 48 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "best rolled out, the first 2 choices of each rollout by the learned model, "
+                  "zero-sum measure (search:worlds=56,head=0 is the one-deck default of "
+                  "2026-12-05 morning); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
                   "search:rollout=heuristic,infer=0 is the former search",
                   kernels={1: play_search, 2: play_search2},

@@ -1,5 +1,6 @@
-"""The one-deck ``search`` keys ``exact`` (the last tricks of every rollout played exactly)
-and ``strat`` (worlds stratified by who holds the pig, the sheep, the transformer and ♥A).
+"""The one-deck ``search`` keys ``exact`` (the last tricks of every rollout played exactly),
+``strat`` (worlds stratified by who holds the pig, the sheep, the transformer and ♥A) and
+``head`` (the first cards of every rollout played by the learned model).
 
 ``exact_endgame`` is checked against a plain recursive max-n search written here (no
 pruning of equivalent cards, no explicit stack); the stratified sampler against the
@@ -13,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from sim.engine import play_deals
 from sim.engine.verify import compare_engines
 from sim.game.cards import EXPOSABLE, SCORING_MASK
 from sim.game.observation import O_SEAT
@@ -146,17 +148,35 @@ def test_stratified_worlds_keep_every_public_fact_and_cover_the_pig_holders():
     assert checked >= 5 and far > checked  # the independent sampler is not so even
 
 
-def test_exact_and_strat_parse_and_refuse_what_they_cannot_do():
-    ch = parse_player("search:exact=2,strat=1")
-    from strategies.search import P_EXACT, P_STRAT
-    assert ch.params[P_EXACT] == 2.0 and ch.params[P_STRAT] == 1.0
+def test_exact_strat_head_parse_and_refuse_what_they_cannot_do():
+    ch = parse_player("search:exact=2,strat=1,head=3")
+    from strategies.search import P_EXACT, P_HEAD, P_STRAT
+    assert (ch.params[P_EXACT], ch.params[P_STRAT], ch.params[P_HEAD]) == (2.0, 1.0, 3.0)
+    assert parse_player("search:rollout=heuristic,infer=0,head=3").data is not None  # model
     for bad, needle in [("search:exact=4", "0..3"), ("search:strat=2", "0..1"),
-                        ("search:exact=2,race=1", "exact and race")]:
+                        ("search:head=53", "0..52"), ("search:exact=2,race=1", "exact and race"),
+                        ("search:head=2,race=1", "head and race")]:
         with pytest.raises(StrategyError, match=needle):
             parse_player(bad)
-    for bad in ("search:exact=2", "search:strat=1"):
+    for bad in ("search:exact=2", "search:strat=1", "search:head=1"):
         with pytest.raises(StrategyError, match="one deck only"):
             parse_player(bad, decks=2)
+
+
+def test_head_over_the_whole_rollout_is_the_learned_rollout():
+    """``head=52`` plays every rollout card that leaves a choice with the learned model:
+    exactly ``rollout=learned``; ``head=0`` is the plain search."""
+    kw = dict(seed=4, n=3, record=True, threads=1)
+    for rules in (Rules(), Rules(variant="partners")):
+        a = play_deals(rules, "search:worlds=2,head=52,heuristic,"
+                       "search:worlds=3,top=0,head=52,lowest", "random", **kw)
+        b = play_deals(rules, "search:worlds=2,top=2,measure=zero_sum,rollout=learned,infer=0,"
+                       "heuristic,search:worlds=3,top=0,measure=zero_sum,rollout=learned,"
+                       "infer=0,lowest", "random", **kw)
+        assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+        c = play_deals(rules, "search:worlds=2,head=0,heuristic,search,lowest", "random", **kw)
+        d = play_deals(rules, "search:worlds=2,heuristic,search,lowest", "random", **kw)
+        assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
 
 
 @pytest.mark.parametrize("rules,players,exposures", [
@@ -164,8 +184,10 @@ def test_exact_and_strat_parse_and_refuse_what_they_cannot_do():
      "always"),
     (Rules(variant="partners"), "search:worlds=3,exact=2,strat=1,random,"
      "search:worlds=2,exact=3,top=0,heuristic", "random"),
-    (Rules(variant="pig_sheep"), "search:worlds=2,exact=3,strat=1,random,lowest,"
+    (Rules(variant="pig_sheep"), "search:worlds=2,exact=3,strat=1,head=3,random,lowest,"
      "search:worlds=2,exact=1", "never"),
+    (Rules(variant="partners"), "search:worlds=3,head=4,heuristic,"
+     "search:worlds=2,head=2,rollout=heuristic,infer=0,random", "random"),
 ])
 def test_engine_and_reference_agree_with_exact_and_strat(rules, players, exposures):
     """Every card legal (the reference engine checks each) and the engines agree."""
