@@ -165,7 +165,8 @@ def test_exact_strat_head_parse_and_refuse_what_they_cannot_do():
 
 def test_head_over_the_whole_rollout_is_the_learned_rollout():
     """``head=52`` plays every rollout card that leaves a choice with the learned model:
-    exactly ``rollout=learned``; ``head=0`` is the plain search."""
+    exactly ``rollout=learned``; ``head=0`` is the search without it (issue 24's default at
+    56 worlds)."""
     kw = dict(seed=4, n=3, record=True, threads=1)
     for rules in (Rules(), Rules(variant="partners")):
         a = play_deals(rules, "search:worlds=2,head=52,heuristic,"
@@ -174,9 +175,14 @@ def test_head_over_the_whole_rollout_is_the_learned_rollout():
                        "heuristic,search:worlds=3,top=0,measure=zero_sum,rollout=learned,"
                        "infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search:worlds=2,head=0,heuristic,search,lowest", "random", **kw)
-        d = play_deals(rules, "search:worlds=2,heuristic,search,lowest", "random", **kw)
+        c = play_deals(rules, "search:worlds=2,head=0,heuristic,search:worlds=56,head=0,lowest",
+                       "random", **kw)
+        d = play_deals(rules, "search:worlds=2,top=2,measure=zero_sum,rollout=heuristic,infer=0,"
+                       "heuristic,search:worlds=56,top=2,measure=zero_sum,rollout=heuristic,"
+                       "infer=0,lowest", "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
+        e = play_deals(rules, "search:worlds=2,heuristic,search:worlds=56,lowest", "random", **kw)
+        assert not np.array_equal(c.plays, e.plays)  # the default head=2 changes play
 
 
 @pytest.mark.parametrize("rules,players,exposures", [
