@@ -105,8 +105,8 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
                   "One deck: 48 worlds, only the 2 classes of legal cards the learned model ranks "
                   "best rolled out, the first 2 choices of each rollout by the learned model, "
-                  "zero-sum measure (search:worlds=56,head=0 is the one-deck default of "
-                  "2026-12-05 morning); a spec naming rollout, infer or race "
+                  "zero-sum measure (search:worlds=56,head=0: the same at 56 worlds without "
+                  "the learned replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
                   "search:rollout=heuristic,infer=0 is the former search",
                   kernels={1: play_search, 2: play_search2},
