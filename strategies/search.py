@@ -1166,9 +1166,10 @@ def search_decision(obs, params, rng, totals):
     rounded; with ``top``: 0 for the cards of the classes not rolled out, so ``train``
     refuses such a teacher); ``worlds`` = 0
     when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
-    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``
-    and ``top`` read the model in ``params[seat, N_PARAMS:]``; without one (a table made by
-    hand) the search falls back to the ``heuristic`` rollout, no inference and every class.
+    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``,
+    ``top`` and ``head`` read the model in ``params[seat, N_PARAMS:]``; without one (a table
+    made by hand) the search falls back to the ``heuristic`` rollout, no inference, every
+    class and no learned replies.  ``strat`` and ``exact`` need no model.
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
@@ -1214,7 +1215,8 @@ def search_decision(obs, params, rng, totals):
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
     ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``,
-    ``top``; the model of ``rollout=learned`` / ``infer=1`` / ``top`` after them).  A single
+    ``top``, ``strat``, ``exact``, ``head``; the model of ``rollout=learned`` / ``infer=1`` /
+    ``top`` / ``head`` after them).  A single
     legal card, or legal cards that are all equivalent (:func:`representatives`), are
     played without searching (and without drawing)."""
     totals = np.empty(52, dtype=np.int64)
