@@ -34,8 +34,8 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=56,top=2,measure=zero_sum``, chosen
-at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=48,top=2,measure=zero_sum,head=2``,
+chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
 ``search:rollout=heuristic,infer=0`` is the former ``search`` (docs/players.md).
@@ -53,7 +53,14 @@ The keys beyond the plain search (each measured in docs/strength.md):
 * ``race=k`` — :func:`choose_card_race`: cards are dropped once they trail the best by
   more than k standard errors of the paired differences;
 * ``top=k`` — :func:`top_classes`: only the k classes of equivalent legal cards that the
-  learned model scores best are rolled out (:func:`choose_card_among`).
+  learned model scores best are rolled out (:func:`choose_card_among`);
+* ``head=k`` — in every rollout the first k cards after the searched one that leave a choice
+  are played by the learned model (:func:`rollout_value_x`; the model through
+  :func:`shared_table`), the rest by the rollout policy;
+* ``strat=1`` — :func:`sample_worlds_s`: the worlds stratified by who holds the pig, the
+  sheep, the transformer and ♥A;
+* ``exact=k`` — :func:`exact_endgame`: the last k tricks of every rollout played exactly
+  (every hand of the world known, each seat for its side).
 
 Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HELP`.
 """
@@ -135,11 +142,16 @@ SEARCH_PARAMS: dict[str, float] = {
     "pool": 4.0,
     "race": 0.0,
     "top": 0.0,
+    "strat": 0.0,
+    "exact": 0.0,
+    "head": 0.0,
 }
-#: The one-deck defaults of ``search`` (docs/strength.md "The default" measures them against
-#: the former ones at about the same CPU time per deal): 56 worlds, only the 2 classes of
-#: legal cards the learned model scores best rolled out, zero-sum measure.
-SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=56.0, measure=1.0, top=2.0)
+#: The one-deck defaults of ``search`` (docs/strength.md "The default" and "head=2" measure
+#: them against the earlier ones at about the same CPU time per deal): 48 worlds, only the 2
+#: classes of legal cards the learned model scores best rolled out, zero-sum measure, the
+#: first 2 choices of every rollout played by the learned model.
+SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=48.0, measure=1.0, top=2.0,
+                                          head=2.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,
@@ -161,16 +173,27 @@ SEARCH_HELP: dict[str, str] = {
     "top": "0 off; k > 0: roll out only the k classes of legal cards the learned model "
     "scores best (one learned evaluation per decision), so more worlds fit the same CPU; "
     "one deck, not with race",
+    "strat": "1: stratify the sampled worlds by who holds the pig, the sheep, the transformer "
+    "and ♥A (each goes to each seat over the worlds in proportion to its chance); one deck; "
+    "0 off",
+    "exact": "0 off; k > 0: play the last k tricks of every rollout exactly, every hand of the "
+    "world known, each seat for its side (1..3); one deck, not with race",
+    "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
+    "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
+    "not with race",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP = (
+P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD = (
     list(SEARCH_PARAMS).index(k)
-    for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top"))
+    for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
+              "head"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
 #: most candidate worlds one inferred decision samples (``infer=1``: pool × worlds, capped)
 MAX_POOL = 4096
+#: columns of :func:`exact_endgame`'s work space (``stk``, one row per card played)
+EXACT_COLS = 20
 
 _FULL = np.uint64(FULL_DECK)
 _SCORING = np.uint64(SCORING_MASK)
@@ -214,8 +237,28 @@ def feasible(rem, cap, elig, others):
         t = (t - 1) & others
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _any_room(seat, cap):
+    """A seat other than ``seat`` with room left (its ``cap`` lowered by one), for an
+    inconsistent observation (cannot happen in a real deal); the next seat if none."""
+    chosen = (seat + 1) & 3
+    for q in range(4):
+        if q != seat and cap[q] > 0:
+            chosen = q
+            cap[q] -= 1
+            break
+    return chosen
+
+
 @njit(cache=True, nogil=True)
 def sample_worlds(obs, n_worlds, rng, out):
+    """Sample ``n_worlds`` hidden deals consistent with the observation ``obs``: the
+    independent worlds of :func:`sample_worlds_s` (``strat`` off); see there."""
+    return sample_worlds_s(obs, n_worlds, rng, out, False)
+
+
+@njit(cache=True, nogil=True)
+def sample_worlds_s(obs, n_worlds, rng, out, strat):
     """Sample ``n_worlds`` hidden deals consistent with the observation ``obs``.
 
     ``obs``: uint64[O_SIZE] (sim/game/observation.py) of the deciding seat ``obs[O_SEAT]``.
@@ -230,6 +273,14 @@ def sample_worlds(obs, n_worlds, rng, out):
     seat drawn with probability proportional to its free places among the seats allowed
     to hold it and still leave a complete assignment possible (Hall's condition), so
     with no voids known the worlds are uniform over all consistent deals.
+
+    ``strat`` (key ``strat=1``): the worlds are stratified by who holds the pig, the sheep,
+    the transformer and ♥A (those still hidden and not exposed): each of these cards is dealt
+    first, from a uniform number that is ``(π(w) + v) / n_worlds`` for world ``w`` (π a
+    random permutation of the worlds per card, ``v`` uniform in [0, 1)) instead of an
+    independent one (Latin hypercube sampling), so over the worlds each such card goes to
+    each seat in proportion to its chance, while every single world keeps the distribution
+    of the unstratified sampler.  ``strat`` False draws exactly as before it existed.
     """
     rng = np.uint64(rng)
     seat = np.int64(obs[O_SEAT])
@@ -282,6 +333,22 @@ def sample_worlds(obs, n_worlds, rng, out):
             if popcount(np.uint64(elig[b2])) < popcount(np.uint64(elig[a])):
                 order[j] = b2
                 order[j + 1] = a
+    key = ZERO  # the stratified cards (strat): dealt first, from stratified numbers
+    n_key = 0
+    perm = np.zeros((4, max(1, n_worlds)), dtype=np.int64)
+    if strat:
+        for b in range(4):
+            if pool & bit(_EXPOSABLE[b]):
+                key |= bit(_EXPOSABLE[b])
+                for w in range(n_worlds):  # Fisher–Yates: π of this card over the worlds
+                    perm[n_key, w] = w
+                for w in range(n_worlds - 1, 0, -1):
+                    rng, r = bounded(rng, np.uint64(w + 1))
+                    j = np.int64(r)
+                    x = perm[n_key, w]
+                    perm[n_key, w] = perm[n_key, j]
+                    perm[n_key, j] = x
+                n_key += 1
     for w in range(n_worlds):
         for q in range(4):
             out[w, q] = fixed[q]
@@ -289,9 +356,44 @@ def sample_worlds(obs, n_worlds, rng, out):
         out[w, seat] = hand
         for s in range(4):
             rem[s] = rem0[s]
+        i_key = 0
+        kc = key
+        while kc:
+            c = lowest_bit(kc)
+            kc &= kc - ONE
+            s = c // 13
+            allowed = elig[s]
+            rem[s] -= 1
+            rng, r = next_u64(rng)
+            u = (perm[i_key, w] + np.float64(r >> np.uint64(11)) / 9007199254740992.0) \
+                / n_worlds
+            i_key += 1
+            chosen = -1
+            while chosen < 0:
+                total = 0
+                for q in range(4):
+                    if (allowed >> q) & 1:
+                        total += cap[q]
+                if total == 0:
+                    chosen = _any_room(seat, cap)
+                    break
+                acc = min(np.int64(u * total), total - 1)
+                q = 0
+                for q in range(4):
+                    if (allowed >> q) & 1:
+                        if acc < cap[q]:
+                            break
+                        acc -= cap[q]
+                cap[q] -= 1
+                if not any_void or feasible(rem, cap, elig, others):
+                    chosen = q
+                else:
+                    cap[q] += 1
+                    allowed &= ~(1 << q)
+            out[w, chosen] |= bit(c)
         for i in range(4):
             s = order[i]
-            cards = pool & suit_mask(s)
+            cards = pool & suit_mask(s) & ~key
             while cards:
                 c = lowest_bit(cards)
                 cards &= cards - ONE
@@ -304,13 +406,7 @@ def sample_worlds(obs, n_worlds, rng, out):
                         if (allowed >> q) & 1:
                             total += cap[q]
                     if total == 0:
-                        # inconsistent observation (cannot happen in a real deal): any room
-                        chosen = (seat + 1) & 3
-                        for q in range(4):
-                            if q != seat and cap[q] > 0:
-                                chosen = q
-                                cap[q] -= 1
-                                break
+                        chosen = _any_room(seat, cap)
                         break
                     rng, r = bounded(rng, np.uint64(total))
                     acc = np.int64(r)
@@ -413,20 +509,20 @@ def rollout_table(params, seat):
 
 
 @njit(cache=True, nogil=True)
-def seat_score_table(params, seat):
-    """The table :func:`top_classes` scores the deciding seat's cards with: float64
-    (4, params.shape[1]) whose row ``seat`` is the ``heuristic`` defaults then the seat's
-    model (as :func:`rollout_table`); the other rows are left unset (the learned scoring
-    reads only the row of ``obs[O_SEAT]``).  One row copied instead of four: the model is
-    tens of thousands of numbers, and copying it four times per decision costs about what
-    50 heuristic rollouts do."""
+def shared_table(params, seat):
+    """:func:`rollout_table`'s contents at the cost of one row: float64 (4, params.shape[1])
+    whose four rows are one array (row stride 0): the ``heuristic`` defaults then the
+    deciding seat's model (``params[seat, N_PARAMS:]``).  Read only.  The model is tens of
+    thousands of numbers, and copying it four times per decision costs about what 50
+    heuristic rollouts do; one-deck :func:`search_decision` reads its model (``top``,
+    ``rollout=learned``, ``infer``, ``head``) through this table."""
     width = params.shape[1]
-    t = np.empty((4, width), dtype=np.float64)
+    row = np.zeros(width, dtype=np.float64)
     for i in range(min(width, _HEUR_TABLE.shape[1])):
-        t[seat, i] = _HEUR_TABLE[0, i]
+        row[i] = _HEUR_TABLE[0, i]
     for i in range(N_PARAMS, width):
-        t[seat, i] = params[seat, i]
-    return t
+        row[i] = params[seat, i]
+    return np.lib.stride_tricks.as_strided(row, shape=(4, width), strides=(0, 8))
 
 
 @njit(cache=True, nogil=True)
@@ -451,6 +547,170 @@ def _team(world, obs, seat):
     return 1 << seat
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _utility(r0, r1, r2, r3, p, team, solo):
+    """Seat ``p``'s zero-sum utility of the raw scores ``r0..r3`` (RULES §6): solo
+    ``4 raw_p − Σ raw``; teams (``team``: a seat mask of one team) its team's raw minus the
+    other's, ``2 Σ_team raw − Σ raw``."""
+    tot = r0 + r1 + r2 + r3
+    if solo:
+        mine = r0 if p == 0 else (r1 if p == 1 else (r2 if p == 2 else r3))
+        return 4 * mine - tot
+    tm = team if (team >> p) & 1 else 15 & ~team
+    s = np.int64(0)
+    if tm & 1:
+        s += r0
+    if tm & 2:
+        s += r1
+    if tm & 4:
+        s += r2
+    if tm & 8:
+        s += r3
+    return 2 * s - tot
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _leaf(h, taken, k, t, rules, exp, out, d):
+    """Whether the node of depth ``d`` ends the search (a trick boundary with every trick
+    done or no scoring card left in any hand); if so its raw scores go to ``out[d, 16:20]``."""
+    if k != 0 or (t < 13 and ((h[0] | h[1] | h[2] | h[3]) & _SCORING) != ZERO):
+        return False
+    for q in range(4):
+        out[d, 16 + q] = raw_score(taken[q] & _SCORING, ZERO, exp, rules)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def exact_endgame(h, taken, leader, k, led, first_in_led, led_suits, exposed, best, winner,
+                  trick_mask, t, team, solo, rules, exp, stk):
+    """The rest of the deal played exactly with every hand known (a max-n search: each seat
+    plays the card best for its own zero-sum utility, :func:`_utility`, ties to the lowest
+    card): the four seats' raw scores ``(r0, r1, r2, r3)`` at its end (RULES §5).
+
+    ``h``: uint64[4] every seat's current hand; ``taken``: uint64[4] the cards each seat
+    took in completed tricks (both are changed during the search and restored); ``leader``,
+    ``k`` (cards on the current trick), ``led`` (its suit), ``first_in_led``, ``led_suits``,
+    ``best`` (the highest card of the led suit on it), ``winner`` (its seat) and
+    ``trick_mask`` (its cards) describe the current trick; ``t``: completed tricks;
+    ``exposed``: the exposed-card mask (RULES §3 first-lead restriction); ``team``: a seat
+    mask of one team (partners / 猪羊一家), ``solo``: every seat for itself; ``rules``,
+    ``exp``: as :func:`rollout_value_t`; ``stk``: int64 (≥ 4 × tricks left − k + 1,
+    :data:`EXACT_COLS`) work space.  Cards of one hand with no card of any hand or of the
+    current trick between them (neither scoring) are searched once.  Depth-first with an
+    explicit stack (one row per card played); cost grows about as (cards per hand)!⁴: meant
+    for the last 2–3 tricks (key ``exact``)."""
+    # a row per depth: 0 leader, 1 k, 2 led, 3 first_in_led, 4 best, 5 winner, 6 t, 7 prev
+    # card, 8 seat to play, 9 seat that took the trick the move completed (-1: none); masks
+    # (< 2⁵², kept as int64) 10 trick, 11 cards left to try, 12 hand before the move, 13 led
+    # suits, 14 the trick the move completed; 15 best utility; 16..19 its raw scores
+    st = stk
+    if _leaf(h, taken, k, t, rules, exp, st, 0):
+        return st[0, 16], st[0, 17], st[0, 18], st[0, 19]
+    st[0, 0] = leader
+    st[0, 1] = k
+    st[0, 2] = led
+    st[0, 3] = 1 if first_in_led else 0
+    st[0, 4] = best
+    st[0, 5] = winner
+    st[0, 6] = t
+    st[0, 10] = np.int64(trick_mask)
+    st[0, 13] = np.int64(led_suits)
+    d = 0
+    fresh = True
+    while True:
+        if fresh:  # open the node of depth d: its seat, its legal cards
+            p = (st[d, 0] + st[d, 1]) & 3
+            st[d, 7] = -1
+            st[d, 8] = p
+            st[d, 12] = np.int64(h[p])
+            st[d, 11] = np.int64(legal_mask(h[p], st[d, 1], st[d, 2], st[d, 3] != 0,
+                                            np.uint64(st[d, 13]), exposed, False))
+            st[d, 15] = -(1 << 62)
+            fresh = False
+        if st[d, 11] == 0:  # every card tried: row d holds the node's value
+            if d == 0:
+                return st[0, 16], st[0, 17], st[0, 18], st[0, 19]
+            d -= 1
+            p = st[d, 8]
+            h[p] = np.uint64(st[d, 12])
+            if st[d, 9] >= 0:
+                taken[st[d, 9]] &= ~np.uint64(st[d, 14])
+            _keep_better(st, d, d + 1, p, team, solo)
+            continue
+        left = np.uint64(st[d, 11])
+        c = lowest_bit(left)
+        cb = bit(c)
+        st[d, 11] = np.int64(left & ~cb)
+        prev = st[d, 7]
+        st[d, 7] = c
+        if (prev >= 0 and prev // 13 == c // 13 and (bit(prev) & _SCORING) == ZERO
+                and (cb & _SCORING) == ZERO
+                and (_between(prev, c) & (h[0] | h[1] | h[2] | h[3]
+                                          | np.uint64(st[d, 10]))) == ZERO):
+            continue  # plays as the card before it
+        p = st[d, 8]
+        kk = st[d, 1]
+        s = c // 13
+        n_led = st[d, 2]
+        n_first = st[d, 3]
+        n_ls = np.uint64(st[d, 13])
+        n_best = st[d, 4]
+        n_win = st[d, 5]
+        if kk == 0:
+            n_led = s
+            n_first = 1 if (n_ls >> np.uint64(s)) & ONE == ZERO else 0
+            n_ls = n_ls | (ONE << np.uint64(s))
+            n_best = c
+            n_win = p
+        elif s == n_led and c > n_best:
+            n_best = c
+            n_win = p
+        h[p] = np.uint64(st[d, 12]) & ~cb
+        e = d + 1
+        st[e, 13] = np.int64(n_ls)
+        if kk == 3:  # the trick is complete: its winner takes it and leads the next
+            tm = np.uint64(st[d, 10]) | cb
+            taken[n_win] |= tm
+            st[d, 9] = n_win
+            st[d, 14] = np.int64(tm)
+            if _leaf(h, taken, 0, st[d, 6] + 1, rules, exp, st, e):
+                taken[n_win] &= ~tm
+                h[p] = np.uint64(st[d, 12])
+                _keep_better(st, d, e, p, team, solo)
+                continue
+            st[e, 0] = n_win
+            st[e, 1] = 0
+            st[e, 2] = 0
+            st[e, 3] = 0
+            st[e, 4] = -1
+            st[e, 5] = n_win
+            st[e, 6] = st[d, 6] + 1
+            st[e, 10] = 0
+        else:
+            st[d, 9] = -1
+            st[e, 0] = st[d, 0]
+            st[e, 1] = kk + 1
+            st[e, 2] = n_led
+            st[e, 3] = n_first
+            st[e, 4] = n_best
+            st[e, 5] = n_win
+            st[e, 6] = st[d, 6]
+            st[e, 10] = np.int64(np.uint64(st[d, 10]) | cb)
+        d = e
+        fresh = True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_better(st, d, e, p, team, solo):
+    """Row ``d`` of :func:`exact_endgame`'s stack keeps the raw scores of row ``e`` when they
+    are better for seat ``p`` (:func:`_utility`) than the best so far (column 15)."""
+    u = _utility(st[e, 16], st[e, 17], st[e, 18], st[e, 19], p, team, solo)
+    if u > st[d, 15]:
+        st[d, 15] = u
+        for q in range(4):
+            st[d, 16 + q] = st[e, 16 + q]
+
+
 @njit(cache=True, nogil=True)
 def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
     """:func:`rollout_value_t` with no model table (policies ``heuristic``, ``lowest``,
@@ -461,9 +721,11 @@ def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
 
 @njit(cache=True, nogil=True)
 def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, scratch):
-    """:func:`rollout_value_in` compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
+    """:func:`rollout_value_x` with every trick played by the rollout policy (``exact``
+    0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch)
+                    scratch, np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
+                    np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -473,11 +735,22 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch)
+                    scratch, np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
+                    np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, scratch,
+                    exact, stk, head):
+    """:func:`_rollout` compiled with every policy (:data:`ROLLOUT_PLAYS`): the search's
+    rollout with its ``exact`` and ``head`` keys."""
+    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch, exact, stk, head)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch):
+def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch,
+             exact, stk, head):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
@@ -489,7 +762,13 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
     ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
     only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
-    (overwritten).
+    (overwritten); ``exact`` (key ``exact``): from the first trick after ``card``'s on
+    which at most ``exact`` tricks are left, the deal is played out by
+    :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
+    of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
+    :data:`EXACT_COLS`) (any shape when ``exact`` is 0); ``head`` (key ``head``): the
+    first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
+    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
@@ -527,9 +806,16 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                 best = c
                 winner = (leader + j) & 3
     forced = card
+    n_head = 0
+    team = _team(world, obs, seat)
+    solo = variant != VARIANT_PARTNERS and variant != VARIANT_PIG_SHEEP
     while t < 13:
         if k == 0 and ((h[0] | h[1] | h[2] | h[3]) & _SCORING) == ZERO:
             break  # no scoring card left to take: the rest cannot change any score
+        if k == 0 and forced < 0 and 13 - t <= exact:
+            r = exact_endgame(h, ro[O_TAKEN:O_TAKEN + 4], leader, 0, 0, False, led_suits,
+                              exposed, -1, leader, ZERO, t, team, solo, rules, exp, stk)
+            return _measure_value(r[0], r[1], r[2], r[3], seat, team, measure), rng
         while k < 4:
             p = (leader + k) & 3
             hand = h[p]
@@ -547,7 +833,9 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy_in(plays, policy, ro, rng, table)
+                    c, rng = _policy_in(plays, _R_LEARNED if n_head < head else policy,
+                                        ro, rng, table)
+                    n_head += 1
             cb = bit(c)
             h[p] = hand & ~cb
             trick_mask |= cb
@@ -578,21 +866,35 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
         ro[O_LEADER] = np.uint64(leader)
         for j in range(4):
             ro[O_TRICK + j] = ZERO
-    team = _team(world, obs, seat)
     if team == (1 << seat) and measure == M_RAW:
         return raw_score(ro[O_TAKEN + seat] & _SCORING, ZERO, exp, rules), rng
+    return _measure_value(raw_score(ro[O_TAKEN] & _SCORING, ZERO, exp, rules),
+                          raw_score(ro[O_TAKEN + 1] & _SCORING, ZERO, exp, rules),
+                          raw_score(ro[O_TAKEN + 2] & _SCORING, ZERO, exp, rules),
+                          raw_score(ro[O_TAKEN + 3] & _SCORING, ZERO, exp, rules),
+                          seat, team, measure), rng
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _measure_value(r0, r1, r2, r3, seat, team, measure):
+    """The deciding seat's value (:func:`rollout_value_x`) of the raw scores ``r0..r3``:
+    ``raw``: its team's raw (solo: its own); ``zero_sum``: 3 × its zero-sum points (solo) or
+    its team's raw minus the other team's."""
+    t_all = r0 + r1 + r2 + r3
     t_in = np.int64(0)
-    t_all = np.int64(0)
-    for q in range(4):
-        r = raw_score(ro[O_TAKEN + q] & _SCORING, ZERO, exp, rules)
-        t_all += r
-        if (team >> q) & 1:
-            t_in += r
+    if team & 1:
+        t_in += r0
+    if team & 2:
+        t_in += r1
+    if team & 4:
+        t_in += r2
+    if team & 8:
+        t_in += r3
     if measure == M_RAW:
-        return t_in, rng
+        return t_in
     if team == (1 << seat):
-        return 4 * t_in - t_all, rng
-    return 2 * t_in - t_all, rng
+        return 4 * t_in - t_all
+    return 2 * t_in - t_all
 
 
 @njit(cache=True, nogil=True)
@@ -656,10 +958,19 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
 
 @njit(cache=True, nogil=True)
 def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip):
+    """:func:`choose_card_among_x` with every trick rolled out by the policy (``exact`` 0)."""
+    return choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals,
+                               reps, skip, np.int64(0), np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip,
+                        exact, head):
     """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
     and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
     ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
-    a total of 0 and are never chosen; at least one representative must not be skipped."""
+    a total of 0 and are never chosen; at least one representative must not be skipped.
+    ``exact``, ``head``: as :func:`rollout_value_x`."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules = np.zeros(R_SIZE, dtype=np.int64)
@@ -668,6 +979,7 @@ def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals,
     exposure_counts(obs, exp)
     for i in range(52):
         totals[i] = 0
+    stk = np.empty((4 * exact + 1, EXACT_COLS), dtype=np.int64)
     best_c = lowest_bit(legal & ~skip)
     best_v = np.int64(-(1 << 62))
     prev = -1
@@ -685,8 +997,8 @@ def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals,
         v = np.int64(0)
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
-            val, _ = rollout_value_t(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
-                                     scratch)
+            val, _ = rollout_value_x(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
+                                     scratch, exact, stk, head)
             v += val
         totals[c] = v
         if v > best_v:
@@ -898,7 +1210,7 @@ def infer_worlds(obs, n_worlds, n_pool, table, rng, out):
 def top_classes(obs, table, reps, k):
     """The representatives (mask ⊆ ``reps``, :func:`representatives`) of the ``k`` classes
     of equivalent legal cards that the learned model in ``table`` (:func:`rollout_table` or
-    :func:`seat_score_table`) scores best (strategies/learned.py ``decision_scores``; ties:
+    :func:`shared_table`) scores best (strategies/learned.py ``decision_scores``; ties:
     the lower card); all of ``reps`` when there are at most ``k`` classes.  Key ``top=k``."""
     reps = np.uint64(reps)
     n_reps = popcount(reps)
@@ -930,9 +1242,10 @@ def search_decision(obs, params, rng, totals):
     rounded; with ``top``: 0 for the cards of the classes not rolled out, so ``train``
     refuses such a teacher); ``worlds`` = 0
     when it did not (one legal card, or all equivalent: totals then all 0).  Used by the
-    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``
-    and ``top`` read the model in ``params[seat, N_PARAMS:]``; without one (a table made by
-    hand) the search falls back to the ``heuristic`` rollout, no inference and every class.
+    training-data recorder (sim/analysis/learn/record.py).  ``rollout=learned``, ``infer=1``,
+    ``top`` and ``head`` read the model in ``params[seat, N_PARAMS:]``; without one (a table
+    made by hand) the search falls back to the ``heuristic`` rollout, no inference, every
+    class and no learned replies.  ``strat`` and ``exact`` need no model.
     """
     seat = np.int64(obs[O_SEAT])
     legal = obs[O_LEGAL]
@@ -946,31 +1259,31 @@ def search_decision(obs, params, rng, totals):
     infer = params[seat, P_INFER] != 0.0
     race = params[seat, P_RACE]
     top = np.int64(params[seat, P_TOP])
+    strat = params[seat, P_STRAT] != 0.0
+    exact = np.int64(params[seat, P_EXACT])
+    head = np.int64(params[seat, P_HEAD])
     if not has_model(params, seat):
         infer = False
         top = 0
+        head = 0
         if policy == _R_LEARNED:
             policy = _R_HEURISTIC
-    if top > 0 and not infer and policy != _R_LEARNED:
-        table = seat_score_table(params, seat)  # only top reads it: one row of the model
-    else:
-        table = rollout_table(params, seat)
+    table = shared_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))
         rng = infer_worlds(obs, n_worlds, min(MAX_POOL, pool * n_worlds), table, rng, worlds)
     else:
-        rng = sample_worlds(obs, n_worlds, rng, worlds)
+        rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
     rng, base = next_u64(rng)
     if race > 0.0:
         c = choose_card_race(obs, worlds, policy, table, measure, base, scratch, totals, race)
-    elif top > 0:
-        reps = representatives(obs)
-        c = choose_card_among(obs, worlds, policy, table, measure, base, scratch, totals,
-                              reps, reps & ~top_classes(obs, table, reps, top))
     else:
-        c = choose_card_t(obs, worlds, policy, table, measure, base, scratch, totals)
+        reps = representatives(obs)
+        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
+                                reps, skip, exact, head)
     return c, rng, n_worlds
 
 
@@ -978,7 +1291,8 @@ def search_decision(obs, params, rng, totals):
 def play_search(obs, params, rng):
     """The ``search`` strategy: ``(card, rng)`` for the observation; params row
     ``obs[O_SEAT]`` (``worlds``, ``rollout``, ``measure``, ``infer``, ``pool``, ``race``,
-    ``top``; the model of ``rollout=learned`` / ``infer=1`` / ``top`` after them).  A single
+    ``top``, ``strat``, ``exact``, ``head``; the model of ``rollout=learned`` / ``infer=1`` /
+    ``top`` / ``head`` after them).  A single
     legal card, or legal cards that are all equivalent (:func:`representatives`), are
     played without searching (and without drawing)."""
     totals = np.empty(52, dtype=np.int64)

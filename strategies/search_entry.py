@@ -49,7 +49,7 @@ def _resume_refusal(name: str, decks: int) -> str | None:
     if decks != 1 or former_search(name) == name.strip():
         return None
     return ("the interrupted run was started before one-deck search's defaults changed (now "
-            "worlds=56,top=2,measure=zero_sum; the former search is "
+            "worlds=48,top=2,measure=zero_sum,head=2; the former search is "
             f"search:rollout=heuristic,infer=0), so player {name!r} would play its remaining "
             "deals differently")
 
@@ -83,7 +83,16 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    if not (infer or top or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
+    for key in ("strat", "exact", "head"):
+        if params[keys.index(key)] and decks == 2:
+            raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
+                                f"decks: {key}=0)")
+    for key in ("exact", "head"):
+        if params[keys.index(key)] and params[keys.index("race")] > 0:
+            raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
+                                "(give one of them)")
+    if not (infer or top or params[keys.index("head")]
+            or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
         return params, None
     return params, model_data(str(default_model_path(decks)), decks, name)
@@ -94,14 +103,17 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
-                  "One deck: 56 worlds, only the 2 classes of legal cards the learned model ranks "
-                  "best rolled out, zero-sum measure; a spec naming rollout, infer or race "
+                  "One deck: 48 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "best rolled out, the first 2 choices of each rollout by the learned model, "
+                  "zero-sum measure (search:worlds=56,head=0: the same at 56 worlds without "
+                  "the learned replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
                   "search:rollout=heuristic,infer=0 is the former search",
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
-                          "top": (0, 13)},
+                          "top": (0, 13), "strat": (0, 1), "exact": (0, 3),
+                          "head": (0, 52)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data,
                   resume_refusal=_resume_refusal)

@@ -52,27 +52,34 @@ def test_todays_search_is_reachable_and_the_new_keys_parse():
 
 
 def test_the_default_search_and_the_former_one():
-    """Issue 24: one deck's default is worlds=56,top=2,measure=zero_sum; naming rollout,
-    infer or race brings back the former defaults (worlds=32, top=0, measure=raw) for the
+    """One deck's default is worlds=48,top=2,measure=zero_sum,head=2 (issue 34; issue 24's
+    worlds=56,top=2,measure=zero_sum is search:worlds=56,head=0); naming rollout, infer or
+    race brings back the former defaults (worlds=32, top=0, measure=raw, head=0) for the
     keys left out; two decks keep the former defaults."""
     cols = list(SEARCH_PARAMS)
     new = parse_player("search")
-    assert dict(zip(cols, new.params[:7], strict=True)) == SEARCH_DEFAULTS1
-    assert (SEARCH_DEFAULTS1["worlds"], SEARCH_DEFAULTS1["top"],
-            SEARCH_DEFAULTS1["measure"]) == (56.0, 2.0, 1.0)
-    assert new.data is not None  # top reads the shipped learned model
-    assert parse_player("search:worlds=56,top=2,measure=zero_sum").params == new.params
-    former = dict(zip(cols, parse_player("search:rollout=heuristic,infer=0").params[:7],
+    assert dict(zip(cols, new.params[:len(cols)], strict=True)) == SEARCH_DEFAULTS1
+    assert (SEARCH_DEFAULTS1["worlds"], SEARCH_DEFAULTS1["top"], SEARCH_DEFAULTS1["measure"],
+            SEARCH_DEFAULTS1["head"]) == (48.0, 2.0, 1.0, 2.0)
+    assert new.data is not None  # top and head read the shipped learned model
+    assert parse_player("search:worlds=48,top=2,measure=zero_sum,head=2").params == new.params
+    before = dict(zip(cols, parse_player("search:worlds=56,head=0").params[:len(cols)],
+                      strict=True))
+    assert before == dict(SEARCH_PARAMS, worlds=56.0, top=2.0, measure=1.0)
+    former = dict(zip(cols,
+                      parse_player("search:rollout=heuristic,infer=0").params[:len(cols)],
                       strict=True))
     assert former == SEARCH_PARAMS
-    assert (former["worlds"], former["top"], former["measure"]) == (32.0, 0.0, 0.0)
+    assert (former["worlds"], former["top"], former["measure"], former["head"]) == \
+        (32.0, 0.0, 0.0, 0.0)
     # any one of the former keys is enough; keys written out are kept
     assert parse_player("search:race=2").params[:7] == (32.0, 2.0, 0.0, 0.0, 4.0, 2.0, 0.0)
     assert parse_player("search:infer=0,worlds=8,top=3").params[:7] == \
         (8.0, 2.0, 0.0, 0.0, 4.0, 0.0, 3.0)
     assert parse_player("search:worlds=8").params[:7] == (8.0, 2.0, 1.0, 0.0, 4.0, 0.0, 2.0)
     two = parse_player("search", decks=2)
-    assert dict(zip(cols, two.params[:7], strict=True)) == SEARCH_PARAMS and two.data is None
+    assert dict(zip(cols, two.params[:len(cols)], strict=True)) == SEARCH_PARAMS
+    assert two.data is None
     assert parse_player("search:rollout=heuristic,infer=0", decks=2).params == two.params
 
 
@@ -90,15 +97,15 @@ def test_explicit_keys_play_exactly_as_the_default_and_the_former_search():
     search:rollout=heuristic,infer=0, and the default written out exactly as search."""
     kw = dict(seed=5, n=6, record=True, threads=1)
     for rules in (Rules(), Rules(variant="partners")):
-        a = play_deals(rules, "search:worlds=4,top=0,measure=raw,heuristic,"
-                       "search:worlds=4,top=0,measure=raw,lowest", "random", **kw)
+        a = play_deals(rules, "search:worlds=4,top=0,measure=raw,head=0,heuristic,"
+                       "search:worlds=4,top=0,measure=raw,head=0,lowest", "random", **kw)
         b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
                        "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search,heuristic,search:worlds=56,top=2,measure=zero_sum,lowest",
-                       "random", **kw)
-        d = play_deals(rules, "search:worlds=56,top=2,measure=zero_sum,heuristic,search,lowest",
-                       "random", **kw)
+        c = play_deals(rules, "search,heuristic,search:worlds=48,top=2,measure=zero_sum,head=2,"
+                       "lowest", "random", **kw)
+        d = play_deals(rules, "search:worlds=48,top=2,measure=zero_sum,head=2,heuristic,search,"
+                       "lowest", "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
         assert not np.array_equal(c.plays, play_deals(
             rules, "search:rollout=heuristic,infer=0,heuristic,search:rollout=heuristic,"
@@ -212,7 +219,7 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "pool=2,heuristic", "random"),
     (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
      "random"),
-    # the default search (worlds=56, top=2, zero_sum) with teams
+    # the default search (worlds=48, top=2, zero_sum, head=2) with teams
     (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
@@ -222,7 +229,7 @@ def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures)
 
 @pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
                                   "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2",
-                                  "search"])
+                                  "search:worlds=6,strat=1,exact=2,head=3", "search"])
 def test_new_keys_do_not_peek(name):
     """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
     cards keeps its observation, so its card must not change (as tests/test_search.py)."""
@@ -349,7 +356,7 @@ def test_train_refuses_a_top_teacher(tmp_path):
 def test_duplicate_keys_and_messages_name_the_defaults_by_deck():
     with pytest.raises(StrategyError, match="worlds given twice"):
         parse_player("search:worlds=8,worlds=9")
-    with pytest.raises(StrategyError, match=r"worlds \(default 56 one deck, 32 two decks\)"):
+    with pytest.raises(StrategyError, match=r"worlds \(default 48 one deck, 32 two decks\)"):
         parse_player("search:WORLDS=8", decks=None)
     with pytest.raises(StrategyError, match=r"measure \(default zero_sum\)"):
         parse_player("search:depth=2")
