@@ -307,8 +307,10 @@ def score_features(params, seat, feats, n, scores):
 # The table model (feature set TABLE_VERSION): a sum of lookups, no multiplications.
 #
 # Per decision a small context is computed once (kind of play, seat in the trick, the trick's
-# best card and winner, who holds the pig / the sheep / ♥A, the trick number, the heuristic's
-# choice); per legal card a few bit operations give small integers (its card, its point class,
+# best card and winner, who holds the pig / the sheep / ♥A and which other seats may, the
+# trick number, the heuristic's choice, the team: the seats known to be on our side
+# (:func:`_allies`), whether one wins the trick or plays after us, its collected score);
+# per legal card a few bit operations give small integers (its card, its point class,
 # whether it wins now and whether an unseen card can still overtake it, what the trick is
 # worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
 # cards of the suit), and the card's score is the sum of TABLE_SLOTS entries of one lookup
