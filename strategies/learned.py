@@ -421,22 +421,26 @@ def _allies(obs, seat, hand):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _where(obs, seat, unseen, hand, m, s, flag):
+def _spread(v):
+    """The suits of the 4-bit mask ``v`` moved to bits 0, 3, 6, 9 (bit ``3·s``)."""
+    return (v & 1) | ((v & 2) << 2) | ((v & 4) << 4) | ((v & 8) << 6)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _where(obs, seat, unseen, hand, m, s, flag, void_by):
     """Who may hold the card ``m`` (of suit ``s``; exposure flag ``flag``): 9 in our hand,
     8 played, else 1-7, the other seats that may (bit ``q − 1`` = seat ``seat + q``): the
-    seat that exposed it, or every seat not known void in ``s``."""
+    seat that exposed it, or every seat not known void in ``s`` (``void_by``: bit
+    ``3·s + q − 1`` = seat ``seat + q`` is void in suit ``s``)."""
     if hand & m:
         return np.int64(9)
     if (unseen & m) == ZERO:
         return np.int64(8)
-    w = np.int64(0)
-    for q in range(1, 4):
-        p = (seat + q) & 3
-        if np.int64(obs[O_EXPOSERS + p]) & flag:
-            return np.int64(1) << (q - 1)
-        if ((obs[O_VOIDS + p] >> np.uint64(s)) & ONE) == ZERO:
-            w |= np.int64(1) << (q - 1)
-    return w
+    if obs[O_EXPOSED] & m:
+        for q in range(1, 4):
+            if np.int64(obs[O_EXPOSERS + ((seat + q) & 3)]) & flag:
+                return np.int64(1) << (q - 1)
+    return ~(void_by >> (3 * s)) & 7
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -495,18 +499,20 @@ def _table_context(obs, params, reps):
     others_void = ZERO
     ally_void = ZERO
     foe_void = ZERO
-    void_by = np.int64(0)  # bit 3·s + q − 1: seat seat + q is void in suit s
+    # bit 3·s + q − 1: seat seat + q is void in suit s
+    v1 = obs[O_VOIDS + ((seat + 1) & 3)]
+    v2 = obs[O_VOIDS + ((seat + 2) & 3)]
+    v3 = obs[O_VOIDS + ((seat + 3) & 3)]
+    void_by = (_spread(np.int64(v1)) | (_spread(np.int64(v2)) << 1)
+               | (_spread(np.int64(v3)) << 2))
     if k == 0:
+        others_void = v1 | v2 | v3
         for q in range(1, 4):
             p = (seat + q) & 3
-            others_void |= obs[O_VOIDS + p]
             if (allies >> p) & 1:
                 ally_void |= obs[O_VOIDS + p]
             else:
                 foe_void |= obs[O_VOIDS + p]
-            for v in range(4):
-                if (obs[O_VOIDS + p] >> np.uint64(v)) & ONE:
-                    void_by = void_by | (np.int64(1) << (3 * v + q - 1))
     ha = _holder(unseen, hand, _HA)
     exposed = obs[O_EXPOSED]
     # the team at this trick: 0 no ally known, 1 an ally wins and nothing unseen can
@@ -523,11 +529,11 @@ def _table_context(obs, params, reps):
                 if (allies >> p) & 1:
                     team = 3 if (obs[O_VOIDS + p] >> np.uint64(led)) & ONE else 4
     ascore = 4
-    if allies != 0:
+    if allies != 0 and kind != 1:  # read by the lead and discard tuples only
         ascore = _score_bucket(obs[O_TAKEN + lowest_bit(np.uint64(allies))], exposed)
-    pigw = _where(obs, seat, unseen, hand, _PIG, 0, 1)
-    sheepw = _where(obs, seat, unseen, hand, _SHEEP, 2, 2)
-    haw = _where(obs, seat, unseen, hand, _HA, 1, 8)
+    pigw = _where(obs, seat, unseen, hand, _PIG, 0, 1, void_by)
+    sheepw = _where(obs, seat, unseen, hand, _SHEEP, 2, 2, void_by)
+    haw = _where(obs, seat, unseen, hand, _HA, 1, 8, void_by)
     ms = 2
     if obs[O_TAKEN + seat] & _SCORING:
         my = score_gain(ZERO, obs[O_TAKEN + seat], exposed)
