@@ -344,8 +344,8 @@ TABLE_TUPLES = (
     ("lead:card.allyvoid.foevoid.allyscore", 52 * 3 * 2 * 5),
     ("follow:class.wins.safe.team.value", 9 * 2 * 3 * 6 * 8),
     ("discard:class.team.value.allyscore", 9 * 6 * 8 * 5),
-    ("card.kind.sheepwhere.heartAwhere", 52 * 3 * 10 * 10),
-    ("lead:card.pigwhere.voids.above", 52 * 10 * 8 * 4),
+    ("card.kind.sheepwhere", 52 * 3 * 10),
+    ("lead:card.voids.above", 52 * 8 * 4),
 )
 _T_OFF = []
 _o = 1
@@ -533,7 +533,6 @@ def _table_context(obs, params, reps):
         ascore = _score_bucket(obs[O_TAKEN + lowest_bit(np.uint64(allies))], exposed)
     pigw = _where(obs, seat, unseen, hand, _PIG, 0, 1, void_by)
     sheepw = _where(obs, seat, unseen, hand, _SHEEP, 2, 2, void_by)
-    haw = _where(obs, seat, unseen, hand, _HA, 1, 8, void_by)
     ms = 2
     if obs[O_TAKEN + seat] & _SCORING:
         my = score_gain(ZERO, obs[O_TAKEN + seat], exposed)
@@ -550,7 +549,7 @@ def _table_context(obs, params, reps):
     # of the decision here, the card's in _table_indices
     km = k - 1
     o8 = _T16 + kind * 40 + k * 10 + pigw              # card.kind.seat.pigwhere
-    o10 = _T20 + kind * 100 + sheepw * 10 + haw        # card.kind.sheepwhere.heartAwhere
+    o10 = _T20 + kind * 10 + sheepw                    # card.kind.sheepwhere
     o0 = _T0 + kind * 4 + k                            # heur.kind.seat
     o1 = _T1 + kind * 5 + tb                           # card.kind.trickno
     o2 = _T2 + pig * 18 + sheep * 6 + kind             # card.pig.sheep.heur.kind
@@ -561,7 +560,7 @@ def _table_context(obs, params, reps):
         o5 = _T11 + pig * 18 + sheep * 6 + ha * 2      # card.pig.sheep.heartA.void
         o7 = _T15 + tb * 2                             # card.unseen.trickno.void
         o9 = _T17 + ascore                             # card.allyvoid.foevoid.allyscore
-        o8 = _T21 + pigw * 32                          # card.pigwhere.voids.above
+        o8 = _T21                                      # card.voids.above
     elif kind == 1:
         o3 = _T5 + pw * 2 + (1 if k == 3 else 0)       # wins.safe.value.class.partner.last
         o4 = _T6 + km * 6 + pig * 2                    # card.wins.safe.seat.pig.heur
@@ -614,7 +613,7 @@ def _table_indices(obs, tctx, c):
     i1 = o1 + c * 15
     i2 = o2 + c * 54 + heur * 3
     i6 = o6 + c * 12
-    i10 = o10 + c * 300
+    i10 = o10 + c * 30
     if kind == 0:
         su = unseen & sm
         ua = min(popcount(su & _above(c)), 3)
@@ -625,7 +624,7 @@ def _table_indices(obs, tctx, c):
         i4 = o4 + s * 144 + ua * 36 + ov * 2
         i5 = o5 + c * 54 + ov
         i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
-        i8 = o8 + c * 320 + ((void_by >> (3 * s)) & 7) * 4 + ua
+        i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
         i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
               + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
     elif kind == 1:
