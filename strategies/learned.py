@@ -37,16 +37,19 @@ from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SCORING_MASK,
 from sim.game.observation import (
     NO_PARTNER,
     O_EXPOSED,
+    O_EXPOSERS,
     O_HAND,
     O_LEADER,
     O_LEGAL,
     O_PARTNER,
+    O_PIG_SHEEP_BY,
     O_PLAYED,
     O_SEAT,
     O_TAKEN,
     O_TRICK,
     O_TRICK_LEN,
     O_TRICK_NO,
+    O_VARIANT,
     O_VOIDS,
 )
 from strategies.heuristic import play_heuristic, score_gain
@@ -304,8 +307,10 @@ def score_features(params, seat, feats, n, scores):
 # The table model (feature set TABLE_VERSION): a sum of lookups, no multiplications.
 #
 # Per decision a small context is computed once (kind of play, seat in the trick, the trick's
-# best card and winner, who holds the pig / the sheep / ♥A, the trick number, the heuristic's
-# choice); per legal card a few bit operations give small integers (its card, its point class,
+# best card and winner, who holds the pig / the sheep / ♥A and which other seats may, the
+# trick number, the heuristic's choice, the team: the seats known to be on our side
+# (:func:`_allies`), whether one wins the trick or plays after us, its collected score);
+# per legal card a few bit operations give small integers (its card, its point class,
 # whether it wins now and whether an unseen card can still overtake it, what the trick is
 # worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
 # cards of the suit), and the card's score is the sum of TABLE_SLOTS entries of one lookup
@@ -314,9 +319,9 @@ def score_features(params, seat, feats, n, scores):
 # decision, so it never changes the choice).
 
 #: Version of the table feature set (kind "table"); the MLP models keep FEATURE_VERSION.
-TABLE_VERSION = 3
+TABLE_VERSION = 5
 #: Lookups per card.
-TABLE_SLOTS = 8
+TABLE_SLOTS = 11
 #: The tuples: (name, size); the table is entry 0 (zero) then each tuple's entries in order.
 TABLE_TUPLES = (
     ("heur.kind.seat", 2 * 3 * 4),
@@ -335,6 +340,12 @@ TABLE_TUPLES = (
     ("discard:card.pig.sheep.heartA.partner", 52 * 3 * 3 * 3 * 2),
     ("discard:card.value.seat.heur", 52 * 8 * 3 * 2),
     ("lead:card.unseen.trickno.void", 52 * 7 * 5 * 2),
+    ("card.kind.seat.pigwhere", 52 * 3 * 4 * 10),
+    ("lead:card.allyvoid.foevoid.allyscore", 52 * 3 * 2 * 5),
+    ("follow:class.wins.safe.team.value", 9 * 2 * 3 * 6 * 8),
+    ("discard:class.team.value.allyscore", 9 * 6 * 8 * 5),
+    ("card.kind.sheepwhere", 52 * 3 * 10),
+    ("lead:card.voids.above", 52 * 8 * 4),
 )
 _T_OFF = []
 _o = 1
@@ -344,7 +355,7 @@ for _name, _size in TABLE_TUPLES:
 #: Entries of the lookup table.
 TABLE_SIZE = _o
 (_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
- _T15) = _T_OFF
+ _T15, _T16, _T17, _T18, _T19, _T20, _T21) = _T_OFF
 #: The entries of the first tuple (``heur.kind.seat``: heur·12 + kind·4 + seat) whose card is
 #: the heuristic's own play (heur = 1); a play's first entry (slot 0) is in this tuple.
 HEUR_ENTRIES = slice(_T0 + 12, _T0 + 24)
@@ -382,6 +393,66 @@ def _holder(unseen, hand, m):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _allies(obs, seat, hand):
+    """The seats (bit ``p`` = seat ``p``) the deciding seat knows to be on its side: the
+    partner (``O_PARTNER``) at a 打对家 table; at a 猪羊一家 table (RULES.md §6: the holders of
+    the pig and of the sheep against the others) the seat that played the sheep when we
+    hold the pig (and the reverse), and, holding neither, the seat that played neither once
+    both are played (both others when one seat played both); else none."""
+    partner = np.int64(obs[O_PARTNER])
+    if partner != NO_PARTNER:
+        return np.int64(1) << partner
+    if np.int64(obs[O_VARIANT]) != 2:
+        return np.int64(0)
+    by = np.int64(obs[O_PIG_SHEEP_BY])
+    pig_by = (by & 15) - 1
+    sheep_by = ((by >> 4) & 15) - 1
+    has_pig = (hand & _PIG) != ZERO
+    has_sheep = (hand & _SHEEP) != ZERO
+    if has_pig and has_sheep:
+        return np.int64(0)
+    if has_pig:
+        return np.int64(1) << sheep_by if sheep_by >= 0 else np.int64(0)
+    if has_sheep:
+        return np.int64(1) << pig_by if pig_by >= 0 else np.int64(0)
+    if pig_by >= 0 and sheep_by >= 0:
+        return 15 & ~((np.int64(1) << seat) | (np.int64(1) << pig_by) | (np.int64(1) << sheep_by))
+    return np.int64(0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spread(v):
+    """The suits of the 4-bit mask ``v`` moved to bits 0, 3, 6, 9 (bit ``3·s``)."""
+    return (v & 1) | ((v & 2) << 2) | ((v & 4) << 4) | ((v & 8) << 6)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _where(obs, seat, unseen, hand, m, s, flag, void_by):
+    """Who may hold the card ``m`` (of suit ``s``; exposure flag ``flag``): 9 in our hand,
+    8 played, else 1-7, the other seats that may (bit ``q − 1`` = seat ``seat + q``): the
+    seat that exposed it, or every seat not known void in ``s`` (``void_by``: bit
+    ``3·s + q − 1`` = seat ``seat + q`` is void in suit ``s``)."""
+    if hand & m:
+        return np.int64(9)
+    if (unseen & m) == ZERO:
+        return np.int64(8)
+    if obs[O_EXPOSED] & m:
+        for q in range(1, 4):
+            if np.int64(obs[O_EXPOSERS + ((seat + q) & 3)]) & flag:
+                return np.int64(1) << (q - 1)
+    return ~(void_by >> (3 * s)) & 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _score_bucket(taken, exposed):
+    """A seat's collected cards as 4 buckets of its §5 raw score: ≤ −100, < 0, 0, > 0."""
+    if (taken & _SCORING) == ZERO:
+        return np.int64(2)
+    x = score_gain(ZERO, taken, exposed)
+    return np.int64(0 if x <= -100 else (1 if x < 0 else (2 if x == 0 else 3)))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
     """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
     with each slot's entry offset so far: the tuple's start plus the terms that do not
@@ -390,7 +461,6 @@ def _table_context(obs, params, reps):
     hand = obs[O_HAND]
     k = np.int64(obs[O_TRICK_LEN])
     leader = np.int64(obs[O_LEADER])
-    partner = np.int64(obs[O_PARTNER])
     unseen = _FULL & ~(obs[O_PLAYED] | hand)
     heur_c, _ = play_heuristic(obs, params, ZERO)
     pig = _holder(unseen, hand, _PIG)
@@ -424,13 +494,45 @@ def _table_context(obs, params, reps):
                     later_void = 1
         else:
             kind = 2
-    pw = 1 if (k > 0 and partner != NO_PARTNER and winner == partner) else 0
+    allies = _allies(obs, seat, hand)
+    pw = 1 if (k > 0 and (allies >> winner) & 1) else 0
     others_void = ZERO
+    ally_void = ZERO
+    foe_void = ZERO
+    # bit 3·s + q − 1: seat seat + q is void in suit s
+    v1 = obs[O_VOIDS + ((seat + 1) & 3)]
+    v2 = obs[O_VOIDS + ((seat + 2) & 3)]
+    v3 = obs[O_VOIDS + ((seat + 3) & 3)]
+    void_by = (_spread(np.int64(v1)) | (_spread(np.int64(v2)) << 1)
+               | (_spread(np.int64(v3)) << 2))
     if k == 0:
+        others_void = v1 | v2 | v3
         for q in range(1, 4):
-            others_void |= obs[O_VOIDS + ((seat + q) & 3)]
+            p = (seat + q) & 3
+            if (allies >> p) & 1:
+                ally_void |= obs[O_VOIDS + p]
+            else:
+                foe_void |= obs[O_VOIDS + p]
     ha = _holder(unseen, hand, _HA)
     exposed = obs[O_EXPOSED]
+    # the team at this trick: 0 no ally known, 1 an ally wins and nothing unseen can
+    # overtake (or we play last), 2 an ally wins but may be overtaken, 3 an ally plays after
+    # us and is void in the led suit, 4 … not void, 5 an opponent wins and no ally follows
+    team = 0
+    if allies != 0 and k > 0:
+        if pw:
+            team = 1 if (k == 3 or (unseen & suit_mask(led) & _above(best)) == ZERO) else 2
+        else:
+            team = 5
+            for q in range(k + 1, 4):
+                p = (leader + q) & 3
+                if (allies >> p) & 1:
+                    team = 3 if (obs[O_VOIDS + p] >> np.uint64(led)) & ONE else 4
+    ascore = 4
+    if allies != 0 and kind != 1:  # read by the lead and discard tuples only
+        ascore = _score_bucket(obs[O_TAKEN + lowest_bit(np.uint64(allies))], exposed)
+    pigw = _where(obs, seat, unseen, hand, _PIG, 0, 1, void_by)
+    sheepw = _where(obs, seat, unseen, hand, _SHEEP, 2, 2, void_by)
     ms = 2
     if obs[O_TAKEN + seat] & _SCORING:
         my = score_gain(ZERO, obs[O_TAKEN + seat], exposed)
@@ -446,6 +548,8 @@ def _table_context(obs, params, reps):
     # each slot's offset: the mixed-radix index of TABLE_TUPLES multiplied out, the terms
     # of the decision here, the card's in _table_indices
     km = k - 1
+    o8 = _T16 + kind * 40 + k * 10 + pigw              # card.kind.seat.pigwhere
+    o10 = _T20 + kind * 10 + sheepw                    # card.kind.sheepwhere
     o0 = _T0 + kind * 4 + k                            # heur.kind.seat
     o1 = _T1 + kind * 5 + tb                           # card.kind.trickno
     o2 = _T2 + pig * 18 + sheep * 6 + kind             # card.pig.sheep.heur.kind
@@ -455,18 +559,23 @@ def _table_context(obs, params, reps):
         o4 = _T4 + pig * 12 + sheep * 4 + (1 if hand & _SKA else 0)  # suit.above.pig.sheep.void.ska
         o5 = _T11 + pig * 18 + sheep * 6 + ha * 2      # card.pig.sheep.heartA.void
         o7 = _T15 + tb * 2                             # card.unseen.trickno.void
+        o9 = _T17 + ascore                             # card.allyvoid.foevoid.allyscore
+        o8 = _T21                                      # card.voids.above
     elif kind == 1:
         o3 = _T5 + pw * 2 + (1 if k == 3 else 0)       # wins.safe.value.class.partner.last
         o4 = _T6 + km * 6 + pig * 2                    # card.wins.safe.seat.pig.heur
         o5 = _T7 + pw * 24 + km                        # duck.wins.value.partner.heur.above.seat
         o7 = _T12 + km * 2 + pw                        # card.value.wins.seat.partner
+        o9 = _T18 + team * 8                           # class.wins.safe.team.value
     else:
         o3 = _T8 + pw * 8                              # card.own.partner.value
         o4 = _T9 + pw * 6 + km                         # class.value.partner.heur.seat
         o5 = _T13 + pig * 18 + sheep * 6 + ha * 2 + pw  # card.pig.sheep.heartA.partner
         o7 = _T14 + km * 2                             # card.value.seat.heur
+        o9 = _T19 + team * 40 + ascore                 # class.team.value.allyscore
     return (seat, k, kind, unseen, tmask, heur_rep, best, winner, duck, low, later_void,
-            others_void, reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7)
+            others_void, reps, win_base, give_base, ally_void, foe_void, void_by,
+            o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -494,7 +603,8 @@ def _table_indices(obs, tctx, c):
     """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
     offsets of :func:`_table_context` plus the card's terms."""
     (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
-     reps, win_base, give_base, o0, o1, o2, o3, o4, o5, o6, o7) = tctx
+     reps, win_base, give_base, ally_void, foe_void, void_by,
+     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10) = tctx
     hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
     s = c // 13
@@ -503,6 +613,7 @@ def _table_indices(obs, tctx, c):
     i1 = o1 + c * 15
     i2 = o2 + c * 54 + heur * 3
     i6 = o6 + c * 12
+    i10 = o10 + c * 30
     if kind == 0:
         su = unseen & sm
         ua = min(popcount(su & _above(c)), 3)
@@ -513,7 +624,11 @@ def _table_indices(obs, tctx, c):
         i4 = o4 + s * 144 + ua * 36 + ov * 2
         i5 = o5 + c * 54 + ov
         i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
+        i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
+        i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
+              + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
     elif kind == 1:
+        i8 = o8 + c * 120
         cb = bit(c)
         au = popcount(unseen & sm & _above(c))
         if c > best:
@@ -536,7 +651,9 @@ def _table_indices(obs, tctx, c):
         i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
         i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
         i7 = o7 + c * 96 + val * 12 + wins * 6
+        i9 = o9 + _CLASS[c] * 288 + wins * 144 + safe * 48 + val
     else:
+        i8 = o8 + c * 120
         cb = bit(c)
         own = min(popcount(hand & sm), 4)
         val = give_base
@@ -546,7 +663,8 @@ def _table_indices(obs, tctx, c):
         i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
         i5 = o5 + c * 54
         i7 = o7 + c * 48 + val * 6 + heur
-    return i0, i1, i2, i3, i4, i5, i6, i7
+        i9 = o9 + _CLASS[c] * 240 + val * 5
+    return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10
 
 
 @njit(cache=True, nogil=True)
@@ -561,7 +679,7 @@ def decision_indices(obs, params, cards, out):
     """
     tctx = _table_context(obs, params, _representatives(obs))
     n = 0
-    m = tctx[12]
+    m = tctx[12]  # reps
     while m:
         c = lowest_bit(m)
         m &= m - ONE
@@ -606,11 +724,12 @@ def _play_table(obs, params, r, reps):
     while m:
         c = lowest_bit(m)
         m &= m - ONE
-        i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, c)
-        sc = (((params[r, base + i0] + params[r, base + i1])
-               + (params[r, base + i2] + params[r, base + i3]))
-              + ((params[r, base + i4] + params[r, base + i5])
-                 + (params[r, base + i6] + params[r, base + i7])))
+        i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, c)
+        sc = ((((params[r, base + i0] + params[r, base + i1])
+                + (params[r, base + i2] + params[r, base + i3]))
+               + ((params[r, base + i4] + params[r, base + i5])
+                  + (params[r, base + i6] + params[r, base + i7])))
+              + ((params[r, base + i8] + params[r, base + i9]) + params[r, base + i10]))
         if sc > best_s:
             best_s = sc
             best_c = c
@@ -721,10 +840,12 @@ def decision_scores(obs, params, cards, scores):
             m &= m - ONE
             cards[n] = c
             rep = highest_bit(reps & (_below(c) | bit(c)))
-            i0, i1, i2, i3, i4, i5, i6, i7 = _table_indices(obs, tctx, rep)
-            scores[n] = (((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3]))
-                         + ((row[base + i4] + row[base + i5])
-                            + (row[base + i6] + row[base + i7])))
+            i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, rep)
+            scores[n] = ((((row[base + i0] + row[base + i1])
+                           + (row[base + i2] + row[base + i3]))
+                          + ((row[base + i4] + row[base + i5])
+                             + (row[base + i6] + row[base + i7])))
+                         + ((row[base + i8] + row[base + i9]) + row[base + i10]))
             n += 1
         return n
     feats = np.empty((13, N_FEATURES), dtype=np.float64)
