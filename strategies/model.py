@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from importlib import resources
 from pathlib import Path
 
@@ -180,13 +181,17 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
             meta = json.loads(str(z["meta"]))
     except FileNotFoundError:
         raise ModelFileError(f"model file {path} not found") from None
-    except (OSError, KeyError, ValueError, json.JSONDecodeError) as exc:
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError, ValueError,
+            json.JSONDecodeError) as exc:
         # numpy reads a file that is no .npy/.npz archive as a pickle and then advises
         # loading it unsafely: say what the file is not instead
         why = "not a NumPy .npz archive" if "pickle" in str(exc) else str(exc)
         raise ModelFileError(f"{path} is not a learned-model file ({why})") from None
     if not isinstance(meta, dict) or values.ndim != 1 or values.size < HEADER:
         raise ModelFileError(f"{path} is not a learned-model file")
+    if not np.all(np.isfinite(values[:HEADER])):
+        raise ModelFileError(f"{path} is not a learned-model file (its header holds "
+                             "non-finite numbers)")
     return values, meta
 
 

@@ -316,6 +316,25 @@ def test_bad_models_are_refused(tmp_path):
     play_deals(Rules(variant="partners"), f"learned:model={partners}", seed=1, n=1)
 
 
+def test_broken_model_files_are_refused_by_name(tmp_path):
+    """An empty file, a cut-off archive and a header of non-finite numbers are each refused
+    as "not a learned-model file" (a StrategyError: one Error line in the CLI)."""
+    good = tmp_path / "good.npz"
+    save_model(good, _random_table(), _meta(kind="table", feature_version=TABLE_VERSION))
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    bad_header = tmp_path / "inf.npz"
+    tv = _random_table()
+    tv[0] = np.inf
+    save_model(bad_header, tv, _meta(kind="table", feature_version=TABLE_VERSION))
+    for path in (empty, cut, bad_header):
+        with pytest.raises(StrategyError, match=f"{path.name} is not a learned-model file"):
+            parse_player(f"learned:model={path}")
+    parse_player(f"learned:model={good}")
+
+
 def test_cli_refuses_a_model_for_other_rules_with_one_error_line(tmp_path):
     path = tmp_path / "pips.npz"
     save_model(path, _heuristic_copy(), _meta(Rules(heart_values="pips")))
