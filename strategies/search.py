@@ -581,17 +581,18 @@ def _leaf(h, taken, k, t, rules, exp, out, d):
 
 
 @njit(cache=True, nogil=True)
-def exact_endgame(h, taken, leader, k, led, first_in_led, led_suits, exposed, best, winner,
-                  trick_mask, t, team, solo, rules, exp, stk):
+def exact_endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
     """The rest of the deal played exactly with every hand known (a max-n search: each seat
     plays the card best for its own zero-sum utility, :func:`_utility`, ties to the lowest
     card): the four seats' raw scores ``(r0, r1, r2, r3)`` at its end (RULES §5).
 
     ``h``: uint64[4] every seat's current hand; ``taken``: uint64[4] the cards each seat
-    took in completed tricks (both are changed during the search and restored); ``leader``,
-    ``k`` (cards on the current trick), ``led`` (its suit), ``first_in_led``, ``led_suits``,
-    ``best`` (the highest card of the led suit on it), ``winner`` (its seat) and
-    ``trick_mask`` (its cards) describe the current trick; ``t``: completed tricks;
+    took in completed tricks (both are changed during the search and restored); ``trick``:
+    the tuple ``(leader, k, led, first_in_led, led_suits, best, winner, trick_mask, t)``
+    of the current trick — its leader, ``k`` cards on it, ``led`` (its suit, int64),
+    ``first_in_led`` (bool), ``led_suits`` (uint64 mask), ``best`` (the highest card of the
+    led suit on it), ``winner`` (its seat), ``trick_mask`` (uint64, its cards) — and ``t``,
+    the completed tricks;
     ``exposed``: the exposed-card mask (RULES §3 first-lead restriction); ``team``: a seat
     mask of one team (partners / 猪羊一家), ``solo``: every seat for itself; ``rules``,
     ``exp``: as :func:`rollout_value_t`; ``stk``: int64 (≥ 4 × tricks left − k + 1,
@@ -603,6 +604,7 @@ def exact_endgame(h, taken, leader, k, led, first_in_led, led_suits, exposed, be
     # card, 8 seat to play, 9 seat that took the trick the move completed (-1: none); masks
     # (< 2⁵², kept as int64) 10 trick, 11 cards left to try, 12 hand before the move, 13 led
     # suits, 14 the trick the move completed; 15 best utility; 16..19 its raw scores
+    leader, k, led, first_in_led, led_suits, best, winner, trick_mask, t = trick
     st = stk
     if _leaf(h, taken, k, t, rules, exp, st, 0):
         return st[0, 16], st[0, 17], st[0, 18], st[0, 19]
@@ -724,8 +726,8 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     """:func:`rollout_value_x` with every trick played by the rollout policy (``exact``
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                    np.int64(0))
+                    scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
+                              np.int64(0)))
 
 
 @njit(cache=True, nogil=True)
@@ -735,22 +737,21 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                    np.int64(0))
+                    scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
+                              np.int64(0)))
 
 
 @njit(cache=True, nogil=True)
 def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, scratch,
-                    exact, stk, head):
+                    ends):
     """:func:`_rollout` compiled with every policy (:data:`ROLLOUT_PLAYS`): the search's
     rollout with its ``exact`` and ``head`` keys."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, exact, stk, head)
+                    scratch, ends)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch,
-             exact, stk, head):
+def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
@@ -762,7 +763,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
     ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
     only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
-    (overwritten); ``exact`` (key ``exact``): from the first trick after ``card``'s on
+    (overwritten); ``ends``: the tuple ``(exact, stk, head)`` — ``exact`` (key
+    ``exact``): from the first trick after ``card``'s on
     which at most ``exact`` tricks are left, the deal is played out by
     :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
     of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
@@ -774,6 +776,7 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
     No allocation.
     """
+    exact, stk, head = ends
     rng = np.uint64(rng)
     ro = scratch[0:O_SIZE]
     h = scratch[O_SIZE:O_SIZE + 4]
@@ -813,8 +816,10 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
         if k == 0 and ((h[0] | h[1] | h[2] | h[3]) & _SCORING) == ZERO:
             break  # no scoring card left to take: the rest cannot change any score
         if k == 0 and forced < 0 and 13 - t <= exact:
-            r = exact_endgame(h, ro[O_TAKEN:O_TAKEN + 4], leader, 0, 0, False, led_suits,
-                              exposed, -1, leader, ZERO, t, team, solo, rules, exp, stk)
+            trick = (np.int64(leader), np.int64(0), np.int64(0), False, led_suits,
+                     np.int64(-1), np.int64(leader), ZERO, np.int64(t))
+            r = exact_endgame(h, ro[O_TAKEN:O_TAKEN + 4], trick, exposed, team, solo, rules,
+                              exp, stk)
             return _measure_value(r[0], r[1], r[2], r[3], seat, team, measure), rng
         while k < 4:
             p = (leader + k) & 3
@@ -841,6 +846,10 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
             trick_mask |= cb
             ro[O_TRICK + k] = np.uint64(c)
             ro[O_PLAYED] |= cb
+            if c == SQ:
+                ro[O_PIG_SHEEP_BY] |= np.uint64(p + 1)
+            elif c == DJ:
+                ro[O_PIG_SHEEP_BY] |= np.uint64(p + 1) << _U4
             s = c // 13
             if k == 0:
                 led = s
@@ -998,7 +1007,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
             val, _ = rollout_value_x(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
-                                     scratch, exact, stk, head)
+                                     scratch, (exact, stk, head))
             v += val
         totals[c] = v
         if v > best_v:

@@ -56,9 +56,12 @@ def test_thirteen_diamonds_exposing_the_sheep_loses():
     seat is void in diamonds, so every trick is led in another suit and this hand only
     discards — it never wins a trick, its raw score is 0 on every deal, and the ♦J always
     ends with an opponent.  Exposing it doubles that opponent's +100 (×2 with their ♣10),
-    so the zero-sum Δ = −100·m/3 < 0.  Opponents expose nothing, to isolate the effect."""
+    so the zero-sum Δ = −100·m/3 < 0 on every deal.  Opponents expose nothing and every seat
+    plays ``lowest``, whose cards do not depend on exposures, so each deal is played alike
+    both ways and only the sheep's doubling differs (a player that reacts to the exposure
+    may change who takes what, and so a deal's Δ)."""
     df = exposure_ev("D:AKQJT98765432", opponents_exposure="never", precision=0,
-                     max_deals=3_000, batch=1_000)
+                     max_deals=3_000, batch=1_000, player="lowest")
     dj = row(df, "DJ")
     assert dj["delta_hi"] < 0
     assert dj["sheep"] == 0 and dj["p_gain"] == 0

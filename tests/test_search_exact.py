@@ -102,9 +102,9 @@ def test_exact_endgame_equals_a_plain_max_n_search(tricks_left):
         assert rules.shape == (R_SIZE,)
         team, solo = [(1, True), (0b0101, False), (0b0011, False)][i % 3]
         ha, ta = np.array(h, np.uint64), np.array(taken, np.uint64)
-        got = exact_endgame(ha, ta, leader, 0, 0, False, np.uint64(led_suits),
-                            np.uint64(exposed), -1, leader, np.uint64(0), 13 - tricks_left,
-                            team, solo, rules, exp, stk)
+        trick = (np.int64(leader), np.int64(0), np.int64(0), False, np.uint64(led_suits),
+                 np.int64(-1), np.int64(leader), np.uint64(0), np.int64(13 - tricks_left))
+        got = exact_endgame(ha, ta, trick, np.uint64(exposed), team, solo, rules, exp, stk)
         want = _reference(h, taken, leader, 0, 0, False, led_suits, exposed, -1, leader, 0,
                           13 - tricks_left, team, solo, rules, exp)
         assert tuple(int(x) for x in got) == want

@@ -511,8 +511,8 @@ class _SyncJob:
 #: (45) times: the larger of each command's defaults with every seat searching — expose: one
 #: deck 250 × 4 × 56 = 56,000 (a one-deck search of 56 worlds, top=2), two decks
 #: 10 × 4 × 32 × 45 = 57,600 (about a second per exposure option on a core); advise: one deck
-#: 16 × 4 × 56 = 3,584 (56 worlds), two decks 16 × 4 × 32 × 45 = 92,160 (each world plays every legal
-#: card to the end).
+#: 16 × 4 × 56 = 3,584 (56 worlds), two decks 16 × 4 × 32 × 45 = 92,160 (each world plays
+#: every legal card to the end).
 MAX_SEARCH_WORK = {"expose": 57_600, "advise": 92_160}
 
 
