@@ -20,7 +20,7 @@ from sim.analysis.learn.record import (
     save_records,
 )
 from sim.errors import InputError
-from sim.game.observation import O_SIZE
+from sim.game.observation import O_LEGAL, O_SIZE
 from sim.game.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +57,14 @@ def _fails(main, argv, capsys) -> str:
 
 
 def _records(path: Path, variant: str = "solo", n: int = 3, **meta) -> Path:
-    """A small records file (``n`` decisions of zero observations) for ``variant``."""
+    """A small records file for ``variant``: ``n`` decisions of zero observations but for
+    the legal cards (♣2 and ♣3), their values 1 and 2."""
     rules = Rules(variant=variant)
-    dec = Decisions(np.zeros((n, O_SIZE), np.uint64), np.zeros((n, 52), np.float32),
-                    np.arange(n, dtype=np.int64))
+    obs = np.zeros((n, O_SIZE), np.uint64)
+    obs[:, O_LEGAL] = 0b11
+    values = np.full((n, 52), np.nan, np.float32)
+    values[:, :2] = [1.0, 2.0]
+    dec = Decisions(obs, values, np.arange(n, dtype=np.int64))
     m = records_meta(rules, TrainSettings(teacher="search:infer=0", field="greedy", deals=n,
                                           seed=1))
     save_records(path, dec, {**m, **meta})
@@ -108,6 +112,19 @@ def test_read_records_refuses_arrays_that_do_not_fit(tmp_path):
              values=np.zeros((3, 52), np.float32), deal=np.zeros(2, np.int64))
     with pytest.raises(RecordsError, match="do not fit together"):
         read_records(p, Decisions)
+
+
+def test_read_records_refuses_non_finite_values_of_legal_cards(tmp_path):
+    p = _records(tmp_path / "r.npz")
+    dec, meta = read_records(p, Decisions)
+    dec.values[1, 1] = np.inf
+    save_records(p, dec, meta)
+    with pytest.raises(RecordsError, match="non-finite rollout means of legal cards"):
+        read_records(p, Decisions)
+    dec.values[1, 1] = 2.0
+    dec.values[1, 7] = np.inf  # not a legal card: not read
+    save_records(p, dec, meta)
+    assert read_records(p, Decisions)[0].values[1, 1] == 2.0
 
 
 # ---------------------------------------------------------------- record_student.py
@@ -234,7 +251,7 @@ def test_fit_records_subprocess_exit_code(tmp_path):
 
 def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     """record_student replaces an existing records file; fit_records fits it into a model
-    naming the records, and refuses records whose values make the fit non-finite."""
+    naming the records, and refuses records with non-finite values before the fit."""
     rec = _records(tmp_path / "r.npz", n=1)
     record_student.main(["--student", "greedy", "--teacher", "search:worlds=4", "--seed", "3",
                          "--deals", "2", "--out", str(rec)])
@@ -249,11 +266,10 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     assert np.all(np.isfinite(values))
     assert mmeta["records"][0]["student"] == "greedy" and mmeta["epochs"] == 1
     capsys.readouterr()
-    legal = ~np.isnan(dec.values)
-    dec.values[legal] = np.nan
-    bad = tmp_path / "nan.npz"
+    dec.values[np.isfinite(dec.values)] = np.inf
+    bad = tmp_path / "inf.npz"
     save_records(bad, dec, meta)
     out2 = tmp_path / "m2.npz"
     line = _fails(fit_records.main, [str(bad), "--out", str(out2)], capsys)
-    assert "non-finite" in line
+    assert line == f"Error: {bad} holds non-finite rollout means of legal cards"
     assert not out2.exists()

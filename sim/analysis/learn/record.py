@@ -549,8 +549,8 @@ def read_records(path, cls) -> tuple:
     """``(decisions, meta)`` of the records file ``path``: the decisions as a ``cls``
     (:class:`Decisions` or ``Decisions2``), ``meta`` its metadata (:func:`records_meta`).
     Raises :class:`RecordsError` naming the file when it is missing, not a regular file,
-    not a records file, or its arrays do not fit together (the layout of
-    ``cls.concat([])``)."""
+    not a records file, its arrays do not fit together (the layout of ``cls.concat([])``)
+    or a legal card's rollout mean is not finite."""
     if not os.path.exists(path):
         raise RecordsError(f"records file {path} not found")
     if not os.path.isfile(path):
@@ -570,6 +570,12 @@ def read_records(path, cls) -> tuple:
     if not fits or len({len(a) for k, a in arrays.items() if a.ndim == 2 or k == "deal"}) != 1:
         raise RecordsError(f"{path} is not a records file of gongzhu-sim train "
                            "(its arrays do not fit together)")
+    vals = arrays["values"]
+    if vals.ndim == 2:  # one deck: a value for each legal card (bit c of O_LEGAL: card c)
+        legal = (arrays["obs"][:, O_LEGAL, None] >> np.arange(52, dtype=np.uint64)) & 1
+        vals = vals[legal.astype(bool)]
+    if not np.all(np.isfinite(vals)):
+        raise RecordsError(f"{path} holds non-finite rollout means of legal cards")
     return cls(**arrays), got
 
 
