@@ -15,60 +15,89 @@ file's teacher, field, student, seed and deals (``records``) and this command
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import os
 import shlex
 import sys
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sim.analysis.learn.record import (  # noqa: E402
     Decisions,
     TrainSettings,
+    check_model_out,
     fit_and_save,
-    load_records,
     progress_line,
+    read_records,
 )
+from sim.errors import InputError, check_seed  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
-from strategies.model import read_model, save_model  # noqa: E402
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The command line (module doc); bad input exits with code 2 and one ``Error:`` line,
+    before the fit and without touching ``--out``."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("records", nargs="+")
     ap.add_argument("--variant", default="solo", choices=("solo", "partners", "pig_sheep"))
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--temperature", type=float, default=5.0)
+    ap.add_argument("--out", required=True, help="the model file to write (an existing file "
+                    "is replaced only when it is a model file)")
+    ap.add_argument("--epochs", type=int, default=10, help="passes of the fit (1..1000)")
+    ap.add_argument("--temperature", type=float, default=5.0, help="the target softmax's "
+                    "temperature in raw points (0.1..1000)")
     ap.add_argument("--seed", type=int, default=None, help="the fit's seed (default: the "
                     "first file's recording seed)")
-    a = ap.parse_args()
+    a = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        fit_records(a, "python scripts/fit_records.py "
+                    + shlex.join(sys.argv[1:] if argv is None else argv))
+    except InputError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def fit_records(a: argparse.Namespace, command: str) -> None:
+    """Check the arguments ``a`` of :func:`main`, read the records, fit and write the model.
+    Raises InputError (RecordsError for a file that is not a fitting records file) before
+    the fit; the model file is written whole or not at all."""
+    if not 1 <= a.epochs <= 1000:
+        raise InputError(f"--epochs must be a whole number 1..1000, got {a.epochs}")
+    if not (math.isfinite(a.temperature) and 0.1 <= a.temperature <= 1000.0):
+        raise InputError(f"--temperature must be a number 0.1..1000 (raw points), got "
+                         f"{a.temperature}")
+    if a.seed is not None:
+        check_seed(a.seed, "--seed")
+    outs = {os.path.realpath(p) for p in a.records}
+    if os.path.realpath(a.out) in outs:
+        raise InputError(f"--out {a.out} is one of the records files: not replaced")
+    check_model_out(a.out)
     rules = Rules(variant=a.variant)
     want = [int(x) for x in rules.to_array()]
     parts, metas, off = [], [], 0
     for path in a.records:
-        with np.load(path, allow_pickle=False) as z:
-            m = json.loads(str(z["meta"]))
+        d, m = read_records(path, Decisions)
         if m.get("rules_array") != want or m.get("decks") != 1:
-            sys.exit(f"Error: {path} was recorded for other rules than --variant {a.variant}")
-        d = load_records(path, Decisions, {})
+            raise InputError(f"{path} was recorded for other rules than --variant {a.variant}")
+        try:
+            deals = int(m["deals"])
+            seed = int(m["seed"])
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{path} is not a records file of gongzhu-sim train (its "
+                             "metadata has no deal count or seed)") from None
         d.deal = d.deal + off  # a multiple of 10 apart: each file keeps its held-out tenth
-        off += (int(m["deals"]) + 9) // 10 * 10
+        off += (deals + 9) // 10 * 10
         parts.append(d)
         metas.append({k: m.get(k) for k in ("teacher", "field", "student", "seed", "deals")})
+        if len(parts) == 1:
+            first_seed = seed
     first = metas[0]
-    command = "python scripts/fit_records.py " + shlex.join(sys.argv[1:])
     ts = TrainSettings(teacher=first["teacher"], field=first["field"], deals=int(first["deals"]),
-                       seed=int(first["seed"] if a.seed is None else a.seed), jobs=1,
+                       seed=first_seed if a.seed is None else a.seed, jobs=1,
                        epochs=a.epochs, temperature=a.temperature, kind="table",
                        command=command)
-    fit_and_save(Decisions.concat(parts), rules, ts, a.out, log=progress_line)
-    values, meta = read_model(a.out)
-    meta["records"] = metas
-    save_model(a.out, values, meta)
-
+    check_model_out(a.out)  # nothing foreign appeared there while reading
+    fit_and_save(Decisions.concat(parts), rules, ts, a.out, log=progress_line,
+                 extra_meta={"records": metas})
 
 if __name__ == "__main__":
     main()

@@ -28,12 +28,15 @@ from sim.analysis.learn.record import (  # noqa: E402
     RECORDS_KIND,
     TABLES,
     Decisions,
+    check_records_out,
     parse_teacher,
     save_records,
     table_seats,
 )
 from sim.core.rng import STREAM_PLAY, py_stream  # noqa: E402
 from sim.engine.gameloop import deal_game  # noqa: E402
+from sim.errors import InputError, check_seed  # noqa: E402
+from sim.game.observation import O_SIZE  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 from strategies.dispatch import choose_play  # noqa: E402
 from strategies.registry import PLAYER, former_search, params_table, parse_player, resolve  # noqa: E402
@@ -43,10 +46,20 @@ from strategies.search import search_decision  # noqa: E402
 def record_student(rules: Rules, teacher: str, field: str, student: str, seed: int,
                    deals: int, log=None) -> Decisions:
     """The teacher's labels at its seats over deals ``0 … deals−1`` of ``seed``, the
-    student's card played there (module doc)."""
-    teach = parse_teacher(teacher, 1)
-    fld = parse_player(field, 1)
-    stu = parse_player(student, 1)
+    student's card played there (module doc).  Raises InputError (StrategyError naming
+    the spec as written) for a bad teacher, field or student, or a student that does not
+    play these rules (a model made for another variant), before any deal is played."""
+    try:
+        who = "teacher"
+        teach = parse_teacher(teacher, 1)
+        who = "field"
+        fld = parse_player(field, 1)
+        params_table(resolve([teach, fld, teach, fld], PLAYER, 1), rules)
+        who = "student"
+        stu = parse_player(student, 1)
+        params_table(resolve([stu] * 4, PLAYER, 1), rules)
+    except InputError as e:
+        raise InputError(f"{who}: {e}") from None
     obs_l, val_l, deal_l = [], [], []
     totals = np.zeros(52, np.int64)
     for i in range(deals):
@@ -79,11 +92,13 @@ def record_student(rules: Rules, teacher: str, field: str, student: str, seed: i
             state.play(int(c))
         if log is not None and (i + 1) % 1000 == 0:
             log(f"{i + 1:,} deals, {len(obs_l):,} decisions")
-    return Decisions(np.array(obs_l, np.uint64).reshape(-1, len(o)),
+    return Decisions(np.array(obs_l, np.uint64).reshape(-1, O_SIZE),
                      np.array(val_l, np.float32).reshape(-1, 52), np.array(deal_l, np.int64))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """The command line (module doc); bad input exits with code 2 and one ``Error:`` line,
+    before any recording and without touching ``--out``."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variant", default="solo", choices=("solo", "partners", "pig_sheep"))
     ap.add_argument("--teacher", default="search:worlds=64,measure=zero_sum")
@@ -91,19 +106,28 @@ def main() -> None:
     ap.add_argument("--student", required=True, help="the player whose cards are played")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--deals", type=int, required=True)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    rules = Rules(variant=a.variant)
-    t = time.process_time()
-    dec = record_student(rules, a.teacher, a.field, a.student, a.seed, a.deals,
-                         log=lambda s: print(s, file=sys.stderr, flush=True))
+    ap.add_argument("--out", required=True, help="the records file to write (an existing "
+                    "file is replaced only when it is a records file)")
+    a = ap.parse_args(argv)
+    try:
+        if a.deals < 1:
+            raise InputError("--deals must be ≥ 1")
+        check_seed(a.seed, "--seed")
+        check_records_out(a.out)
+        rules = Rules(variant=a.variant)
+        t = time.process_time()
+        dec = record_student(rules, a.teacher, a.field, a.student, a.seed, a.deals,
+                             log=lambda s: print(s, file=sys.stderr, flush=True))
+        check_records_out(a.out)  # nothing foreign appeared there while recording
+    except InputError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        sys.exit(2)
     save_records(a.out, dec, {"kind": RECORDS_KIND, "teacher": former_search(a.teacher),
                               "field": a.field, "student": a.student, "seed": a.seed,
                               "deals": a.deals, "decks": 1,
                               "rules_array": [int(x) for x in rules.to_array()]})
     print(f"{len(dec):,} decisions of {a.deals:,} deals written to {a.out} "
           f"({time.process_time() - t:.0f} s CPU)", file=sys.stderr)
-
 
 if __name__ == "__main__":
     main()

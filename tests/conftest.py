@@ -132,6 +132,8 @@ SLOW: dict[str, set[str] | None] = {
         "test_fit_learns_a_planted_preference_over_two_deck_plays",
         "test_cli_train_two_decks_writes_a_two_deck_model",
     },
+    # record_student.py and fit_records.py end to end (search and learned-table kernels)
+    "tests/test_learn_scripts.py": {"test_record_then_fit"},
 }
 
 

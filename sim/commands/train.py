@@ -95,15 +95,9 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
                          "cards, so it has no value for the others to learn from (top=0)")
     parse_player(field_name, rules.decks)
     out_path = Path(out)
-    if out_path.exists():
-        from strategies.model import ModelFileError, read_model
+    from sim.analysis.learn.record import check_model_out
 
-        try:
-            read_model(out_path)
-        except ModelFileError:
-            raise InputError(f"{out} exists and is not a model file: not replaced") from None
-    if not out_path.parent.exists():
-        raise InputError(f"folder {out_path.parent} does not exist")
+    check_model_out(out_path)
     if records is not None and not Path(records).parent.exists():
         raise InputError(f"folder {Path(records).parent} does not exist")
     from sim.analysis import analysis_spec

@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import zipfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.rng import STREAM_PLAY, py_stream
+from sim.errors import InputError
 from sim.game.observation import O_LEGAL, O_SIZE
 from sim.game.rules import Rules
 from strategies.dispatch import N_PARAMS, choose_play
@@ -85,12 +87,20 @@ def parse_teacher(teacher: str, decks: int) -> Choice:
     """The teacher ``teacher`` (a ``search`` name) resolved for ``decks`` decks, with the
     former search's defaults for the keys it leaves out (strategies/registry.py
     :func:`former_search`): a teacher rolls out every legal card, which one deck's default
-    search (``top=2``) does not.  Raises ValueError for a name that is not ``search``,
-    StrategyError for an unknown name or a bad key."""
+    search (``top=2``) does not.  Raises InputError for a name that is not ``search`` or
+    that keeps ``top`` (its other cards would have no rollout mean), StrategyError (an
+    InputError naming ``teacher`` as written) for an unknown name or a bad key."""
     if teacher.strip().partition(":")[0].strip() != "search":
         parse_player(teacher, decks)  # an unknown name: StrategyError, as for every player
-        raise ValueError(f"the teacher must be a search player, got {teacher!r}")
-    return parse_player(former_search(teacher), decks)
+        raise InputError(f"the teacher must be a search player, got {teacher!r}")
+    parse_player(teacher, decks)  # errors name the spec as the user wrote it
+    teach = parse_player(former_search(teacher), decks)
+    from strategies.search import SEARCH_PARAMS
+
+    if teach.params[list(SEARCH_PARAMS).index("top")] != 0:
+        raise InputError(f"teacher {teacher!r}: a teacher with top rolls out only some "
+                         "cards, so it has no value for the others to learn from (top=0)")
+    return teach
 
 
 def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: int,
@@ -503,9 +513,9 @@ def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden:
 RECORDS_KIND = "gongzhu-sim records"
 
 
-class RecordsError(ValueError):
+class RecordsError(InputError):
     """A records file that is not one, or that was recorded for another teacher, field,
-    seed, deal count or rules than asked (the message names the difference)."""
+    seed, deal count or rules than asked (the message names the file and the difference)."""
 
 
 def records_meta(rules: Rules, ts: TrainSettings) -> dict:
@@ -519,14 +529,54 @@ def records_meta(rules: Rules, ts: TrainSettings) -> dict:
 def save_records(path, dec, meta: dict) -> None:
     """Write recorded decisions ``dec`` (a :class:`Decisions` or the two-deck
     ``Decisions2``: every dataclass field, as arrays) and ``meta`` (:func:`records_meta`)
-    to the ``.npz`` file ``path``, through a temporary file renamed at the end (nothing
-    half-written is left)."""
+    to the ``.npz`` file ``path``, through a new temporary file in the same folder renamed
+    at the end (nothing half-written is left, no other file is touched)."""
+    import tempfile
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
     arrays = {f.name: getattr(dec, f.name) for f in fields(dec)}
-    with open(tmp, "wb") as fh:
-        np.savez(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_records(path, cls) -> tuple:
+    """``(decisions, meta)`` of the records file ``path``: the decisions as a ``cls``
+    (:class:`Decisions` or ``Decisions2``), ``meta`` its metadata (:func:`records_meta`).
+    Raises :class:`RecordsError` naming the file when it is missing, not a regular file,
+    not a records file, its arrays do not fit together (the layout of ``cls.concat([])``)
+    or a legal card's rollout mean is not finite."""
+    if not os.path.exists(path):
+        raise RecordsError(f"records file {path} not found")
+    if not os.path.isfile(path):
+        raise RecordsError(f"{path} is not a records file (not a regular file)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            got = json.loads(str(z["meta"]))
+            if not isinstance(got, dict) or got.get("kind") != RECORDS_KIND:
+                raise KeyError("kind")
+            arrays = {f.name: np.asarray(z[f.name]) for f in fields(cls)}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        raise RecordsError(f"{path} is not a records file of gongzhu-sim train") from None
+    empty = cls.concat([])
+    fits = all(a.ndim == getattr(empty, k).ndim and a.dtype == getattr(empty, k).dtype
+               and a.shape[1:] == getattr(empty, k).shape[1:] for k, a in arrays.items())
+    # one decision per row of every 2-D array (the observations) and per deal index
+    if not fits or len({len(a) for k, a in arrays.items() if a.ndim == 2 or k == "deal"}) != 1:
+        raise RecordsError(f"{path} is not a records file of gongzhu-sim train "
+                           "(its arrays do not fit together)")
+    vals = arrays["values"]
+    if vals.ndim == 2:  # one deck: a value for each legal card (bit c of O_LEGAL: card c)
+        legal = (arrays["obs"][:, O_LEGAL, None] >> np.arange(52, dtype=np.uint64)) & 1
+        vals = vals[legal.astype(bool)]
+    if not np.all(np.isfinite(vals)):
+        raise RecordsError(f"{path} holds non-finite rollout means of legal cards")
+    return cls(**arrays), got
 
 
 def load_records(path, cls, meta: dict):
@@ -534,14 +584,7 @@ def load_records(path, cls, meta: dict):
     ``Decisions2``).  Raises :class:`RecordsError` when the file is not a records file or was
     recorded for other settings than ``meta`` (:func:`records_meta`; the message names the
     first key that differs)."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            got = json.loads(str(z["meta"]))
-            if got.get("kind") != RECORDS_KIND:
-                raise KeyError("kind")
-            arrays = {f.name: z[f.name] for f in fields(cls)}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError):
-        raise RecordsError(f"{path} is not a records file of gongzhu-sim train") from None
+    dec, got = read_records(path, cls)
     from strategies.registry import StrategyError, former_search
 
     for key, want in meta.items():
@@ -554,7 +597,33 @@ def load_records(path, cls, meta: dict):
         if have != want:
             raise RecordsError(f"{path} was recorded with {key} {got.get(key)!r}, not "
                                f"{want!r}")
-    return cls(**arrays)
+    return dec
+
+
+def _check_out(out, ours, what: str) -> None:
+    if not Path(out).parent.exists():
+        raise InputError(f"folder {Path(out).parent} does not exist")
+    if os.path.lexists(out):
+        try:
+            ours(out)
+        except Exception:  # any file that does not read as ``what`` stays untouched
+            raise InputError(f"{out} exists and is not {what}: not replaced") from None
+
+
+def check_records_out(out) -> None:
+    """Before any recording: raise InputError when the records file ``out`` cannot be
+    written (its folder does not exist) or must not be (it exists and is not a records file
+    of :func:`save_records`: only those are replaced)."""
+    _check_out(out, lambda p: read_records(p, Decisions), "a records file")
+
+
+def check_model_out(out) -> None:
+    """Before any fit: raise InputError when the model file ``out`` cannot be written (its
+    folder does not exist) or must not be (it exists and is not a model file,
+    strategies/model.py ``read_model``: only those are replaced)."""
+    from strategies.model import read_model
+
+    _check_out(out, read_model, "a model file")
 
 
 def recorded(rules: Rules, ts: TrainSettings, records, record, cls, log=None):
@@ -591,8 +660,11 @@ def train_model(rules: Rules, ts: TrainSettings, out, log=None, records=None) ->
     return fit_and_save(dec, rules, ts, out, log=log)
 
 
-def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None) -> dict:
-    """The fit and the model file of :func:`train_model` from recorded decisions ``dec``."""
+def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
+                 extra_meta: dict | None = None) -> dict:
+    """The fit and the model file of :func:`train_model` from recorded decisions ``dec``
+    (``extra_meta``: more keys of the model's metadata).  Raises RecordsError, writing
+    nothing, when the fit's weights are not all finite (records with non-finite values)."""
     from strategies.learned import FEATURE_VERSION, TABLE_VERSION
     from strategies.model import save_model
 
@@ -610,12 +682,16 @@ def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None)
         values = fit_model(dtr, hidden=ts.hidden, temperature=ts.temperature,
                            epochs=ts.epochs, seed=seed, log=log)
         version, hidden = FEATURE_VERSION, ts.hidden
+    if not np.all(np.isfinite(values)):
+        raise RecordsError(f"the fit of {len(dec):,} recorded decisions gave non-finite "
+                           f"weights (temperature {ts.temperature}): no model written")
     rm, am = regret(dte, values)
     rh, ah = regret(dte, None)
     meta = model_meta(ts.kind, version, rules, ts, hidden, len(dec),
                       {"test_decisions": int(len(te)), "regret_model": rm,
                        "regret_heuristic": rh, "best_share_model": am,
                        "best_share_heuristic": ah})
+    meta.update(extra_meta or {})
     save_model(out, values, meta)
     if log is not None:
         log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best card {am:.1%}), "

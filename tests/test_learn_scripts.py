@@ -1,0 +1,275 @@
+"""Bad input of scripts/record_student.py and scripts/fit_records.py: one ``Error:`` line,
+exit code 2, before any recording or fit, and no file the script did not write is touched."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.analysis.learn.record import (
+    Decisions,
+    RecordsError,
+    TrainSettings,
+    read_records,
+    records_meta,
+    save_records,
+)
+from sim.errors import InputError
+from sim.game.observation import O_LEGAL, O_SIZE
+from sim.game.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def record_student():
+    return _script("record_student")
+
+
+@pytest.fixture(scope="module")
+def fit_records():
+    return _script("fit_records")
+
+
+def _fails(main, argv, capsys) -> str:
+    """Run ``main(argv)``: it must exit with code 2 and print exactly one ``Error:`` line
+    (and nothing on stdout); returns that line."""
+    with pytest.raises(SystemExit) as ex:
+        main(argv)
+    assert ex.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), err
+    return lines[0]
+
+
+def _records(path: Path, variant: str = "solo", n: int = 3, **meta) -> Path:
+    """A small records file for ``variant``: ``n`` decisions of zero observations but for
+    the legal cards (♣2 and ♣3), their values 1 and 2."""
+    rules = Rules(variant=variant)
+    obs = np.zeros((n, O_SIZE), np.uint64)
+    obs[:, O_LEGAL] = 0b11
+    values = np.full((n, 52), np.nan, np.float32)
+    values[:, :2] = [1.0, 2.0]
+    dec = Decisions(obs, values, np.arange(n, dtype=np.int64))
+    m = records_meta(rules, TrainSettings(teacher="search:infer=0", field="greedy", deals=n,
+                                          seed=1))
+    save_records(path, dec, {**m, **meta})
+    return path
+
+
+@pytest.fixture()
+def files(tmp_path):
+    """Bad inputs: missing, empty, text, truncated zip, a zip without records, a folder."""
+    good = _records(tmp_path / "rec.npz")
+    (tmp_path / "zero.npz").write_bytes(b"")
+    (tmp_path / "text.npz").write_text("precious notes\n")
+    (tmp_path / "trunc.npz").write_bytes(good.read_bytes()[:200])
+    np.savez(tmp_path / "other.npz", values=np.zeros(3))
+    (tmp_path / "dir.npz").mkdir()
+    return tmp_path
+
+
+# ---------------------------------------------------------------- shared reading / checks
+
+def test_read_records_round_trip(tmp_path):
+    dec, meta = read_records(_records(tmp_path / "r.npz", n=4), Decisions)
+    assert dec.obs.shape == (4, O_SIZE) and dec.values.shape == (4, 52)
+    assert dec.deal.tolist() == [0, 1, 2, 3]
+    assert meta["deals"] == 4 and meta["decks"] == 1
+    assert not list(tmp_path.glob("*.part"))  # the temporary file was renamed
+
+
+@pytest.mark.parametrize("name,why", [
+    ("missing.npz", "not found"), ("zero.npz", "not a records file"),
+    ("text.npz", "not a records file"), ("trunc.npz", "not a records file"),
+    ("other.npz", "not a records file"), ("dir.npz", "not a regular file"),
+])
+def test_read_records_refuses(files, name, why):
+    with pytest.raises(RecordsError, match=why):
+        read_records(files / name, Decisions)
+    assert issubclass(RecordsError, InputError)
+
+
+def test_read_records_refuses_arrays_that_do_not_fit(tmp_path):
+    p = tmp_path / "r.npz"
+    meta = records_meta(Rules(), TrainSettings(teacher="search", field="greedy", deals=2,
+                                               seed=1))
+    np.savez(p, meta=np.array(json.dumps(meta)), obs=np.zeros((2, O_SIZE), np.uint64),
+             values=np.zeros((3, 52), np.float32), deal=np.zeros(2, np.int64))
+    with pytest.raises(RecordsError, match="do not fit together"):
+        read_records(p, Decisions)
+
+
+def test_read_records_refuses_non_finite_values_of_legal_cards(tmp_path):
+    p = _records(tmp_path / "r.npz")
+    dec, meta = read_records(p, Decisions)
+    dec.values[1, 1] = np.inf
+    save_records(p, dec, meta)
+    with pytest.raises(RecordsError, match="non-finite rollout means of legal cards"):
+        read_records(p, Decisions)
+    dec.values[1, 1] = 2.0
+    dec.values[1, 7] = np.inf  # not a legal card: not read
+    save_records(p, dec, meta)
+    assert read_records(p, Decisions)[0].values[1, 1] == 2.0
+
+
+# ---------------------------------------------------------------- record_student.py
+
+@pytest.mark.parametrize("extra,msg", [
+    (["--student", "nosuch"], "Error: student: unknown player 'nosuch'"),
+    (["--teacher", "search:exact=9"], "'search:exact=9'"),
+    (["--teacher", "greedy"], "the teacher must be a search player, got 'greedy'"),
+    (["--teacher", "search:top=2"], "top"),
+    (["--field", "nosuch"], "Error: field: unknown player 'nosuch'"),
+    (["--deals", "0"], "Error: --deals must be ≥ 1"),
+    (["--deals", "-1"], "Error: --deals must be ≥ 1"),
+    (["--seed", "-1"], "--seed must be a whole number"),
+])
+def test_record_student_bad_input(record_student, tmp_path, capsys, extra, msg):
+    argv = ["--student", "greedy", "--seed", "1", "--deals", "2",
+            "--out", str(tmp_path / "r.npz"), *extra]
+    line = _fails(record_student.main, argv, capsys)
+    assert msg in line
+    assert "infer=0" not in line  # the teacher is named as typed
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_record_student_partners_model_at_solo_table(record_student, tmp_path, capsys):
+    from strategies.model import default_model_path
+
+    model = default_model_path(1, "partners")
+    argv = ["--student", f"learned:model={model}", "--seed", "1", "--deals", "2",
+            "--out", str(tmp_path / "r.npz")]
+    line = _fails(record_student.main, argv, capsys)
+    assert line.startswith("Error: student: ") and "partners" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_record_student_out_checked_first(record_student, files, capsys):
+    argv = ["--student", "greedy", "--seed", "1", "--deals", "2", "--out"]
+    line = _fails(record_student.main, argv + [str(files / "nodir" / "r.npz")], capsys)
+    assert line == f"Error: folder {files / 'nodir'} does not exist"
+    for name in ("text.npz", "zero.npz", "trunc.npz", "other.npz"):
+        before = (files / name).read_bytes()
+        line = _fails(record_student.main, argv + [str(files / name)], capsys)
+        assert line == f"Error: {files / name} exists and is not a records file: not replaced"
+        assert (files / name).read_bytes() == before
+
+
+# ---------------------------------------------------------------- fit_records.py
+
+@pytest.mark.parametrize("name,why", [
+    ("missing.npz", "not found"), ("zero.npz", "is not a records file"),
+    ("text.npz", "is not a records file"), ("trunc.npz", "is not a records file"),
+    ("other.npz", "is not a records file"), ("dir.npz", "not a regular file"),
+])
+def test_fit_records_bad_records(fit_records, files, capsys, name, why):
+    out = files / "m.npz"
+    line = _fails(fit_records.main, [str(files / "rec.npz"), str(files / name),
+                                     "--out", str(out)], capsys)
+    assert str(files / name) in line and why in line
+    assert not out.exists()
+
+
+def test_fit_records_model_file_as_records(fit_records, tmp_path, capsys):
+    from strategies.model import default_model_path
+
+    line = _fails(fit_records.main, [str(default_model_path(1)), "--out",
+                                     str(tmp_path / "m.npz")], capsys)
+    assert "is not a records file" in line
+
+
+def test_fit_records_other_rules(fit_records, tmp_path, capsys):
+    rec = _records(tmp_path / "p.npz", variant="partners")
+    line = _fails(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz")], capsys)
+    assert line == f"Error: {rec} was recorded for other rules than --variant solo"
+    assert not (tmp_path / "m.npz").exists()
+
+
+@pytest.mark.parametrize("extra,msg", [
+    (["--epochs", "0"], "--epochs must be a whole number 1..1000, got 0"),
+    (["--epochs", "-3"], "--epochs must be a whole number 1..1000, got -3"),
+    (["--temperature", "nan"], "--temperature must be a number 0.1..1000"),
+    (["--temperature", "inf"], "--temperature must be a number 0.1..1000"),
+    (["--temperature", "0"], "--temperature must be a number 0.1..1000"),
+    (["--seed", "-1"], "--seed must be a whole number"),
+])
+def test_fit_records_bad_settings(fit_records, tmp_path, capsys, extra, msg):
+    rec = _records(tmp_path / "r.npz")
+    line = _fails(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz"), *extra],
+                  capsys)
+    assert msg in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz"]
+
+
+def test_fit_records_out_refused(fit_records, files, capsys):
+    rec = files / "rec.npz"
+    kept = rec.read_bytes()
+    for out in (rec, files / "." / "rec.npz"):  # the records themselves
+        line = _fails(fit_records.main, [str(rec), "--out", str(out)], capsys)
+        assert line == f"Error: --out {out} is one of the records files: not replaced"
+    for name in ("text.npz", "zero.npz", "trunc.npz", "other.npz"):  # foreign files
+        before = (files / name).read_bytes()
+        line = _fails(fit_records.main, [str(rec), "--out", str(files / name)], capsys)
+        assert line == f"Error: {files / name} exists and is not a model file: not replaced"
+        assert (files / name).read_bytes() == before
+    line = _fails(fit_records.main, [str(rec), "--out", str(files / "nodir" / "m.npz")],
+                  capsys)
+    assert line == f"Error: folder {files / 'nodir'} does not exist"
+    assert rec.read_bytes() == kept
+
+
+def test_fit_records_subprocess_exit_code(tmp_path):
+    """The script run as a program: exit code 2, one Error line, no traceback."""
+    import subprocess
+
+    (tmp_path / "notes.txt").write_text("precious notes\n")
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "fit_records.py"),
+                        str(tmp_path / "notes.txt"), "--out", str(tmp_path / "m.npz")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.strip() == (f"Error: {tmp_path / 'notes.txt'} is not a records file of "
+                                "gongzhu-sim train")
+    assert not (tmp_path / "m.npz").exists()
+
+
+# ---------------------------------------------------------------- whole runs (slow)
+
+def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
+    """record_student replaces an existing records file; fit_records fits it into a model
+    naming the records, and refuses records with non-finite values before the fit."""
+    rec = _records(tmp_path / "r.npz", n=1)
+    record_student.main(["--student", "greedy", "--teacher", "search:worlds=4", "--seed", "3",
+                         "--deals", "2", "--out", str(rec)])
+    dec, meta = read_records(rec, Decisions)
+    assert meta["student"] == "greedy" and meta["teacher"] == "search:worlds=4,infer=0"
+    assert len(dec) > 0 and set(dec.deal.tolist()) <= {0, 1}
+    out = tmp_path / "m.npz"
+    fit_records.main([str(rec), "--out", str(out), "--epochs", "1"])
+    from strategies.model import read_model
+
+    values, mmeta = read_model(out)
+    assert np.all(np.isfinite(values))
+    assert mmeta["records"][0]["student"] == "greedy" and mmeta["epochs"] == 1
+    capsys.readouterr()
+    dec.values[np.isfinite(dec.values)] = np.inf
+    bad = tmp_path / "inf.npz"
+    save_records(bad, dec, meta)
+    out2 = tmp_path / "m2.npz"
+    line = _fails(fit_records.main, [str(bad), "--out", str(out2)], capsys)
+    assert line == f"Error: {bad} holds non-finite rollout means of legal cards"
+    assert not out2.exists()
