@@ -61,7 +61,8 @@ def test_thirteen_diamonds_exposing_the_sheep_loses():
     both ways and only the sheep's doubling differs (a player that reacts to the exposure
     may change who takes what, and so a deal's Δ)."""
     df = exposure_ev("D:AKQJT98765432", opponents_exposure="never", precision=0,
-                     max_deals=3_000, batch=1_000, player="lowest")
+                     max_deals=3_000, batch=1_000, player="lowest",
+                     opponents="lowest")
     dj = row(df, "DJ")
     assert dj["delta_hi"] < 0
     assert dj["sheep"] == 0 and dj["p_gain"] == 0
