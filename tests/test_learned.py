@@ -39,6 +39,7 @@ from strategies.learned import (
     TABLE_VERSION,
     decision_features,
     decision_indices,
+    pack_lut,
     play_learned,
     play_probabilities,
     score_features,
@@ -352,7 +353,8 @@ def test_each_variant_plays_its_shipped_model():
         assert meta["rules"]["variant"] == (variant if path != solo_path else "solo")
         for name in ("learned", "search"):
             t = params_table([parse_player(name)] * 4, Rules(variant=variant))
-            assert np.array_equal(t[0, N_PARAMS:N_PARAMS + len(values)], values), name
+            kv = pack_lut(values)
+            assert np.array_equal(t[0, N_PARAMS:N_PARAMS + len(kv)], kv), name
     partners = Rules(variant="partners")
     path = default_model_path(1, "partners")
     assert path != solo_path
