@@ -354,22 +354,6 @@ for _name, _size in TABLE_TUPLES:
     _o += _size
 #: Entries of the lookup table.
 TABLE_SIZE = _o
-#: Columns of the parameter table holding the table's float32 entries, two to a column.
-TABLE_COLUMNS = (TABLE_SIZE + 1) // 2
-
-
-def pack_lut(values: np.ndarray) -> np.ndarray:
-    """The numbers the kernels read of a model's ``values`` (float64, strategies/model.py
-    ``pack_table`` / ``pack``): for a one-deck table model (``[TABLE_VERSION, TABLE_SLOTS,
-    TABLE_SIZE, entries…]``) the header, then the entries rounded to float32, two to a float64
-    column (TABLE_COLUMNS columns; the kernels read them through a float32 view of the
-    parameter table: half the cache of float64 entries); any other model unchanged."""
-    values = np.asarray(values, dtype=np.float64).ravel()
-    if values.size != HEADER + TABLE_SIZE or int(values[0]) != TABLE_VERSION:
-        return values
-    lut = np.zeros(2 * TABLE_COLUMNS, dtype=np.float32)
-    lut[:TABLE_SIZE] = values[HEADER:]
-    return np.concatenate([values[:HEADER], lut.view(np.float64)])
 (_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
  _T15, _T16, _T17, _T18, _T19, _T20, _T21) = _T_OFF
 #: The entries of the first tuple (``heur.kind.seat``: heur·12 + kind·4 + seat) whose card is
@@ -727,27 +711,13 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _table_sum(lut, r, base, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10):
-    """The sum of the TABLE_SLOTS float32 entries ``lut[r, base + i]`` (``lut``: the
-    parameter table viewed as float32, :func:`pack_lut`), added in float64."""
-    f = np.float64
-    return ((((f(lut[r, base + i0]) + f(lut[r, base + i1]))
-              + (f(lut[r, base + i2]) + f(lut[r, base + i3])))
-             + ((f(lut[r, base + i4]) + f(lut[r, base + i5]))
-                + (f(lut[r, base + i6]) + f(lut[r, base + i7]))))
-            + ((f(lut[r, base + i8]) + f(lut[r, base + i9])) + f(lut[r, base + i10])))
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _play_table(obs, params, r, reps):
     """The table model's card: the card of ``reps`` (one per class of equivalent legal
     cards) of the highest sum of lookups (ties: the lowest card).  ``r``: the row of
-    ``params`` holding the model (:func:`model_index`), the float32 table packed two
-    entries to a column from N_PARAMS + HEADER (:func:`pack_lut`); read in place through a
-    float32 view (no row view, no copy)."""
+    ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER;
+    read in place (no row view: no reference counting in the hot path)."""
     tctx = _table_context(obs, params, reps)
-    lut = params.view(np.float32)
-    base = 2 * (N_PARAMS + HEADER)
+    base = N_PARAMS + HEADER
     m = reps
     best_c = lowest_bit(m)
     best_s = -np.inf
@@ -755,7 +725,11 @@ def _play_table(obs, params, r, reps):
         c = lowest_bit(m)
         m &= m - ONE
         i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, c)
-        sc = _table_sum(lut, r, base, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10)
+        sc = ((((params[r, base + i0] + params[r, base + i1])
+                + (params[r, base + i2] + params[r, base + i3]))
+               + ((params[r, base + i4] + params[r, base + i5])
+                  + (params[r, base + i6] + params[r, base + i7])))
+              + ((params[r, base + i8] + params[r, base + i9]) + params[r, base + i10]))
         if sc > best_s:
             best_s = sc
             best_c = c
@@ -854,13 +828,12 @@ def decision_scores(obs, params, cards, scores):
     cards.  A table model scores one card of each class of equivalent cards and gives the
     others its score; a row without a model scores every card 0."""
     seat = np.int64(obs[O_SEAT])
-    r = model_index(params, seat)
+    row = model_row(params, seat)
     n = 0
-    if np.int64(params[r, N_PARAMS]) == TABLE_VERSION:
+    if np.int64(row[N_PARAMS]) == TABLE_VERSION:
         reps = _representatives(obs)
         tctx = _table_context(obs, params, reps)
-        lut = params.view(np.float32)
-        base = 2 * (N_PARAMS + HEADER)
+        base = N_PARAMS + HEADER
         m = obs[O_LEGAL]
         while m:
             c = lowest_bit(m)
@@ -868,7 +841,11 @@ def decision_scores(obs, params, cards, scores):
             cards[n] = c
             rep = highest_bit(reps & (_below(c) | bit(c)))
             i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, rep)
-            scores[n] = _table_sum(lut, r, base, i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10)
+            scores[n] = ((((row[base + i0] + row[base + i1])
+                           + (row[base + i2] + row[base + i3]))
+                          + ((row[base + i4] + row[base + i5])
+                             + (row[base + i6] + row[base + i7])))
+                         + ((row[base + i8] + row[base + i9]) + row[base + i10]))
             n += 1
         return n
     feats = np.empty((13, N_FEATURES), dtype=np.float64)

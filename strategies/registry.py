@@ -168,7 +168,7 @@ def params_table(choices, rules=None) -> np.ndarray:
     if rules is not None:  # the shipped model of the table's variant (strategies/model.py)
         from strategies.model import for_rules
         choices = [for_rules(c, rules) for c in choices]
-    k = max((len(c.data.kernel_values) for c in choices if c.data is not None), default=0)
+    k = max((len(c.data.values) for c in choices if c.data is not None), default=0)
     if rules is not None:
         want = tuple(int(x) for x in rules.to_array())
         for c in choices:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
@@ -59,14 +58,6 @@ class ModelData:
     rules: tuple[int, ...] = ()
     source: str = ""
 
-    @cached_property
-    def kernel_values(self) -> np.ndarray:
-        """``values`` as the kernels read them (float64; a one-deck table model's entries
-        as float32 pairs: strategies/learned.py ``pack_lut``)."""
-        from strategies.learned import pack_lut
-
-        return pack_lut(np.asarray(self.values, dtype=np.float64))
-
 
 @dataclass(frozen=True)
 class Choice:
@@ -85,14 +76,12 @@ class Choice:
     data: ModelData | None = field(default=None, compare=True)
 
     def row(self, width: int) -> np.ndarray:
-        """The seat's row of the parameter table: params, then the data as the kernels read
-        it (``ModelData.kernel_values``), zero-padded to ``width`` (≥ N_PARAMS + its length)
-        float64 entries."""
+        """The seat's row of the parameter table: params, then the data, zero-padded to
+        ``width`` (≥ N_PARAMS + len(data)) float64 entries."""
         out = np.zeros(width, dtype=np.float64)
         out[:N_PARAMS] = self.params
         if self.data is not None:
-            values = self.data.kernel_values
-            out[N_PARAMS:N_PARAMS + len(values)] = values
+            out[N_PARAMS:N_PARAMS + len(self.data.values)] = self.data.values
         return out
 
     def params_array(self) -> np.ndarray:

@@ -39,7 +39,6 @@ from strategies.learned import (
     TABLE_VERSION,
     decision_features,
     decision_indices,
-    pack_lut,
     play_learned,
     play_probabilities,
     score_features,
@@ -353,8 +352,7 @@ def test_each_variant_plays_its_shipped_model():
         assert meta["rules"]["variant"] == (variant if path != solo_path else "solo")
         for name in ("learned", "search"):
             t = params_table([parse_player(name)] * 4, Rules(variant=variant))
-            kv = pack_lut(values)
-            assert np.array_equal(t[0, N_PARAMS:N_PARAMS + len(kv)], kv), name
+            assert np.array_equal(t[0, N_PARAMS:N_PARAMS + len(values)], values), name
     partners = Rules(variant="partners")
     path = default_model_path(1, "partners")
     assert path != solo_path

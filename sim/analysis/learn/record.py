@@ -343,15 +343,11 @@ def featurize_table(dec: Decisions) -> TableDataset:
 
 
 def table_scores(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """The table model's score of each row of entries ``idx`` (numpy; the kernel's up to
-    the order of the additions: a one-deck table's entries rounded to float32 as the kernel
-    reads them, strategies/learned.py ``pack_lut``)."""
-    from strategies.learned import TABLE_SIZE, TABLE_VERSION
+    """The table model's score of each row of entries ``idx`` (numpy; equal to the
+    kernel's)."""
     from strategies.model import TABLE_HEADER
 
     lut = np.asarray(values[TABLE_HEADER:], np.float64)
-    if lut.size == TABLE_SIZE and int(values[0]) == TABLE_VERSION:
-        lut = lut.astype(np.float32).astype(np.float64)
     if lut.size == 0:
         return np.zeros(len(idx))
     return lut[idx].sum(axis=1)
