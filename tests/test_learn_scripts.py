@@ -1,5 +1,6 @@
 """Bad input of scripts/record_student.py and scripts/fit_records.py: one ``Error:`` line,
-exit code 2, before any recording or fit, and no file the script did not write is touched."""
+exit code 2, before any recording or fit, and no file the script did not write is touched;
+and one whole run of each (record_student.py records as ``train --student`` does)."""
 
 from __future__ import annotations
 
@@ -258,6 +259,13 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     dec, meta = read_records(rec, Decisions)
     assert meta["student"] == "greedy" and meta["teacher"] == "search:worlds=4,infer=0"
     assert len(dec) > 0 and set(dec.deal.tolist()) <= {0, 1}
+    # the recording of ``train --student`` (record_decisions with play=), array for array
+    from sim.analysis.learn.record import record_decisions
+
+    same = record_decisions(Rules(), "search:worlds=4", "greedy", seed=3, start=0, n=2,
+                            play="greedy")
+    assert all(getattr(same, k).tobytes() == getattr(dec, k).tobytes()
+               for k in ("obs", "values", "deal"))
     out = tmp_path / "m.npz"
     fit_records.main([str(rec), "--out", str(out), "--epochs", "1"])
     from strategies.model import read_model

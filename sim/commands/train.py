@@ -25,6 +25,10 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "--teacher search:worlds=N)")
 @click.option("--field", "field_name", default="heuristic", show_default=True,
               help="the other seats' player at mixed tables")
+@click.option("--student", default=None, metavar="PLAYER",
+              help="DAgger: play this player's cards at the teacher's seats (e.g. "
+              "learned:model=m.npz) while the teacher labels every decision there, so the "
+              "records hold the positions the student reaches (one deck)")
 @click.option("--kind", type=click.Choice(["table", "mlp"]), default="table",
               show_default=True, help="the model: 'table' (lookup tables over small "
               "conjunctions of card and situation: fast) or 'mlp' (46 features, --hidden "
@@ -46,12 +50,13 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
               "replaced only when it is a model file)")
 @click.option("--records", type=click.Path(dir_okay=False), default=None,
               metavar="RECORDS.npz", help="keep the recorded decisions in this file; when "
-              "it exists (recorded for the same teacher, field, seed, deals and rules), fit "
-              "from it without recording (other --epochs, --temperature or --kind)")
+              "it exists (recorded for the same teacher, field, student, seed, deals and "
+              "rules), fit from it without recording (other --epochs, --temperature or "
+              "--kind)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @rules_options
-def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature, seed, jobs, out,
-          records, quiet, **rule_flags):
+def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, temperature, seed,
+          jobs, out, records, quiet, **rule_flags):
     """Record search's decisions and fit a learned player's model to them.
 
     Plays deals 0..DEALS−1 of --seed with the --teacher at every seat (self-play) or at
@@ -60,7 +65,8 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
     cross-entropy (docs/learned.md).  With --decks 2 the teacher is two-deck search and
     the model scores two-deck plays (singles, pairs, two cards).  The model file carries its
     metadata (feature-set version, rules, decks, teacher, seed, data size and this command);
-    play it with ``learned:model=MODEL.npz``.
+    play it with ``learned:model=MODEL.npz``.  With --student the student's cards are played
+    at the teacher's seats and the teacher labels the positions it reaches (DAgger).
     """
     from sim.errors import InputError
 
@@ -94,6 +100,17 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
         raise InputError(f"--teacher {teacher!r}: a teacher with top rolls out only some "
                          "cards, so it has no value for the others to learn from (top=0)")
     parse_player(field_name, rules.decks)
+    if student is not None:
+        if rules.decks == 2:
+            raise InputError("--student: the two-deck recorder plays the teacher's own cards "
+                             "(one deck records a student)")
+        from sim.analysis.learn.record import check_student
+        from strategies.registry import StrategyError
+
+        try:
+            check_student(student, rules)
+        except StrategyError as e:
+            raise InputError(f"--student: {e}") from None
     out_path = Path(out)
     from sim.analysis.learn.record import check_model_out
 
@@ -109,7 +126,7 @@ def train(deals, teacher, worlds, field_name, kind, hidden, epochs, temperature,
     command = "gongzhu-sim train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     ts = TrainSettings(teacher=teacher, field=field_name, deals=deals, seed=seed, jobs=jobs,
                        hidden=hidden, epochs=epochs, temperature=temperature, kind=kind,
-                       command=command)
+                       command=command, student=student)
     from sim.analysis.learn.record import RecordsError
 
     try:

@@ -6,8 +6,9 @@ exactly as the engine does, through :class:`sim.game.state.GameState`) at *self-
 player at the others, alternating), and at every decision a ``search`` seat makes with more
 than one distinct legal card keeps the seat's observation and each legal card's rollout
 mean as search computed it (strategies/search.py ``search_decision``; the seat plays exactly
-the card search plays).  Deal ``i`` of seed ``s`` gives the same records whatever the chunks
-or jobs.
+the card search plays, or, given a *student* player, the student's card: DAgger, the
+teacher's labels on the positions the student itself reaches).  Deal ``i`` of seed ``s``
+gives the same records whatever the chunks or jobs.
 
 :func:`fit_model` turns the records into features (strategies/learned.py
 ``decision_features``) and fits the scores by listwise softmax cross-entropy: the target of
@@ -103,25 +104,45 @@ def parse_teacher(teacher: str, decks: int) -> Choice:
     return teach
 
 
+def check_student(student: str, rules: Rules) -> Choice:
+    """The student ``student`` (any player spec) resolved for ``rules``: parsed for its deck
+    count and its parameter table built for these rules, so a model made for another
+    variant, other play rules or another deck count is refused before any deal is played.
+    Raises StrategyError (an InputError naming the spec) otherwise."""
+    stu = parse_player(student, rules.decks)
+    params_table(resolve([stu] * 4, PLAYER, rules.decks), rules)
+    return stu
+
+
 def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: int,
-                     n: int, exposures: str = "never") -> Decisions:
+                     n: int, exposures: str = "never", play: str | None = None) -> Decisions:
     """Search's decisions over deals ``start … start+n−1`` of ``seed`` (module doc).
 
     ``teacher``: a ``search`` name (its keys: ``search:worlds=16``; keys left out take the
     former defaults, strategies/registry.py :func:`former_search`); ``field``: the other
-    seats' player at mixed tables.  One deck.  Raises StrategyError for bad names.
+    seats' player at mixed tables.  The teacher's seats are the seats :func:`table_seats`
+    gives ``teacher`` (a ``field`` that is another search is not recorded).  ``play``: None,
+    the teacher's card is played at its seats; a player spec (the *student*, e.g.
+    ``learned:model=m.npz``), the teacher still labels every decision of those seats but
+    the student's card is played there (each student decision with generator state 1), so
+    the records hold the positions the student reaches (DAgger).  One deck.  Raises
+    StrategyError for bad names and for a student that does not play these rules
+    (:func:`check_student`).
     """
     from sim.engine.gameloop import deal_game
 
     teach = parse_teacher(teacher, rules.decks)
     fld = parse_player(field, rules.decks)
+    stu = None if play is None else check_student(play, rules)
     obs_l, val_l, deal_l = [], [], []
     totals = np.zeros(52, np.int64)
     for i in range(start, start + n):
-        kind = TABLES[i % len(TABLES)]
-        seats = [teach if s == teacher else fld for s in table_seats(kind, teacher, field)]
-        seats = resolve(seats, PLAYER, rules.decks)
+        names = table_seats(TABLES[i % len(TABLES)], teacher, field)
+        seats = resolve([teach if s == teacher else fld for s in names], PLAYER, rules.decks)
         table = params_table(seats, rules)
+        if stu is not None:
+            sseats = resolve([stu if s == teacher else fld for s in names], PLAYER, rules.decks)
+            stable = params_table(sseats, rules)
         state = deal_game(rules, seed=seed, deal=i, exposures=exposures)
         rngs = [np.uint64(py_stream(seed, i, STREAM_PLAY + p)) for p in range(4)]
         while not state.is_over:
@@ -131,8 +152,7 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
                 state.play(legal[0])
                 continue
             o = state.observation(seat)
-            ch = seats[seat]
-            if ch.id == teach.id:
+            if names[seat] == teacher:
                 c, rng, worlds = search_decision(o, table, rngs[seat], totals)
                 if worlds > 0:
                     v = np.full(52, np.nan, np.float32)
@@ -140,8 +160,10 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
                     obs_l.append(o.copy())
                     val_l.append(v)
                     deal_l.append(i)
+                if stu is not None:
+                    c, _ = choose_play(int(sseats[seat].id), stable, o, np.uint64(1))
             else:
-                c, rng = choose_play(int(ch.id), table, o, rngs[seat])
+                c, rng = choose_play(int(seats[seat].id), table, o, rngs[seat])
             rngs[seat] = np.uint64(rng)
             state.play(int(c))
     if not obs_l:
@@ -441,18 +463,21 @@ def model_choice(values: np.ndarray) -> Choice:
 
 
 def _record_chunk(args) -> Decisions:
-    rules, teacher, field, seed, lo, n = args
-    return record_decisions(rules, teacher, field, seed, lo, n)
+    rules, teacher, field, seed, lo, n, play = args
+    return record_decisions(rules, teacher, field, seed, lo, n, play=play)
 
 
 def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, jobs: int = 1,
-                chunk: int = 250, log=None) -> Decisions:
+                chunk: int = 250, log=None, play: str | None = None) -> Decisions:
     """:func:`record_decisions` over deals ``0 … deals−1`` in chunks on ``jobs`` workers
     (loky processes, 0 = all cores, never more than the chunks; the records, in deal order,
-    do not depend on ``jobs``)."""
+    do not depend on ``jobs``); ``play``: the student whose cards the teacher's seats play
+    (None: the teacher's own)."""
     from sim.jobs.executor import n_workers, run_batches
 
-    items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo))
+    if play is not None:
+        check_student(play, rules)  # before any worker starts
+    items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo), play)
              for lo in range(0, deals, chunk)]
     parts: list[Decisions] = []
     done = 0
@@ -480,7 +505,8 @@ class TrainSettings:
     """What ``gongzhu-sim train`` was asked for (recorded in the model's metadata): the
     ``teacher`` (a search player) and ``field`` players, ``deals`` of ``seed``, ``jobs``
     workers, the model ``kind`` ("table" or "mlp" with ``hidden`` relu units), ``epochs``,
-    ``temperature`` (raw points) and the ``command`` line."""
+    ``temperature`` (raw points), the ``command`` line and the ``student`` whose cards the
+    teacher's seats play (None: the teacher's own; :func:`record_decisions` ``play``)."""
 
     teacher: str
     field: str
@@ -492,6 +518,7 @@ class TrainSettings:
     temperature: float = 10.0
     kind: str = "table"
     command: str = ""
+    student: str | None = None
 
 
 def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden: int,
@@ -520,10 +547,14 @@ class RecordsError(InputError):
 
 def records_meta(rules: Rules, ts: TrainSettings) -> dict:
     """What a records file was recorded for (:func:`save_records`): the teacher and field
-    players, the seed, the deal count, the decks and the rules array."""
-    return {"kind": RECORDS_KIND, "teacher": ts.teacher, "field": ts.field,
+    players, the student when there is one, the seed, the deal count, the decks and the
+    rules array."""
+    meta = {"kind": RECORDS_KIND, "teacher": ts.teacher, "field": ts.field,
             "seed": int(ts.seed), "deals": int(ts.deals), "decks": int(rules.decks),
             "rules_array": [int(x) for x in rules.to_array()]}
+    if ts.student is not None:
+        meta["student"] = ts.student
+    return meta
 
 
 def save_records(path, dec, meta: dict) -> None:
@@ -587,14 +618,17 @@ def load_records(path, cls, meta: dict):
     dec, got = read_records(path, cls)
     from strategies.registry import StrategyError, former_search
 
-    for key, want in meta.items():
-        have = got.get(key)
+    for key in {**meta, "student": None}:  # a student's positions are not the teacher's
+        want, have = meta.get(key), got.get(key)
         if key == "teacher" and isinstance(have, str):
             try:  # recorded before the teacher's spec was written out with infer=0
                 have = former_search(have)
             except StrategyError:
                 pass
         if have != want:
+            if key == "student":  # none: the teacher's own cards were played
+                raise RecordsError(f"{path} was recorded with student {have or 'none'}, "
+                                   f"not {want or 'none'}")
             raise RecordsError(f"{path} was recorded with {key} {got.get(key)!r}, not "
                                f"{want!r}")
     return dec
@@ -654,10 +688,19 @@ def train_model(rules: Rules, ts: TrainSettings, out, log=None, records=None) ->
     nine deals in ten; the tenth measures the regret (raw points per decision lost against
     search's best card) of the model and of the heuristic's choice, kept in the metadata
     under ``fit``.  ``records``: a records file to fit from, or to keep the recording in
-    (:func:`recorded`).
+    (:func:`recorded`).  With ``ts.student`` the student's cards are played at the
+    teacher's seats (:func:`record_decisions` ``play``) and the metadata's ``records`` names
+    the teacher, field, student, seed and deals, as ``scripts/fit_records.py`` does.
     """
-    dec = recorded(rules, ts, records, record_many, Decisions, log=log)
-    return fit_and_save(dec, rules, ts, out, log=log)
+
+    def record(*args, **kw):
+        return record_many(*args, play=ts.student, **kw)
+
+    dec = recorded(rules, ts, records, record, Decisions, log=log)
+    extra = None if ts.student is None else {"records": [
+        {"teacher": ts.teacher, "field": ts.field, "student": ts.student,
+         "seed": int(ts.seed), "deals": int(ts.deals)}]}
+    return fit_and_save(dec, rules, ts, out, log=log, extra_meta=extra)
 
 
 def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
