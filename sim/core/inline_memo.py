@@ -30,7 +30,8 @@ The code compiled is the same (seeded engine results are identical with and with
 
 Installed when ``sim.core.bits`` is imported (every kernel module imports it), before any
 kernel compiles; a numba whose ``InlineWorker`` lacks the methods it wraps is left
-alone.  ``GONGZHU_SIM_INLINE_MEMO=0`` turns it off (to compare compile times).
+alone.  ``GONGZHU_SIM_INLINE_MEMO=0`` turns both off, ``=copy`` keeps the first only (to
+compare compile times).
 """
 
 from __future__ import annotations
@@ -39,16 +40,42 @@ import copy
 import os
 
 _installed = False
+#: numba's own ``InlineWorker.inline_ir`` (set by :func:`install`).
+_ORIGINAL_INLINE_IR = None
+#: While a patched ``inline_ir`` runs: id(source scope) → the deepcopy memo its blocks share.
+_memos: dict | None = None
+
+
+def _block_deepcopy(self, memo):
+    """``ir.Block.__deepcopy__``: inside ``inline_ir`` the blocks of one scope share a memo
+    (one copy of the scope for all of them), elsewhere the default deep copy."""
+    if _memos is not None:
+        memo = _memos.setdefault(id(self.scope), memo)
+        if id(self) in memo:
+            return memo[id(self)]
+    return copy._reconstruct(self, memo, *self.__reduce_ex__(4))
+
+
+def _inline_ir(self, *args, **kwargs):
+    """``InlineWorker.inline_ir`` with the shared block copies of :func:`_block_deepcopy`."""
+    global _memos
+    outer = _memos
+    _memos = {}
+    try:
+        return _ORIGINAL_INLINE_IR(self, *args, **kwargs)
+    finally:
+        _memos = outer
 
 
 def install() -> bool:
     """Patch numba's inliner (module doc) once per process; True when the patch is active.
     Raises nothing: a numba without the methods it wraps keeps its own inliner, and
-    ``GONGZHU_SIM_INLINE_MEMO=0`` leaves numba alone."""
-    global _installed
+    ``GONGZHU_SIM_INLINE_MEMO=0`` leaves numba alone (``copy``: the shared copy only)."""
+    global _installed, _ORIGINAL_INLINE_IR
     if _installed:
         return True
-    if os.environ.get("GONGZHU_SIM_INLINE_MEMO", "1") == "0":
+    setting = os.environ.get("GONGZHU_SIM_INLINE_MEMO", "1")
+    if setting == "0":
         return False
     try:
         from numba.core import bytecode
@@ -77,31 +104,14 @@ def install() -> bool:
         return self.inline_ir(caller_ir, block, i, site_ir, function.__code__.co_freevars,
                               arg_typs=arg_typs)
 
-    InlineWorker.inline_function = inline_function
+    if setting != "copy":
+        InlineWorker.inline_function = inline_function
 
     from numba.core import ir
 
-    original_inline_ir = InlineWorker.inline_ir
-    memos: list[dict | None] = [None]  # during inline_ir: id(source scope) → shared memo
-
-    def block_deepcopy(self, memo):
-        shared = memos[0]
-        if shared is not None:
-            memo = shared.setdefault(id(self.scope), memo)
-            if id(self) in memo:
-                return memo[id(self)]
-        return copy._reconstruct(self, memo, *self.__reduce_ex__(4))
-
-    def inline_ir(self, *args, **kwargs):
-        outer = memos[0]
-        memos[0] = {}
-        try:
-            return original_inline_ir(self, *args, **kwargs)
-        finally:
-            memos[0] = outer
-
     if "__deepcopy__" not in vars(ir.Block):
-        ir.Block.__deepcopy__ = block_deepcopy
-        InlineWorker.inline_ir = inline_ir
+        _ORIGINAL_INLINE_IR = InlineWorker.inline_ir
+        ir.Block.__deepcopy__ = _block_deepcopy
+        InlineWorker.inline_ir = _inline_ir
     _installed = True
     return True
