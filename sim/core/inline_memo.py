@@ -60,7 +60,8 @@ def _inline_ir(self, *args, **kwargs):
 def install() -> bool:
     """Patch numba's inliner (module doc) once per process; True when the patch is active.
     Raises nothing: a numba without ``InlineWorker.inline_ir``, or whose ``ir.Block``
-    defines its own deep copy, keeps its inliner, and ``GONGZHU_SIM_INLINE_MEMO=0`` leaves
+    defines its own deep copy (or a Python without ``copy._reconstruct``), keeps its
+    inliner, and ``GONGZHU_SIM_INLINE_MEMO=0`` leaves
     numba alone."""
     global _installed, _ORIGINAL_INLINE_IR
     if _installed:
@@ -72,7 +73,8 @@ def install() -> bool:
         from numba.core.inline_closurecall import InlineWorker
     except ImportError:
         return False
-    if not hasattr(InlineWorker, "inline_ir") or "__deepcopy__" in vars(ir.Block):
+    if (not hasattr(InlineWorker, "inline_ir") or "__deepcopy__" in vars(ir.Block)
+            or not hasattr(copy, "_reconstruct")):
         return False
     _ORIGINAL_INLINE_IR = InlineWorker.inline_ir
     ir.Block.__deepcopy__ = _block_deepcopy
