@@ -1,4 +1,4 @@
-"""sim/core/inline_memo.py: numba's inliner patched to copy and translate inlined code once.
+"""sim/core/inline_memo.py: numba's inliner patched to copy an inlined body's scope once.
 
 The engines' differential tests (engine vs reference, seeded digests) run with the patch
 active (``sim.core.bits`` installs it); these check the patch itself on small kernels.
