@@ -68,7 +68,7 @@ Parameters (``search:key=value``): see :data:`SEARCH_PARAMS` / :data:`SEARCH_HEL
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import overload
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
@@ -737,8 +737,24 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                              np.int64(0)))
+                    scratch, (np.int64(0), None, np.int64(0)))
+
+
+def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
+    """:func:`exact_endgame`, or with ``stk`` None (a rollout without the ``exact`` key,
+    whose endgame branch is never taken) four zeros, so that :func:`exact_endgame` is not
+    compiled into it.  Jitted code only."""
+    raise NotImplementedError("_endgame is compiled inside jitted code only")
+
+
+@overload(_endgame, inline="always")
+def _overload_endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
+    if stk is None or isinstance(stk, types.NoneType):
+        zero = np.int64(0)
+        return lambda h, taken, trick, exposed, team, solo, rules, exp, stk: (zero, zero,
+                                                                               zero, zero)
+    return lambda h, taken, trick, exposed, team, solo, rules, exp, stk: exact_endgame(
+        h, taken, trick, exposed, team, solo, rules, exp, stk)
 
 
 @njit(cache=True, nogil=True)
@@ -768,7 +784,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     which at most ``exact`` tricks are left, the deal is played out by
     :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
     of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
-    :data:`EXACT_COLS`) (any shape when ``exact`` is 0); ``head`` (key ``head``): the
+    :data:`EXACT_COLS`) (any shape when ``exact`` is 0; None compiles no endgame:
+    :func:`_endgame`); ``head`` (key ``head``): the
     first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
     policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
 
@@ -818,8 +835,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
         if k == 0 and forced < 0 and 13 - t <= exact:
             trick = (np.int64(leader), np.int64(0), np.int64(0), False, led_suits,
                      np.int64(-1), np.int64(leader), ZERO, np.int64(t))
-            r = exact_endgame(h, ro[O_TAKEN:O_TAKEN + 4], trick, exposed, team, solo, rules,
-                              exp, stk)
+            r = _endgame(h, ro[O_TAKEN:O_TAKEN + 4], trick, exposed, team, solo, rules, exp,
+                         stk)
             return _measure_value(r[0], r[1], r[2], r[3], seat, team, measure), rng
         while k < 4:
             p = (leader + k) & 3

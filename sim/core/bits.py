@@ -9,6 +9,10 @@ from numba import carray, njit, types
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
+from sim.core import inline_memo
+
+inline_memo.install()  # before any kernel compiles: each inlined helper translated once
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 SUIT_BITS = np.uint64(0x1FFF)

@@ -34,7 +34,7 @@ COMPILING = "compiling kernels for this table (first run only, then cached"
 #: Typical cold compile seconds per deck count (the CPU seconds of a first ``expose`` with
 #: the default players, scripts/bench_first_answer.py, docs/performance.md; a loaded machine
 #: takes longer), used until this machine has timed its own compile of the kernel.
-TYPICAL_SECONDS = {1: 25.0, 2: 120.0}
+TYPICAL_SECONDS = {1: 15.0, 2: 40.0}
 
 _noted = False
 _lock = threading.Lock()
