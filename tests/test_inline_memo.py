@@ -81,3 +81,11 @@ def test_copies_of_one_ir_share_one_scope_only_inside_inline_ir():
     assert all(c.scope is seen[0].scope for c in seen)
     assert seen[0].scope is not blocks[0].scope
     assert [len(c.body) for c in seen] == [len(blk.body) for blk in blocks]
+
+
+def test_numba_versions_are_read_and_newer_ones_are_left_alone():
+    assert inline_memo._numba_version("0.68.1") == (0, 68)
+    assert inline_memo._numba_version("0.70.0rc1") == (0, 70)
+    assert inline_memo._numba_version("1.0") == (1, 0)
+    assert inline_memo._numba_version("0.68.1") <= inline_memo.VERIFIED_UP_TO
+    assert inline_memo._numba_version("0.69.0") > inline_memo.VERIFIED_UP_TO

@@ -11,7 +11,7 @@ from numba.extending import intrinsic
 
 from sim.core import inline_memo
 
-inline_memo.install()  # before any kernel compiles: each inlined helper translated once
+inline_memo.install()  # before any kernel compiles: one copy of an inlined body's scope per site
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

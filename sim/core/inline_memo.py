@@ -20,8 +20,9 @@ engine results are identical with and without).
 
 Installed when ``sim.core.bits`` is imported (every kernel module imports it), before any
 kernel compiles; a numba whose ``InlineWorker`` or ``ir.Block`` differs from what this
-expects is left alone.  ``GONGZHU_SIM_INLINE_MEMO=0`` leaves numba alone (to compare
-compile times).
+expects, or newer than the versions it was checked on (:data:`VERIFIED_UP_TO`), is left
+alone.  ``GONGZHU_SIM_INLINE_MEMO=0`` leaves numba alone (to compare compile times),
+``=force`` patches a newer numba too.
 """
 
 from __future__ import annotations
@@ -57,21 +58,37 @@ def _inline_ir(self, *args, **kwargs):
         _memos = outer
 
 
+#: The newest numba (major, minor) whose inliner the patch was checked against (the same
+#: machine code with and without it); a newer numba keeps its own inliner unless
+#: ``GONGZHU_SIM_INLINE_MEMO=force``.
+VERIFIED_UP_TO = (0, 68)
+
+
+def _numba_version(text: str) -> tuple[int, int]:
+    """(major, minor) of a numba version string such as ``"0.68.1"`` or ``"0.70.0rc1"``."""
+    parts = (text.split(".") + ["0"])[:2]
+    return tuple(int("".join(ch for ch in p if ch.isdigit()) or 0) for p in parts)
+
+
 def install() -> bool:
     """Patch numba's inliner (module doc) once per process; True when the patch is active.
     Raises nothing: a numba without ``InlineWorker.inline_ir``, or whose ``ir.Block``
     defines its own deep copy (or a Python without ``copy._reconstruct``), keeps its
-    inliner, and ``GONGZHU_SIM_INLINE_MEMO=0`` leaves
-    numba alone."""
+    inliner, as does a numba newer than :data:`VERIFIED_UP_TO` (unless
+    ``GONGZHU_SIM_INLINE_MEMO=force``); ``GONGZHU_SIM_INLINE_MEMO=0`` leaves numba alone."""
     global _installed, _ORIGINAL_INLINE_IR
     if _installed:
         return True
-    if os.environ.get("GONGZHU_SIM_INLINE_MEMO", "1") == "0":
+    setting = os.environ.get("GONGZHU_SIM_INLINE_MEMO", "1")
+    if setting == "0":
         return False
     try:
+        import numba
         from numba.core import ir
         from numba.core.inline_closurecall import InlineWorker
     except ImportError:
+        return False
+    if setting != "force" and _numba_version(numba.__version__) > VERIFIED_UP_TO:
         return False
     if (not hasattr(InlineWorker, "inline_ir") or "__deepcopy__" in vars(ir.Block)
             or not hasattr(copy, "_reconstruct")):
