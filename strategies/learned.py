@@ -604,9 +604,9 @@ def _table_context(obs, params, reps):
         ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
     # the heuristic's card stands for its class of equivalent cards
     heur_rep = highest_bit(reps & (_below(heur_c) | bit(heur_c)))
-    # what the trick is worth with a card that scores nothing (most cards): once
-    # and what the per-card gains of scoring cards need (_card_gain), for our seat (if it
-    # wins the trick) and the trick's winner so far
+    # what the trick is worth with a card that scores nothing (most cards), once per
+    # decision, and what the trick values of scoring cards need (_card_gain): for our seat
+    # (if it wins the trick) and for the trick's winner so far
     win_base = 0
     give_base = 0
     f = np.int64(2) if exposed & _HA else np.int64(1)
