@@ -83,6 +83,8 @@ _TRANS = np.uint64(mask_of(CT))
 _SKA = np.uint64(mask_of(SK, SA))
 _HEARTS = np.uint64(HEARTS_MASK)
 _SQ = np.int64(SQ)
+_DJ = np.int64(DJ)
+_CT = np.int64(CT)
 _TOPS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))  # the ace of each suit
 _BOTTOMS = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the two of each suit
 #: Column of a ``learned`` seat's parameter row (after the heuristic's parameters, before
@@ -443,6 +445,69 @@ def _where(obs, seat, unseen, hand, m, s, flag, void_by):
     return ~(void_by >> (3 * s)) & 7
 
 
+#: RULES.md §2 absolute value of each card's hearts (0 outside hearts): ♥5–♥10 10, ♥J 20,
+#: ♥Q 30, ♥K 40, ♥A 50
+_HEART_POINTS = np.array([0] * 13 + [int(v) for v in _HEART_VALUE] + [0] * 26, dtype=np.int64)
+_SCORING_NO_T = np.uint64(SCORING_MASK & ~mask_of(CT))
+_H5A = np.uint64(mask_of(*range(13 + 3, 26)))
+_HJA = np.uint64(mask_of(*range(13 + 9, 26)))
+_HQA = np.uint64(mask_of(*range(13 + 10, 26)))
+_HKA = np.uint64(mask_of(*range(13 + 11, 26)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _plain(m, f, pig_v, sheep_v):
+    """The RULES.md §5 raw points of the hearts (times ``f``: 2 when ♥A is exposed, else 1),
+    the pig (``pig_v``) and the sheep (``sheep_v``) in the mask ``m``, the transformer's
+    multiplier left out: additive over disjoint masks (strategies/heuristic.py ``_score``
+    before the multiplier)."""
+    hp = (popcount(m & _H5A) + popcount(m & _HJA) + popcount(m & _HQA) + popcount(m & _HKA)
+          + popcount(m & _HA))
+    return (-10 * f * hp + (pig_v if m & _PIG else np.int64(0))
+            + (sheep_v if m & _SHEEP else np.int64(0)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gain_state(taken, tmask, t_plain, f, pig_v, sheep_v, mt):
+    """What :func:`_card_gain` needs of a seat that has ``taken`` and would take the current
+    trick ``tmask`` (disjoint from ``taken``; ``t_plain`` = :func:`_plain` of ``tmask``):
+    ``(plain points of taken | tmask, it holds the transformer, it holds another scoring card,
+    the seat's raw score now)``; ``mt``: the transformer's multiplier (2, or 4 exposed)."""
+    sx = _plain(taken, f, pig_v, sheep_v)
+    score_now = sx
+    if taken & _TRANS:
+        score_now = mt * (sx if taken & _SCORING_NO_T else np.int64(25))
+    m = taken | tmask
+    return sx + t_plain, (m & _TRANS) != ZERO, (m & _SCORING_NO_T) != ZERO, score_now
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _trick_gain(tmask, t_plain, g, mt):
+    """``score_gain(taken, tmask, exposed)`` (strategies/heuristic.py) from the seat's
+    :func:`_gain_state` ``g``: the same integer, without the calls."""
+    m_plain, has_t, has_other, score_now = g
+    if (tmask & _SCORING) == ZERO:
+        return np.int64(0)
+    if not has_t:
+        return t_plain
+    return mt * (m_plain if has_other else np.int64(25)) - score_now
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _card_gain(c, t_plain, g, f, pig_v, sheep_v, mt):
+    """``score_gain(taken, tmask | bit(c), exposed)`` for a scoring card ``c`` of the own hand
+    (strategies/heuristic.py), from the seat's :func:`_gain_state` ``g``: the same integer.
+    Without the transformer the raw points add up; with it, the multiplied total of taken,
+    trick and card less the seat's raw score now."""
+    m_plain, has_t, has_other, score_now = g
+    c_plain = (-f * _HEART_POINTS[np.uint64(c)] + (pig_v if c == _SQ else np.int64(0))
+               + (sheep_v if c == _DJ else np.int64(0)))
+    is_t = c == _CT
+    if has_t or is_t:
+        return mt * ((m_plain + c_plain) if (has_other or not is_t) else np.int64(25)) - score_now
+    return t_plain + c_plain
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _score_bucket(taken, exposed):
     """A seat's collected cards as 4 buckets of its §5 raw score: ≤ −100, < 0, 0, > 0."""
@@ -539,12 +604,27 @@ def _table_context(obs, params, reps):
         ms = 0 if my <= -100 else (1 if my < 0 else (2 if my == 0 else 3))
     # the heuristic's card stands for its class of equivalent cards
     heur_rep = highest_bit(reps & (_below(heur_c) | bit(heur_c)))
-    # what the trick is worth with a card that scores nothing (most cards): once
+    # what the trick is worth with a card that scores nothing (most cards), once per
+    # decision, and what the trick values of scoring cards need (_card_gain): for our seat
+    # (if it wins the trick) and for the trick's winner so far
     win_base = 0
     give_base = 0
+    f = np.int64(2) if exposed & _HA else np.int64(1)
+    pig_v = np.int64(-200) if exposed & _PIG else np.int64(-100)
+    sheep_v = np.int64(200) if exposed & _SHEEP else np.int64(100)
+    mt = np.int64(4) if exposed & _TRANS else np.int64(2)
+    t_plain = np.int64(0)
+    g_win = (np.int64(0), False, False, np.int64(0))
+    g_give = g_win
     if k > 0:
-        win_base = value_bucket(score_gain(obs[O_TAKEN + seat], tmask, exposed))
-        give_base = value_bucket(score_gain(obs[O_TAKEN + winner], tmask, exposed))
+        win_base = value_bucket(0)  # no scoring card in the trick: nothing gained
+        give_base = win_base
+    if k > 0 and ((tmask | reps) & _SCORING) != ZERO:
+        t_plain = _plain(tmask, f, pig_v, sheep_v)
+        g_win = _gain_state(obs[O_TAKEN + seat], tmask, t_plain, f, pig_v, sheep_v, mt)
+        g_give = _gain_state(obs[O_TAKEN + winner], tmask, t_plain, f, pig_v, sheep_v, mt)
+        win_base = value_bucket(_trick_gain(tmask, t_plain, g_win, mt))
+        give_base = value_bucket(_trick_gain(tmask, t_plain, g_give, mt))
     # each slot's offset: the mixed-radix index of TABLE_TUPLES multiplied out, the terms
     # of the decision here, the card's in _table_indices
     km = k - 1
@@ -575,7 +655,8 @@ def _table_context(obs, params, reps):
         o9 = _T19 + team * 40 + ascore                 # class.team.value.allyscore
     return (seat, k, kind, unseen, tmask, heur_rep, best, winner, duck, low, later_void,
             others_void, reps, win_base, give_base, ally_void, foe_void, void_by,
-            o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10)
+            o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
+            t_plain, g_win, g_give, f, pig_v, sheep_v, mt)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -604,7 +685,8 @@ def _table_indices(obs, tctx, c):
     offsets of :func:`_table_context` plus the card's terms."""
     (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
      reps, win_base, give_base, ally_void, foe_void, void_by,
-     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10) = tctx
+     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
+     t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
     hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
     s = c // 13
@@ -638,14 +720,13 @@ def _table_indices(obs, tctx, c):
             safe = 0 if (k == 3 or au == 0) else 1 + later_void
             val = win_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + seat], tmask | cb, obs[O_EXPOSED]))
+                val = value_bucket(_card_gain(c, t_plain, g_win, f, pig_v, sheep_v, mt))
         else:
             wins = 0
             safe = 0
             val = give_base
             if cb & _SCORING:
-                val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb,
-                                              obs[O_EXPOSED]))
+                val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
         dpos = 0 if c == duck else (1 if c == low else 2)
         i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
         i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
@@ -658,7 +739,7 @@ def _table_indices(obs, tctx, c):
         own = min(popcount(hand & sm), 4)
         val = give_base
         if cb & _SCORING:
-            val = value_bucket(score_gain(obs[O_TAKEN + winner], tmask | cb, obs[O_EXPOSED]))
+            val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
         i3 = o3 + c * 80 + own * 16 + val
         i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
         i5 = o5 + c * 54
@@ -717,7 +798,8 @@ def _play_table(obs, params, r, reps):
     ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER;
     read in place (no row view: no reference counting in the hot path)."""
     tctx = _table_context(obs, params, reps)
-    base = N_PARAMS + HEADER
+    ru = np.uint64(r)
+    bu = np.uint64(N_PARAMS + HEADER)
     m = reps
     best_c = lowest_bit(m)
     best_s = -np.inf
@@ -725,11 +807,13 @@ def _play_table(obs, params, r, reps):
         c = lowest_bit(m)
         m &= m - ONE
         i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, c)
-        sc = ((((params[r, base + i0] + params[r, base + i1])
-                + (params[r, base + i2] + params[r, base + i3]))
-               + ((params[r, base + i4] + params[r, base + i5])
-                  + (params[r, base + i6] + params[r, base + i7])))
-              + ((params[r, base + i8] + params[r, base + i9]) + params[r, base + i10]))
+        # unsigned indices: numba then adds no negative-index wrap-around per lookup
+        sc = ((((params[ru, bu + np.uint64(i0)] + params[ru, bu + np.uint64(i1)])
+                + (params[ru, bu + np.uint64(i2)] + params[ru, bu + np.uint64(i3)]))
+               + ((params[ru, bu + np.uint64(i4)] + params[ru, bu + np.uint64(i5)])
+                  + (params[ru, bu + np.uint64(i6)] + params[ru, bu + np.uint64(i7)])))
+              + ((params[ru, bu + np.uint64(i8)] + params[ru, bu + np.uint64(i9)])
+                 + params[ru, bu + np.uint64(i10)]))
         if sc > best_s:
             best_s = sc
             best_c = c

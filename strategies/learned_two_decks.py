@@ -471,9 +471,11 @@ def indices_batch2(obs_all, idx_out):
 @njit(cache=True, nogil=True, inline="always")
 def _consider_table(obs, ctx, row, a, b, best_s, best_a, best_b):
     i0, i1, i2, i3, i4, i5 = _direct_indices2(obs, ctx, a, b)
-    base = N_PARAMS + HEADER
-    sc = ((row[base + i0] + row[base + i1]) + (row[base + i2] + row[base + i3])
-          + (row[base + i4] + row[base + i5]))
+    # unsigned indices: numba then adds no negative-index wrap-around per lookup
+    bu = np.uint64(N_PARAMS + HEADER)
+    sc = ((row[bu + np.uint64(i0)] + row[bu + np.uint64(i1)])
+          + (row[bu + np.uint64(i2)] + row[bu + np.uint64(i3)])
+          + (row[bu + np.uint64(i4)] + row[bu + np.uint64(i5)]))
     if sc > best_s:
         return sc, a, b
     return best_s, best_a, best_b

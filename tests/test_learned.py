@@ -185,6 +185,44 @@ def test_table_kernel_plays_the_best_numpy_score_of_one_card_per_equivalence_cla
     assert checked > 100 and collapsed > 0
 
 
+
+def test_the_table_kernels_trick_values_equal_score_gain():
+    """The table context's integer arithmetic of what a trick is worth (strategies/learned.py
+    ``_trick_gain``, ``_card_gain``) gives the heuristic's ``score_gain`` exactly, the
+    transformer, exposures and every scoring card included (RULES.md §5): random taken
+    cards, current tricks and exposures, each scoring card of the hand added."""
+    from sim.game.cards import CT, DJ, HA, SCORING_MASK, SQ
+    from strategies.heuristic import score_gain
+    from strategies.learned import _card_gain, _gain_state, _plain, _trick_gain
+
+    rng = random.Random(11)
+    checked = with_t = 0
+    for _ in range(1500):
+        owner = [rng.randrange(4) for _ in range(52)]  # 0 hand, 1 taken, 2 trick, 3 elsewhere
+        p_taken = rng.random()
+        hand = taken = tmask = 0
+        for c, o in enumerate(owner):
+            if o == 0:
+                hand |= 1 << c
+            elif o == 1 and rng.random() < p_taken:
+                taken |= 1 << c
+            elif o == 2 and rng.random() < 0.15:
+                tmask |= 1 << c
+        exposed = sum(1 << c for c in (SQ, DJ, CT, HA) if rng.random() < 0.3)
+        f, pig_v = (2 if exposed >> HA & 1 else 1), (-200 if exposed >> SQ & 1 else -100)
+        sheep_v, mt = (200 if exposed >> DJ & 1 else 100), (4 if exposed >> CT & 1 else 2)
+        tk, tm, ex = np.uint64(taken), np.uint64(tmask), np.uint64(exposed)
+        t_plain = _plain(tm, f, pig_v, sheep_v)
+        g = _gain_state(tk, tm, t_plain, f, pig_v, sheep_v, mt)
+        assert _trick_gain(tm, t_plain, g, mt) == score_gain(tk, tm, ex)
+        for c in range(52):
+            if (hand >> c) & (SCORING_MASK >> c) & 1:
+                want = score_gain(tk, np.uint64(tmask | 1 << c), ex)
+                assert _card_gain(c, t_plain, g, f, pig_v, sheep_v, mt) == want
+                checked += 1
+                with_t += ((taken | tmask | 1 << c) >> CT) & 1
+    assert checked > 5000 and with_t > 1000
+
 def test_seats_playing_one_model_read_one_copy():
     """params_table points a learned seat whose model an earlier seat already carries at
     that seat's row (column DATA_ROW: q + 1), a different model keeps its own row, and the
