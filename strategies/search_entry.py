@@ -58,16 +58,26 @@ def _search_data(arg: str, name: str, decks: int | None):
     """``search:key=value,...``: the parameters (as every ``key=value`` player; one deck:
     the defaults :data:`~strategies.search.SEARCH_DEFAULTS1`, or the former defaults for the
     keys left out when ``rollout``, ``infer`` or ``race`` is named) and, when
-    ``rollout=learned``, ``infer=1`` or ``top`` ask for it, the shipped ``learned`` model for the
-    deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
-    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
-    ``top`` with two decks, ``top`` with ``race``, or an unreadable shipped model."""
+    ``rollout=learned``, ``infer=1``, ``top`` or ``head`` ask for it, the shipped ``learned``
+    model for the deck count (its weights reach the kernel after the parameters, as a
+    ``learned`` seat's do); ``model=PATH``: that model file instead, read and checked as
+    ``learned:model=PATH`` reads it (strategies/model.py ``model_data``; a game under other
+    rules than the file's refuses it).  Raises StrategyError for a bad key or value, a
+    negative ``race``, ``infer=1`` or ``top`` with two decks, ``top`` with ``race``, or a
+    model file that is missing, unreadable or made for another feature set or deck count."""
     from strategies.model import default_model_path, model_data
 
+    arg, path = _model_key(arg, name)
     # the former search's variants keep their meaning: keys left out take the former
     # defaults (search:rollout=heuristic,infer=0 is the former search)
     former = decks == 1 and bool(named_keys(arg) & set(FORMER_KEYS))
-    params = SEARCH.kv_params(arg, name, decks, SEARCH_PARAMS if former else None)
+    try:
+        params = SEARCH.kv_params(arg, name, decks, SEARCH_PARAMS if former else None)
+    except StrategyError as exc:
+        if str(exc).startswith("unknown parameter"):
+            raise StrategyError(f"{exc}, model (a learned model file, default: the shipped "
+                                "model for the game's deck count and variant)") from None
+        raise
     keys = list(SEARCH_PARAMS)
     infer = params[keys.index("infer")] != 0
     if params[keys.index("race")] < 0:
@@ -91,11 +101,39 @@ def _search_data(arg: str, name: str, decks: int | None):
         if params[keys.index(key)] and params[keys.index("race")] > 0:
             raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
                                 "(give one of them)")
+    if path is not None:  # the named file, checked as learned:model=PATH checks it
+        return params, model_data(path, decks, name, True)
     if not (infer or top or params[keys.index("head")]
             or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
         return params, None
     return params, model_data(str(default_model_path(decks)), decks, name)
+
+
+def _model_key(arg: str, name: str) -> tuple[str, str | None]:
+    """``arg`` without its ``model=PATH`` item, and PATH (a shipped model's bare file name
+    resolved to the shipped file when no file of that name exists; None without the key).
+    Raises StrategyError for ``model`` without a file or given twice."""
+    import os
+
+    from strategies.model import shipped_models
+
+    path = None
+    rest = []
+    for item in arg.split(","):
+        k, sep, v = item.partition("=")
+        if k.strip() != "model":
+            rest.append(item)
+            continue
+        if not sep or not v.strip():
+            raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
+                                "search:model=models/mine.npz")
+        if path is not None:
+            raise StrategyError(f"parameter model given twice in player {name!r}")
+        path = v.strip()
+    if path is not None and not os.path.exists(path) and path in shipped_models():
+        path = str(shipped_models()[path])  # a shipped model by its bare file name
+    return ",".join(rest), path
 
 
 SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
@@ -108,7 +146,8 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "zero-sum measure (search:worlds=56,head=0: the same at 56 worlds without "
                   "the learned replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
-                  "search:rollout=heuristic,infer=0 is the former search",
+                  "search:rollout=heuristic,infer=0 is the former search; model=PATH: a "
+                  "learned model file instead of the shipped one",
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},

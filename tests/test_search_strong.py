@@ -375,3 +375,54 @@ def test_train_teacher_spec_errors_name_what_the_user_wrote(tmp_path):
         r = CliRunner().invoke(main, ["train", "--deals", "2", "--out", str(out), *args])
         assert r.exit_code == 2 and needle in r.output, (args, r.output)
         assert "Traceback" not in r.output and not out.exists()
+
+
+def test_model_key_plays_the_named_file_and_refuses_bad_files(tmp_path):
+    """``search:model=PATH`` reads PATH wherever the search reads the shipped model (``top``'s
+    ranking, ``head``'s replies): the shipped file by path plays card for card as the
+    default, another model changes plays, and bad files are refused as ``learned:model``
+    refuses them (one Error line, exit 2, in the CLI)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from strategies.model import default_model_path, read_model, save_model
+
+    solo = default_model_path(1)
+    kw = dict(seed=3, n=6, record=True, threads=1)
+    base = play_deals(RULES, "search:worlds=6,heuristic,search:worlds=6,head=3,lowest",
+                      "random", **kw)
+    same = play_deals(RULES, f"search:worlds=6,model={solo},heuristic,"
+                      "search:worlds=6,head=3,model=learned1.npz,lowest", "random", **kw)
+    assert np.array_equal(base.plays, same.plays) and np.array_equal(base.raw, same.raw)
+    # the partners model's numbers, as a solo model: another ranking and other replies
+    values, meta = read_model(default_model_path(1, "partners"))
+    other = tmp_path / "other.npz"
+    save_model(other, values, read_model(solo)[1])
+    changed = play_deals(RULES, f"search:worlds=6,model={other},heuristic,"
+                         f"search:worlds=6,head=3,model={other},lowest", "random", **kw)
+    assert not np.array_equal(base.plays, changed.plays)
+    assert parse_player(f"search:model={other}").data.values == tuple(values)
+    assert parse_player(f"search:rollout=learned,model={other}", 1).params[:2] == (32.0, 4.0)
+    # refusals: the same messages as learned:model=PATH
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a model")
+    old = tmp_path / "old.npz"
+    save_model(old, values, dict(meta, feature_version=meta["feature_version"] - 1))
+    for spec, needle in [(f"search:model={tmp_path / 'none.npz'}", "not found"),
+                         (f"search:model={junk}", "not a learned-model file"),
+                         (f"search:model={old}", "feature set version"),
+                         (f"search:model={default_model_path(2)}", "made for 2 deck"),
+                         ("search:model=", "needs a model file"),
+                         (f"search:model={solo},model={solo}", "given twice")]:
+        with pytest.raises(StrategyError, match=needle):
+            parse_player(spec, 1)
+    with pytest.raises(StrategyError, match="made for other rules"):
+        play_deals(RULES, f"search:worlds=2,model={default_model_path(1, 'partners')}", n=1)
+    for spec, needle in [(f"search:worlds=2,model={junk}", "not a learned-model file"),
+                         ("search:worlds=2,model=learned1-partners.npz", "other rules")]:
+        r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", spec,
+                                      "--out", str(tmp_path / "o")])
+        assert r.exit_code == 2, r.output
+        lines = [x for x in r.output.splitlines() if x.strip()]
+        assert lines[-1].startswith("Error:") and needle in lines[-1]
+        assert "Traceback" not in r.output and not (tmp_path / "o").exists()
