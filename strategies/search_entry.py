@@ -83,6 +83,9 @@ def _search_data(arg: str, name: str, decks: int | None):
     if params[keys.index("race")] < 0:
         raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
                             f"standard errors > 0, got {params[keys.index('race')]:g}")
+    if params[keys.index("adapt")] < 0:
+        raise StrategyError(f"parameter adapt in {name!r} must be 0 (off) or a number of "
+                            f"standard errors > 0, got {params[keys.index('adapt')]:g}")
     if decks == 2 and infer:
         raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
                             "(two decks: infer=0)")
@@ -93,11 +96,11 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact", "head"):
+    for key in ("strat", "exact", "head", "adapt"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
-    for key in ("exact", "head"):
+    for key in ("exact", "head", "adapt"):
         if params[keys.index(key)] and params[keys.index("race")] > 0:
             raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
                                 "(give one of them)")
