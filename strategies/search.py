@@ -34,7 +34,7 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=48,top=2,measure=zero_sum,head=2``,
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=256,top=2,measure=zero_sum,head=2,adapt=1``,
 chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
@@ -147,12 +147,14 @@ SEARCH_PARAMS: dict[str, float] = {
     "head": 0.0,
     "adapt": 0.0,
 }
-#: The one-deck defaults of ``search`` (docs/strength.md "The default" and "head=2" measure
-#: them against the earlier ones at about the same CPU time per deal): 48 worlds, only the 2
-#: classes of legal cards the learned model scores best rolled out, zero-sum measure, the
-#: first 2 choices of every rollout played by the learned model.
-SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=48.0, measure=1.0, top=2.0,
-                                          head=2.0)
+#: The one-deck defaults of ``search`` (docs/strength.md "The default", "head=2" and
+#: "Adaptive worlds" measure them against the earlier ones at about the same CPU time per
+#: deal): only the 2 classes of legal cards the learned model scores best rolled out,
+#: zero-sum measure, the first 2 choices of every rollout played by the learned model,
+#: adaptive worlds (16, then 8 more at a time until one class leads by 1 standard error(s),
+#: at most 256).
+SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1.0, top=2.0,
+                                          head=2.0, adapt=1.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,

@@ -49,7 +49,7 @@ def _resume_refusal(name: str, decks: int) -> str | None:
     if decks != 1 or former_search(name) == name.strip():
         return None
     return ("the interrupted run was started before one-deck search's defaults changed (now "
-            "worlds=48,top=2,measure=zero_sum,head=2; the former search is "
+            "worlds=256,top=2,measure=zero_sum,head=2,adapt=1; the former search is "
             f"search:rollout=heuristic,infer=0), so player {name!r} would play its remaining "
             "deals differently")
 
@@ -144,10 +144,12 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
-                  "One deck: 48 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "One deck: only the 2 classes of legal cards the learned model ranks "
                   "best rolled out, the first 2 choices of each rollout by the learned model, "
-                  "zero-sum measure (search:worlds=56,head=0: the same at 56 worlds without "
-                  "the learned replies); a spec naming rollout, infer or race "
+                  "zero-sum measure, adaptive worlds (16, then 8 more at a time until one "
+                  "class leads by 1 standard error(s), at most 256; "
+                  "search:worlds=56,head=0,adapt=0: 56 worlds always, without the learned "
+                  "replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
                   "search:rollout=heuristic,infer=0 is the former search; model=PATH: a "
                   "learned model file instead of the shipped one",

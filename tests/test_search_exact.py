@@ -175,8 +175,8 @@ def test_head_over_the_whole_rollout_is_the_learned_rollout():
                        "heuristic,search:worlds=3,top=0,measure=zero_sum,rollout=learned,"
                        "infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search:worlds=2,head=0,heuristic,search:worlds=56,head=0,lowest",
-                       "random", **kw)
+        c = play_deals(rules, "search:worlds=2,head=0,heuristic,"
+                       "search:worlds=56,head=0,adapt=0,lowest", "random", **kw)
         d = play_deals(rules, "search:worlds=2,top=2,measure=zero_sum,rollout=heuristic,infer=0,"
                        "heuristic,search:worlds=56,top=2,measure=zero_sum,rollout=heuristic,"
                        "infer=0,lowest", "random", **kw)

@@ -52,26 +52,31 @@ def test_todays_search_is_reachable_and_the_new_keys_parse():
 
 
 def test_the_default_search_and_the_former_one():
-    """One deck's default is worlds=48,top=2,measure=zero_sum,head=2 (issue 34; issue 24's
-    worlds=56,top=2,measure=zero_sum is search:worlds=56,head=0); naming rollout, infer or
-    race brings back the former defaults (worlds=32, top=0, measure=raw, head=0) for the
-    keys left out; two decks keep the former defaults."""
+    """One deck's default is worlds=256,top=2,measure=zero_sum,head=2,adapt=1 (issue 34; the
+    head=2 default of before is search:worlds=48,adapt=0, issue 24's
+    worlds=56,top=2,measure=zero_sum is search:worlds=56,head=0,adapt=0); naming rollout,
+    infer or race brings back the former defaults (worlds=32, top=0, measure=raw, head=0,
+    adapt=0) for the keys left out; two decks keep the former defaults."""
     cols = list(SEARCH_PARAMS)
     new = parse_player("search")
     assert dict(zip(cols, new.params[:len(cols)], strict=True)) == SEARCH_DEFAULTS1
     assert (SEARCH_DEFAULTS1["worlds"], SEARCH_DEFAULTS1["top"], SEARCH_DEFAULTS1["measure"],
-            SEARCH_DEFAULTS1["head"]) == (48.0, 2.0, 1.0, 2.0)
+            SEARCH_DEFAULTS1["head"], SEARCH_DEFAULTS1["adapt"]) == (256.0, 2.0, 1.0, 2.0, 1.0)
     assert new.data is not None  # top and head read the shipped learned model
-    assert parse_player("search:worlds=48,top=2,measure=zero_sum,head=2").params == new.params
-    before = dict(zip(cols, parse_player("search:worlds=56,head=0").params[:len(cols)],
+    assert parse_player("search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1").params == \
+        new.params
+    before = dict(zip(cols, parse_player("search:worlds=56,head=0,adapt=0").params[:len(cols)],
                       strict=True))
     assert before == dict(SEARCH_PARAMS, worlds=56.0, top=2.0, measure=1.0)
+    head2 = dict(zip(cols, parse_player("search:worlds=48,adapt=0").params[:len(cols)],
+                     strict=True))
+    assert head2 == dict(SEARCH_PARAMS, worlds=48.0, top=2.0, measure=1.0, head=2.0)
     former = dict(zip(cols,
                       parse_player("search:rollout=heuristic,infer=0").params[:len(cols)],
                       strict=True))
     assert former == SEARCH_PARAMS
-    assert (former["worlds"], former["top"], former["measure"], former["head"]) == \
-        (32.0, 0.0, 0.0, 0.0)
+    assert (former["worlds"], former["top"], former["measure"], former["head"],
+            former["adapt"]) == (32.0, 0.0, 0.0, 0.0, 0.0)
     # any one of the former keys is enough; keys written out are kept
     assert parse_player("search:race=2").params[:7] == (32.0, 2.0, 0.0, 0.0, 4.0, 2.0, 0.0)
     assert parse_player("search:infer=0,worlds=8,top=3").params[:7] == \
@@ -102,10 +107,10 @@ def test_explicit_keys_play_exactly_as_the_default_and_the_former_search():
         b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
                        "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search,heuristic,search:worlds=48,top=2,measure=zero_sum,head=2,"
-                       "lowest", "random", **kw)
-        d = play_deals(rules, "search:worlds=48,top=2,measure=zero_sum,head=2,heuristic,search,"
-                       "lowest", "random", **kw)
+        c = play_deals(rules, "search,heuristic,search:worlds=256,top=2,measure=zero_sum,"
+                       "head=2,adapt=1,lowest", "random", **kw)
+        d = play_deals(rules, "search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1,"
+                       "heuristic,search,lowest", "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
         assert not np.array_equal(c.plays, play_deals(
             rules, "search:rollout=heuristic,infer=0,heuristic,search:rollout=heuristic,"
@@ -219,7 +224,7 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "pool=2,heuristic", "random"),
     (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
      "random"),
-    # the default search (worlds=48, top=2, zero_sum, head=2) with teams
+    # the default search (worlds=256, top=2, zero_sum, head=2, adapt=1) with teams
     (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
