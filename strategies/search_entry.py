@@ -26,6 +26,26 @@ from strategies.search import (
 from strategies.search_two_decks import play_search2
 from strategies.spec import PLAYER, Strategy, StrategyError, named_keys
 
+#: Fixed worlds per k² that an adaptive search (``adapt=k``) costs about, for bounding work
+#: before it is played (docs/strength.md "Adaptive worlds": ``adapt=1`` with at most 256
+#: worlds costs 0.97× a 56-world search; the worlds needed to separate two classes by k
+#: standard errors grow as k²).
+ADAPT_COST_WORLDS = 56
+
+
+def cost_worlds(params) -> int:
+    """The fixed worlds per decision a one-deck ``search`` parameter row ``params`` costs
+    about: ``worlds``, or with ``adapt=k`` > 0 ``min(worlds, ⌈ADAPT_COST_WORLDS · k²⌉)`` (at
+    least 1); ``worlds`` for every two-deck row (``adapt`` is 0 there)."""
+    import math
+
+    keys = list(SEARCH_PARAMS)
+    worlds = int(params[keys.index("worlds")])
+    k = float(params[keys.index("adapt")])
+    if k > 0:
+        return max(1, min(worlds, math.ceil(ADAPT_COST_WORLDS * k * k)))
+    return worlds
+
 
 def former_search(name: str) -> str:
     """A ``search`` spec with the former defaults for the keys it leaves out: ``name`` itself

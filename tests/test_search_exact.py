@@ -207,7 +207,8 @@ def test_adapt_parses_and_refuses_what_it_cannot_do():
     from strategies.search import P_ADAPT
 
     assert parse_player("search:adapt=1.5,worlds=200").params[P_ADAPT] == 1.5
-    assert parse_player("search").params[P_ADAPT] == 0.0  # off unless set
+    assert parse_player("search").params[P_ADAPT] == 1.0  # the one-deck default
+    assert parse_player("search:infer=0").params[P_ADAPT] == 0.0  # the former defaults: off
     for bad, needle in [("search:adapt=-1", "adapt"), ("search:adapt=x", "finite"),
                         ("search:adapt=1,race=1", "adapt and race")]:
         with pytest.raises(StrategyError, match=needle):

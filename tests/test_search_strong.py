@@ -361,7 +361,7 @@ def test_train_refuses_a_top_teacher(tmp_path):
 def test_duplicate_keys_and_messages_name_the_defaults_by_deck():
     with pytest.raises(StrategyError, match="worlds given twice"):
         parse_player("search:worlds=8,worlds=9")
-    with pytest.raises(StrategyError, match=r"worlds \(default 48 one deck, 32 two decks\)"):
+    with pytest.raises(StrategyError, match=r"worlds \(default 256 one deck, 32 two decks\)"):
         parse_player("search:WORLDS=8", decks=None)
     with pytest.raises(StrategyError, match=r"measure \(default zero_sum\)"):
         parse_player("search:depth=2")
