@@ -260,6 +260,42 @@ def _any_room(seat, cap):
     return chosen
 
 
+@njit(cache=True, nogil=True, inline="always")
+def draw_seat(allowed, cap, rem, elig, others, any_void, rng, u):
+    """A seat for one hidden card: among the seats of the mask ``allowed`` (int64 bits), one
+    drawn with probability proportional to its room ``cap[q]`` (int64[4], lowered by one for
+    the seat drawn), kept when the cards still to deal (``rem[s]`` of suit ``s``, allowed at
+    the seats ``elig[s]``) then fit the seats ``others`` (:func:`feasible`, checked only when
+    ``any_void``), else dropped from ``allowed`` and drawn again.  ``u`` in [0, 1): the
+    draw's uniform number, the same for every try (stratified draws); ``u`` < 0: a number
+    drawn from the xorshift64* state ``rng`` per try.  Returns ``(seat, rng)``, seat −1
+    when no allowed seat has room (an inconsistent observation).  One and two decks
+    (strategies/sampler_two_decks.py) share it."""
+    while True:
+        total = 0
+        for q in range(4):
+            if (allowed >> q) & 1:
+                total += cap[q]
+        if total == 0:
+            return -1, rng
+        if u < 0.0:
+            rng, r = bounded(rng, np.uint64(total))
+            acc = np.int64(r)
+        else:
+            acc = min(np.int64(u * total), total - 1)
+        q = 0
+        for q in range(4):
+            if (allowed >> q) & 1:
+                if acc < cap[q]:
+                    break
+                acc -= cap[q]
+        cap[q] -= 1
+        if not any_void or feasible(rem, cap, elig, others):
+            return q, rng
+        cap[q] += 1
+        allowed &= ~(1 << q)
+
+
 @njit(cache=True, nogil=True)
 def sample_worlds(obs, n_worlds, rng, out):
     """Sample ``n_worlds`` hidden deals consistent with the observation ``obs``: the
@@ -378,28 +414,9 @@ def sample_worlds_s(obs, n_worlds, rng, out, strat):
             u = (perm[i_key, w] + np.float64(r >> np.uint64(11)) / 9007199254740992.0) \
                 / n_worlds
             i_key += 1
-            chosen = -1
-            while chosen < 0:
-                total = 0
-                for q in range(4):
-                    if (allowed >> q) & 1:
-                        total += cap[q]
-                if total == 0:
-                    chosen = _any_room(seat, cap)
-                    break
-                acc = min(np.int64(u * total), total - 1)
-                q = 0
-                for q in range(4):
-                    if (allowed >> q) & 1:
-                        if acc < cap[q]:
-                            break
-                        acc -= cap[q]
-                cap[q] -= 1
-                if not any_void or feasible(rem, cap, elig, others):
-                    chosen = q
-                else:
-                    cap[q] += 1
-                    allowed &= ~(1 << q)
+            chosen, rng = draw_seat(allowed, cap, rem, elig, others, any_void, rng, u)
+            if chosen < 0:
+                chosen = _any_room(seat, cap)
             out[w, chosen] |= bit(c)
         for i in range(4):
             s = order[i]
@@ -409,29 +426,9 @@ def sample_worlds_s(obs, n_worlds, rng, out, strat):
                 cards &= cards - ONE
                 allowed = elig[s]
                 rem[s] -= 1
-                chosen = -1
-                while chosen < 0:
-                    total = 0
-                    for q in range(4):
-                        if (allowed >> q) & 1:
-                            total += cap[q]
-                    if total == 0:
-                        chosen = _any_room(seat, cap)
-                        break
-                    rng, r = bounded(rng, np.uint64(total))
-                    acc = np.int64(r)
-                    q = 0
-                    for q in range(4):
-                        if (allowed >> q) & 1:
-                            if acc < cap[q]:
-                                break
-                            acc -= cap[q]
-                    cap[q] -= 1
-                    if not any_void or feasible(rem, cap, elig, others):
-                        chosen = q
-                    else:
-                        cap[q] += 1
-                        allowed &= ~(1 << q)
+                chosen, rng = draw_seat(allowed, cap, rem, elig, others, any_void, rng, -1.0)
+                if chosen < 0:
+                    chosen = _any_room(seat, cap)
                 out[w, chosen] |= bit(c)
     return rng
 
