@@ -16,7 +16,6 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
-from sim.core.rng import bounded
 from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, EXPOSABLE_OF_SUIT, FULL_DECK
 from sim.game.observation_two_decks import (
@@ -32,7 +31,7 @@ from sim.game.observation_two_decks import (
     Q_TRICK_LEN,
     Q_VOIDS,
 )
-from strategies.search import feasible
+from strategies.search import draw_seat
 
 _FULL = np.uint64(FULL_DECK)
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
@@ -190,28 +189,8 @@ def sample_worlds2(obs, n_worlds, rng, out):
                                 if (out[w, q] & cb) and _pair_banned(nop[q], c):
                                     allowed &= ~(1 << q)
                         rem[s] -= 1
-                        chosen = -1
-                        while chosen < 0:
-                            total = 0
-                            for q in range(4):
-                                if (allowed >> q) & 1:
-                                    total += cap[q]
-                            if total == 0:
-                                break
-                            rng, r = bounded(rng, np.uint64(total))
-                            acc = np.int64(r)
-                            q = 0
-                            for q in range(4):
-                                if (allowed >> q) & 1:
-                                    if acc < cap[q]:
-                                        break
-                                    acc -= cap[q]
-                            cap[q] -= 1
-                            if not any_void or feasible(rem, cap, elig, others):
-                                chosen = q
-                            else:
-                                cap[q] += 1
-                                allowed &= ~(1 << q)
+                        chosen, rng = draw_seat(allowed, cap, rem, elig, others, any_void,
+                                                rng, -1.0)
                         if chosen < 0:
                             ok = False
                             break
