@@ -34,7 +34,7 @@ advisor) with an observation array of sim/game/observation.py:
 * ``choose_card(obs, worlds, policy, measure, rng, scratch, totals) -> card``
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
-Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=48,top=2,measure=zero_sum,head=2``,
+Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=256,top=2,measure=zero_sum,head=2,adapt=1``,
 chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
@@ -145,13 +145,16 @@ SEARCH_PARAMS: dict[str, float] = {
     "strat": 0.0,
     "exact": 0.0,
     "head": 0.0,
+    "adapt": 0.0,
 }
-#: The one-deck defaults of ``search`` (docs/strength.md "The default" and "head=2" measure
-#: them against the earlier ones at about the same CPU time per deal): 48 worlds, only the 2
-#: classes of legal cards the learned model scores best rolled out, zero-sum measure, the
-#: first 2 choices of every rollout played by the learned model.
-SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=48.0, measure=1.0, top=2.0,
-                                          head=2.0)
+#: The one-deck defaults of ``search`` (docs/strength.md "The default", "head=2" and
+#: "Adaptive worlds" measure them against the earlier ones at about the same CPU time per
+#: deal): only the 2 classes of legal cards the learned model scores best rolled out,
+#: zero-sum measure, the first 2 choices of every rollout played by the learned model,
+#: adaptive worlds (16, then 8 more at a time until one class leads by 1 standard error(s),
+#: at most 256).
+SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1.0, top=2.0,
+                                          head=2.0, adapt=1.0)
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,
@@ -181,15 +184,22 @@ SEARCH_HELP: dict[str, str] = {
     "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
     "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
     "not with race",
+    "adapt": "0 off; k > 0: adaptive worlds: the classes rolled out (top=k's, or all) are "
+    "rolled out on 16 worlds, then 8 more at a time until one leads every other by more than "
+    "k standard errors of the paired differences, or worlds (then the most) are used up; "
+    "one deck, not with race",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
-P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD = (
+(P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD,
+ P_ADAPT) = (
     list(SEARCH_PARAMS).index(k)
     for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
-              "head"))
+              "head", "adapt"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
+#: adaptive worlds (key ``adapt``): worlds rolled out before the first check, then between checks
+ADAPT_MIN, ADAPT_STEP = 16, 8
 #: most candidate worlds one inferred decision samples (``infer=1``: pool × worlds, capped)
 MAX_POOL = 4096
 #: columns of :func:`exact_endgame`'s work space (``stk``, one row per card played)
@@ -1017,6 +1027,80 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 
 @njit(cache=True, nogil=True)
+def choose_card_adapt(obs, worlds, lazy, policy, table, measure, rng, srng, scratch, totals,
+                      reps, skip, exact, head, k_se):
+    """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
+
+    The representatives of ``reps`` not in ``skip`` are rolled out on the first
+    :data:`ADAPT_MIN` worlds of ``worlds`` (uint64 (W, 4)), then :data:`ADAPT_STEP` more at a
+    time; after each step the race's rule (:func:`race_drop`: a class trailing the leader by
+    more than ``k_se`` standard errors of the paired differences, or equal to it in every
+    world so far, drops out) is applied, and the rollouts stop when one class is left or
+    the W worlds are used up; the best total among those left is played (ties: the lowest
+    card).  The same rollout random numbers as :func:`choose_card_among_x` (world ``w``:
+    ``splitmix64(rng ^ w)``), so with every check failing it plays as that chooser.
+    ``lazy``: ``worlds`` is sampled here, a step at a time (:func:`sample_worlds`, from the
+    stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
+    ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
+    classes).  Returns ``(card, srng)``."""
+    rng = np.uint64(rng)
+    srng = np.uint64(srng)
+    legal = obs[O_LEGAL]
+    rules = np.zeros(R_SIZE, dtype=np.int64)
+    unpack_rules(obs[O_RULES], rules)
+    exp = np.zeros(4, dtype=np.int64)
+    exposure_counts(obs, exp)
+    for i in range(52):
+        totals[i] = 0
+    run = reps & ~skip
+    m = popcount(run)
+    cs = np.empty(m, dtype=np.int64)
+    r = run
+    for i in range(m):
+        cs[i] = lowest_bit(r)
+        r &= r - ONE
+    stk = np.empty((4 * exact + 1, EXACT_COLS), dtype=np.int64)
+    nw = worlds.shape[0]
+    vals = np.zeros((m, nw), dtype=np.int64)
+    sums = np.zeros(m, dtype=np.int64)
+    rolled = np.zeros(m, dtype=np.int64)
+    alive = np.ones(m, dtype=np.bool_)
+    n_alive = m
+    done = 0
+    while done < nw and n_alive > 1:
+        upto = min(nw, ADAPT_MIN if done == 0 else done + ADAPT_STEP)
+        if lazy:
+            srng = sample_worlds_s(obs, upto - done, srng, worlds[done:upto], False)
+        for w in range(done, upto):
+            r0 = splitmix64(rng ^ np.uint64(w))
+            for i in range(m):
+                if alive[i]:
+                    val, _ = rollout_value_x(worlds[w], obs, cs[i], policy, table, rules,
+                                             exp, measure, r0, scratch, (exact, stk, head))
+                    vals[i, w] = val
+                    sums[i] += val
+                    rolled[i] += 1
+        done = upto
+        if done < nw:
+            n_alive -= race_drop(vals, sums, alive, done, k_se)
+    best = race_leader(sums, alive) if m > 0 else 0
+    prev = -1
+    j = -1
+    mm = legal
+    while mm:
+        c = lowest_bit(mm)
+        mm &= mm - ONE
+        if (reps & bit(c)) == ZERO:
+            totals[c] = totals[prev]
+        elif (run & bit(c)) != ZERO:
+            j += 1
+            totals[c] = sums[j] if rolled[j] == nw else np.int64(
+                np.round(sums[j] * np.float64(nw) / max(1, rolled[j])))
+        prev = c
+    return cs[best], srng
+
+
+@njit(cache=True, nogil=True)
 def race_leader(sums, alive):
     """The index of the alive entry with the largest ``sums`` (the first on ties)."""
     lead = -1
@@ -1271,6 +1355,7 @@ def search_decision(obs, params, rng, totals):
     strat = params[seat, P_STRAT] != 0.0
     exact = np.int64(params[seat, P_EXACT])
     head = np.int64(params[seat, P_HEAD])
+    adapt = params[seat, P_ADAPT]
     if not has_model(params, seat):
         infer = False
         top = 0
@@ -1280,6 +1365,23 @@ def search_decision(obs, params, rng, totals):
     table = shared_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
+    if adapt > 0.0 and race <= 0.0:
+        reps = representatives(obs)
+        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        # sampled a step at a time when the first step does not use them all (and neither
+        # infer nor strat needs them all at once); else as without adapt, then the rollouts' base
+        lazy = not infer and not strat and n_worlds > ADAPT_MIN
+        if not lazy:
+            if infer:
+                pool = max(1, min(64, np.int64(params[seat, P_POOL])))
+                rng = infer_worlds(obs, n_worlds, min(MAX_POOL, pool * n_worlds), table, rng,
+                                   worlds)
+            else:
+                rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
+        rng, base = next_u64(rng)
+        c, rng = choose_card_adapt(obs, worlds, lazy, policy, table, measure, base, rng,
+                                   scratch, totals, reps, skip, exact, head, adapt)
+        return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))
         rng = infer_worlds(obs, n_worlds, min(MAX_POOL, pool * n_worlds), table, rng, worlds)

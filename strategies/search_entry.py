@@ -26,6 +26,26 @@ from strategies.search import (
 from strategies.search_two_decks import play_search2
 from strategies.spec import PLAYER, Strategy, StrategyError, named_keys
 
+#: Fixed worlds per k² that an adaptive search (``adapt=k``) costs about, for bounding work
+#: before it is played (docs/strength.md "Adaptive worlds": ``adapt=1`` with at most 256
+#: worlds costs 0.97× a 56-world search; the worlds needed to separate two classes by k
+#: standard errors grow as k²).
+ADAPT_COST_WORLDS = 56
+
+
+def cost_worlds(params) -> int:
+    """The fixed worlds per decision a one-deck ``search`` parameter row ``params`` costs
+    about: ``worlds``, or with ``adapt=k`` > 0 ``min(worlds, ⌈ADAPT_COST_WORLDS · k²⌉)`` (at
+    least 1); ``worlds`` for every two-deck row (``adapt`` is 0 there)."""
+    import math
+
+    keys = list(SEARCH_PARAMS)
+    worlds = int(params[keys.index("worlds")])
+    k = float(params[keys.index("adapt")])
+    if k > 0:
+        return max(1, min(worlds, math.ceil(ADAPT_COST_WORLDS * k * k)))
+    return worlds
+
 
 def former_search(name: str) -> str:
     """A ``search`` spec with the former defaults for the keys it leaves out: ``name`` itself
@@ -49,7 +69,7 @@ def _resume_refusal(name: str, decks: int) -> str | None:
     if decks != 1 or former_search(name) == name.strip():
         return None
     return ("the interrupted run was started before one-deck search's defaults changed (now "
-            "worlds=48,top=2,measure=zero_sum,head=2; the former search is "
+            "worlds=256,top=2,measure=zero_sum,head=2,adapt=1; the former search is "
             f"search:rollout=heuristic,infer=0), so player {name!r} would play its remaining "
             "deals differently")
 
@@ -58,21 +78,34 @@ def _search_data(arg: str, name: str, decks: int | None):
     """``search:key=value,...``: the parameters (as every ``key=value`` player; one deck:
     the defaults :data:`~strategies.search.SEARCH_DEFAULTS1`, or the former defaults for the
     keys left out when ``rollout``, ``infer`` or ``race`` is named) and, when
-    ``rollout=learned``, ``infer=1`` or ``top`` ask for it, the shipped ``learned`` model for the
-    deck count (its weights reach the kernel after the parameters, as a ``learned`` seat's
-    do).  Raises StrategyError for a bad key or value, a negative ``race``, ``infer=1`` or
-    ``top`` with two decks, ``top`` with ``race``, or an unreadable shipped model."""
+    ``rollout=learned``, ``infer=1``, ``top`` or ``head`` ask for it, the shipped ``learned``
+    model for the deck count (its weights reach the kernel after the parameters, as a
+    ``learned`` seat's do); ``model=PATH``: that model file instead, read and checked as
+    ``learned:model=PATH`` reads it (strategies/model.py ``model_data``; a game under other
+    rules than the file's refuses it).  Raises StrategyError for a bad key or value, a
+    negative ``race``, ``infer=1`` or ``top`` with two decks, ``top`` with ``race``, or a
+    model file that is missing, unreadable or made for another feature set or deck count."""
     from strategies.model import default_model_path, model_data
 
+    arg, path = _model_key(arg, name)
     # the former search's variants keep their meaning: keys left out take the former
     # defaults (search:rollout=heuristic,infer=0 is the former search)
     former = decks == 1 and bool(named_keys(arg) & set(FORMER_KEYS))
-    params = SEARCH.kv_params(arg, name, decks, SEARCH_PARAMS if former else None)
+    try:
+        params = SEARCH.kv_params(arg, name, decks, SEARCH_PARAMS if former else None)
+    except StrategyError as exc:
+        if str(exc).startswith("unknown parameter"):
+            raise StrategyError(f"{exc}, model (a learned model file, default: the shipped "
+                                "model for the game's deck count and variant)") from None
+        raise
     keys = list(SEARCH_PARAMS)
     infer = params[keys.index("infer")] != 0
     if params[keys.index("race")] < 0:
         raise StrategyError(f"parameter race in {name!r} must be 0 (off) or a number of "
                             f"standard errors > 0, got {params[keys.index('race')]:g}")
+    if params[keys.index("adapt")] < 0:
+        raise StrategyError(f"parameter adapt in {name!r} must be 0 (off) or a number of "
+                            f"standard errors > 0, got {params[keys.index('adapt')]:g}")
     if decks == 2 and infer:
         raise StrategyError(f"parameter infer in {name!r}: infer=1 is one deck only "
                             "(two decks: infer=0)")
@@ -83,14 +116,16 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact", "head"):
+    for key in ("strat", "exact", "head", "adapt"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
-    for key in ("exact", "head"):
+    for key in ("exact", "head", "adapt"):
         if params[keys.index(key)] and params[keys.index("race")] > 0:
             raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
                                 "(give one of them)")
+    if path is not None:  # the named file, checked as learned:model=PATH checks it
+        return params, model_data(path, decks, name, True)
     if not (infer or top or params[keys.index("head")]
             or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
             or decks is None:
@@ -98,17 +133,46 @@ def _search_data(arg: str, name: str, decks: int | None):
     return params, model_data(str(default_model_path(decks)), decks, name)
 
 
+def _model_key(arg: str, name: str) -> tuple[str, str | None]:
+    """``arg`` without its ``model=PATH`` item, and PATH (a shipped model's bare file name
+    resolved to the shipped file when no file of that name exists; None without the key).
+    Raises StrategyError for ``model`` without a file or given twice."""
+    import os
+
+    from strategies.model import shipped_models
+
+    path = None
+    rest = []
+    for item in arg.split(","):
+        k, sep, v = item.partition("=")
+        if k.strip() != "model":
+            rest.append(item)
+            continue
+        if not sep or not v.strip():
+            raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
+                                "search:model=models/mine.npz")
+        if path is not None:
+            raise StrategyError(f"parameter model given twice in player {name!r}")
+        path = v.strip()
+    if path is not None and not os.path.exists(path) and path in shipped_models():
+        path = str(shipped_models()[path])  # a shipped model by its bare file name
+    return ",".join(rest), path
+
+
 SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "determinized Monte Carlo: samples hidden deals consistent with what the seat "
                   "has seen, rolls legal cards out to the end with a fast policy in all "
                   "seats and plays the best mean (search:key=value,... below; one and two decks: "
                   "with two decks copies and pair information; ~1,000× slower than heuristic). "
-                  "One deck: 48 worlds, only the 2 classes of legal cards the learned model ranks "
+                  "One deck: only the 2 classes of legal cards the learned model ranks "
                   "best rolled out, the first 2 choices of each rollout by the learned model, "
-                  "zero-sum measure (search:worlds=56,head=0: the same at 56 worlds without "
-                  "the learned replies); a spec naming rollout, infer or race "
+                  "zero-sum measure, adaptive worlds (16, then 8 more at a time until one "
+                  "class leads by 1 standard error(s), at most 256; "
+                  "search:worlds=56,head=0,adapt=0: 56 worlds always, without the learned "
+                  "replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
-                  "search:rollout=heuristic,infer=0 is the former search",
+                  "search:rollout=heuristic,infer=0 is the former search; model=PATH: a "
+                  "learned model file instead of the shipped one",
                   kernels={1: play_search, 2: play_search2},
                   params={1: SEARCH_DEFAULTS1, 2: SEARCH_PARAMS}, param_help=SEARCH_HELP,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},

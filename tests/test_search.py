@@ -339,7 +339,7 @@ def test_results_identical_for_any_threads_and_blocks():
 def test_search_keys_parse_and_bad_keys_are_refused():
     ch = parse_player("search:worlds=8,rollout=lowest,measure=zero_sum")
     assert ch.params[:3] == (8.0, 1.0, 1.0)
-    assert parse_player("search").params[:3] == (48.0, 2.0, 1.0)  # one deck's defaults
+    assert parse_player("search").params[:3] == (256.0, 2.0, 1.0)  # one deck's defaults
     assert parse_player("search", decks=2).params[:3] == (32.0, 2.0, 0.0)
     assert parse_player("search:infer=0").params[:3] == (32.0, 2.0, 0.0)  # the former
     for bad, needle in [("search:worlds=0", "1..1024"), ("search:worlds=2.5", "whole"),

@@ -175,8 +175,8 @@ def test_head_over_the_whole_rollout_is_the_learned_rollout():
                        "heuristic,search:worlds=3,top=0,measure=zero_sum,rollout=learned,"
                        "infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search:worlds=2,head=0,heuristic,search:worlds=56,head=0,lowest",
-                       "random", **kw)
+        c = play_deals(rules, "search:worlds=2,head=0,heuristic,"
+                       "search:worlds=56,head=0,adapt=0,lowest", "random", **kw)
         d = play_deals(rules, "search:worlds=2,top=2,measure=zero_sum,rollout=heuristic,infer=0,"
                        "heuristic,search:worlds=56,top=2,measure=zero_sum,rollout=heuristic,"
                        "infer=0,lowest", "random", **kw)
@@ -194,8 +194,87 @@ def test_head_over_the_whole_rollout_is_the_learned_rollout():
      "search:worlds=2,exact=1", "never"),
     (Rules(variant="partners"), "search:worlds=3,head=4,heuristic,"
      "search:worlds=2,head=2,rollout=heuristic,infer=0,random", "random"),
+    (Rules(variant="pig_sheep"), "search:worlds=20,adapt=0.5,random,"
+     "search:worlds=24,adapt=1,strat=1,heuristic", "never"),
 ])
 def test_engine_and_reference_agree_with_exact_and_strat(rules, players, exposures):
     """Every card legal (the reference engine checks each) and the engines agree."""
     assert compare_engines(rules, players, exposures, seed=5, start=0, n=4,
                            match_length=2) == []
+
+
+def test_adapt_parses_and_refuses_what_it_cannot_do():
+    from strategies.search import P_ADAPT
+
+    assert parse_player("search:adapt=1.5,worlds=200").params[P_ADAPT] == 1.5
+    assert parse_player("search").params[P_ADAPT] == 1.0  # the one-deck default
+    assert parse_player("search:infer=0").params[P_ADAPT] == 0.0  # the former defaults: off
+    for bad, needle in [("search:adapt=-1", "adapt"), ("search:adapt=x", "finite"),
+                        ("search:adapt=1,race=1", "adapt and race")]:
+        with pytest.raises(StrategyError, match=needle):
+            parse_player(bad)
+    with pytest.raises(StrategyError, match="one deck only"):
+        parse_player("search:adapt=1", decks=2)
+
+
+def test_worlds_sampled_a_step_at_a_time_are_the_worlds_sampled_at_once():
+    for obs, _ in _states(21, 12):
+        whole = np.zeros((40, 4), np.uint64)
+        end = sample_worlds(obs, 40, np.uint64(77), whole)
+        parts = np.zeros((40, 4), np.uint64)
+        r = np.uint64(77)
+        for lo, hi in ((0, 16), (16, 24), (24, 40)):
+            r = np.uint64(sample_worlds_s(obs, hi - lo, r, parts[lo:hi], False))
+        assert np.array_equal(whole, parts) and int(r) == int(end)
+
+
+def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
+    """``choose_card_adapt`` on given worlds: with a tiny ``k`` a unique best total over the
+    first 16 worlds ends the rollouts there (the plain chooser's card on those 16 worlds);
+    with a huge ``k`` no class is dropped unless it equals the leader in every world, so
+    when every class was rolled out on all worlds its totals and card are the plain
+    chooser's on all of them.  Up to 16 worlds the player plays exactly as without it."""
+    from sim.game.observation import O_SIZE
+    from strategies.search import (
+        _HEUR_TABLE,
+        ADAPT_MIN,
+        choose_card_adapt,
+        choose_card_among_x,
+        representatives,
+    )
+
+    table = _HEUR_TABLE  # the heuristic rollout, no model
+    scratch = np.empty(O_SIZE + 4, np.uint64)
+    t1, t2 = np.zeros(52, np.int64), np.zeros(52, np.int64)
+    stopped = full = 0
+    for obs, _ in _states(22, 40):
+        reps = representatives(obs)
+        if bin(int(reps)).count("1") < 2:
+            continue
+        worlds = np.zeros((40, 4), np.uint64)
+        sample_worlds(obs, 40, np.uint64(5), worlds)
+        zero = np.uint64(0)
+        no_exact, no_head = np.int64(0), np.int64(0)
+        c16 = choose_card_among_x(obs, worlds[:ADAPT_MIN], 2, table, 0, np.uint64(9), scratch,
+                                  t1, reps, zero, no_exact, no_head)
+        best = max(t1[c] for c in range(52) if reps >> np.uint64(c) & np.uint64(1))
+        if sum(t1[c] == best for c in range(52) if reps >> np.uint64(c) & np.uint64(1)) == 1:
+            c, _ = choose_card_adapt(obs, worlds, False, 2, table, 0, np.uint64(9), zero,
+                                     scratch, t2, reps, zero, no_exact, no_head, 1e-9)
+            assert c == c16
+            stopped += 1
+        c40 = choose_card_among_x(obs, worlds, 2, table, 0, np.uint64(9), scratch, t1, reps,
+                                  zero, no_exact, no_head)
+        c, _ = choose_card_adapt(obs, worlds, False, 2, table, 0, np.uint64(9), zero, scratch,
+                                 t2, reps, zero, no_exact, no_head, 1e9)
+        if np.array_equal(t1, t2):
+            assert c == c40
+            full += 1
+    assert stopped >= 5 and full >= 5
+    kw = dict(seed=6, n=4, record=True, threads=1)
+    for rules in (Rules(), Rules(variant="partners")):
+        a = play_deals(rules, "search:worlds=12,heuristic,search:worlds=16,head=0,lowest",
+                       "random", **kw)
+        b = play_deals(rules, "search:worlds=12,adapt=2,heuristic,"
+                       "search:worlds=16,head=0,adapt=0.5,lowest", "random", **kw)
+        assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)

@@ -52,26 +52,31 @@ def test_todays_search_is_reachable_and_the_new_keys_parse():
 
 
 def test_the_default_search_and_the_former_one():
-    """One deck's default is worlds=48,top=2,measure=zero_sum,head=2 (issue 34; issue 24's
-    worlds=56,top=2,measure=zero_sum is search:worlds=56,head=0); naming rollout, infer or
-    race brings back the former defaults (worlds=32, top=0, measure=raw, head=0) for the
-    keys left out; two decks keep the former defaults."""
+    """One deck's default is worlds=256,top=2,measure=zero_sum,head=2,adapt=1 (issue 34; the
+    head=2 default of before is search:worlds=48,adapt=0, issue 24's
+    worlds=56,top=2,measure=zero_sum is search:worlds=56,head=0,adapt=0); naming rollout,
+    infer or race brings back the former defaults (worlds=32, top=0, measure=raw, head=0,
+    adapt=0) for the keys left out; two decks keep the former defaults."""
     cols = list(SEARCH_PARAMS)
     new = parse_player("search")
     assert dict(zip(cols, new.params[:len(cols)], strict=True)) == SEARCH_DEFAULTS1
     assert (SEARCH_DEFAULTS1["worlds"], SEARCH_DEFAULTS1["top"], SEARCH_DEFAULTS1["measure"],
-            SEARCH_DEFAULTS1["head"]) == (48.0, 2.0, 1.0, 2.0)
+            SEARCH_DEFAULTS1["head"], SEARCH_DEFAULTS1["adapt"]) == (256.0, 2.0, 1.0, 2.0, 1.0)
     assert new.data is not None  # top and head read the shipped learned model
-    assert parse_player("search:worlds=48,top=2,measure=zero_sum,head=2").params == new.params
-    before = dict(zip(cols, parse_player("search:worlds=56,head=0").params[:len(cols)],
+    assert parse_player("search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1").params == \
+        new.params
+    before = dict(zip(cols, parse_player("search:worlds=56,head=0,adapt=0").params[:len(cols)],
                       strict=True))
     assert before == dict(SEARCH_PARAMS, worlds=56.0, top=2.0, measure=1.0)
+    head2 = dict(zip(cols, parse_player("search:worlds=48,adapt=0").params[:len(cols)],
+                     strict=True))
+    assert head2 == dict(SEARCH_PARAMS, worlds=48.0, top=2.0, measure=1.0, head=2.0)
     former = dict(zip(cols,
                       parse_player("search:rollout=heuristic,infer=0").params[:len(cols)],
                       strict=True))
     assert former == SEARCH_PARAMS
-    assert (former["worlds"], former["top"], former["measure"], former["head"]) == \
-        (32.0, 0.0, 0.0, 0.0)
+    assert (former["worlds"], former["top"], former["measure"], former["head"],
+            former["adapt"]) == (32.0, 0.0, 0.0, 0.0, 0.0)
     # any one of the former keys is enough; keys written out are kept
     assert parse_player("search:race=2").params[:7] == (32.0, 2.0, 0.0, 0.0, 4.0, 2.0, 0.0)
     assert parse_player("search:infer=0,worlds=8,top=3").params[:7] == \
@@ -102,10 +107,10 @@ def test_explicit_keys_play_exactly_as_the_default_and_the_former_search():
         b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
                        "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search,heuristic,search:worlds=48,top=2,measure=zero_sum,head=2,"
-                       "lowest", "random", **kw)
-        d = play_deals(rules, "search:worlds=48,top=2,measure=zero_sum,head=2,heuristic,search,"
-                       "lowest", "random", **kw)
+        c = play_deals(rules, "search,heuristic,search:worlds=256,top=2,measure=zero_sum,"
+                       "head=2,adapt=1,lowest", "random", **kw)
+        d = play_deals(rules, "search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1,"
+                       "heuristic,search,lowest", "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
         assert not np.array_equal(c.plays, play_deals(
             rules, "search:rollout=heuristic,infer=0,heuristic,search:rollout=heuristic,"
@@ -219,7 +224,7 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "pool=2,heuristic", "random"),
     (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
      "random"),
-    # the default search (worlds=48, top=2, zero_sum, head=2) with teams
+    # the default search (worlds=256, top=2, zero_sum, head=2, adapt=1) with teams
     (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
@@ -356,7 +361,7 @@ def test_train_refuses_a_top_teacher(tmp_path):
 def test_duplicate_keys_and_messages_name_the_defaults_by_deck():
     with pytest.raises(StrategyError, match="worlds given twice"):
         parse_player("search:worlds=8,worlds=9")
-    with pytest.raises(StrategyError, match=r"worlds \(default 48 one deck, 32 two decks\)"):
+    with pytest.raises(StrategyError, match=r"worlds \(default 256 one deck, 32 two decks\)"):
         parse_player("search:WORLDS=8", decks=None)
     with pytest.raises(StrategyError, match=r"measure \(default zero_sum\)"):
         parse_player("search:depth=2")
@@ -375,3 +380,54 @@ def test_train_teacher_spec_errors_name_what_the_user_wrote(tmp_path):
         r = CliRunner().invoke(main, ["train", "--deals", "2", "--out", str(out), *args])
         assert r.exit_code == 2 and needle in r.output, (args, r.output)
         assert "Traceback" not in r.output and not out.exists()
+
+
+def test_model_key_plays_the_named_file_and_refuses_bad_files(tmp_path):
+    """``search:model=PATH`` reads PATH wherever the search reads the shipped model (``top``'s
+    ranking, ``head``'s replies): the shipped file by path plays card for card as the
+    default, another model changes plays, and bad files are refused as ``learned:model``
+    refuses them (one Error line, exit 2, in the CLI)."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    from strategies.model import default_model_path, read_model, save_model
+
+    solo = default_model_path(1)
+    kw = dict(seed=3, n=6, record=True, threads=1)
+    base = play_deals(RULES, "search:worlds=6,heuristic,search:worlds=6,head=3,lowest",
+                      "random", **kw)
+    same = play_deals(RULES, f"search:worlds=6,model={solo},heuristic,"
+                      "search:worlds=6,head=3,model=learned1.npz,lowest", "random", **kw)
+    assert np.array_equal(base.plays, same.plays) and np.array_equal(base.raw, same.raw)
+    # the partners model's numbers, as a solo model: another ranking and other replies
+    values, meta = read_model(default_model_path(1, "partners"))
+    other = tmp_path / "other.npz"
+    save_model(other, values, read_model(solo)[1])
+    changed = play_deals(RULES, f"search:worlds=6,model={other},heuristic,"
+                         f"search:worlds=6,head=3,model={other},lowest", "random", **kw)
+    assert not np.array_equal(base.plays, changed.plays)
+    assert parse_player(f"search:model={other}").data.values == tuple(values)
+    assert parse_player(f"search:rollout=learned,model={other}", 1).params[:2] == (32.0, 4.0)
+    # refusals: the same messages as learned:model=PATH
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a model")
+    old = tmp_path / "old.npz"
+    save_model(old, values, dict(meta, feature_version=meta["feature_version"] - 1))
+    for spec, needle in [(f"search:model={tmp_path / 'none.npz'}", "not found"),
+                         (f"search:model={junk}", "not a learned-model file"),
+                         (f"search:model={old}", "feature set version"),
+                         (f"search:model={default_model_path(2)}", "made for 2 deck"),
+                         ("search:model=", "needs a model file"),
+                         (f"search:model={solo},model={solo}", "given twice")]:
+        with pytest.raises(StrategyError, match=needle):
+            parse_player(spec, 1)
+    with pytest.raises(StrategyError, match="made for other rules"):
+        play_deals(RULES, f"search:worlds=2,model={default_model_path(1, 'partners')}", n=1)
+    for spec, needle in [(f"search:worlds=2,model={junk}", "not a learned-model file"),
+                         ("search:worlds=2,model=learned1-partners.npz", "other rules")]:
+        r = CliRunner().invoke(main, ["run", "--deals", "2", "--players", spec,
+                                      "--out", str(tmp_path / "o")])
+        assert r.exit_code == 2, r.output
+        lines = [x for x in r.output.splitlines() if x.strip()]
+        assert lines[-1].startswith("Error:") and needle in lines[-1]
+        assert "Traceback" not in r.output and not (tmp_path / "o").exists()

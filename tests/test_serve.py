@@ -231,7 +231,8 @@ def test_search_play_between_two_time_checks_is_bounded(client):
     from sim.commands.api import NOT_FROM_THE_WEB, parse_options
     from sim.web.app import check_search_work
 
-    heavy = {"hand": SHEEP, "player": "search:worlds=1024", "batch": 2000, "max_deals": 2000}
+    heavy = {"hand": SHEEP, "player": "search:worlds=1024,adapt=0", "batch": 2000,
+             "max_deals": 2000}
     want = ("Error: a batch of 2,000 deals with 1,024 search worlds per decision over the "
             "searching seats is more play than gongzhu-sim serve runs between two checks of "
             "its time limit and Cancel (57,600 deal-worlds): give batch 56 or less")
@@ -240,9 +241,9 @@ def test_search_play_between_two_time_checks_is_bounded(client):
     r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": heavy})
     assert (r.status_code, r.json()["error"]) == (400, want)
     assert not client.app.state.jobs.running()
-    # the CLI's default batch with search:worlds=1024 is refused too; batch 56 is not
+    # the CLI's default batch with search:worlds=1024,adapt=0 is refused too; batch 56 is not
     r = client.post("/api/jobs", json={"page": "p", "command": "expose", "options": {
-        "hand": SHEEP, "player": "search:worlds=1024"}})
+        "hand": SHEEP, "player": "search:worlds=1024,adapt=0"}})
     assert r.status_code == 400 and "a batch of 250 deals" in r.json()["error"]
     two = SHEEP + " " + SHEEP
     r = client.post("/api/advise", json={"hand": two, "decks": 2, "seat": 0,
@@ -253,7 +254,7 @@ def test_search_play_between_two_time_checks_is_bounded(client):
         "time limit and Cancel (92,160 deal-worlds, a two-deck deal counting 45): use fewer "
         "search worlds or seats, or the command line")
     for command, opts in (
-            ("expose", {"hand": SHEEP, "player": "search:worlds=1024", "batch": 56}),
+            ("expose", {"hand": SHEEP, "player": "search:worlds=1024,adapt=0", "batch": 56}),
             ("expose", {"hand": SHEEP, "player": "search", "opponents": "search"}),
             ("expose", {"hand": two, "decks": 2, "player": "search", "opponents": "search"}),
             ("advise", {**POSITION, "players": "search"}),
@@ -314,9 +315,9 @@ def test_search_work_counts_every_table(client):
     from sim.commands.api import NOT_FROM_THE_WEB, parse_options, unset_table_defaults
     from sim.web.app import check_search_work
 
-    heavy = {"hand": SHEEP, "tables": "heuristic,search:worlds=64"}
-    want = ("Error: table search:worlds=64: a batch of 250 deals with 256 search worlds per "
-            "decision over the searching seats is more play than gongzhu-sim serve runs "
+    heavy = {"hand": SHEEP, "tables": "heuristic,search:worlds=64,adapt=0"}
+    want = ("Error: table search:worlds=64,adapt=0: a batch of 250 deals with 256 search "
+            "worlds per decision over the searching seats is more play than gongzhu-sim serve runs "
             "between two checks of its time limit and Cancel (57,600 deal-worlds): give "
             "batch 225 or less")
     r = client.post("/api/expose", json=heavy)
@@ -328,8 +329,8 @@ def test_search_work_counts_every_table(client):
     ok = {**heavy, "player": "heuristic"}
     params = unset_table_defaults("expose", ok, parse_options("expose", ok, NOT_FROM_THE_WEB))
     check_search_work("expose", params)
-    # the default search table (32 worlds × 4 seats) fits; a heuristic table with an
-    # explicit batch of search-free play is not search work at all
+    # the default search table (adaptive worlds, about 56 × 4 seats) fits; a heuristic
+    # table with an explicit batch of search-free play is not search work at all
     for opts in ({"hand": SHEEP, "tables": "heuristic,search"},
                  {"hand": SHEEP, "tables": "heuristic,lowest", "batch": 100_000}):
         params = unset_table_defaults("expose", opts,

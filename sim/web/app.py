@@ -551,6 +551,7 @@ def check_search_work(command: str, params: dict) -> None:
     from sim.analysis.exposure.options import split_names
     from sim.commands.options import pop_rules
     from strategies.registry import PLAYER, PLAYERS, lookup, parse_player, parse_seats
+    from strategies.search_entry import cost_worlds
 
     def search_worlds(names: list[str]) -> tuple[int, bool]:
         """(search worlds per decision over the seats, whether a seat's player is slow)."""
@@ -562,7 +563,7 @@ def check_search_work(command: str, params: dict) -> None:
             slow = True
             choice = parse_player(str(name), decks)
             if choice.id == PLAYERS["search"]:
-                worlds += int(choice.params[0])
+                worlds += cost_worlds(choice.params)  # adapt=k: about what it costs
         return worlds, slow
 
     try:
