@@ -99,3 +99,14 @@ def test_train_student_bad_input(tmp_path, extra, needle):
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and needle in lines[0], r.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_train_out_and_records_are_not_the_same_file(tmp_path):
+    """The model written at the end would replace the records just kept: refused first."""
+    same = tmp_path / "same.npz"
+    r = CliRunner().invoke(main, ["train", "--deals", "2", "--worlds", "1", "--out",
+                                  str(same), "--records", str(tmp_path / "." / "same.npz")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and "--out and --records name the same file" in lines[0]
+    assert list(tmp_path.iterdir()) == []

@@ -117,6 +117,9 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     check_model_out(out_path)
     if records is not None and not Path(records).parent.exists():
         raise InputError(f"folder {Path(records).parent} does not exist")
+    if records is not None and Path(records).resolve() == out_path.resolve():
+        # the model would replace the records just kept
+        raise InputError(f"--out and --records name the same file {out}: give two files")
     from sim.analysis import analysis_spec
     from sim.analysis.learn.record import TrainSettings
 
