@@ -110,3 +110,37 @@ def test_train_out_and_records_are_not_the_same_file(tmp_path):
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and "--out and --records name the same file" in lines[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_train_interrupted_keeps_the_finished_deals(tmp_path, monkeypatch):
+    """Ctrl-C after the first chunk (deals 0-1) of a 5-deal recording: those deals' records
+    are kept as the records of --deals 2 (the same as recording 2 deals), no model is
+    written, and train --deals 2 then fits from them."""
+    import functools
+
+    from sim.analysis.learn import record
+
+    orig_chunk = record._record_chunk
+
+    def chunk(args):
+        if args[4] >= 2:  # the second chunk: Ctrl-C
+            raise KeyboardInterrupt
+        return orig_chunk(args)
+
+    monkeypatch.setattr(record, "record_many", functools.partial(record.record_many, chunk=2))
+    monkeypatch.setattr(record, "_record_chunk", chunk)
+    rec, out = tmp_path / "rec.npz", tmp_path / "m.npz"
+    args = ["train", "--worlds", "1", "--seed", "5", "--epochs", "1", "--student", "lowest",
+            "-j", "1", "--records", str(rec), "--out", str(out)]
+    r = CliRunner().invoke(main, [*args, "--deals", "5"])
+    assert r.exit_code == 130, r.output
+    assert "Interrupted after recording 2/5 deals" in r.output
+    assert f"--deals 2 --records {rec}" in r.output and "Traceback" not in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec.npz"]
+    dec = record_decisions(RULES, TEACHER, "heuristic", seed=5, start=0, n=2, play="lowest")
+    with np.load(rec) as z:
+        assert np.array_equal(z["obs"], dec.obs) and np.array_equal(z["deal"], dec.deal)
+    monkeypatch.setattr(record, "_record_chunk", orig_chunk)
+    r = CliRunner().invoke(main, [*args, "--deals", "2"])
+    assert r.exit_code == 0 and f"read {len(dec):,} recorded decisions" in r.output, r.output
+    assert read_model(out)[1]["decisions"] == len(dec)

@@ -130,12 +130,22 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     ts = TrainSettings(teacher=teacher, field=field_name, deals=deals, seed=seed, jobs=jobs,
                        hidden=hidden, epochs=epochs, temperature=temperature, kind=kind,
                        command=command, student=student)
-    from sim.analysis.learn.record import RecordsError
+    from sim.analysis.learn.record import RecordingInterrupted, RecordsError
 
     try:
         result = train_model(rules, ts, out_path, log=log, records=records)
     except RecordsError as e:
         raise InputError(str(e)) from None
+    except RecordingInterrupted as e:
+        n = len(e.decisions)
+        if e.kept is not None:
+            kept = (f"kept in {e.kept}: fit them with --deals {e.deals} --records {e.kept} "
+                    "(the other options as given)")
+        else:
+            kept = "not kept (--records FILE keeps a recording)" if e.deals else "nothing kept"
+        click.echo(f"Interrupted after recording {e.deals:,}/{deals:,} deals ({n:,} "
+                   f"decisions), {kept}; no model written.", err=True)
+        sys.exit(130)
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
                f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
                f"heuristic {result['fit']['regret_heuristic']:.2f})")
