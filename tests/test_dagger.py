@@ -144,3 +144,13 @@ def test_train_interrupted_keeps_the_finished_deals(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, [*args, "--deals", "2"])
     assert r.exit_code == 0 and f"read {len(dec):,} recorded decisions" in r.output, r.output
     assert read_model(out)[1]["decisions"] == len(dec)
+
+
+def test_train_under_ten_deals_says_no_deal_was_held_out(tmp_path):
+    """Every 10th deal is held out: with 3 deals there is none, so no regret is printed
+    (it was 'nan')."""
+    r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--epochs", "1",
+                                  "-q", "--out", str(tmp_path / "m.npz")])
+    assert r.exit_code == 0, r.output
+    assert "no held-out deal to measure its regret: give --deals 10 or more" in r.output
+    assert "nan" not in r.output and read_model(tmp_path / "m.npz")[1]["decisions"] > 0

@@ -146,6 +146,11 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
         click.echo(f"Interrupted after recording {e.deals:,}/{deals:,} deals ({n:,} "
                    f"decisions), {kept}; no model written.", err=True)
         sys.exit(130)
+    fit = result["fit"]
+    if fit["test_decisions"]:
+        held = (f"held-out regret {fit['regret_model']:.2f} raw points per decision, "
+                f"heuristic {fit['regret_heuristic']:.2f}")
+    else:  # every 10th deal (deal 9, 19, …) is held out: none among fewer than 10 deals
+        held = "no held-out deal to measure its regret: give --deals 10 or more"
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
-               f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
-               f"heuristic {result['fit']['regret_heuristic']:.2f})")
+               f"{held})")
