@@ -27,3 +27,29 @@ def test_model_on_a_search_that_reads_none_is_refused(spec, decks):
 ])
 def test_model_on_a_search_that_reads_one_is_taken(spec, decks):
     assert parse_player(spec, decks).data is not None
+
+
+def test_save_model_leaves_nothing_half_written(tmp_path, monkeypatch):
+    """Ctrl-C while a model file is written: no file at the path, no temporary file left,
+    and a file named like the former fixed temporary name is not touched."""
+    import numpy as np
+
+    from strategies import model
+
+    foreign = tmp_path / "m.npz.tmp.npz"
+    foreign.write_text("mine")
+
+    def interrupted(fh, **arrays):
+        fh.write(b"PK\x03\x04 half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "savez_compressed", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        model.save_model(tmp_path / "m.npz", np.zeros(3), {"kind": "x"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz.tmp.npz"]
+    assert foreign.read_text() == "mine"
+    monkeypatch.undo()
+    model.save_model(tmp_path / "m.npz", np.arange(3.0), {"kind": "x"})
+    with np.load(tmp_path / "m.npz") as z:
+        assert z["values"].tolist() == [0.0, 1.0, 2.0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.npz.tmp.npz"]
