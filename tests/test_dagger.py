@@ -154,3 +154,17 @@ def test_train_under_ten_deals_says_no_deal_was_held_out(tmp_path):
     assert r.exit_code == 0, r.output
     assert "no held-out deal to measure its regret: give --deals 10 or more" in r.output
     assert "nan" not in r.output and read_model(tmp_path / "m.npz")[1]["decisions"] > 0
+
+
+def test_train_teacher_refused_with_the_former_defaults_names_both_spellings(tmp_path):
+    """search:model=M is valid (top=2 reads the model) but the teacher it trains as,
+    search:model=M,infer=0 (former defaults: no key reads a model), is not: the one Error
+    line names the teacher as given and as trained."""
+    r = CliRunner().invoke(main, ["train", "--deals", "2", "--teacher",
+                                  "search:model=learned1.npz", "--out", str(tmp_path / "m.npz")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith(
+        "Error: --teacher 'search:model=learned1.npz' is trained as "
+        "'search:model=learned1.npz,infer=0'") and "reads no model" in lines[0], r.output
+    assert list(tmp_path.iterdir()) == []

@@ -85,8 +85,14 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     parse_player(teacher, rules.decks)  # errors name the spec as the user wrote it
     # a teacher rolls out every legal card: the keys it leaves out take the former search's
     # defaults, and the model's metadata records that spec (it replays the same player)
-    teacher = former_search(teacher)
-    teach = parse_player(teacher, rules.decks)
+    given, teacher = teacher, former_search(teacher)
+    from strategies.registry import StrategyError
+
+    try:
+        teach = parse_player(teacher, rules.decks)
+    except StrategyError as e:  # valid as given, not with the former defaults it trains with
+        raise InputError(f"--teacher {given!r} is trained as {teacher!r} (keys left out take "
+                         f"the former search's defaults): {e}") from None
     from strategies.search import ROLLOUTS, SEARCH_PARAMS
 
     col = list(SEARCH_PARAMS).index
