@@ -41,6 +41,7 @@ from strategies.model import pack, unpack
 from strategies.registry import (
     PLAYER,
     Choice,
+    StrategyError,
     former_search,
     params_table,
     parse_player,
@@ -95,7 +96,11 @@ def parse_teacher(teacher: str, decks: int) -> Choice:
         parse_player(teacher, decks)  # an unknown name: StrategyError, as for every player
         raise InputError(f"the teacher must be a search player, got {teacher!r}")
     parse_player(teacher, decks)  # errors name the spec as the user wrote it
-    teach = parse_player(former_search(teacher), decks)
+    try:
+        teach = parse_player(former_search(teacher), decks)
+    except StrategyError as e:  # valid as given, not with the former defaults
+        raise InputError(f"{teacher!r} is recorded as {former_search(teacher)!r} (keys left "
+                         f"out take the former search's defaults): {e}") from None
     from strategies.search import SEARCH_PARAMS
 
     if teach.params[list(SEARCH_PARAMS).index("top")] != 0:
