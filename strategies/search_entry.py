@@ -127,7 +127,7 @@ def _search_data(arg: str, name: str, decks: int | None):
                                 "(give one of them)")
     reads_model = bool(infer or top or params[keys.index("head")]
                        or params[keys.index("rollout")] == ROLLOUTS["learned"])
-    if path is not None and not reads_model:  # the file would be read and never used
+    if path is not None and not reads_model and decks is not None:  # read, never used
         raise StrategyError(f"parameter model in {name!r}: this search reads no model (only "
                             "top, head, rollout=learned and infer=1 do)")
     if path is not None:  # the named file, checked as learned:model=PATH checks it

@@ -53,3 +53,11 @@ def test_save_model_leaves_nothing_half_written(tmp_path, monkeypatch):
     with np.load(tmp_path / "m.npz") as z:
         assert z["values"].tolist() == [0.0, 1.0, 2.0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.npz.tmp.npz"]
+
+
+def test_model_without_a_deck_count_is_only_checked():
+    """Parsed before the deck count is known (the defaults are not yet one deck's), the
+    file is checked but not refused for the keys."""
+    assert parse_player("search:worlds=2,model=learned1.npz").data is not None
+    with pytest.raises(StrategyError, match="not found"):
+        parse_player("search:worlds=2,model=/no/such.npz")
