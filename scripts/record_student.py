@@ -11,7 +11,8 @@ teacher seat with more than one distinct legal card the teacher's search labels 
 card with its rollout mean, but the card played there is the ``--student``'s, so the records
 hold the positions the student itself reaches.  The records file has the layout of ``train
 --records`` (its metadata names the student); ``scripts/fit_records.py`` fits a model to
-one or several such files.
+one or several such files.  Ctrl-C keeps the finished chunks of deals: the records of the
+first deals (exit code 130).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sim.analysis.learn.record import (  # noqa: E402
+    RecordingInterrupted,
     TrainSettings,
     check_records_out,
     check_student,
@@ -74,16 +76,28 @@ def main(argv: list[str] | None = None) -> None:
         rules = Rules(variant=a.variant)
         check_players(rules, a.teacher, a.field, a.student)
         t = time.process_time()
-        dec = record_many(rules, a.teacher, a.field, a.seed, a.deals, jobs=1,
-                          log=lambda s: print(s, file=sys.stderr, flush=True),
-                          play=a.student)
+        deals = a.deals
+        try:
+            dec = record_many(rules, a.teacher, a.field, a.seed, a.deals, jobs=1,
+                              log=lambda s: print(s, file=sys.stderr, flush=True),
+                              play=a.student)
+        except RecordingInterrupted as e:  # keep the finished deals (the records of e.deals)
+            dec, deals = e.decisions, e.deals
         check_records_out(a.out)  # nothing foreign appeared there while recording
     except InputError as e:
         print(f"Error: {e}", file=sys.stderr)
         sys.exit(2)
-    ts = TrainSettings(teacher=former_search(a.teacher), field=a.field, deals=a.deals,
+    if deals == 0:
+        print("Interrupted before the first chunk of deals was recorded; nothing written",
+              file=sys.stderr)
+        sys.exit(130)
+    ts = TrainSettings(teacher=former_search(a.teacher), field=a.field, deals=deals,
                        seed=a.seed, student=a.student)
     save_records(a.out, dec, records_meta(rules, ts))
+    if deals < a.deals:
+        print(f"Interrupted: the first {deals:,} of {a.deals:,} deals' {len(dec):,} decisions "
+              f"written to {a.out} (the records of --deals {deals:,})", file=sys.stderr)
+        sys.exit(130)
     print(f"{len(dec):,} decisions of {a.deals:,} deals written to {a.out} "
           f"({time.process_time() - t:.0f} s CPU)", file=sys.stderr)
 

@@ -162,12 +162,20 @@ def unpack(values: np.ndarray):
 
 
 def save_model(path: str | os.PathLike, values: np.ndarray, meta: dict) -> None:
-    """Write a model file (written whole to a temporary name, then renamed)."""
+    """Write a model file: whole to a new temporary file in the same folder, then renamed
+    (an interruption leaves nothing half-written and no other file is touched)."""
+    import tempfile
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, values=np.asarray(values, np.float64),
-                        meta=np.array(json.dumps(meta, sort_keys=True)))
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez_compressed(fh, values=np.asarray(values, np.float64),
+                                meta=np.array(json.dumps(meta, sort_keys=True)))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:

@@ -83,8 +83,9 @@ def _search_data(arg: str, name: str, decks: int | None):
     ``learned`` seat's do); ``model=PATH``: that model file instead, read and checked as
     ``learned:model=PATH`` reads it (strategies/model.py ``model_data``; a game under other
     rules than the file's refuses it).  Raises StrategyError for a bad key or value, a
-    negative ``race``, ``infer=1`` or ``top`` with two decks, ``top`` with ``race``, or a
-    model file that is missing, unreadable or made for another feature set or deck count."""
+    negative ``race``, ``infer=1`` or ``top`` with two decks, ``top`` with ``race``, a
+    model file that is missing, unreadable or made for another feature set or deck count,
+    or ``model`` for a search that reads no model."""
     from strategies.model import default_model_path, model_data
 
     arg, path = _model_key(arg, name)
@@ -124,11 +125,14 @@ def _search_data(arg: str, name: str, decks: int | None):
         if params[keys.index(key)] and params[keys.index("race")] > 0:
             raise StrategyError(f"parameter {key} in {name!r}: {key} and race do not combine "
                                 "(give one of them)")
+    reads_model = bool(infer or top or params[keys.index("head")]
+                       or params[keys.index("rollout")] == ROLLOUTS["learned"])
+    if path is not None and not reads_model and decks is not None:  # read, never used
+        raise StrategyError(f"parameter model in {name!r}: this search reads no model (only "
+                            "top, head, rollout=learned and infer=1 do)")
     if path is not None:  # the named file, checked as learned:model=PATH checks it
         return params, model_data(path, decks, name, True)
-    if not (infer or top or params[keys.index("head")]
-            or params[keys.index("rollout")] == ROLLOUTS["learned"]) \
-            or decks is None:
+    if not reads_model or decks is None:
         return params, None
     return params, model_data(str(default_model_path(decks)), decks, name)
 

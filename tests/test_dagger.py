@@ -99,3 +99,72 @@ def test_train_student_bad_input(tmp_path, extra, needle):
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and needle in lines[0], r.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_train_out_and_records_are_not_the_same_file(tmp_path):
+    """The model written at the end would replace the records just kept: refused first."""
+    same = tmp_path / "same.npz"
+    r = CliRunner().invoke(main, ["train", "--deals", "2", "--worlds", "1", "--out",
+                                  str(same), "--records", str(tmp_path / "." / "same.npz")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and "--out and --records name the same file" in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_interrupted_keeps_the_finished_deals(tmp_path, monkeypatch):
+    """Ctrl-C after the first chunk (deals 0-1) of a 5-deal recording: those deals' records
+    are kept as the records of --deals 2 (the same as recording 2 deals), no model is
+    written, and train --deals 2 then fits from them."""
+    import functools
+
+    from sim.analysis.learn import record
+
+    orig_chunk = record._record_chunk
+
+    def chunk(args):
+        if args[4] >= 2:  # the second chunk: Ctrl-C
+            raise KeyboardInterrupt
+        return orig_chunk(args)
+
+    monkeypatch.setattr(record, "record_many", functools.partial(record.record_many, chunk=2))
+    monkeypatch.setattr(record, "_record_chunk", chunk)
+    rec, out = tmp_path / "rec.npz", tmp_path / "m.npz"
+    args = ["train", "--worlds", "1", "--seed", "5", "--epochs", "1", "--student", "lowest",
+            "-j", "1", "--records", str(rec), "--out", str(out)]
+    r = CliRunner().invoke(main, [*args, "--deals", "5"])
+    assert r.exit_code == 130, r.output
+    assert "Interrupted after recording 2/5 deals" in r.output
+    assert f"--deals 2 --records {rec}" in r.output and "Traceback" not in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec.npz"]
+    dec = record_decisions(RULES, TEACHER, "heuristic", seed=5, start=0, n=2, play="lowest")
+    with np.load(rec) as z:
+        assert np.array_equal(z["obs"], dec.obs) and np.array_equal(z["deal"], dec.deal)
+    monkeypatch.setattr(record, "_record_chunk", orig_chunk)
+    r = CliRunner().invoke(main, [*args, "--deals", "2"])
+    assert r.exit_code == 0 and f"read {len(dec):,} recorded decisions" in r.output, r.output
+    assert read_model(out)[1]["decisions"] == len(dec)
+
+
+def test_train_under_ten_deals_says_no_deal_was_held_out(tmp_path):
+    """Every 10th deal is held out: with 3 deals there is none, so no regret is printed
+    (it was 'nan')."""
+    r = CliRunner().invoke(main, ["train", "--deals", "3", "--worlds", "1", "--epochs", "1",
+                                  "-q", "--out", str(tmp_path / "m.npz")])
+    assert r.exit_code == 0, r.output
+    assert "no held-out deal to measure its regret: give --deals 10 or more" in r.output
+    assert "nan" not in r.output and read_model(tmp_path / "m.npz")[1]["decisions"] > 0
+
+
+def test_train_teacher_refused_with_the_former_defaults_names_both_spellings(tmp_path):
+    """search:model=M is valid (top=2 reads the model) but the teacher it trains as,
+    search:model=M,infer=0 (former defaults: no key reads a model), is not: the one Error
+    line names the teacher as given and as trained."""
+    r = CliRunner().invoke(main, ["train", "--deals", "2", "--teacher",
+                                  "search:model=learned1.npz", "--out", str(tmp_path / "m.npz")])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith(
+        "Error: --teacher 'search:model=learned1.npz' is trained as "
+        "'search:model=learned1.npz,infer=0'") and "reads no model" in lines[0], r.output
+    assert list(tmp_path.iterdir()) == []

@@ -281,3 +281,47 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     line = _fails(fit_records.main, [str(bad), "--out", str(out2)], capsys)
     assert line == f"Error: {bad} holds non-finite rollout means of legal cards"
     assert not out2.exists()
+
+
+def test_record_student_teacher_refused_with_the_former_defaults(record_student, tmp_path,
+                                                                 capsys):
+    """search:model=M is valid as typed but records as search:model=M,infer=0, which reads
+    no model: the one Error line names both spellings."""
+    argv = ["--student", "greedy", "--seed", "1", "--deals", "2", "--teacher",
+            "search:model=learned1.npz", "--out", str(tmp_path / "r.npz")]
+    line = _fails(record_student.main, argv, capsys)
+    assert line.startswith("Error: teacher: 'search:model=learned1.npz' is recorded as "
+                           "'search:model=learned1.npz,infer=0'") and "reads no model" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_record_student_interrupted_keeps_the_finished_deals(record_student, tmp_path,
+                                                             capsys, monkeypatch):
+    """Ctrl-C in the second chunk (deals 2-3) of a 5-deal recording: the records of deals
+    0-1 are written as those of --deals 2 (equal to recording 2 deals), exit code 130."""
+    import functools
+
+    from sim.analysis.learn import record
+
+    orig = record._record_chunk
+
+    def chunk(args):
+        if args[4] >= 2:
+            raise KeyboardInterrupt
+        return orig(args)
+
+    monkeypatch.setattr(record, "_record_chunk", chunk)
+    monkeypatch.setattr(record_student, "record_many",
+                        functools.partial(record.record_many, chunk=2))
+    out = tmp_path / "r.npz"
+    with pytest.raises(SystemExit) as ex:
+        record_student.main(["--student", "greedy", "--teacher", "search:worlds=1", "--seed",
+                             "3", "--deals", "5", "--out", str(out)])
+    assert ex.value.code == 130
+    err = capsys.readouterr().err
+    assert "Interrupted: the first 2 of 5 deals'" in err and "Traceback" not in err
+    dec, meta = read_records(out, Decisions)
+    assert meta["deals"] == 2 and meta["student"] == "greedy"
+    want = record.record_decisions(Rules(), "search:worlds=1", "greedy", 3, 0, 2, play="greedy")
+    assert np.array_equal(dec.obs, want.obs) and np.array_equal(dec.deal, want.deal)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz"]

@@ -85,8 +85,14 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     parse_player(teacher, rules.decks)  # errors name the spec as the user wrote it
     # a teacher rolls out every legal card: the keys it leaves out take the former search's
     # defaults, and the model's metadata records that spec (it replays the same player)
-    teacher = former_search(teacher)
-    teach = parse_player(teacher, rules.decks)
+    given, teacher = teacher, former_search(teacher)
+    from strategies.registry import StrategyError
+
+    try:
+        teach = parse_player(teacher, rules.decks)
+    except StrategyError as e:  # valid as given, not with the former defaults it trains with
+        raise InputError(f"--teacher {given!r} is trained as {teacher!r} (keys left out take "
+                         f"the former search's defaults): {e}") from None
     from strategies.search import ROLLOUTS, SEARCH_PARAMS
 
     col = list(SEARCH_PARAMS).index
@@ -117,6 +123,9 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     check_model_out(out_path)
     if records is not None and not Path(records).parent.exists():
         raise InputError(f"folder {Path(records).parent} does not exist")
+    if records is not None and Path(records).resolve() == out_path.resolve():
+        # the model would replace the records just kept
+        raise InputError(f"--out and --records name the same file {out}: give two files")
     from sim.analysis import analysis_spec
     from sim.analysis.learn.record import TrainSettings
 
@@ -127,12 +136,27 @@ def train(deals, teacher, worlds, field_name, student, kind, hidden, epochs, tem
     ts = TrainSettings(teacher=teacher, field=field_name, deals=deals, seed=seed, jobs=jobs,
                        hidden=hidden, epochs=epochs, temperature=temperature, kind=kind,
                        command=command, student=student)
-    from sim.analysis.learn.record import RecordsError
+    from sim.analysis.learn.record import RecordingInterrupted, RecordsError
 
     try:
         result = train_model(rules, ts, out_path, log=log, records=records)
     except RecordsError as e:
         raise InputError(str(e)) from None
+    except RecordingInterrupted as e:
+        n = len(e.decisions)
+        if e.kept is not None:
+            kept = (f"kept in {e.kept}: fit them with --deals {e.deals} --records {e.kept} "
+                    "(the other options as given)")
+        else:
+            kept = "not kept (--records FILE keeps a recording)" if e.deals else "nothing kept"
+        click.echo(f"Interrupted after recording {e.deals:,}/{deals:,} deals ({n:,} "
+                   f"decisions), {kept}; no model written.", err=True)
+        sys.exit(130)
+    fit = result["fit"]
+    if fit["test_decisions"]:
+        held = (f"held-out regret {fit['regret_model']:.2f} raw points per decision, "
+                f"heuristic {fit['regret_heuristic']:.2f}")
+    else:  # every 10th deal (deal 9, 19, …) is held out: none among fewer than 10 deals
+        held = "no held-out deal to measure its regret: give --deals 10 or more"
     click.echo(f"model written to {out} ({result['decisions']:,} decisions of {deals:,} deals; "
-               f"held-out regret {result['fit']['regret_model']:.2f} raw points per decision, "
-               f"heuristic {result['fit']['regret_heuristic']:.2f})")
+               f"{held})")

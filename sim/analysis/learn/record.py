@@ -25,7 +25,7 @@ import json
 import os
 import sys
 import zipfile
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,7 @@ from strategies.model import pack, unpack
 from strategies.registry import (
     PLAYER,
     Choice,
+    StrategyError,
     former_search,
     params_table,
     parse_player,
@@ -95,7 +96,11 @@ def parse_teacher(teacher: str, decks: int) -> Choice:
         parse_player(teacher, decks)  # an unknown name: StrategyError, as for every player
         raise InputError(f"the teacher must be a search player, got {teacher!r}")
     parse_player(teacher, decks)  # errors name the spec as the user wrote it
-    teach = parse_player(former_search(teacher), decks)
+    try:
+        teach = parse_player(former_search(teacher), decks)
+    except StrategyError as e:  # valid as given, not with the former defaults
+        raise InputError(f"{teacher!r} is recorded as {former_search(teacher)!r} (keys left "
+                         f"out take the former search's defaults): {e}") from None
     from strategies.search import SEARCH_PARAMS
 
     if teach.params[list(SEARCH_PARAMS).index("top")] != 0:
@@ -467,12 +472,24 @@ def _record_chunk(args) -> Decisions:
     return record_decisions(rules, teacher, field, seed, lo, n, play=play)
 
 
+class RecordingInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a recording: ``decisions`` holds the finished chunks, the
+    records of deals ``0 … deals−1`` (exactly what a recording of ``deals`` deals gives:
+    every deal is recorded alone, in deal order); ``kept`` is the records file they were
+    written to (:func:`recorded`), or None."""
+
+    def __init__(self, decisions, deals: int):
+        super().__init__()
+        self.decisions, self.deals, self.kept = decisions, deals, None
+
+
 def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, jobs: int = 1,
                 chunk: int = 250, log=None, play: str | None = None) -> Decisions:
     """:func:`record_decisions` over deals ``0 … deals−1`` in chunks on ``jobs`` workers
     (loky processes, 0 = all cores, never more than the chunks; the records, in deal order,
     do not depend on ``jobs``); ``play``: the student whose cards the teacher's seats play
-    (None: the teacher's own)."""
+    (None: the teacher's own).  Raises :class:`RecordingInterrupted` with the finished
+    chunks on Ctrl-C."""
     from sim.jobs.executor import n_workers, run_batches
 
     if play is not None:
@@ -483,13 +500,17 @@ def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, j
     done = 0
     jobs = min(n_workers(jobs), len(items))  # 0 = all cores; never more workers than chunks
     backend = "threading" if jobs == 1 else "loky"
-    for part in run_batches(_record_chunk, items, jobs=jobs, backend=backend,
-                            n_items=len(items)):
-        parts.append(part)
-        done += 1
-        if log is not None:
-            log(f"recorded {min(done * chunk, deals):,}/{deals:,} deals, "
-                f"{sum(len(p) for p in parts):,} decisions")
+    try:
+        for part in run_batches(_record_chunk, items, jobs=jobs, backend=backend,
+                                n_items=len(items)):
+            parts.append(part)
+            done += 1
+            if log is not None:
+                log(f"recorded {min(done * chunk, deals):,}/{deals:,} deals, "
+                    f"{sum(len(p) for p in parts):,} decisions")
+    except KeyboardInterrupt:  # the chunks come in deal order: parts are deals 0 … k−1
+        raise RecordingInterrupted(Decisions.concat(parts),
+                                   min(done * chunk, deals)) from None
     return Decisions.concat(parts)
 
 
@@ -665,14 +686,22 @@ def recorded(rules: Rules, ts: TrainSettings, records, record, cls, log=None):
     for the same settings, :func:`load_records`), else recorded by ``record(rules, teacher,
     field, seed, deals, jobs, log=log)`` and, when ``records`` is given, kept there
     (:func:`save_records`) so that another fit (other epochs, temperature or table layout)
-    needs no new recording."""
+    needs no new recording.  On Ctrl-C during the recording (:class:`RecordingInterrupted`)
+    the finished deals' decisions are kept in ``records`` when given (as the records of
+    that many deals), then the exception is raised again."""
     meta = records_meta(rules, ts)
     if records is not None and Path(records).exists():
         dec = load_records(records, cls, meta)
         if log is not None:
             log(f"read {len(dec):,} recorded decisions of {ts.deals:,} deals from {records}")
         return dec
-    dec = record(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    try:
+        dec = record(rules, ts.teacher, ts.field, ts.seed, ts.deals, ts.jobs, log=log)
+    except RecordingInterrupted as e:  # keep the finished deals: the records of e.deals deals
+        if records is not None and e.deals > 0:
+            save_records(records, e.decisions, records_meta(rules, replace(ts, deals=e.deals)))
+            e.kept = records
+        raise
     if records is not None:
         save_records(records, dec, meta)
         if log is not None:
@@ -736,7 +765,9 @@ def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
                        "best_share_heuristic": ah})
     meta.update(extra_meta or {})
     save_model(out, values, meta)
-    if log is not None:
+    if log is not None and len(te) == 0:  # every 10th deal is held out
+        log("no held-out deal (fewer than 10 deals): no regret measured")
+    elif log is not None:
         log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best card {am:.1%}), "
             f"heuristic {rh:.2f} ({ah:.1%}) raw points per decision")
     return meta

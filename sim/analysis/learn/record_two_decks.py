@@ -272,7 +272,9 @@ def fit_and_save2(dec: Decisions2, rules: Rules, ts: TrainSettings, out, log=Non
                        "regret_heuristic": rh, "best_share_model": am,
                        "best_share_heuristic": ah})
     save_model(out, values, meta)
-    if log is not None:
+    if log is not None and len(te) == 0:  # every 10th deal is held out
+        log("no held-out deal (fewer than 10 deals): no regret measured")
+    elif log is not None:
         log(f"held-out decisions {len(te):,}: regret model {rm:.2f} (best play {am:.1%}), "
             f"heuristic {rh:.2f} ({ah:.1%}) raw points per decision")
     return meta
