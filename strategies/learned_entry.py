@@ -5,8 +5,6 @@ the model file (strategies/model.py).  strategies/registry.py collects it.
 
 from __future__ import annotations
 
-import os
-
 from strategies.heuristic import HEURISTIC_PARAMS
 from strategies.ids import N_PARAMS, PLAY_LEARNED
 from strategies.learned import DATA_ROW, play_learned
@@ -20,24 +18,14 @@ def _learned_data(arg: str, name: str, decks: int | None):
     Raises StrategyError for an unknown key, ``model`` without a file or given twice, a
     missing or unreadable file, or a model made for another feature version or deck
     count."""
-    from strategies.model import default_model_path, model_data, shipped_models
+    from strategies.model import default_model_path, model_data, model_key
 
-    path = None
-    if arg.strip():
-        for item in arg.split(","):
-            k, sep, v = item.partition("=")
-            if k.strip() != "model":
-                raise StrategyError(f"unknown parameter {k.strip()!r} in player {name!r}; "
-                                    "valid keys: model (a model file, default: the shipped "
-                                    "model for the game's deck count and variant)")
-            if not sep or not v.strip():
-                raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
-                                    "learned:model=models/mine.npz")
-            if path is not None:
-                raise StrategyError(f"parameter model given twice in player {name!r}")
-            path = v.strip()
-    if path is not None and not os.path.exists(path) and path in shipped_models():
-        path = str(shipped_models()[path])  # a shipped model by its bare file name
+    rest, path = model_key(arg, name, "learned") if arg.strip() else ("", None)
+    if rest.strip():
+        k = rest.split(",")[0].partition("=")[0].strip()
+        raise StrategyError(f"unknown parameter {k!r} in player {name!r}; "
+                            "valid keys: model (a model file, default: the shipped "
+                            "model for the game's deck count and variant)")
     params = tuple(HEURISTIC_PARAMS.values()) + (0.0,) * (N_PARAMS - len(HEURISTIC_PARAMS))
     explicit = path is not None
     if path is None:

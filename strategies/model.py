@@ -62,6 +62,32 @@ def shipped_models() -> dict[str, Path]:
 _SHIPPED: dict = {}
 
 
+def model_key(arg: str, name: str, player: str) -> tuple[str, str | None]:
+    """Split a player's ``key=value,...`` argument ``arg`` into the items other than
+    ``model=PATH`` (joined by commas, as given) and PATH: a shipped model's bare file name
+    resolves to the shipped file when no file of that name exists; None without the key.
+    ``player`` (``"learned"``, ``"search"``) names the example in the errors.  Raises
+    StrategyError for ``model`` without a file or given twice in ``name``."""
+    from strategies.spec import StrategyError
+
+    path = None
+    rest = []
+    for item in arg.split(","):
+        k, sep, v = item.partition("=")
+        if k.strip() != "model":
+            rest.append(item)
+            continue
+        if not sep or not v.strip():
+            raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
+                                f"{player}:model=models/mine.npz")
+        if path is not None:
+            raise StrategyError(f"parameter model given twice in player {name!r}")
+        path = v.strip()
+    if path is not None and not os.path.exists(path) and path in shipped_models():
+        path = str(shipped_models()[path])  # a shipped model by its bare file name
+    return ",".join(rest), path
+
+
 def model_data(path, decks: int, player: str, explicit: bool = False):
     """The :class:`~strategies.spec.ModelData` of the model file ``path`` for a
     ``decks``-deck game, as player ``player`` plays it: read and checked

@@ -86,9 +86,9 @@ def _search_data(arg: str, name: str, decks: int | None):
     negative ``race``, ``infer=1`` or ``top`` with two decks, ``top`` with ``race``, a
     model file that is missing, unreadable or made for another feature set or deck count,
     or ``model`` for a search that reads no model."""
-    from strategies.model import default_model_path, model_data
+    from strategies.model import default_model_path, model_data, model_key
 
-    arg, path = _model_key(arg, name)
+    arg, path = model_key(arg, name, "search")
     # the former search's variants keep their meaning: keys left out take the former
     # defaults (search:rollout=heuristic,infer=0 is the former search)
     former = decks == 1 and bool(named_keys(arg) & set(FORMER_KEYS))
@@ -135,32 +135,6 @@ def _search_data(arg: str, name: str, decks: int | None):
     if not reads_model or decks is None:
         return params, None
     return params, model_data(str(default_model_path(decks)), decks, name)
-
-
-def _model_key(arg: str, name: str) -> tuple[str, str | None]:
-    """``arg`` without its ``model=PATH`` item, and PATH (a shipped model's bare file name
-    resolved to the shipped file when no file of that name exists; None without the key).
-    Raises StrategyError for ``model`` without a file or given twice."""
-    import os
-
-    from strategies.model import shipped_models
-
-    path = None
-    rest = []
-    for item in arg.split(","):
-        k, sep, v = item.partition("=")
-        if k.strip() != "model":
-            rest.append(item)
-            continue
-        if not sep or not v.strip():
-            raise StrategyError(f"parameter model in {name!r} needs a model file, e.g. "
-                                "search:model=models/mine.npz")
-        if path is not None:
-            raise StrategyError(f"parameter model given twice in player {name!r}")
-        path = v.strip()
-    if path is not None and not os.path.exists(path) and path in shipped_models():
-        path = str(shipped_models()[path])  # a shipped model by its bare file name
-    return ",".join(rest), path
 
 
 SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
