@@ -1041,8 +1041,8 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 
 @njit(cache=True, nogil=True)
-def choose_card_adapt(obs, worlds, lazy, policy, table, measure, rng, srng, scratch, totals,
-                      reps, skip, exact, head, k_se):
+def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratch, totals,
+                      reps, skip, ends):
     """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
 
     The representatives of ``reps`` not in ``skip`` are rolled out on the first
@@ -1056,7 +1056,10 @@ def choose_card_adapt(obs, worlds, lazy, policy, table, measure, rng, srng, scra
     ``lazy``: ``worlds`` is sampled here, a step at a time (:func:`sample_worlds`, from the
     stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
     ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
-    classes).  Returns ``(card, srng)``."""
+    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``.
+    Returns ``(card, srng)``."""
+    lazy, srng = sampling
+    exact, head, k_se = ends
     rng = np.uint64(rng)
     srng = np.uint64(srng)
     legal = obs[O_LEGAL]
@@ -1393,8 +1396,8 @@ def search_decision(obs, params, rng, totals):
             else:
                 rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
         rng, base = next_u64(rng)
-        c, rng = choose_card_adapt(obs, worlds, lazy, policy, table, measure, base, rng,
-                                   scratch, totals, reps, skip, exact, head, adapt)
+        c, rng = choose_card_adapt(obs, worlds, (lazy, rng), policy, table, measure, base,
+                                   scratch, totals, reps, skip, (exact, head, adapt))
         return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))

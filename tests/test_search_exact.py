@@ -259,14 +259,14 @@ def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
                                   t1, reps, zero, no_exact, no_head)
         best = max(t1[c] for c in range(52) if reps >> np.uint64(c) & np.uint64(1))
         if sum(t1[c] == best for c in range(52) if reps >> np.uint64(c) & np.uint64(1)) == 1:
-            c, _ = choose_card_adapt(obs, worlds, False, 2, table, 0, np.uint64(9), zero,
-                                     scratch, t2, reps, zero, no_exact, no_head, 1e-9)
+            c, _ = choose_card_adapt(obs, worlds, (False, zero), 2, table, 0, np.uint64(9),
+                                     scratch, t2, reps, zero, (no_exact, no_head, 1e-9))
             assert c == c16
             stopped += 1
         c40 = choose_card_among_x(obs, worlds, 2, table, 0, np.uint64(9), scratch, t1, reps,
                                   zero, no_exact, no_head)
-        c, _ = choose_card_adapt(obs, worlds, False, 2, table, 0, np.uint64(9), zero, scratch,
-                                 t2, reps, zero, no_exact, no_head, 1e9)
+        c, _ = choose_card_adapt(obs, worlds, (False, zero), 2, table, 0, np.uint64(9),
+                                 scratch, t2, reps, zero, (no_exact, no_head, 1e9))
         if np.array_equal(t1, t2):
             assert c == c40
             full += 1
