@@ -73,6 +73,19 @@ def test_paired_same_worlds_and_deterministic():
     assert best.delta == 0.0
 
 
+def test_a_table_without_a_lean_rollout_notes_its_cold_dispatch(monkeypatch):
+    """Worlds played through the strategies' dispatch (a mixed table here) check that kernel
+    for a first-run compile, as the lean rollouts check theirs."""
+    import sim.core.kernel_cache as kc
+    from strategies.dispatch import choose_play
+
+    asked = []
+    monkeypatch.setattr(kc, "note_if_cold", lambda *k, **kw: asked.append(k) or False)
+    pos = parse_position("S:AK5 H:K93 D:AT2 C:876", f"{TRICK1} D4 DJ D3", seat=3)
+    advise(pos, players="lowest,heuristic,lowest,heuristic", max_worlds=2, precision=0)
+    assert asked == [(choose_play,)]
+
+
 def test_precision_stops_early():
     pos = parse_position("S:AKQ H:32 C:T987643", f"{TRICK1} D4 DK D3", seat=3)
     a = advise(pos, max_worlds=400, precision=1000.0)
