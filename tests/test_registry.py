@@ -385,6 +385,8 @@ def test_strategies_lists_decks_and_test_players():
     out = CliRunner().invoke(main, ["strategies"]).output
     assert "heuristic  [decks 1,2]" in out
     assert "heuristic:key=value (default in brackets; decks 1 only)" in out
+    search_keys = out.split("search:key=value (default")[1].split("\n\n")[0]
+    assert "\n  model    [the shipped model] a learned model file" in search_keys
     # the two-deck reading of rule: one copy counted and exposed (strategies/pairs.py)
     assert ("rule:key=value (default in brackets; every condition for a card must hold; "
             "two decks: a card held twice counts once and one copy is exposed):") in out

@@ -43,9 +43,13 @@ def strategies() -> None:
             # (strategies/pairs.py expose_rule2), so a pair counts once and one copy is shown
             extra = ("; every condition for a card must hold; two decks: a card held twice "
                      "counts once and one copy is exposed") if s.name == "rule" else ""
-            table(f"{s.name}:key=value (default in brackets{note}{extra}):",
-                  {k: f"[{s.defaults_text(k, None)}] {s.param_help.get(k, '')}"
-                   for k in keys})
+            rows = {k: f"[{s.defaults_text(k, None)}] {s.param_help.get(k, '')}"
+                    for k in keys}
+            if s.name == "search":  # a file, not a number: not among the parameters
+                rows["model"] = ("[the shipped model] a learned model file (a path, or a "
+                                 "shipped model's bare file name) read wherever the search "
+                                 "reads a model: top, head, rollout=learned, infer")
+            table(f"{s.name}:key=value (default in brackets{note}{extra}):", rows)
     hidden = registered(PLAYER, hidden=True) + registered(EXPOSURE, hidden=True)
     hidden = [s for s in hidden if s.hidden]
     if hidden:
