@@ -45,10 +45,11 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--open", "open_browser", is_flag=True, help="open the page in the browser")
 def serve(port, host, results, models, max_deals, max_worlds, time_limit, max_running,
           open_browser):
-    """Start the local web page: "Should I expose?", "What should I play?" and Reports.
+    """Start the local web page: "Should I expose?", "What should I play?", Play (打一局:
+    a deal against the table, with hints and the review at the end) and Reports.
 
-    The page calls the same analysis as `expose` and `advise` (the same numbers for the
-    same seed) and works offline.  It listens on 127.0.0.1 only unless --host is given;
+    The page calls the same analysis as `expose`, `advise` and `review` (the same numbers
+    for the same seed) and works offline.  It listens on 127.0.0.1 only unless --host is given;
     requests whose Host or Origin is not this server's are refused, each page runs one
     analysis at a time (cancelled when the page goes away), the server at most --max-running
     at once, and every request is capped by --max-deals / --max-worlds and --time-limit.
