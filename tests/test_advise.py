@@ -153,6 +153,10 @@ def test_two_decks_position():
      "led and the hand holds ♣6 ♣7 ♣8 (RULES §4)"),
     (["S:AK5 H:K93 D:AT2 C:8764", "--seat", "3", "--plays", f"{TRICK1} D4 DJ D3"],
      "Error: HAND has 13 cards but seat 3 holds 12 at this point (13 dealt, 1 played)"),
+    (["KQ2.QJ.76.95", "--seat", "3"],
+     "Error: HAND has 9 cards but seat 3 holds 13 at this point (13 dealt, 0 played) — give "
+     "the cards played so far with --plays"),
+    ([], "Error: missing HAND: the 13 cards seat 0 holds now"),
     (["S:AKQ H:32 C:T987643", "--seat", "3", "--plays", f"{TRICK1} D4 DK D3",
       "--exposed", "1=SQ"],
      "Error: --exposed 1=SQ: SQ is already seen elsewhere (in HAND)"),

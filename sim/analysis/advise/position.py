@@ -208,9 +208,14 @@ def parse_position(
     for s, x in zip(seats, pl, strict=True):
         played_by[s].extend((x,) if d == 1 else x)
     expected = size - len(played_by[seat])
+    if not cards:
+        raise AdviseError(f"missing HAND: the {expected} cards seat {seat} holds now, e.g. "
+                          "'S:AK5 H:K93 D:AT2 C:876' (any RULES.md §1 form, Chinese too)")
     if len(cards) != expected:
+        hint = (" — give the cards played so far with --plays" if not pl and len(cards) < expected
+                else "")
         raise AdviseError(f"HAND has {len(cards)} cards but seat {seat} holds {expected} at "
-                          f"this point ({size} dealt, {len(played_by[seat])} played)")
+                          f"this point ({size} dealt, {len(played_by[seat])} played){hint}")
     if first_deal and not pl and C2 not in cards and first_leader == seat:
         raise AdviseError(f"seat {seat} is to lead the first deal of a match but HAND has no "
                           "♣2 (give --later-deal for a later deal of a match)")
