@@ -65,6 +65,8 @@ class EngineSpec:
             observation, in :class:`~sim.game.state.GameState`'s form (a card; two decks a
             sorted tuple).
         choose_exposure: ``(pid, table, hand cards, seat, announced, rng) -> (flags, rng)``.
+        play_kernel: the numba dispatch ``choose_play`` calls (strategies/dispatch.py
+            ``choose_play`` / ``choose_play2``), for a first-run compile note.
     """
 
     game: DeckSpec
@@ -72,11 +74,12 @@ class EngineSpec:
     reference_match: Callable[..., list]
     choose_play: Callable[..., tuple[Any, Any]]
     choose_exposure: Callable[..., tuple[Any, Any]]
+    play_kernel: Any
 
 
 ENGINES: dict[int, EngineSpec] = {
-    1: EngineSpec(ONE_DECK, play_deals1, play_match, _choose1, _expose1),
-    2: EngineSpec(TWO_DECKS, play_deals2, play_match2, _choose2, _expose2),
+    1: EngineSpec(ONE_DECK, play_deals1, play_match, _choose1, _expose1, choose_play),
+    2: EngineSpec(TWO_DECKS, play_deals2, play_match2, _choose2, _expose2, choose_play2),
 }
 """The table: deck count → :class:`EngineSpec`."""
 

@@ -156,10 +156,9 @@ def advise(
     fast = _lean_rollout(pos, names, seats)
     if fast is None:  # the worlds are played through the strategies' dispatch: say so if cold
         from sim.core.kernel_cache import note_if_cold
-        from strategies.dispatch import choose_play, choose_play2
+        from sim.engine.decks import engine_spec
 
-        note_if_cold(choose_play if pos.rules.decks == 1 else choose_play2,
-                     decks=pos.rules.decks)
+        note_if_cold(engine_spec(pos.rules).play_kernel, decks=pos.rules.decks)
     w = 0
     try:
         while w < max_worlds:
