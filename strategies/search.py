@@ -564,16 +564,22 @@ def _utility(r0, r1, r2, r3, p, team, solo):
         mine = r0 if p == 0 else (r1 if p == 1 else (r2 if p == 2 else r3))
         return 4 * mine - tot
     tm = team if (team >> p) & 1 else 15 & ~team
+    return 2 * _raw_of(r0, r1, r2, r3, tm) - tot
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _raw_of(r0, r1, r2, r3, mask):
+    """The sum of the raw scores ``r0..r3`` of the seats in the seat mask ``mask``."""
     s = np.int64(0)
-    if tm & 1:
+    if mask & 1:
         s += r0
-    if tm & 2:
+    if mask & 2:
         s += r1
-    if tm & 4:
+    if mask & 4:
         s += r2
-    if tm & 8:
+    if mask & 8:
         s += r3
-    return 2 * s - tot
+    return s
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -914,15 +920,7 @@ def _measure_value(r0, r1, r2, r3, seat, team, measure):
     ``raw``: its team's raw (solo: its own); ``zero_sum``: 3 × its zero-sum points (solo) or
     its team's raw minus the other team's."""
     t_all = r0 + r1 + r2 + r3
-    t_in = np.int64(0)
-    if team & 1:
-        t_in += r0
-    if team & 2:
-        t_in += r1
-    if team & 4:
-        t_in += r2
-    if team & 8:
-        t_in += r3
+    t_in = _raw_of(r0, r1, r2, r3, team)
     if measure == M_RAW:
         return t_in
     if team == (1 << seat):
