@@ -55,6 +55,12 @@ class _Group(click.Group):
             sys.exit(130)
 
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):  # noqa: D401 - click API
+        """Also keeps the command's arguments (``ctx.meta["typed"]``), so ``--lang auto``
+        can see whether cards were typed in Chinese."""
+        ctx.meta["typed"] = list(args)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, name: str):  # noqa: D401 - click API
         """``help [COMMAND]`` (what players type first) is ``--help``; it is not listed."""
         cmd = super().get_command(ctx, name)
@@ -87,13 +93,26 @@ def _help_command(group: click.Group) -> click.Command:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
-def main() -> None:
+@click.option("--lang", type=click.Choice(["auto", "en", "zh"]), default="auto",
+              envvar="GONGZHU_SIM_LANG", show_default=True, show_envvar=True,
+              help="How printed text names cards: en (SQ, SQ+DJ), zh (猪, 猪+羊, 黑桃10), or "
+                   "auto: zh when a card or option was typed in Chinese. JSON/CSV keep en.")
+@click.pass_context
+def main(ctx: click.Context, lang: str) -> None:
     """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
 
     Plays millions of deals between scripted players with a numba engine and
     answers questions such as "should I expose the pig with this hand?".
     Rules follow RULES.md; every rule option is a flag (see `COMMAND --help`).
+    Cards may be typed in Chinese everywhere (黑桃Q43 红桃32 方块AKQJT98 梅花2, 猪 羊
+    变压器; docs/cards.md).
     """
+    from sim.game.names import has_chinese, set_lang
+
+    if lang == "auto":
+        lang = "zh" if any(has_chinese(a) for a in ctx.meta.get("typed", ())) else "en"
+    set_lang(lang)
+    ctx.call_on_close(lambda: set_lang("en"))  # a library caller after us prints English
 
 
 try:

@@ -107,11 +107,17 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
     args = ["--players", "heuristic", "--max-deals", "300", "--batch", "300",
             "--precision", "0", "--seed", "3", "--quiet"]
     ref = run("expose", SHEEP, "--options", "none;DJ", *args)
-    zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
+    zh = run("--lang", "en", "expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options",
+             "none;DJ", *args)
     assert ref.exit_code == 0, ref.output
     assert zh.stdout == ref.stdout  # stderr may hold a cold cache's 'compiling kernels…'
     assert "seat 0 holds 543.32.AKQJT98.2" in ref.output
     assert "Recommendation: expose DJ" in ref.output
+    # typed in Chinese, printed in Chinese (--lang auto): the same figures, cards named 羊 / 不亮
+    auto = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
+    assert auto.stdout == ref.stdout.replace("DJ", "羊").replace(
+        "▶  none ", "▶  不亮 ").replace("\n   none ", "\n   不亮 ").replace("\nnone ", "\n不亮 ")
+    assert "Recommendation: expose 羊" in auto.output
     # unquoted suit groups and the sheep's name in --options: the same figures
     ref_j = run("expose", SHEEP, "--options", "none;DJ", *args, "--format", "json")
     zh_j = run("expose", "黑桃543", "红桃32", "方块AKQJ1098", "梅花2", "--options", "none;羊",
@@ -142,3 +148,42 @@ def test_study_cards_take_card_forms_and_chinese_names():
     assert _study({"cards": "heartA, SQ"}, "")["cards"] == ("pig", "heartA")
     with pytest.raises(InputError, match="unknown study card.*'SK'.*猪 羊 变压器"):
         _study({"cards": "猪,SK"}, "")
+
+
+@pytest.mark.parametrize(("label", "zh", "sym"), [
+    ("SQ", "猪", "♠Q"), ("DJ", "羊", "♦J"), ("CT", "变压器", "♣10"), ("HA", "红桃A", "♥A"),
+    ("S2", "黑桃2", "♠2"), ("HT", "红桃10", "♥10"), ("none", "不亮", "none"),
+    ("SQ+DJ", "猪+羊", "♠Q+♦J"), ("DJ,DJ", "羊,羊", "♦J,♦J"), ("D8D8", "方块8方块8", "♦8♦8"),
+    ("SQ,SQ+HA", "猪,猪+红桃A", "♠Q,♠Q+♥A"), ("-", "-", "-"),
+])
+def test_printed_card_names_in_chinese_and_symbols(label, zh, sym):
+    from sim.game.names import show, width
+
+    assert show(label, "zh") == zh
+    assert show(label, "symbols") == sym
+    assert show(label, "ascii") == label
+    assert show(label) == label  # English unless a command chose Chinese
+    assert width(zh) == sum(2 if not ch.isascii() else 1 for ch in zh)
+
+
+def test_lang_auto_answers_chinese_input_in_chinese_and_resets():
+    from sim.game.names import get_lang
+
+    typed = ["score", "红桃A 红桃K 猪", "变压器 红桃5 羊", "-", "红桃2", "--exposed", "红桃A,猪,羊"]
+    auto = run(*typed)
+    assert auto.exit_code == 0, auto.output
+    assert "fourth exposable card: 变压器" in auto.output
+    assert get_lang() == "en"  # the command's choice ends with it
+    english = run("--lang", "en", *typed)
+    assert "fourth exposable card: CT" in english.output
+    assert english.output.replace("CT", "变压器") == auto.output
+    ascii_typed = ["score", "HA HK SQ", "CT H5 DJ", "-", "H2", "--exposed", "HA,SQ,DJ"]
+    assert run(*ascii_typed).output == english.output
+    assert run("--lang", "zh", *ascii_typed).output == auto.output
+    env = CliRunner().invoke(main, ascii_typed, env={"GONGZHU_SIM_LANG": "zh"})
+    assert env.output == auto.output
+    bad = CliRunner().invoke(main, ascii_typed, env={"GONGZHU_SIM_LANG": "fr"})
+    assert bad.exit_code == 2 and "GONGZHU_SIM_LANG" in bad.output
+    as_json = run("score", "红桃A 红桃K 猪", "-", "-", "-", "--format", "json")
+    assert json.loads(as_json.output) == json.loads(
+        run("score", "HA HK SQ", "-", "-", "-", "--format", "json").output)

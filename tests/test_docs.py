@@ -36,6 +36,14 @@ def parse_error(argv: list[str]) -> str | None:
     subcommand, every option, the choices of choice options and the number of arguments."""
     if not argv:
         return "no command"
+    lang = next(p for p in main.params if p.name == "lang")
+    if argv[0] == "--lang" or argv[0].startswith("--lang="):  # the group's own option
+        value, argv = ((argv[1], argv[2:]) if argv[0] == "--lang" and len(argv) > 1
+                       else (argv[0].partition("=")[2], argv[1:]))
+        if value not in lang.type.choices:
+            return f"--lang: {value!r} not in {list(lang.type.choices)}"
+        if not argv:
+            return None
     cmd = main.commands.get(argv[0])
     if cmd is None:
         return f"no command {argv[0]!r}"

@@ -145,10 +145,11 @@ def test_every_decision_gives_advises_numbers(decks):
         d = got[k]
         f = d.first
         played = next(c for c in adv["cards"] if c["card"] == d.played)
-        assert f.best == adv["recommended"]
+        tied = played["delta"] == played["delta_ci_low"] == played["delta_ci_high"] == 0
+        assert f.best == (d.played if tied else adv["recommended"])
         assert f.p_best == adv["p_best"] and f.n == adv["worlds"] == worlds
-        if d.played == adv["recommended"]:
-            assert f.loss == 0
+        if d.played == adv["recommended"] or tied:
+            assert f.loss == f.loss_lo == f.loss_hi == 0
         else:
             assert f.loss == -played["delta"]
             assert f.loss_lo == -played["delta_ci_high"]
@@ -424,3 +425,29 @@ def test_the_header_names_the_team_variant(variant, name):
         assert first.startswith(f"review of deal 0 (seed 1, {name}): seat 0; table heuristic;")
         assert f"<h1>Review 复盘 — deal 0 — {name}</h1>" in page
     assert to_json(res)["record"]["rules"]["variant"] == variant
+
+
+def test_a_play_tied_with_the_best_in_every_world_is_shown_as_best():
+    """Equivalent cards (the same outcome in every world) are not a 'loss 0 to another card':
+    the played card is the best; a play that only averages out to 0 is still compared."""
+    from types import SimpleNamespace as NS
+
+    from sim.analysis.review.compute import _play_figures
+    from sim.game.cards import parse_card
+
+    s8, dj = parse_card("S8"), parse_card("DJ")
+    rec = NS(plays=[dj], hands=[None] * 4)
+    settings = NS(threshold=20.0, seed=1)
+
+    def adv(delta, lo, hi):
+        return NS(recommended=s8, worlds=32, p_best=1.0, cards=[
+            NS(play=s8, delta=0.0, delta_ci_low=None, delta_ci_high=None),
+            NS(play=dj, delta=delta, delta_ci_low=lo, delta_ci_high=hi)])
+
+    tied = _play_figures(rec, 0, None, adv(0.0, 0.0, 0.0), "learned", settings)
+    assert (tied.best, tied.loss, tied.loss_lo, tied.loss_hi) == ("DJ", 0.0, 0.0, 0.0)
+    even = _play_figures(rec, 0, None, adv(0.0, -30.0, 30.0), "learned", settings)
+    assert (even.best, even.loss, even.loss_lo, even.loss_hi) == ("S8", 0.0, -30.0, 30.0)
+    worse = _play_figures(rec, 0, None, adv(-45.0, -80.0, -10.0), "learned", settings)
+    assert (worse.best, worse.loss, worse.loss_lo, worse.loss_hi, worse.mistake) == \
+        ("S8", 45.0, 10.0, 80.0, True)

@@ -53,7 +53,10 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
            max_worlds, seed, fmt, **kwargs):
     """Which card should I play?  Every legal card played out in sampled worlds.
 
-    HAND is the cards you hold now, in any RULES.md §1 form (quotes optional).  The hidden
+    HAND is the cards you hold now, in any RULES.md §1 form (quotes optional); HAND,
+    --plays and --exposed read Chinese names too ('黑桃KQ2 红桃QJ 方块76 梅花95', 猪 羊
+    变压器; docs/cards.md), and then the answer names the cards in Chinese (gongzhu-sim
+    --lang).  The hidden
     cards are dealt at random among the deals consistent with everything public (the
     plays, the voids they show, the exposures) and the whole history must replay legally
     in each.  Every legal card is then played to the end of the deal in every world by

@@ -165,8 +165,10 @@ def expose(players, tables, fmt, quiet, **params):
     """Estimate what exposing (亮牌) 猪 ♠Q, 羊 ♦J, 变压器 ♣10 or ♥A is worth for HAND.
 
     HAND is 13 cards in any RULES.md §1 form, e.g. 'S:543 H:32 D:AKQJT98 C:2' or
-    543.32.AKQJT98.2 (quotes optional).  The other cards (minus --known ones) are
-    dealt at random; every option is played on the same deals with the same
+    543.32.AKQJT98.2 (quotes optional), or in Chinese: '黑桃543 红桃32 方块AKQJT98 梅花2';
+    --options takes 猪 羊 变压器 红桃A and 不亮 too (docs/cards.md), and a hand typed in
+    Chinese is answered with Chinese card names (gongzhu-sim --lang).  The other cards
+    (minus --known ones) are dealt at random; every option is played on the same deals with the same
     opponent randomness, so each option's Δ against exposing nothing is a paired
     estimate.  The table is sorted by EV, best first: ▶ marks the recommended
     choice, ≈ an option not distinguishable from it (the paired 95% CI of

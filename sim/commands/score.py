@@ -7,21 +7,11 @@ the command functions so ``gongzhu-sim --help`` stays instant.
 from __future__ import annotations
 
 import json
-import unicodedata
 
 import click
 
 from sim.commands.options import pop_rules, rules_options
 from sim.errors import InputError
-
-
-def _width(text: str) -> int:
-    """Terminal columns of ``text`` (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _rjust(text: str, width: int) -> str:
-    return " " * max(0, width - _width(text)) + text
 
 
 def _num(x: float) -> str:
@@ -100,7 +90,8 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
     Example:
       gongzhu-sim score "HA HK SQ" "CT H5 DJ" - "H2 H3" --exposed HA
     """
-    from sim.game.cards import cards_str, parse_cards
+    from sim.game.cards import card_str, parse_cards
+    from sim.game.names import rjust, show, width
     from sim.game.scoring import effective_exposure, score_deal
 
     _check_four(taken)
@@ -133,11 +124,12 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
             row.append(str(result.team_points[s]))
         row.append(_num(result.yuanbao[s]))
         rows.append(row)
-    widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    widths = [max(width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
     for r in [headers, *rows]:
-        click.echo("  ".join(_rjust(cell, w) for cell, w in zip(r, widths, strict=True)))
+        click.echo("  ".join(rjust(cell, w) for cell, w in zip(r, widths, strict=True)))
     if auto:
-        click.echo(f"(exposed automatically, the fourth exposable card: {cards_str(auto)})")
+        names = " ".join(show(card_str(c)) for c in auto)
+        click.echo(f"(exposed automatically, the fourth exposable card: {names})")
 
 
 class _PointsType(click.ParamType):

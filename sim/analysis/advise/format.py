@@ -6,13 +6,14 @@ from __future__ import annotations
 from sim.analysis.advise.position import Position, play_str, public_replay
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
+from sim.game.names import ljust, show
 
 
 def describe(pos: Position) -> str:
     """One line: the seat, the trick and the cards on it."""
     seats, _, _, t, _ = public_replay(pos.rules, list(pos.plays), pos.leader)
     k = len(pos.plays) % 4
-    on = ", ".join(f"{s}:{play_str(x)}" for s, x in zip(seats[len(seats) - k:],
+    on = ", ".join(f"{s}:{show(play_str(x))}" for s, x in zip(seats[len(seats) - k:],
                                                         pos.plays[len(pos.plays) - k:],
                                                         strict=True))
     led = ""
@@ -30,7 +31,7 @@ def format_text(result, pos: Position, describe=describe) -> str:
     the recommendation."""
     lines = [f"{describe(pos)}; players {', '.join(dict.fromkeys(result.players))}"]
     if not result.simulated:
-        lines.append(f"only one legal card: {result.cards[0].card} (no simulation)")
+        lines.append(f"only one legal card: {show(result.cards[0].card)} (no simulation)")
         return "\n".join(lines)
     unit = "zero-sum" if result.measure == "zero-sum" else "team share"
     how = {"precision": "precision reached",
@@ -43,10 +44,10 @@ def format_text(result, pos: Position, describe=describe) -> str:
         best = c.play == result.recommended
         ci = fmt_interval(c.ci_low, c.ci_high, digits=1)
         dci = "—" if best else fmt_interval(c.delta_ci_low, c.delta_ci_high, digits=1)
-        lines.append(f"{'▶' if best else ' '} {c.card:6} {c.ev:+8.1f} {ci:>19} {c.delta:+8.1f}"
-                     f" {dci:>17} {c.n:6d}")
+        lines.append(f"{'▶' if best else ' '} {ljust(show(c.card), 6)} {c.ev:+8.1f} {ci:>19} "
+                     f"{c.delta:+8.1f} {dci:>17} {c.n:6d}")
     best = next(c for c in result.cards if c.play == result.recommended)
-    lines.append(f"recommended: {best.card}  (P(best) {result.p_best:.2f})")
+    lines.append(f"recommended: {show(best.card)}  (P(best) {result.p_best:.2f})")
     return "\n".join(lines)
 
 

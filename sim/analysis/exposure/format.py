@@ -13,13 +13,13 @@ from __future__ import annotations
 import csv
 import io
 import math
-import unicodedata
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
+from sim.game.names import show, width
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
              "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
@@ -101,18 +101,13 @@ def _fmt_ci(lo: float, hi: float, signed: bool = False) -> str:
     return f"[{_num(lo, 2, signed)}, {_num(hi, 2, signed)}]"
 
 
-def _width(text: str) -> int:
-    """Display width: CJK wide characters (满红) take two columns."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
 def _grid(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(_width(h), *(_width(r[i]) for r in rows)) for i, h in enumerate(header)]
+    widths = [max(width(h), *(width(r[i]) for r in rows)) for i, h in enumerate(header)]
 
     def line(cells):
         out = []
         for i, (c, w) in enumerate(zip(cells, widths, strict=True)):
-            pad = " " * (w - _width(c))
+            pad = " " * (w - width(c))
             out.append(pad + c if i in right else c + pad)
         return "  ".join(out).rstrip()
 
@@ -149,7 +144,7 @@ def format_text(res) -> str:
         mark = {"recommended": "▶", "not distinguishable from best": "≈"}.get(rec["status"], "")
         is_none = rec["option"] == "none"
         rows.append([
-            mark, rec["option"], _num(rec["ev"]), _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
+            mark, show(rec["option"]), _num(rec["ev"]), _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
             "0" if is_none else _num(rec["delta"], 2, True),
             "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
             "" if is_none else f"{rec['p_gain']:.1%}",
@@ -161,8 +156,9 @@ def format_text(res) -> str:
                     {2, 4, 6, 7})
     if s["same_as"]:
         same = sorted(set(s["same_as"].values()))
-        lines.append(f"{', '.join(s['same_as'])}: the fourth card is then exposed automatically "
-                     f"(RULES §3), so they play exactly as {' / '.join(same)}.")
+        lines.append(f"{', '.join(map(show, s['same_as']))}: the fourth card is then exposed "
+                     f"automatically (RULES §3), so they play exactly as "
+                     f"{' / '.join(map(show, same))}.")
     lines.append("")
     copies = deck_spec(r).copies
     lines.append(f"components for seat {res.seat} ({_TOOK[copies]} 满红 = all {13 * copies} "
@@ -170,7 +166,7 @@ def format_text(res) -> str:
                  "change vs none in brackets)")
     crow = []
     for rec in t.to_dict("records"):
-        cells = [rec["option"]]
+        cells = [show(rec["option"])]
         for name in ("pig", "sheep", "transformer", "full_hearts", "grand_slam"):
             cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
         cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
@@ -180,7 +176,7 @@ def format_text(res) -> str:
     lines.append("")
     lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
     best = t.iloc[0]
-    what = "expose nothing" if best["option"] == "none" else "expose " + best["option"]
+    what = "expose nothing" if best["option"] == "none" else "expose " + show(best["option"])
     lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
     lines += res.warnings()
     return "\n".join(lines)
@@ -309,7 +305,7 @@ def format_tables_text(tr: TablesResult) -> str:
             rec = tr.row(t, opt)
             is_none = opt == "none"
             rows.append([
-                opt if i == 0 else "", t, _MARKS.get(rec["status"], ""), _num(rec["ev"]),
+                show(opt) if i == 0 else "", t, _MARKS.get(rec["status"], ""), _num(rec["ev"]),
                 _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
                 "0" if is_none else _num(rec["delta"], 2, True),
                 "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),

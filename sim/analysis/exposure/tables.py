@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.errors import InputError
+from sim.game.names import show
 
 #: The verdicts, in the order of :func:`verdict`'s documentation.
 VERDICTS = ("robust", "depends", "undecided")
@@ -160,7 +161,7 @@ class TablesResult:
             groups.setdefault(o, []).append(t)
 
         def what(o: str) -> str:
-            return "expose nothing" if o == "none" else "expose " + o
+            return "expose nothing" if o == "none" else "expose " + show(o)
 
         if len(groups) == 1:
             (o, ts), = groups.items()

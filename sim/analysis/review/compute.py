@@ -378,17 +378,21 @@ def _play_figures(rec: DealRecord, k: int, pos, adv, players, settings) -> Figur
         else -float(card.delta_ci_high)
     hi = None if card.delta_ci_low is None or card.delta_ci_low != card.delta_ci_low \
         else -float(card.delta_ci_low)
-    if played == adv.recommended:
-        loss = lo = hi = 0.0
+    best = adv.recommended
+    tied = card.delta == 0.0 and card.delta_ci_low == 0.0 and card.delta_ci_high == 0.0
+    if played == adv.recommended or tied:
+        # a play with the recommended one's outcome in every world (equivalent cards) is
+        # shown as the best itself, not as a loss of 0 to another card
+        best, loss, lo, hi = played, 0.0, 0.0, 0.0
     hindsight = None
     if all(h is not None for h in rec.hands):
-        if played == adv.recommended:
+        if played == best:
             hindsight = 0.0
         else:
             st = replay_record(rec, upto=k, seed=settings.seed)
             best_v, played_v = play_out(pos, players, st, [adv.recommended, played])
             hindsight = float(best_v - played_v)
-    return Figures(best=play_text(adv.recommended), loss=loss, loss_lo=lo, loss_hi=hi,
+    return Figures(best=play_text(best), loss=loss, loss_lo=lo, loss_hi=hi,
                    mistake=is_mistake(loss, lo, settings.threshold), n=adv.worlds,
                    p_best=float(adv.p_best), hindsight_loss=hindsight, detail=adv)
 
@@ -436,11 +440,13 @@ def _review_exposure(rec: DealRecord, seat: int, settings: ReviewSettings,
         r = row.iloc[0]
         loss = -float(r["vs_best"]) / scale
         lo, hi = -float(r["vs_best_hi"]) / scale, -float(r["vs_best_lo"]) / scale
-        if r["option"] == best["option"]:
-            loss, lo, hi = 0.0, 0.0, 0.0
+        shown = str(best["option"])
+        tied = float(r["vs_best"]) == 0.0 and lo == 0.0 and hi == 0.0  # equal on every deal
+        if r["option"] == best["option"] or tied:
+            shown, loss, lo, hi = str(r["option"]), 0.0, 0.0, 0.0
         lo = None if lo != lo else lo
         hi = None if hi != hi else hi
-        by_table[name] = Figures(best=str(best["option"]), loss=loss, loss_lo=lo, loss_hi=hi,
+        by_table[name] = Figures(best=shown, loss=loss, loss_lo=lo, loss_hi=hi,
                                  mistake=is_mistake(loss, lo, settings.threshold),
                                  n=int(res.n), detail=res)
         if interrupted:

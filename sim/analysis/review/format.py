@@ -7,22 +7,16 @@ import html
 from typing import Any
 
 from sim.core.stats import fmt_interval, json_number
-from sim.game.cards import card_symbol, hand_rows, parse_card
+from sim.game.cards import hand_rows
+from sim.game.names import get_lang, ljust, show
 from sim.game.record import play_text
 
 
 def symbols(text: str) -> str:
     """``SQ`` → ``♠Q``, ``D8D8`` → ``♦8♦8``, option labels ``SQ+DJ`` → ``♠Q+♦J``; ``none``
-    stays."""
-    if text == "none":
-        return text
-    out = []
-    for part in text.split("+"):
-        cards = [part[i:i + 2] for i in range(0, len(part), 2)] if "," not in part \
-            else part.split(",")
-        out.append(("," if "," in part else "").join(card_symbol(parse_card(c))
-                                                     for c in cards))
-    return "+".join(out)
+    stays.  With Chinese chosen (sim/game/names.py :func:`~sim.game.names.set_lang`): ``猪``,
+    ``方块8方块8``, ``猪+羊``, ``不亮``."""
+    return show(text, "zh" if get_lang() == "zh" else "symbols")
 
 
 def _num(x: float | None, fmt: str = "+.1f") -> str:
@@ -79,7 +73,8 @@ def format_text(result) -> str:
     for d in result.decisions:
         for t, f in d.by_table.items():
             ci = fmt_interval(f.loss_lo, f.loss_hi, digits=1) if f.loss else "0"
-            line = (f"{d.trick:5d} {d.seat:4d}  {symbols(d.played):7} {symbols(f.best):7} "
+            line = (f"{d.trick:5d} {d.seat:4d}  {ljust(symbols(d.played), 7)} "
+                    f"{ljust(symbols(f.best), 7)} "
                     f"{f.loss:7.1f} {ci:>17} {_num(f.p_best, '.2f'):>7} "
                     f"{_num(f.hindsight_loss, '+.1f') if f.hindsight_loss is not None else '-':>9}"
                     f" {f.n:5d}")

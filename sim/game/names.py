@@ -1,0 +1,116 @@
+"""How printed text names cards: English letters (``SQ``, ``SQ+DJ``) or the players' Chinese
+(``猪``, ``猪+羊``, ``黑桃10``), the names docs/cards.md lists (RULES.md §1 and §3).
+
+The command line chooses the language once per command (``gongzhu-sim --lang``; by default
+Chinese when a card or option was typed with Chinese characters) with :func:`set_lang`;
+the text formatters of ``expose``, ``advise``, ``review`` and ``score`` name cards through
+:func:`show`.  JSON, CSV and Parquet outputs always carry the English labels, so scripts
+read the same keys whichever language a person reads.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from sim.game.cards import RANKS, SUITS, _has_cjk, card_symbol, parse_card
+
+#: The languages printed text can name cards in.
+LANGS = ("en", "zh")
+
+#: A suit's Chinese name, by suit letter.
+ZH_SUITS = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+
+#: The three cards players call by name (RULES.md §3).
+ZH_NAMED = {"SQ": "猪", "DJ": "羊", "CT": "变压器"}
+
+#: ``none`` (expose nothing) in Chinese, as the option parser also reads it.
+ZH_NONE = "不亮"
+
+_lang = "en"
+
+
+def set_lang(lang: str) -> None:
+    """Name cards in ``lang`` (``"en"`` or ``"zh"``) in printed text from now on.
+
+    Raises ValueError for another language."""
+    global _lang
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    _lang = lang
+
+
+def get_lang() -> str:
+    """The language printed text names cards in (``"en"`` unless :func:`set_lang` chose)."""
+    return _lang
+
+
+def has_chinese(text: str) -> bool:
+    """True when ``text`` holds a CJK character (a card or option typed in Chinese)."""
+    return _has_cjk(text)
+
+
+def zh_card(code: str) -> str:
+    """The Chinese name of the card ``code`` (``SQ`` → ``猪``, ``HA`` → ``红桃A``,
+    ``S10``/``ST`` → ``黑桃10``)."""
+    code = code.upper().replace("10", "T")
+    if code in ZH_NAMED:
+        return ZH_NAMED[code]
+    return ZH_SUITS[code[0]] + ("10" if code[1] == "T" else code[1])
+
+
+def _cards_of(part: str) -> list[str]:
+    """The card codes of one label part: ``D8D8`` → ``[D8, D8]``, ``DJ,DJ`` → ``[DJ, DJ]``."""
+    if "," in part:
+        return part.split(",")
+    return [part[i:i + 2] for i in range(0, len(part), 2)]
+
+
+def show(label: str, style: str | None = None) -> str:
+    """A card label as printed text names it: a card (``SQ``), a play of cards
+    (``D8D8``, the two copies of a two-deck pair) or an exposure option (``SQ+DJ``,
+    ``DJ,DJ``, ``none``).
+
+    ``style`` ``"ascii"`` keeps the label, ``"symbols"`` uses suit symbols (``♠Q+♦J``),
+    ``"zh"`` the Chinese names (``猪+羊``, ``方块8方块8``, ``不亮``); ``None`` is ``"zh"``
+    when :func:`get_lang` is Chinese, else ``"ascii"``.  A label that is not cards (a
+    dash, an empty string) comes back unchanged."""
+    if style is None:
+        style = "zh" if _lang == "zh" else "ascii"
+    if style == "ascii":
+        return label
+    if label == "none":
+        return ZH_NONE if style == "zh" else label
+    try:
+        out = []
+        for part in label.split("+"):
+            codes = _cards_of(part)
+            for c in codes:
+                if len(c) != 2 or c[0].upper() not in SUITS or c[1].upper() not in RANKS:
+                    return label
+            if style == "zh":
+                names = [zh_card(c) for c in codes]
+            else:
+                names = [card_symbol(parse_card(c)) for c in codes]
+            out.append(("," if "," in part else "").join(names))
+        return "+".join(out)
+    except (KeyError, ValueError):
+        return label
+
+
+def width(text: str) -> int:
+    """Display width of ``text`` in a terminal: wide characters (猪, 满红) take two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def ljust(text: str, n: int) -> str:
+    """``text`` padded with spaces to ``n`` display columns (:func:`width`)."""
+    return text + " " * max(0, n - width(text))
+
+
+def rjust(text: str, n: int) -> str:
+    """``text`` right-aligned in ``n`` display columns (:func:`width`)."""
+    return " " * max(0, n - width(text)) + text
+
+
+__all__ = ["LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "get_lang", "has_chinese", "ljust",
+           "rjust", "set_lang", "show", "width", "zh_card"]
