@@ -1,7 +1,7 @@
 """`search` configurations: CPU time per seat per deal, and strength at equal CPU (issue 24).
 
 Usage:
-  python scripts/bench_search.py cost CONFIG... [--deals N] [--runs R] [--decks D]
+  python scripts/bench_search.py cost CONFIG... [--deals N] [--runs R] [--decks D] [--variant V]
   python scripts/bench_search.py match A B [--deals N] [--decks D] [--seed S] [--variant V]
 
 ``cost``: for each ``search`` configuration (a player name, e.g. ``search:worlds=64,race=2``)
@@ -37,12 +37,13 @@ from sim.engine import play_deals  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
 
 
-def cpu_ms_per_deal(configs: list[str], n: int, runs: int, decks: int = 1) -> list[float]:
+def cpu_ms_per_deal(configs: list[str], n: int, runs: int, decks: int = 1,
+                    variant: str = "solo") -> list[float]:
     """Median CPU milliseconds per deal of one seat of each of ``configs`` (and three
-    ``heuristic``), one thread, ``n`` deals per run after a warm-up of a tenth as many.
-    The runs are interleaved (run r of every config, then run r + 1), so a change in the
-    machine's load falls on every config alike."""
-    rules = Rules(decks=decks)
+    ``heuristic``), one thread, ``n`` deals per run after a warm-up of a tenth as many, at a
+    ``variant`` table (RULES.md §6).  The runs are interleaved (run r of every config, then
+    run r + 1), so a change in the machine's load falls on every config alike."""
+    rules = Rules(decks=decks, variant=variant)
     for cfg in configs:
         play_deals(rules, [cfg, "heuristic", "heuristic", "heuristic"], "never", seed=1,
                    n=max(4, n // 10), threads=1)
@@ -66,15 +67,16 @@ def main() -> None:
     ap.add_argument("--decks", type=int, default=1, choices=(1, 2))
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--variant", default="solo", choices=("solo", "partners", "pig_sheep"),
-                    help="match: the rules variant (RULES.md §6)")
+                    help="the rules variant of the table (RULES.md §6)")
     a = ap.parse_intermixed_args()
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
     if a.what == "cost":
         n = a.deals or 300
-        print(f"CPU ms per seat per deal ({'one deck' if a.decks == 1 else 'two decks'}, 1 "
+        print(f"CPU ms per seat per deal ({'one deck' if a.decks == 1 else 'two decks'}, "
+              f"--variant {a.variant}, 1 "
               f"seat + 3 heuristic, 1 thread, {n:,} deals per run, median of {a.runs} "
               f"interleaved runs; ratio to the first config)")
-        ms = cpu_ms_per_deal(a.configs, n, a.runs, a.decks)
+        ms = cpu_ms_per_deal(a.configs, n, a.runs, a.decks, a.variant)
         for cfg, x in zip(a.configs, ms, strict=True):
             print(f"  {cfg:<48}{x:>8.3f} ms  {x / ms[0]:>6.2f}x")
         return
