@@ -857,10 +857,56 @@ def _play_table_kernel(obs, params, r, reps):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_learned_inline(obs, params, rng):
-    """:func:`play_learned` for a caller that inlines it (the dispatcher,
-    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
-    with no reference counting (or of the MLP kernel)."""
+def pig_to_sure_ally(obs):
+    """True when the deciding seat, holding the pig (♠Q) with it legal, would give it to
+    an ally sure to take the trick: the seat follows a trick that an ally (:func:`_allies`:
+    the 打对家 partner; under 猪羊一家 only once the ally is known) is winning, the pig
+    would not overtake it (RULES.md §4), and no seat still to play can beat the ally's card
+    — each is known void in the led suit or no card of the led suit above it is unseen.
+    Under team scoring (RULES.md §6) the pig in the ally's tricks costs the team what it
+    costs in the seat's own, so a seat that keeps it may still pass it to an opponent later.
+    Not when the ally may still take all 16 scoring cards (满贯, §5.6, where the pig counts
+    +): no other seat, the deciding seat included, has taken a scoring card and the ally's
+    tricks or this trick hold one.  Reads the seat's own observation only."""
+    k = np.int64(obs[O_TRICK_LEN])
+    if k == 0:
+        return False
+    seat = np.int64(obs[O_SEAT])
+    hand = obs[O_HAND]
+    allies = _allies(obs, seat, hand)
+    if allies == 0:
+        return False
+    leader = np.int64(obs[O_LEADER])
+    led = np.int64(obs[O_TRICK]) // 13
+    best = np.int64(obs[O_TRICK])
+    winner = leader
+    for j in range(1, k):
+        c = np.int64(obs[O_TRICK + j])
+        if c // 13 == led and c > best:
+            best = c
+            winner = (leader + j) & 3
+    if ((allies >> winner) & 1) == 0 or (led == _SQ // 13 and best < _SQ):
+        return False
+    unseen = _FULL & ~(obs[O_PLAYED] | hand)
+    if unseen & suit_mask(led) & _above(best):
+        for q in range(k + 1, 4):
+            if ((obs[O_VOIDS + ((leader + q) & 3)] >> np.uint64(led)) & ONE) == ZERO:
+                return False
+    others = ZERO
+    for p in range(4):
+        if p != winner:
+            others |= obs[O_TAKEN + p]
+    if (others & _SCORING) == ZERO:
+        trick = obs[O_PLAYED] & ~(others | obs[O_TAKEN + winner])
+        if ((obs[O_TAKEN + winner] | trick) & _SCORING) != ZERO:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learned_any(obs, params, rng, guard):
+    """:func:`play_learned_inline` (``guard`` True) or the model's own card
+    (:func:`play_model_inline`, False)."""
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
         return lowest_bit(legal), rng
@@ -868,6 +914,8 @@ def play_learned_inline(obs, params, rng):
     version = np.int64(params[r, N_PARAMS])
     if version == TABLE_VERSION:
         reps = _representatives(obs)
+        if guard and reps & _PIG and pig_to_sure_ally(obs):  # another card is legal: keep it
+            reps &= ~_PIG
         if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
             return lowest_bit(reps), rng
         return _play_table_kernel(obs, params, r, reps), rng
@@ -877,11 +925,9 @@ def play_learned_inline(obs, params, rng):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_learned_table_inline(obs, params, rng):
-    """:func:`play_learned_inline` for a table whose models are all table models (the
-    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
-    MLP path: a row holding an MLP model plays the lowest legal card, as a row holding no
-    model does (the engines never seat an MLP model with this kernel)."""
+def _learned_table(obs, params, rng, guard):
+    """:func:`play_learned_table_inline` (``guard`` True) or the model's own card
+    (:func:`play_model_table_inline`, False)."""
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
         return lowest_bit(legal), rng
@@ -889,9 +935,44 @@ def play_learned_table_inline(obs, params, rng):
     if np.int64(params[r, N_PARAMS]) != TABLE_VERSION:
         return lowest_bit(legal), rng
     reps = _representatives(obs)
+    if guard and reps & _PIG and pig_to_sure_ally(obs):  # another card is legal: keep it
+        reps &= ~_PIG
     if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
         return lowest_bit(reps), rng
     return _play_table_kernel(obs, params, r, reps), rng
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_inline(obs, params, rng):
+    """:func:`play_learned` for a caller that inlines it (the dispatcher,
+    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
+    with no reference counting (or of the MLP kernel).  A table model never plays the pig
+    onto a trick an ally is sure to take while another card is legal
+    (:func:`pig_to_sure_ally`)."""
+    return _learned_any(obs, params, rng, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_table_inline(obs, params, rng):
+    """:func:`play_learned_inline` for a table whose models are all table models (the
+    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
+    MLP path: a row holding an MLP model plays the lowest legal card, as a row holding no
+    model does (the engines never seat an MLP model with this kernel)."""
+    return _learned_table(obs, params, rng, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_model_inline(obs, params, rng):
+    """:func:`play_learned_inline` without the pig rule of :func:`pig_to_sure_ally`: the
+    card the model scores best (``search``'s rollouts with an MLP model)."""
+    return _learned_any(obs, params, rng, False)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_model_table_inline(obs, params, rng):
+    """:func:`play_learned_table_inline` without the pig rule of :func:`pig_to_sure_ally`:
+    the card the model scores best (``search``'s rollouts and first replies)."""
+    return _learned_table(obs, params, rng, False)
 
 
 @njit(cache=True, nogil=True)
