@@ -857,10 +857,60 @@ def _play_table_kernel(obs, params, r, reps):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_learned_inline(obs, params, rng):
-    """:func:`play_learned` for a caller that inlines it (the dispatcher,
-    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
-    with no reference counting (or of the MLP kernel)."""
+def keep_pig(obs):
+    """True when the deciding seat, holding the pig (♠Q) with it legal and another card
+    legal, keeps it: the seat follows a trick that an ally (:func:`_allies`: the 打对家
+    partner; under 猪羊一家 only once the ally is known) is winning and the pig would not
+    overtake (RULES.md §4), so the pig goes to the ally unless a later seat overtakes; and
+    no later opponent must overtake if it follows suit (one not known void in the led suit
+    when every unseen card of that suit is above the ally's card: the pig may then go to
+    it).  Under team scoring (RULES.md §6) the pig in the ally's tricks costs the team what
+    it costs in the seat's own, and a seat that keeps it may still pass it to an opponent
+    later.  Except when the ally is on its way to 满贯 (§5.6: all 16 scoring cards, the pig
+    counting +): no other seat, the deciding seat included, has taken a scoring card and
+    the ally's tricks with this trick hold at least 7 hearts.  Reads the seat's own
+    observation only (its hand, the cards played, the voids shown)."""
+    k = np.int64(obs[O_TRICK_LEN])
+    if k == 0:
+        return False
+    seat = np.int64(obs[O_SEAT])
+    hand = obs[O_HAND]
+    allies = _allies(obs, seat, hand)
+    if allies == 0:
+        return False
+    leader = np.int64(obs[O_LEADER])
+    led = np.int64(obs[O_TRICK]) // 13
+    best = np.int64(obs[O_TRICK])
+    winner = leader
+    for j in range(1, k):
+        c = np.int64(obs[O_TRICK + j])
+        if c // 13 == led and c > best:
+            best = c
+            winner = (leader + j) & 3
+    if ((allies >> winner) & 1) == 0 or (led == _SQ // 13 and best < _SQ):
+        return False
+    unseen = _FULL & ~(obs[O_PLAYED] | hand) & suit_mask(led)
+    if (unseen & _above(best)) != ZERO and (unseen & _below(best)) == ZERO:
+        for q in range(k + 1, 4):
+            p = (leader + q) & 3
+            if ((allies >> p) & 1) == 0 and (
+                    (obs[O_VOIDS + p] >> np.uint64(led)) & ONE) == ZERO:
+                return False  # an opponent that follows the led suit must overtake
+    others = ZERO
+    for p in range(4):
+        if p != winner:
+            others |= obs[O_TAKEN + p]
+    if (others & _SCORING) == ZERO:
+        trick = obs[O_PLAYED] & ~(others | obs[O_TAKEN + winner])
+        if popcount((obs[O_TAKEN + winner] | trick) & _HEARTS) >= 7:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learned_any(obs, params, rng, guard):
+    """:func:`play_learned_inline` (``guard`` True) or the model's own card
+    (:func:`play_model_inline`, False)."""
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
         return lowest_bit(legal), rng
@@ -868,6 +918,8 @@ def play_learned_inline(obs, params, rng):
     version = np.int64(params[r, N_PARAMS])
     if version == TABLE_VERSION:
         reps = _representatives(obs)
+        if guard and reps & _PIG and keep_pig(obs):  # another card is legal: keep it
+            reps &= ~_PIG
         if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
             return lowest_bit(reps), rng
         return _play_table_kernel(obs, params, r, reps), rng
@@ -877,11 +929,9 @@ def play_learned_inline(obs, params, rng):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_learned_table_inline(obs, params, rng):
-    """:func:`play_learned_inline` for a table whose models are all table models (the
-    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
-    MLP path: a row holding an MLP model plays the lowest legal card, as a row holding no
-    model does (the engines never seat an MLP model with this kernel)."""
+def _learned_table(obs, params, rng, guard):
+    """:func:`play_learned_table_inline` (``guard`` True) or the model's own card
+    (:func:`play_model_table_inline`, False)."""
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
         return lowest_bit(legal), rng
@@ -889,9 +939,43 @@ def play_learned_table_inline(obs, params, rng):
     if np.int64(params[r, N_PARAMS]) != TABLE_VERSION:
         return lowest_bit(legal), rng
     reps = _representatives(obs)
+    if guard and reps & _PIG and keep_pig(obs):  # another card is legal: keep it
+        reps &= ~_PIG
     if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
         return lowest_bit(reps), rng
     return _play_table_kernel(obs, params, r, reps), rng
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_inline(obs, params, rng):
+    """:func:`play_learned` for a caller that inlines it (the dispatcher,
+    strategies/dispatch.py ``choose_play``): a few checks, then a call of the table kernel
+    with no reference counting (or of the MLP kernel).  A table model does not play the pig
+    onto a trick an ally is winning when :func:`keep_pig` says to keep it."""
+    return _learned_any(obs, params, rng, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_learned_table_inline(obs, params, rng):
+    """:func:`play_learned_inline` for a table whose models are all table models (the
+    dispatcher's play set says so: strategies/dispatch.py ``F_MLP``), compiled without the
+    MLP path: a row holding an MLP model plays the lowest legal card, as a row holding no
+    model does (the engines never seat an MLP model with this kernel)."""
+    return _learned_table(obs, params, rng, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_model_inline(obs, params, rng):
+    """:func:`play_learned_inline` without the pig rule of :func:`keep_pig`: the
+    card the model scores best (``search``'s rollouts with an MLP model)."""
+    return _learned_any(obs, params, rng, False)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_model_table_inline(obs, params, rng):
+    """:func:`play_learned_table_inline` without the pig rule of :func:`keep_pig`:
+    the card the model scores best (``search``'s rollouts and first replies)."""
+    return _learned_table(obs, params, rng, False)
 
 
 @njit(cache=True, nogil=True)

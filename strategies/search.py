@@ -109,8 +109,8 @@ from strategies.learned import (
     HEADER,
     TABLE_VERSION,
     decision_scores,
-    play_learned,
-    play_learned_table_inline,
+    play_model_inline,
+    play_model_table_inline,
     play_probabilities,
 )
 from strategies.playset import (
@@ -479,8 +479,8 @@ def _overload_policy_in(plays, policy, obs, rng, table):
             return play_lowest(obs, rng)
         if learned and policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
             if mlp:
-                return play_learned(obs, table, rng)
-            return play_learned_table_inline(obs, table, rng)
+                return play_model_inline(obs, table, rng)
+            return play_model_table_inline(obs, table, rng)
         if heuristic:
             return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model too)
         return play_lowest(obs, rng)

@@ -1,0 +1,94 @@
+"""The ``learned`` player's pig rule (strategies/learned.py ``keep_pig``): worked positions
+of 打对家 and solo, and a differential check that the rule only ever changes a pig play."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from sim.analysis.learn.record import model_choice
+from sim.engine.gameloop import deal_game
+from sim.game.cards import SQ
+from sim.game.rules import Rules
+from sim.game.state import GameState
+from strategies.learned import (
+    TABLE_SIZE,
+    keep_pig,
+    play_learned,
+    play_model_table_inline,
+)
+from strategies.model import pack_table
+from strategies.registry import params_table
+
+PARTNERS = Rules(variant="partners")
+
+
+def _suit(s: int, *ranks: int) -> list[int]:
+    """Cards of suit ``s`` (0 ♠, 1 ♥, 2 ♦, 3 ♣) by rank (0 = 2 … 12 = A)."""
+    return [13 * s + r for r in ranks]
+
+
+# seat 0 (our partner): ♣5–♣K and ♥2–♥5; seat 1: the diamonds; seat 2 (deciding, void in
+# ♣ and ♥): the spades with the pig; seat 3: ♣2 ♣3 ♣4 ♣A and ♥6–♥A
+HANDS = [_suit(3, *range(3, 12)) + _suit(1, 0, 1, 2, 3), _suit(2, *range(13)),
+         _suit(0, *range(13)), _suit(3, 0, 1, 2, 12) + _suit(1, *range(4, 13))]
+
+
+def _position(rules: Rules, lead: int) -> np.ndarray:
+    """Seat 2's observation after seat 0 leads ``lead`` and seat 1 discards its ♦2."""
+    st = GameState.from_hands(HANDS, rules, leader=0, first_deal=False)
+    st.play(lead)
+    st.play(13 * 2)
+    assert st.to_play == 2 and SQ in st.legal_plays() and len(st.legal_plays()) == 13
+    return st.observation(2)
+
+
+def test_the_pig_is_kept_off_a_partner_the_last_opponent_need_not_overtake():
+    # ♣5 led: ♣2–♣4 are unseen, so seat 3 may duck under it and the partner take the pig
+    assert keep_pig(_position(PARTNERS, 13 * 3 + 3))
+    # ♥2 led: every unseen heart is higher, so seat 3 overtakes unless it is void
+    assert not keep_pig(_position(PARTNERS, 13 * 1 + 0))
+    # solo: no partner, no rule
+    assert not keep_pig(_position(Rules(), 13 * 3 + 3))
+
+
+def test_the_pig_is_kept_off_a_partner_sure_to_win_and_the_player_obeys():
+    st = GameState.from_hands(HANDS, PARTNERS, leader=0, first_deal=False)
+    st.play(13 * 3 + 11)  # ♣K: only the ♣A is higher, and seat 3 has it
+    st.play(13 * 2)
+    assert keep_pig(st.observation(2))
+    st = GameState.from_hands(HANDS, PARTNERS, leader=3, first_deal=False)
+    st.play(13 * 3 + 12)  # seat 3 leads ♣A and wins; seat 2 plays last
+    st.play(13 * 3 + 3)
+    st.play(13 * 2)
+    obs = st.observation(2)
+    assert not keep_pig(obs)  # an opponent is winning: the rule does not apply
+
+
+def test_the_rule_only_changes_pig_plays_onto_a_partners_trick():
+    """Differential check over random 打对家 positions with a random table model: where
+    the pig is legal and ``keep_pig`` holds the player plays another card (the model's
+    own card when that is not the pig), elsewhere the model's own card."""
+    lut = np.random.default_rng(11).normal(size=TABLE_SIZE)
+    lut[0] = 0.0
+    table = params_table([model_choice(pack_table(lut))] * 4)
+    rng = random.Random(3)
+    kept = same = 0
+    for _ in range(40):
+        state = deal_game(PARTNERS, seed=rng.randrange(1000), deal=rng.randrange(100))
+        while not state.is_over:
+            legal = state.legal_plays()
+            obs = state.observation(state.to_play)
+            if len(legal) > 1:
+                c = int(play_learned(obs, table, np.uint64(1))[0])
+                m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
+                assert c in legal
+                if SQ in legal and keep_pig(obs):
+                    assert c != SQ and (m == SQ or c == m)
+                    kept += 1
+                else:
+                    assert c == m
+                    same += 1
+            state.play(legal[rng.randrange(len(legal))])
+    assert kept > 0 and same > 1000
