@@ -55,6 +55,20 @@ class _Group(click.Group):
             sys.exit(130)
 
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # noqa: D401
+        """``--lang X`` may also follow the command (``expose HAND --lang zh``): it is the
+        group's option wherever it stands."""
+        args = list(args)
+        for i, a in enumerate(args):
+            if a == "--":
+                break
+            if a.startswith("--lang=") or (a == "--lang" and i + 1 < len(args)):
+                take = args[i:i + 1] if "=" in a else args[i:i + 2]
+                del args[i:i + len(take)]
+                args = take + args
+                break
+        return super().parse_args(ctx, args)
+
     def resolve_command(self, ctx: click.Context, args: list[str]):  # noqa: D401 - click API
         """Also keeps the command's arguments (``ctx.meta["typed"]``), so ``--lang auto``
         can see whether cards were typed in Chinese."""
@@ -93,10 +107,13 @@ def _help_command(group: click.Group) -> click.Command:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
-@click.option("--lang", type=click.Choice(["auto", "en", "zh"]), default="auto",
+@click.option("--lang", type=click.Choice(["auto", "en", "zh"], case_sensitive=False),
+              default="auto",
               envvar="GONGZHU_SIM_LANG", show_default=True, show_envvar=True,
               help="How printed text names cards: en (SQ, SQ+DJ), zh (猪, 猪+羊, 黑桃10), or "
-                   "auto: zh when a card or option was typed in Chinese. JSON/CSV keep en.")
+                   "auto: zh when a card or option was typed in Chinese (or a review "
+                   "record written in Chinese). JSON/CSV keep en. May also follow the "
+                   "command.")
 @click.pass_context
 def main(ctx: click.Context, lang: str) -> None:
     """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
@@ -109,9 +126,11 @@ def main(ctx: click.Context, lang: str) -> None:
     """
     from sim.game.names import has_chinese, set_lang
 
-    if lang == "auto":
+    lang = lang.lower()
+    auto = lang == "auto"
+    if auto:
         lang = "zh" if any(has_chinese(a) for a in ctx.meta.get("typed", ())) else "en"
-    set_lang(lang)
+    set_lang(lang, auto=auto)
     ctx.call_on_close(lambda: set_lang("en"))  # a library caller after us prints English
 
 

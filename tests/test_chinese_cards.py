@@ -187,3 +187,32 @@ def test_lang_auto_answers_chinese_input_in_chinese_and_resets():
     as_json = run("score", "红桃A 红桃K 猪", "-", "-", "-", "--format", "json")
     assert json.loads(as_json.output) == json.loads(
         run("score", "HA HK SQ", "-", "-", "-", "--format", "json").output)
+
+
+def test_lang_may_follow_the_command_in_any_case_and_a_chinese_file_chooses_chinese():
+    from sim.game.names import get_lang, note_text, set_lang
+
+    typed = ["score", "HA HK SQ", "CT H5 DJ", "-", "H2", "--exposed", "HA,SQ,DJ"]
+    before = run("--lang", "zh", *typed)
+    assert "变压器" in before.output
+    assert run(*typed, "--lang", "ZH").output == before.output
+    assert run(*typed, "--lang=zh").output == before.output
+    set_lang("en", auto=True)  # --lang auto, nothing typed in Chinese: a record may choose
+    note_text("trick 1: 3:梅花2 0:梅花A")
+    assert get_lang() == "zh"
+    set_lang("en")  # --lang en: a Chinese record is still answered in English
+    note_text("trick 1: 3:梅花2 0:梅花A")
+    assert get_lang() == "en"
+
+
+def test_exposure_options_take_chinese_commas():
+    hand = cards_to_mask(parse_hand("黑桃AKQ5 红桃A93 方块J4 梅花T863"))
+    assert parse_options("不亮;猪，羊；猪、变压器", hand) == parse_options("none;SQ,DJ;SQ,CT", hand)
+    assert parse_options("猪羊", hand) == parse_options("SQ+DJ", hand)
+
+
+def test_tables_align_by_display_width():
+    from sim.jobs.results_format import align_columns
+
+    lines = align_columns([["entry", "满红", "满贯"], ["0", "0.96%", "0.32%"]])
+    assert lines == ["entry  满红   满贯", "0      0.96%  0.32%"]

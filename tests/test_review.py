@@ -451,3 +451,23 @@ def test_a_play_tied_with_the_best_in_every_world_is_shown_as_best():
     worse = _play_figures(rec, 0, None, adv(-45.0, -80.0, -10.0), "learned", settings)
     assert (worse.best, worse.loss, worse.loss_lo, worse.loss_hi, worse.mistake) == \
         ("S8", 45.0, 10.0, 80.0, True)
+
+
+def test_a_text_record_with_chinese_cards_after_the_seats_reads_as_the_symbols_one():
+    """``3:梅花2`` and ``3: 梅花2`` are seat 3 playing ♣2, as ``3:♣2`` is (docs/cards.md)."""
+    import re
+
+    from sim.game.cards import parse_card
+    from sim.game.names import show
+
+    r = CliRunner().invoke(main, ["trace", "--seed", "1", "--deal", "0", "--players",
+                                  "heuristic", "--exposure", "rule"])
+    assert r.exit_code == 0, r.output
+    text = "\n".join(line for line in r.output.splitlines() if not line.startswith("compiling"))
+    plays = re.compile(r"([0-3]):(\S+)")
+    zh = [plays.sub(lambda m: f"{m.group(1)}:{show(card_str(parse_card(m.group(2))), 'zh')}",
+                    line) if "trick" in line else line for line in text.splitlines()]
+    zh[7] = zh[7].replace(":", ": ")  # a space after the seat's colon reads too
+    assert "3:梅花2" in zh[6] and "0: 梅花5" in zh[7]
+    ref, got = parse_record(text), parse_record("\n".join(zh))
+    assert got.plays == ref.plays and got.hands == ref.hands and len(ref.plays) == 52

@@ -93,11 +93,13 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     from sim.analysis.review.compute import ReviewSettings
     from sim.analysis.review.compute import review as run_review
     from sim.errors import InputError
+    from sim.game.names import note_text
     from sim.game.record import parse_record
     from sim.jobs.progress import ProgressLines, duration
 
     text = _read(record)
     rec = parse_record(text, deal=deal, where=record if record != "-" else "stdin")
+    note_text(text)  # a record written in Chinese is answered in Chinese (--lang auto)
     seat_list = None
     if seats is not None:
         try:

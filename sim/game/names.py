@@ -27,16 +27,26 @@ ZH_NAMED = {"SQ": "猪", "DJ": "羊", "CT": "变压器"}
 ZH_NONE = "不亮"
 
 _lang = "en"
+_auto = False
 
 
-def set_lang(lang: str) -> None:
-    """Name cards in ``lang`` (``"en"`` or ``"zh"``) in printed text from now on.
+def set_lang(lang: str, auto: bool = False) -> None:
+    """Name cards in ``lang`` (``"en"`` or ``"zh"``) in printed text from now on; ``auto``:
+    the language was guessed from what was typed, so a file read later in Chinese may still
+    choose Chinese (:func:`note_text`).
 
     Raises ValueError for another language."""
-    global _lang
+    global _lang, _auto
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
-    _lang = lang
+    _lang, _auto = lang, auto
+
+
+def note_text(text: str) -> None:
+    """Cards read from a file (a review record): with the language guessed (``--lang
+    auto``), a file written in Chinese chooses Chinese too."""
+    if _auto and _lang == "en" and has_chinese(text):
+        set_lang("zh", auto=True)
 
 
 def get_lang() -> str:
@@ -97,6 +107,21 @@ def show(label: str, style: str | None = None) -> str:
         return label
 
 
+def expose_text(option: str) -> str:
+    """The recommendation's words for exposure option ``option`` (an English label):
+    ``expose nothing`` (Chinese chosen: ``expose nothing (不亮)``) or ``expose SQ+DJ``
+    (``expose 猪+羊``)."""
+    if option == "none":
+        return "expose nothing" + (f" ({ZH_NONE})" if _lang == "zh" else "")
+    return "expose " + show(option)
+
+
+def show_cards(text: str) -> str:
+    """A space-separated list of English card labels (``SQ HA``) as :func:`show` names
+    each (``猪 红桃A``)."""
+    return " ".join(show(t) for t in text.split())
+
+
 def width(text: str) -> int:
     """Display width of ``text`` in a terminal: wide characters (猪, 满红) take two columns."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
@@ -113,4 +138,5 @@ def rjust(text: str, n: int) -> str:
 
 
 __all__ = ["LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "get_lang", "has_chinese", "ljust",
-           "rjust", "set_lang", "show", "width", "zh_card"]
+           "expose_text", "note_text", "rjust", "set_lang", "show", "show_cards", "width",
+           "zh_card"]

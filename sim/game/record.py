@@ -566,9 +566,13 @@ def parse_text(text: str) -> DealRecord:
             leader = int(v)
         elif m := _TRICK_LINE.match(line):
             plays = []
-            for tok in m.group(3).replace(",", " ").split():
+            toks = m.group(3).replace(",", " ").split()
+            while toks:
+                tok = toks.pop(0)
                 s, sep, card = tok.partition(":")
                 if sep and s in ("0", "1", "2", "3"):
+                    if not card and toks:  # '3: ♣2', or '3:梅花2' read as '3: ♣2'
+                        card = toks.pop(0)
                     plays.append((int(s), card))
                 else:
                     plays.append((None, tok))

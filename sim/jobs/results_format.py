@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sim.core.stats import fmt_pm_hw, small_n_warning, undefined_warning
+from sim.game.names import ljust, width
 from sim.jobs.totals import ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
 
 SUMMARY = "summary.csv"
@@ -103,11 +104,23 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
         rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in ANY_RATES) else ""
                            for c in rate_cols])
     lines += align_columns(rows)
+    never = [s for s in SEATS if exposures and str(exposures[s]).split(":")[0] == "never"
+             and any(float(index.get((c, str(s)), {}).get("mean", 0)) > 0
+                     for c in rate_cols if c.startswith("exposed_"))]
+    if never:
+        lines.append(f"exp: the card was exposed, the automatic fourth exposure included "
+                     f"(RULES.md §3: once three exposable cards are exposed the fourth is too), "
+                     f"so the 'never' {'entry' if rotate else 'seat'}"
+                     f"{'s' if len(never) > 1 else ''} {', '.join(map(str, never))} "
+                     f"{'show' if len(never) > 1 else 'shows'} exposures "
+                     "(--no-auto-expose-fourth turns it off)")
     lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
     return "\n".join(lines)
 
 
 def align_columns(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+    """The rows as lines of left-aligned columns two spaces apart, by display width (a
+    Chinese heading such as 满红 takes two columns a character)."""
+    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return ["  ".join(ljust(c, w) for c, w in zip(r, widths, strict=True)).rstrip()
             for r in rows]

@@ -19,7 +19,7 @@ from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
-from sim.game.names import show, width
+from sim.game.names import expose_text, show, show_cards, width
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
              "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
@@ -135,7 +135,8 @@ def format_text(res) -> str:
         f"their exposure {oexp}; seed {res.seed}",
     ]
     if s["known"]:
-        lines.append("known: " + "; ".join(f"seat {p}: {c}" for p, c in s["known"].items()))
+        lines.append("known: " + "; ".join(f"seat {p}: {show_cards(c)}"
+                                            for p, c in s["known"].items()))
     lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
                  f"exposing nothing on the same deals; {level_label(res.level)} CIs")
     lines.append("")
@@ -176,7 +177,7 @@ def format_text(res) -> str:
     lines.append("")
     lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
     best = t.iloc[0]
-    what = "expose nothing" if best["option"] == "none" else "expose " + show(best["option"])
+    what = expose_text(best["option"])
     lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
     lines += res.warnings()
     return "\n".join(lines)
@@ -294,7 +295,8 @@ def format_tables_text(tr: TablesResult) -> str:
         "and random streams under every table",
     ]
     if s["known"]:
-        lines.append("known: " + "; ".join(f"seat {p}: {c}" for p, c in s["known"].items()))
+        lines.append("known: " + "; ".join(f"seat {p}: {show_cards(c)}"
+                                            for p, c in s["known"].items()))
     lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
                  f"exposing nothing on the same deals; {ci}s; ▶ = a table's recommended "
                  "option, ≈ not distinguishable from it")

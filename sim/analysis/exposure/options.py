@@ -31,6 +31,7 @@ from sim.game.cards import (
     exposure_flags,
     flags_to_cards,
     parse_card,
+    parse_cards,
 )
 from sim.game.decks import deck_spec
 from strategies.registry import Choice, StrategyError
@@ -126,8 +127,8 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                     raise InputError(
                         "empty exposure option in --options (use 'none' for exposing nothing)"
                     )
-                try:
-                    flags = _card_flags([parse_card(t) for t in toks], decks, label)
+                try:  # the card-list reader: Chinese names and commas (猪，羊) too
+                    flags = _card_flags(parse_cards(item.replace("+", " ")), decks, label)
                 except CardError as exc:
                     nick = [_NICKNAMES[t.lower()] for t in toks if t.lower() in _NICKNAMES]
                     hint = (f" (write the card: {', '.join(nick)}; options are separated by "

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.errors import InputError
-from sim.game.names import show
+from sim.game.names import expose_text
 
 #: The verdicts, in the order of :func:`verdict`'s documentation.
 VERDICTS = ("robust", "depends", "undecided")
@@ -160,14 +160,12 @@ class TablesResult:
         for t, o in rec.items():
             groups.setdefault(o, []).append(t)
 
-        def what(o: str) -> str:
-            return "expose nothing" if o == "none" else "expose " + show(o)
 
         if len(groups) == 1:
             (o, ts), = groups.items()
             every = "every table" if len(ts) == len(self.tables) else "every table played"
-            return f"{what(o)}: holds under {every} ({', '.join(ts)})"
-        return "; ".join(f"{what(o)} under {', '.join(ts)}" for o, ts in groups.items())
+            return f"{expose_text(o)}: holds under {every} ({', '.join(ts)})"
+        return "; ".join(f"{expose_text(o)} under {', '.join(ts)}" for o, ts in groups.items())
 
 
 __all__ = ["BY_TABLE_KEYS", "VERDICTS", "TablesResult", "sign", "split_tables", "verdict"]

@@ -61,10 +61,11 @@ def format_text(result) -> str:
              "with every hand known, the table playing the rest"]
     for e in result.exposure:
         for t, f in e.by_table.items():
-            ci = fmt_interval(f.loss_lo, f.loss_hi, digits=1) if f.loss else "0"
+            loss = (f"loss {f.loss:.1f} {fmt_interval(f.loss_lo, f.loss_hi, digits=1)}"
+                    if f.loss or f.loss_lo or f.loss_hi else "loss 0")
             lines.append(f"seat {e.seat} exposure{f' [{t}]' if several else ''}: chose "
-                         f"{symbols(e.chosen)}, best {symbols(f.best)}, loss {f.loss:.1f} "
-                         f"{ci} over {f.n:,} deals" + ("  ✗ mistake" if f.mistake else ""))
+                         f"{symbols(e.chosen)}, best {symbols(f.best)}, {loss} "
+                         f"over {f.n:,} deals" + ("  ✗ mistake" if f.mistake else ""))
     head = (f"{'trick':>5} {'seat':>4}  {'played':7} {'best':7} {'loss':>7} {'95% CI':>17} "
             f"{'P(best)':>7} {'hindsight':>9} {'n':>5}")
     if several:
