@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import threading
 import zipfile
 from importlib import resources
 from pathlib import Path
@@ -65,6 +66,7 @@ _SHIPPED: dict = {}
 #: read last (at most :data:`_READ_KEEP`), so a run of many batches reads each file once
 _READ: dict = {}
 _READ_KEEP = 8
+_READ_LOCK = threading.Lock()
 
 
 def model_key(arg: str, name: str, player: str) -> tuple[str, str | None]:
@@ -125,10 +127,11 @@ def model_data(path, decks: int, player: str, explicit: bool = False):
     rules = tuple(int(x) for x in meta.get("rules_array", ())) if explicit else ()
     data = ModelData(tuple(values.tolist()), rules, str(path))
     if key is not None:
-        _READ.pop(key, None)
-        while len(_READ) >= _READ_KEEP:
-            del _READ[next(iter(_READ))]
-        _READ[key] = (stamp, data)
+        with _READ_LOCK:  # the page's requests may load models from several threads
+            _READ.pop(key, None)
+            while len(_READ) >= _READ_KEEP:
+                del _READ[next(iter(_READ))]
+            _READ[key] = (stamp, data)
     return data
 
 
