@@ -8,7 +8,9 @@ Usage: python scripts/bench_engine.py [--deals N] [--runs 5]
                                       [--only-search]
 
 For each play strategy (random exposure), the median of ``--runs`` timed runs after
-a warm-up, on one thread and on all cores; in the same run, OpenSpiel's
+a warm-up, on one thread and on all cores (and ``learned`` over ``heuristic`` on one
+thread, wall and CPU time: the CPU-time ratio is the one to read on a shared machine); in
+the same run, OpenSpiel's
 ``hearts(pass_cards=false)`` played to the end by uniform random bots entirely in
 C++ (``pyspiel.evaluate_bots``), games/s, and the ratio; then the two-deck rows
 (``Rules(decks=2)``, sim/engine/two_decks.py) for ``--players2``.  Also prints the cold
@@ -127,6 +129,15 @@ def cpu_rate(players: str, n: int, runs: int, rules: Rules | None = None
     return statistics.median(wall), statistics.median(cpu)
 
 
+def learned_ratio(ones: dict) -> None:
+    """Print ``learned``'s 1-thread deals/s over ``heuristic``'s (``ones``: name → (wall,
+    CPU-time) medians of one run), wall and CPU time, when both players were measured."""
+    if "learned" in ones and "heuristic" in ones:
+        (lw, lc), (hw, hc) = ones["learned"], ones["heuristic"]
+        print(f"learned / heuristic, 1 thread, same run: {lw / hw:.2f} "
+              f"(per CPU second: {lc / hc:.2f})")
+
+
 def search_rows(seatings: list[str], n: int, runs: int, cores: int, decks: int = 1) -> None:
     """The ``search`` rows: 1-thread wall and CPU-time deals/s, all cores, scaling."""
     rules = Rules(decks=decks)
@@ -178,14 +189,12 @@ def main() -> None:
               f"{'vs OpenSpiel':>14}")
         ones = {}
         for name in [x for x in a.players.split(",") if x]:
-            one = rate(name, a.deals, 1, a.runs)
+            one, cpu = cpu_rate(name, a.deals, a.runs)
             allc = rate(name, a.deals, cores, a.runs)
-            ones[name] = one
+            ones[name] = one, cpu
             ratio = f"{one / os_rate:>13.0f}x" if os_rate else f"{'n/a':>14}"
             print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x{ratio}")
-        if "learned" in ones and "heuristic" in ones:
-            print(f"learned / heuristic, 1 thread, same run: "
-                  f"{ones['learned'] / ones['heuristic']:.2f}")
+        learned_ratio(ones)
         if os_rate:
             print(f"{'OpenSpiel':<12}{os_rate:>14,.0f}{'':>14}{'':>9}{'1x':>14}"
                   "   (hearts(pass_cards=false), uniform random bots, C++ evaluate_bots, games/s)")
@@ -193,10 +202,13 @@ def main() -> None:
             print("OpenSpiel: not installed (pip install open-spiel) — comparison skipped")
     if a.players2:
         print(f"\n{'two decks':<12}{'1 thread':>14}{f'{cores} threads':>14}{'scaling':>9}")
+        twos = {}
         for name in [x for x in a.players2.split(",") if x]:
-            one = rate(name, a.deals, 1, a.runs, Rules(decks=2))
+            one, cpu = cpu_rate(name, a.deals, a.runs, Rules(decks=2))
             allc = rate(name, a.deals, cores, a.runs, Rules(decks=2))
+            twos[name] = one, cpu
             print(f"{name:<12}{one:>14,.0f}{allc:>14,.0f}{allc / one:>8.2f}x")
+        learned_ratio(twos)
     if a.players or a.players2:
         print("units: deals/s (OpenSpiel: games/s); 'vs OpenSpiel' uses the 1-thread figure")
     if not a.no_startup:

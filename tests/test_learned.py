@@ -113,6 +113,20 @@ def test_swapping_the_model_file_changes_play_with_no_stale_cache(tmp_path):
     assert np.array_equal(first.plays, again.plays)
 
 
+def test_an_unchanged_model_file_is_read_once_and_a_rewritten_one_again(tmp_path):
+    path = tmp_path / "m.npz"
+    save_model(path, _heuristic_copy(), _meta())
+    first = parse_player(f"learned:model={path}", 1).data
+    assert parse_player(f"learned:model={path}", 1).data is first  # not read again
+    save_model(path, _rank_lover(), _meta())
+    second = parse_player(f"learned:model={path}", 1).data
+    assert second is not first and second.values == tuple(_rank_lover())
+    assert np.array_equal(second.array, _rank_lover()) and not second.array.flags.writeable
+    path.write_bytes(b"not a model")  # a broken file is refused, not served from memory
+    with pytest.raises(StrategyError, match="not a learned-model file"):
+        parse_player(f"learned:model={path}", 1)
+
+
 def test_kernel_scores_equal_numpy_scores_and_probabilities_sum_to_one():
     values = _random_mlp()
     table = params_table([model_choice(values)] * 4)
