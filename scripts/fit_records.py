@@ -1,7 +1,8 @@
 """Fit a one-deck ``learned`` table model to one or several records files.
 
 Usage: python scripts/fit_records.py RECORDS.npz [RECORDS.npz ...] --variant V --out MODEL.npz
-                                     [--epochs 10] [--temperature 5] [--seed S]
+                                     [--epochs 10] [--temperature 5] [--lr 0.02]
+                                     [--l2 1e-5] [--seed S]
 
 The records of ``gongzhu-sim train --records`` and of ``scripts/record_student.py`` (the
 teacher's labels on the student's own positions), all made for the rules of ``--variant``
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epochs", type=int, default=10, help="passes of the fit (1..1000)")
     ap.add_argument("--temperature", type=float, default=5.0, help="the target softmax's "
                     "temperature in raw points (0.1..1000)")
+    ap.add_argument("--lr", type=float, default=0.02, help="the fit's first step (Adam; "
+                    "it decays as 1/epoch), 1e-4..1")
+    ap.add_argument("--l2", type=float, default=1e-5, help="the fit's L2 weight, 0..0.1")
     ap.add_argument("--seed", type=int, default=None, help="the fit's seed (default: the "
                     "first file's recording seed)")
     a = ap.parse_args(sys.argv[1:] if argv is None else argv)
@@ -65,6 +69,10 @@ def fit_records(a: argparse.Namespace, command: str) -> None:
     if not (math.isfinite(a.temperature) and 0.1 <= a.temperature <= 1000.0):
         raise InputError(f"--temperature must be a number 0.1..1000 (raw points), got "
                          f"{a.temperature}")
+    if not (math.isfinite(a.lr) and 1e-4 <= a.lr <= 1.0):
+        raise InputError(f"--lr must be a number 1e-4..1, got {a.lr}")
+    if not (math.isfinite(a.l2) and 0.0 <= a.l2 <= 0.1):
+        raise InputError(f"--l2 must be a number 0..0.1, got {a.l2}")
     if a.seed is not None:
         check_seed(a.seed, "--seed")
     outs = {os.path.realpath(p) for p in a.records}
@@ -94,7 +102,7 @@ def fit_records(a: argparse.Namespace, command: str) -> None:
     ts = TrainSettings(teacher=first["teacher"], field=first["field"], deals=int(first["deals"]),
                        seed=first_seed if a.seed is None else a.seed, jobs=1,
                        epochs=a.epochs, temperature=a.temperature, kind="table",
-                       command=command)
+                       command=command, lr=a.lr, l2=a.l2)
     check_model_out(a.out)  # nothing foreign appeared there while reading
     fit_and_save(Decisions.concat(parts), rules, ts, a.out, log=progress_line,
                  extra_meta={"records": metas})

@@ -208,6 +208,10 @@ def test_fit_records_other_rules(fit_records, tmp_path, capsys):
     (["--temperature", "inf"], "--temperature must be a number 0.1..1000"),
     (["--temperature", "0"], "--temperature must be a number 0.1..1000"),
     (["--seed", "-1"], "--seed must be a whole number"),
+    (["--lr", "0"], "--lr must be a number 1e-4..1, got 0.0"),
+    (["--lr", "nan"], "--lr must be a number 1e-4..1"),
+    (["--l2", "-0.5"], "--l2 must be a number 0..0.1, got -0.5"),
+    (["--l2", "inf"], "--l2 must be a number 0..0.1"),
 ])
 def test_fit_records_bad_settings(fit_records, tmp_path, capsys, extra, msg):
     rec = _records(tmp_path / "r.npz")
@@ -273,6 +277,15 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     values, mmeta = read_model(out)
     assert np.all(np.isfinite(values))
     assert mmeta["records"][0]["student"] == "greedy" and mmeta["epochs"] == 1
+    # --lr and --l2 reach the fit: their defaults give the same model, others another
+    same_fit, other_fit = tmp_path / "m-same.npz", tmp_path / "m-other.npz"
+    fit_records.main([str(rec), "--out", str(same_fit), "--epochs", "1", "--lr", "0.02",
+                      "--l2", "1e-5"])
+    fit_records.main([str(rec), "--out", str(other_fit), "--epochs", "1", "--lr", "0.01",
+                      "--l2", "0"])
+    assert np.array_equal(read_model(same_fit)[0], values)
+    assert not np.array_equal(read_model(other_fit)[0], values)
+    assert "--lr 0.01 --l2 0" in read_model(other_fit)[1]["command"]
     capsys.readouterr()
     dec.values[np.isfinite(dec.values)] = np.inf
     bad = tmp_path / "inf.npz"

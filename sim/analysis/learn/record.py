@@ -527,7 +527,8 @@ class TrainSettings:
     ``teacher`` (a search player) and ``field`` players, ``deals`` of ``seed``, ``jobs``
     workers, the model ``kind`` ("table" or "mlp" with ``hidden`` relu units), ``epochs``,
     ``temperature`` (raw points), the ``command`` line and the ``student`` whose cards the
-    teacher's seats play (None: the teacher's own; :func:`record_decisions` ``play``)."""
+    teacher's seats play (None: the teacher's own; :func:`record_decisions` ``play``); a
+    table fit's first step ``lr`` and L2 weight ``l2`` (:func:`fit_table`)."""
 
     teacher: str
     field: str
@@ -540,6 +541,8 @@ class TrainSettings:
     kind: str = "table"
     command: str = ""
     student: str | None = None
+    lr: float = 0.02
+    l2: float = 1e-5
 
 
 def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden: int,
@@ -746,7 +749,7 @@ def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
         ds = featurize_table(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
         values = fit_table(dtr, temperature=ts.temperature, epochs=ts.epochs, seed=seed,
-                           log=log)
+                           lr=ts.lr, l2=ts.l2, log=log)
         version, hidden = TABLE_VERSION, 0
     else:
         ds = featurize(dec)
