@@ -6,17 +6,20 @@ from collections.abc import Callable
 
 import numba
 
-from sim.core import kernel_cache
+from sim.core import kernel_cache, warm
 
 
 def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:
     """``kernel(*call_args)``; when its cache is cold for these arguments, the compile note
-    goes to stderr first and the compile's length is kept as the next estimate
+    goes to stderr first, the table's strategy kernels are compiled in a second process
+    meanwhile (sim.core.warm) and the compile's length is kept as the next estimate
     (sim.core.kernel_cache)."""
     name = getattr(kernel, "__name__", "kernel")
     plays = next((getattr(a, "plays", None) for a in call_args if hasattr(a, "plays")), None)
     key = f"{name}:{plays!r}" if plays is not None else name
     cold = kernel_cache.note_if_cold(kernel, args=call_args, name=key, decks=decks)
+    if plays is not None and kernel_cache.cache_is_cold(kernel, args=call_args):
+        warm.start(warm.targets_for(decks, plays.mask))  # the table's strategies, meanwhile
     before = kernel_cache.compile_seconds()
     kernel(*call_args)
     spent = kernel_cache.compile_seconds() - before
