@@ -7,12 +7,16 @@ A fresh ``NUMBA_CACHE_DIR`` (temporary folder) unless ``--keep-cache`` (then the
 the environment); prints the CPU seconds of all compiles and the largest dispatchers by own
 CPU (``time.process_time``, so other jobs on the machine change the figures little), each
 with its signature count.  The method of docs/performance.md "Where a cold compile goes".
+When a second process compiled the table's strategy kernels (sim/core/warm.py), its CPU
+seconds and this process's waits for it are printed too (the critical path of a quiet
+machine: this process's CPU plus its waits).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -58,6 +62,16 @@ def main() -> None:
     total = time.process_time() - t0
     print(f"\nCPU of the command {total:.1f} s; of all compiles {sum(own.values()):.1f} s",
           file=sys.stderr)
+    from sim.core import warm
+
+    if warm._child is not None:  # the table's strategies compiled in a second process
+        warm._stop_child()  # (it has usually ended: then only reaped)
+        warm._child.wait()
+        child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(f"a second process compiled {' '.join(warm._events)}: "
+              f"{child.ru_utime + child.ru_stime:.1f} s of CPU; this one waited "
+              f"{sum(s for _, s in warm.waits):.1f} s for it (GONGZHU_SIM_WARM=0: none)",
+              file=sys.stderr)
     for name, s in sorted(own.items(), key=lambda kv: -kv[1])[: a.top]:
         print(f"{s:7.2f} s  x{count[name]}  {name}", file=sys.stderr)
 

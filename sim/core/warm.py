@@ -33,6 +33,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 #: Environment variable: ``0`` never starts the child (``1``, the default: when it helps).
 ENV = "GONGZHU_SIM_WARM"
@@ -67,6 +68,14 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
                         ("strategies.learned_two_decks", "_context2"),
                         ("strategies.heuristic_two_decks", "decide2"))),
 }
+
+#: The folder holding this process's ``sim`` and ``strategies`` packages: the child runs
+#: there, so that it imports the very sources this process compiles.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+#: (target, seconds) of each wait of this process for the child (scripts/profile_compile.py
+#: reports them).
+waits: list[tuple[str, float]] = []
 
 _lock = threading.Lock()
 _events: dict[str, threading.Event] = {}
@@ -139,8 +148,10 @@ def _wait_then_compile(disp, target: str):
 
     def compile(sig):
         event = _events.get(target)
-        if event is not None:
+        if event is not None and not event.is_set():
+            t0 = time.monotonic()
             event.wait(WAIT_CAP)
+            waits.append((target, time.monotonic() - t0))
         disp.__dict__.pop("compile", None)  # back to numba's own, for good
         return original(disp, sig)
 
@@ -192,8 +203,8 @@ def start(names: list[str]) -> bool:
         try:
             child = subprocess.Popen([sys.executable, "-m", "sim.core.warm", *names],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
-        except OSError:
+                                     stderr=subprocess.DEVNULL, env=env, cwd=_ROOT)
+        except (OSError, ValueError):
             return False
         _child = child
         for name in names:
