@@ -30,6 +30,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -181,9 +182,9 @@ def _stop_child() -> None:
     if child is None or child.poll() is not None:
         return
     try:
-        child.send_signal(2)  # SIGINT: numba's cache writer cleans up on KeyboardInterrupt
+        child.send_signal(signal.SIGINT)  # numba's cache writer cleans up on KeyboardInterrupt
         child.wait(5)
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, ValueError, subprocess.TimeoutExpired):
         child.kill()
         child.wait()
 
