@@ -74,9 +74,11 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
 #: there, so that it imports the very sources this process compiles.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-#: (target, seconds) of each wait of this process for the child (scripts/profile_compile.py
-#: reports them).
-waits: list[tuple[str, float]] = []
+#: (target, seconds, this process's CPU seconds when it began) of each wait of this process
+#: for the child (scripts/profile_compile.py reports them).
+waits: list[tuple[str, float, float]] = []
+#: This process's CPU seconds when it started the child.
+started_cpu = 0.0
 
 _lock = threading.Lock()
 _events: dict[str, threading.Event] = {}
@@ -150,9 +152,9 @@ def _wait_then_compile(disp, target: str):
     def compile(sig):
         event = _events.get(target)
         if event is not None and not event.is_set():
-            t0 = time.monotonic()
+            t0, c0 = time.monotonic(), time.process_time()
             event.wait(WAIT_CAP)
-            waits.append((target, time.monotonic() - t0))
+            waits.append((target, time.monotonic() - t0, c0))
         disp.__dict__.pop("compile", None)  # back to numba's own, for good
         return original(disp, sig)
 
@@ -194,7 +196,7 @@ def start(names: list[str]) -> bool:
     cache, and make their dispatchers in this process wait for it (module doc).  Returns
     True when a child was started; False when it would not help (module doc), when one
     was already started by this process, or when none of ``names`` is left to compile."""
-    global _child
+    global _child, started_cpu
     names = [n for n in names if n in TARGETS and _cold(n)]
     with _lock:
         if not names or _child is not None or not _usable():
@@ -208,6 +210,7 @@ def start(names: list[str]) -> bool:
         except (OSError, ValueError):
             return False
         _child = child
+        started_cpu = time.process_time()
         for name in names:
             _events[name] = threading.Event()
         for name in names:
