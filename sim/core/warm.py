@@ -52,12 +52,6 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
     "heuristic": ("strategies.heuristic", "play_heuristic", "(A1, A2, types.uint64)",
                   (("strategies.heuristic", "_lead"), ("strategies.heuristic", "_follow"),
                    ("strategies.heuristic", "_discard"))),
-    # one deck: learned's table kernel (it reads the heuristic's choice: brings the three)
-    "learned_table": ("strategies.learned", "_play_table_kernel",
-                      "(A1, A2, types.int64, types.uint64)",
-                      (("strategies.learned", "_play_table_kernel"),
-                       ("strategies.heuristic", "_lead"), ("strategies.heuristic", "_follow"),
-                       ("strategies.heuristic", "_discard"))),
     # two decks: the heuristic's kernel
     "heuristic2": ("strategies.heuristic_two_decks", "decide2", "(A1,)",
                    (("strategies.heuristic_two_decks", "decide2"),)),
@@ -88,19 +82,18 @@ _child: subprocess.Popen | None = None
 def targets_for(decks: int, mask: int) -> list[str]:
     """The :data:`TARGETS` worth compiling apart for a table of play set ``mask`` (a
     :class:`~strategies.playset.PlaySet` mask) with ``decks`` decks, in the order this
-    process needs them: ``learned`` with table models, else ``heuristic``; none for a
-    table that also compiles ``search``, ``greedy`` or the MLP path (their kernels are
-    compiled in this process, as before)."""
+    process needs them: two decks, ``learned``'s table model (its context reads the
+    heuristic: it brings the heuristic's kernel), else the heuristic's; one deck, the
+    heuristic's (for ``learned`` too: the engine reaches the one-deck table model too early
+    for a child compiling it to finish first, measured).  None for a table that also
+    compiles ``search``, ``greedy`` or the MLP path (compiled in this process, as before)."""
     from strategies.playset import F_GREEDY, F_HEURISTIC, F_LEARNED, F_MLP, F_SEARCH
 
-    if mask & (F_SEARCH | F_GREEDY | F_MLP):
+    if mask & (F_SEARCH | F_GREEDY | F_MLP) or not mask & (F_HEURISTIC | F_LEARNED):
         return []
-    suffix = "2" if decks == 2 else ""
-    if mask & F_LEARNED:
-        return [f"learned{suffix}_table"]
-    if mask & F_HEURISTIC:
-        return [f"heuristic{suffix}"]
-    return []
+    if decks == 2:
+        return ["learned2_table" if mask & F_LEARNED else "heuristic2"]
+    return ["heuristic"]
 
 
 def _usable() -> bool:
