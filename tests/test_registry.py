@@ -167,8 +167,8 @@ def test_every_registered_player_has_its_row_in_the_dispatch_table():
 def test_a_table_compiles_only_the_strategies_seated():
     """The dispatch generated for a play set calls the kernels of its families and no
     other (so a heuristic table never compiles search or learned; random, lowest and
-    illegal only when one of them is seated); search brings heuristic and learned (its rollouts); an unknown id adds
-    nothing (its seat gets the error return)."""
+    illegal only when one of them is seated); search brings heuristic and learned (its
+    rollouts); an unknown id adds nothing (its seat gets the error return)."""
     from strategies.ids import (
         PLAY_HEURISTIC,
         PLAY_ILLEGAL,

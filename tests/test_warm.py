@@ -14,6 +14,7 @@ import numba
 import pytest
 
 from sim.core import warm
+from sim.engine.threads import warm_targets
 from strategies.playset import F_BASE, F_HEURISTIC, F_LEARNED, F_MLP, F_SEARCH
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -22,15 +23,15 @@ ADVISE = ["advise", "KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--pl
 
 
 def test_targets_of_a_table():
-    assert warm.targets_for(1, F_BASE | F_HEURISTIC) == ["heuristic"]
-    assert warm.targets_for(1, F_BASE | F_HEURISTIC | F_LEARNED) == ["heuristic"]
-    assert warm.targets_for(1, F_LEARNED) == ["heuristic"]
-    assert warm.targets_for(2, F_BASE | F_HEURISTIC) == ["heuristic2"]
-    assert warm.targets_for(2, F_BASE | F_LEARNED) == ["learned2_table"]
-    assert warm.targets_for(1, F_BASE) == []
+    assert warm_targets(1, F_BASE | F_HEURISTIC) == ["heuristic"]
+    assert warm_targets(1, F_BASE | F_HEURISTIC | F_LEARNED) == ["heuristic"]
+    assert warm_targets(1, F_LEARNED) == ["heuristic"]
+    assert warm_targets(2, F_BASE | F_HEURISTIC) == ["heuristic2"]
+    assert warm_targets(2, F_BASE | F_LEARNED) == ["learned2_table"]
+    assert warm_targets(1, F_BASE) == []
     # tables that compile search or the MLP path keep their compile in one process
-    assert warm.targets_for(1, F_BASE | F_HEURISTIC | F_LEARNED | F_SEARCH) == []
-    assert warm.targets_for(2, F_BASE | F_LEARNED | F_MLP) == []
+    assert warm_targets(1, F_BASE | F_HEURISTIC | F_LEARNED | F_SEARCH) == []
+    assert warm_targets(2, F_BASE | F_LEARNED | F_MLP) == []
     for name, (module, attr, _, waits) in warm.TARGETS.items():
         assert callable(warm._dispatcher(module, attr)), name
         assert all(hasattr(warm._dispatcher(m, a), "compile") for m, a in waits)

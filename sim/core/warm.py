@@ -9,12 +9,12 @@ on-disk cache: when this process reaches them it loads them from the cache inste
 compiling them (numba reads its cache index afresh at every compile).
 
 :func:`start` launches the child (``python -m sim.core.warm TARGET...``, the
-:data:`TARGETS` of a table: :func:`targets_for`) and makes the dispatchers it compiles
-wait for it: the first compile of one of them in this process waits until the child says
-that target is done (or has died, or :data:`WAIT_CAP` seconds passed), then compiles as
-usual — a cache hit when the child finished.  The child compiles the same functions for
-the same argument types from the same sources, so the machine code, hence every result, is
-the one this process would have compiled itself.
+:data:`TARGETS` of a table: sim/engine/threads.py ``warm_targets``) and makes the
+dispatchers it compiles wait for it: the first compile of one of them in this process
+waits until the child says that target is done (or has died, or :data:`WAIT_CAP` seconds
+passed), then compiles as usual — a cache hit when the child finished.  The child
+compiles the same functions for the same argument types from the same sources, so the
+machine code, hence every result, is the one this process would have compiled itself.
 
 Nothing is started when the child cannot help or could do harm: numba's JIT disabled
 (``NUMBA_DISABLE_JIT``), fewer than two usable cores, no writable cache folder,
@@ -77,23 +77,6 @@ started_cpu = 0.0
 _lock = threading.Lock()
 _events: dict[str, threading.Event] = {}
 _child: subprocess.Popen | None = None
-
-
-def targets_for(decks: int, mask: int) -> list[str]:
-    """The :data:`TARGETS` worth compiling apart for a table of play set ``mask`` (a
-    :class:`~strategies.playset.PlaySet` mask) with ``decks`` decks, in the order this
-    process needs them: two decks, ``learned``'s table model (its context reads the
-    heuristic: it brings the heuristic's kernel), else the heuristic's; one deck, the
-    heuristic's (for ``learned`` too: the engine reaches the one-deck table model too early
-    for a child compiling it to finish first, measured).  None for a table that also
-    compiles ``search``, ``greedy`` or the MLP path (compiled in this process, as before)."""
-    from strategies.playset import F_GREEDY, F_HEURISTIC, F_LEARNED, F_MLP, F_SEARCH
-
-    if mask & (F_SEARCH | F_GREEDY | F_MLP) or not mask & (F_HEURISTIC | F_LEARNED):
-        return []
-    if decks == 2:
-        return ["learned2_table" if mask & F_LEARNED else "heuristic2"]
-    return ["heuristic"]
 
 
 def _usable() -> bool:
