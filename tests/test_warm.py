@@ -37,7 +37,8 @@ def test_targets_of_a_table():
         assert all(hasattr(warm._dispatcher(m, a), "compile") for m, a in waits)
 
 
-@pytest.mark.parametrize("why", ["env", "disable_jit", "one_core", "read_only", "child"])
+@pytest.mark.parametrize("why", ["env", "disable_jit", "one_core", "busy", "read_only",
+                                 "child"])
 def test_no_child_when_it_cannot_help(monkeypatch, tmp_path, why):
     monkeypatch.setattr(warm, "_child", None)
     monkeypatch.setattr(warm, "_cold", lambda name: True)
@@ -48,6 +49,9 @@ def test_no_child_when_it_cannot_help(monkeypatch, tmp_path, why):
         monkeypatch.setattr(numba.config, "DISABLE_JIT", True)
     elif why == "one_core":
         monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    elif why == "busy":
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+        monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 1.0, 1.0))
     elif why == "read_only":
         tmp_path.chmod(0o500)
         if os.access(tmp_path, os.W_OK):  # root writes anyway: nothing to check here
@@ -97,8 +101,8 @@ def test_a_waiting_dispatcher_compiles_as_numba_does_after_the_event():
 def test_the_child_compiles_what_advise_loads(tmp_path):
     """A cold ``advise`` whose heuristic kernels a child compiled: it loads them (no compile
     of its own) and prints the answer it prints without the child."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "with"), PYTHONPATH=ROOT)
-    env.pop(warm.ENV, None)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "with"), PYTHONPATH=ROOT,
+               **{warm.ENV: "force"})  # a child even while other tests load the machine
     env.pop("GONGZHU_SIM_COMPILE_ALL", None)
     probe = ("import sys; from numba.core import event\n"
              "seen = []\n"
