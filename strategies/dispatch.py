@@ -14,7 +14,7 @@ The play kernels differ a thousandfold in compile cost (``search`` takes minutes
 ``random`` a fraction of a second), so an engine kernel compiles only the strategies seated
 at its table. :data:`PLAYS` is the one table ``strategy id → family → (one-deck kernel,
 two-deck kernel)``. A *family* groups the strategies compiled together: :data:`F_BASE`
-(``random``, ``lowest``, the test-only ``illegal``: cheap, compiled into every engine),
+(``random``, ``lowest``, the test-only ``illegal``: cheap, compiled together),
 :data:`F_HEURISTIC`, :data:`F_LEARNED`, :data:`F_GREEDY` and :data:`F_SEARCH` (which rolls
 out with ``heuristic`` and ``learned``, so it brings both: :data:`IMPLIED`). The families
 of the strategies at a table form its *play set*, a :class:`PlaySet` (a bitmask of
@@ -37,7 +37,8 @@ the next free id ``PLAY_NAME`` in strategies/ids.py, add **one row**
 ``Play(PLAY_NAME, F_..., play_NAME, play_NAME2)`` to :data:`PLAYS` (``None`` for a deck
 count it does not play; a kernel takes ``(obs, params, rng)`` or, reading no parameters,
 ``(obs, rng)``), and register it.  Its family: :data:`F_BASE` when it compiles in a few
-seconds (it is then part of every engine), else a new bit ``F_NAME`` of its own (and an
+seconds (it then comes with every table seating one of the base strategies), else a new
+bit ``F_NAME`` of its own (and an
 :data:`IMPLIED` entry when it calls another family's kernels).  The dispatchers, the play
 sets and the engines need no other change.
 """
@@ -140,12 +141,14 @@ TABLE_ONLY = {(PLAY_LEARNED, 1): play_learned_table_inline,
 
 
 def play_set(sids, params=None) -> PlaySet:
-    """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): :data:`F_BASE`, the
-    families of the ids and the families they imply (:data:`IMPLIED`).  An id not in
+    """The :class:`PlaySet` of the play-strategy ids ``sids`` (ints): the families of the
+    ids and the families they imply (:data:`IMPLIED`) — :data:`F_BASE` only when a seat
+    plays one of its strategies (a table of ``learned`` and ``heuristic`` seats compiles
+    no ``random``, ``lowest`` or ``illegal``).  An id not in
     :data:`PLAYS` adds nothing: its seat reaches the dispatch's error return.  With
     ``learned`` in the set, :data:`F_MLP` is added unless the table's parameter rows
     ``params`` hold table models only (:func:`has_mlp_model`; None: unknown, so added)."""
-    mask = F_BASE
+    mask = 0
     for s in sids:
         mask |= _FAMILY.get(int(s), 0)
     for fam, more in IMPLIED.items():

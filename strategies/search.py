@@ -441,13 +441,13 @@ def rollout_plays(policy: int, table: np.ndarray) -> PlaySet:
     """The play set a rollout of ``policy`` (:data:`ROLLOUTS` id) with the parameter table
     ``table`` (:func:`rollout_table`) needs (:func:`rollout_value_in`): ``learned`` with a
     model brings the learned family (and its MLP path unless the model is a table model),
-    ``heuristic`` or ``learned`` without a model the heuristic family."""
-    mask = F_BASE
+    ``heuristic`` or ``learned`` without a model the heuristic family; ``random`` (the
+    base family) only for a ``random`` rollout."""
     if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
-        mask |= F_LEARNED | (F_MLP if has_mlp_model(table) else 0)
-    elif policy not in (_R_RANDOM, _R_LOWEST):
-        mask |= F_HEURISTIC
-    return PlaySet(mask)
+        return PlaySet(F_LEARNED | (F_MLP if has_mlp_model(table) else 0))
+    if policy not in (_R_RANDOM, _R_LOWEST):
+        return PlaySet(F_HEURISTIC)
+    return PlaySet(F_BASE)
 
 
 def rollout_heuristic_table() -> np.ndarray:
@@ -460,7 +460,8 @@ def _policy_in(plays, policy, obs, rng, table):
     """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
     reads its model from ``table`` (:func:`rollout_table`), the others ignore it; compiled
     with the policies of the play set ``plays`` only (:func:`rollout_plays`: a policy
-    outside it plays the lowest card).  Jitted code only."""
+    outside it plays the lowest card; ``random`` is in the base family).  Jitted code
+    only."""
     raise NotImplementedError("_policy_in is compiled inside jitted code only")
 
 
@@ -468,12 +469,13 @@ def _policy_in(plays, policy, obs, rng, table):
 def _overload_policy_in(plays, policy, obs, rng, table):
     if not isinstance(plays, PlaySetType):
         return None
+    base = bool(plays.mask & F_BASE)
     heuristic = bool(plays.mask & F_HEURISTIC)
     learned = bool(plays.mask & F_LEARNED)
     mlp = bool(plays.mask & F_MLP)
 
     def impl(plays, policy, obs, rng, table):
-        if policy == _R_RANDOM:
+        if base and policy == _R_RANDOM:
             return play_random(obs, rng)
         if policy == _R_LOWEST or not (heuristic or learned):
             return play_lowest(obs, rng)

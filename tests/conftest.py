@@ -118,6 +118,7 @@ SLOW: dict[str, set[str] | None] = {
         "test_a_learned_table_plays_alike_without_the_mlp_path",  # two more engine variants
     },
     "tests/test_layout.py": {"test_each_module_imports_alone"},  # a process per module
+    "tests/test_warm.py": {"test_the_child_compiles_what_advise_loads"},  # two cold advises
     "tests/test_serve.py": {  # a two-deck deal in the Play tab (two-deck player kernels)
         "test_play_two_decks_a_whole_deal_and_its_record",
     },

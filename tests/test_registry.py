@@ -166,9 +166,9 @@ def test_every_registered_player_has_its_row_in_the_dispatch_table():
 
 def test_a_table_compiles_only_the_strategies_seated():
     """The dispatch generated for a play set calls the kernels of its families and no
-    other (so a heuristic table never compiles search or learned; random and lowest are
-    in every set); search brings heuristic and learned (its rollouts); an unknown id adds
-    nothing (its seat gets the error return)."""
+    other (so a heuristic table never compiles search or learned; random, lowest and
+    illegal only when one of them is seated); search brings heuristic and learned (its
+    rollouts); an unknown id adds nothing (its seat gets the error return)."""
     from strategies.ids import (
         PLAY_HEURISTIC,
         PLAY_ILLEGAL,
@@ -182,7 +182,11 @@ def test_a_table_compiles_only_the_strategies_seated():
     cases = [([PLAY_HEURISTIC, PLAY_RANDOM, PLAY_HEURISTIC, 99], base | {PLAY_HEURISTIC}),
              ([PLAY_RANDOM] * 4, base),
              ([PLAY_LEARNED, PLAY_LOWEST], base | {PLAY_LEARNED}),
-             ([PLAY_SEARCH, PLAY_RANDOM], base | {PLAY_SEARCH, PLAY_HEURISTIC, PLAY_LEARNED})]
+             ([PLAY_SEARCH, PLAY_RANDOM], base | {PLAY_SEARCH, PLAY_HEURISTIC, PLAY_LEARNED}),
+             # no base strategy seated: none compiled
+             ([PLAY_LEARNED, PLAY_HEURISTIC] * 2, {PLAY_LEARNED, PLAY_HEURISTIC}),
+             ([PLAY_SEARCH] * 4, {PLAY_SEARCH, PLAY_HEURISTIC, PLAY_LEARNED}),
+             ([99] * 4, set())]
     for sids, ids in cases:
         plays = dispatch.play_set(sids)
         for decks in (1, 2):

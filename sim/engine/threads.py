@@ -6,17 +6,37 @@ from collections.abc import Callable
 
 import numba
 
-from sim.core import kernel_cache
+from sim.core import kernel_cache, warm
+
+
+def warm_targets(decks: int, mask: int) -> list[str]:
+    """The sim.core.warm ``TARGETS`` worth compiling apart for a table of play set ``mask`` (a
+    :class:`~strategies.playset.PlaySet` mask) with ``decks`` decks, in the order this
+    process needs them: two decks, ``learned``'s table model (its context reads the
+    heuristic: it brings the heuristic's kernel), else the heuristic's; one deck, the
+    heuristic's (for ``learned`` too: the engine reaches the one-deck table model too early
+    for a child compiling it to finish first, measured).  None for a table that also
+    compiles ``search``, ``greedy`` or the MLP path (compiled in this process, as before)."""
+    from strategies.playset import F_GREEDY, F_HEURISTIC, F_LEARNED, F_MLP, F_SEARCH
+
+    if mask & (F_SEARCH | F_GREEDY | F_MLP) or not mask & (F_HEURISTIC | F_LEARNED):
+        return []
+    if decks == 2:
+        return ["learned2_table" if mask & F_LEARNED else "heuristic2"]
+    return ["heuristic"]
 
 
 def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:
     """``kernel(*call_args)``; when its cache is cold for these arguments, the compile note
-    goes to stderr first and the compile's length is kept as the next estimate
+    goes to stderr first, the table's strategy kernels are compiled in a second process
+    meanwhile (sim.core.warm) and the compile's length is kept as the next estimate
     (sim.core.kernel_cache)."""
     name = getattr(kernel, "__name__", "kernel")
     plays = next((getattr(a, "plays", None) for a in call_args if hasattr(a, "plays")), None)
     key = f"{name}:{plays!r}" if plays is not None else name
     cold = kernel_cache.note_if_cold(kernel, args=call_args, name=key, decks=decks)
+    if plays is not None and kernel_cache.cache_is_cold(kernel, args=call_args):
+        warm.start(warm_targets(decks, plays.mask))  # the table's strategies, meanwhile
     before = kernel_cache.compile_seconds()
     kernel(*call_args)
     spent = kernel_cache.compile_seconds() - before

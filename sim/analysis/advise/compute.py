@@ -232,10 +232,12 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     other raw); ``table`` None: no model (the heuristic defaults)."""
     import os
 
-    from sim.core.kernel_cache import note_if_cold
+    from sim.core import warm
+    from sim.core.kernel_cache import cache_is_cold, note_if_cold
     from sim.engine.request import COMPILE_ALL
     from sim.game.cards import cards_to_mask
     from sim.game.observation import O_SIZE
+    from strategies.playset import F_HEURISTIC, F_LEARNED
     from strategies.search import (
         MEASURES,
         exposure_counts,
@@ -262,8 +264,14 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
             return rollout_value_in(plays, *args)
 
         kernel, lead = rollout_value_in, (plays,)
-    note_if_cold(kernel, args=(*lead, np.zeros(4, np.uint64), np.zeros(O_SIZE, np.uint64), 0,
-                               policy, table, rules, exp, zero_sum, np.uint64(0), scratch))
+    call = (*lead, np.zeros(4, np.uint64), np.zeros(O_SIZE, np.uint64), 0, policy, table, rules,
+            exp, zero_sum, np.uint64(0), scratch)
+    note_if_cold(kernel, args=call)
+    if lead and cache_is_cold(kernel, args=call):
+        # the heuristic's kernels (which learned's table model reads too) compile in a second
+        # process while this one compiles the rollout and the table model (sim.core.warm)
+        if plays.mask & (F_HEURISTIC | F_LEARNED):
+            warm.start(["heuristic"])
 
     def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:
         obs = st.observation(seat)
