@@ -50,6 +50,9 @@ from hypothesis import settings
 #: variant per deck count for the whole suite, set before the warm-up processes and the
 #: xdist workers start, so they inherit it.
 os.environ.setdefault("GONGZHU_SIM_COMPILE_ALL", "1")
+#: No second compiling process (sim/core/warm.py) beside the suite's own workers, which keep
+#: both cores busy; tests/test_warm.py sets it per test.
+os.environ.setdefault("GONGZHU_SIM_WARM", "0")
 
 settings.register_profile("steady", deadline=None)
 settings.load_profile("steady")
