@@ -216,3 +216,11 @@ def test_tables_align_by_display_width():
 
     lines = align_columns([["entry", "满红", "满贯"], ["0", "0.96%", "0.32%"]])
     assert lines == ["entry  满红   满贯", "0      0.96%  0.32%"]
+
+
+def test_an_option_error_names_the_card_in_chinese_too():
+    args = ["--options", "不亮;猪", "--max-deals", "100"]
+    zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", *args)
+    assert zh.exit_code == 2 and "Error: exposure option '猪': 猪 (SQ) not in the hand" in zh.output
+    en = run("expose", SHEEP, "--options", "none;SQ", "--max-deals", "100")
+    assert en.exit_code == 2 and "Error: exposure option 'SQ': SQ not in the hand" in en.output

@@ -116,6 +116,13 @@ def expose_text(option: str) -> str:
     return "expose " + show(option)
 
 
+def named(label: str) -> str:
+    """``label`` for a message: as :func:`show` names it, with the English label after it
+    when that differs (``猪 (SQ)``), so a message quoting a Chinese input reads both ways."""
+    shown = show(label)
+    return label if shown == label else f"{shown} ({label})"
+
+
 def show_cards(text: str) -> str:
     """A space-separated list of English card labels (``SQ HA``) as :func:`show` names
     each (``猪 红桃A``)."""
@@ -138,5 +145,5 @@ def rjust(text: str, n: int) -> str:
 
 
 __all__ = ["LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "get_lang", "has_chinese", "ljust",
-           "expose_text", "note_text", "rjust", "set_lang", "show", "show_cards", "width",
+           "expose_text", "named", "note_text", "rjust", "set_lang", "show", "show_cards", "width",
            "zh_card"]

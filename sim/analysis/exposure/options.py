@@ -34,6 +34,7 @@ from sim.game.cards import (
     parse_cards,
 )
 from sim.game.decks import deck_spec
+from sim.game.names import named
 from strategies.registry import Choice, StrategyError
 
 #: The words for "expose nothing" (不亮: the page's Chinese label; 全亮: every exposable card).
@@ -148,7 +149,7 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
         if deck.copies == 1:
             missing = flags & ~held
             if missing:
-                names = " ".join(card_str(c) for c in flags_to_cards(missing))
+                names = " ".join(named(card_str(c)) for c in flags_to_cards(missing))
                 raise InputError(
                     f"exposure option {label!r}: {names} not in the hand (only cards held can "
                     "be exposed)"
@@ -156,14 +157,14 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
         else:
             for b, n in enumerate(counts_of_flags(flags)):
                 if n > held_c[b]:
-                    c = card_str(EXPOSABLE[b])
+                    c = named(card_str(EXPOSABLE[b]))
                     have = (f"{c} not in the hand" if held_c[b] == 0
                             else f"both copies of {c} asked for, the hand holds one")
                     raise InputError(f"exposure option {label!r}: {have} (only copies held "
                                      "can be exposed)")
         if flags in out:
             raise InputError(
-                f"exposure option {label!r} given twice (as {option_label(flags, decks)})"
+                f"exposure option {label!r} given twice (as {named(option_label(flags, decks))})"
             )
         out.append(flags)
     if 0 in out:
