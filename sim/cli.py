@@ -57,17 +57,26 @@ class _Group(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # noqa: D401
         """``--lang X`` may also follow the command (``expose HAND --lang zh``): it is the
-        group's option wherever it stands."""
-        args = list(args)
-        for i, a in enumerate(args):
+        group's option wherever it stands (the last one given wins)."""
+        front, rest = [], []
+        i = 0
+        while i < len(args):
+            a = args[i]
             if a == "--":
+                rest += args[i:]
                 break
-            if a.startswith("--lang=") or (a == "--lang" and i + 1 < len(args)):
-                take = args[i:i + 1] if "=" in a else args[i:i + 2]
-                del args[i:i + len(take)]
-                args = take + args
-                break
-        return super().parse_args(ctx, args)
+            if a.startswith("--lang="):
+                front.append(a)
+            elif a == "--lang":
+                if i + 1 == len(args):
+                    raise click.UsageError("Option '--lang' requires an argument: en, zh or "
+                                           "auto", ctx)
+                front += args[i:i + 2]
+                i += 1
+            else:
+                rest.append(a)
+            i += 1
+        return super().parse_args(ctx, front + rest)
 
     def resolve_command(self, ctx: click.Context, args: list[str]):  # noqa: D401 - click API
         """Also keeps the command's arguments (``ctx.meta["typed"]``), so ``--lang auto``
@@ -108,12 +117,11 @@ def _help_command(group: click.Group) -> click.Command:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
 @click.option("--lang", type=click.Choice(["auto", "en", "zh"], case_sensitive=False),
-              default="auto",
-              envvar="GONGZHU_SIM_LANG", show_default=True, show_envvar=True,
-              help="How printed text names cards: en (SQ, SQ+DJ), zh (猪, 猪+羊, 黑桃10), or "
-                   "auto: zh when a card or option was typed in Chinese (or a review "
-                   "record written in Chinese). JSON/CSV keep en. May also follow the "
-                   "command.")
+              default=None,
+              help="How expose, advise, review and score print cards: en (SQ, SQ+DJ), zh (猪, "
+                   "猪+羊, 黑桃10), or auto: zh when a card or option was typed in Chinese (or a "
+                   "review record or hands file is written in Chinese). JSON/CSV keep en. May "
+                   "also follow the command. Default: $GONGZHU_SIM_LANG, else auto.")
 @click.pass_context
 def main(ctx: click.Context, lang: str) -> None:
     """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
@@ -124,12 +132,24 @@ def main(ctx: click.Context, lang: str) -> None:
     Cards may be typed in Chinese everywhere (黑桃Q43 红桃32 方块AKQJT98 梅花2, 猪 羊
     变压器; docs/cards.md).
     """
-    from sim.game.names import has_chinese, set_lang
+    import os
 
+    from sim.game.names import LANGS, has_chinese, set_lang
+
+    typed = ctx.meta.get("typed", [])
+    if lang is None:
+        env = os.environ.get("GONGZHU_SIM_LANG", "")
+        lang = env.strip().lower() or "auto"
+        if lang not in ("auto", *LANGS):
+            if "--help" in typed or "-h" in typed or typed[:1] == ["help"]:
+                lang = "auto"  # help always shows
+            else:
+                raise click.UsageError(f"the environment variable GONGZHU_SIM_LANG={env!r} is "
+                                       "not one of auto, en, zh", ctx)
     lang = lang.lower()
     auto = lang == "auto"
-    if auto:
-        lang = "zh" if any(has_chinese(a) for a in ctx.meta.get("typed", ())) else "en"
+    if auto:  # cards and options typed in Chinese (a file's name is no answer)
+        lang = "zh" if any(has_chinese(a) and not os.path.exists(a) for a in typed) else "en"
     set_lang(lang, auto=auto)
     ctx.call_on_close(lambda: set_lang("en"))  # a library caller after us prints English
 

@@ -5,6 +5,7 @@ are read (hands, card lists, --plays, --exposed, --known, --options, score, the 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 from sim.analysis.advise.position import parse_position
 from sim.analysis.exposure.options import parse_options
 from sim.cli import main
+from sim.errors import InputError
 from sim.game.cards import (
     CT,
     DJ,
@@ -224,3 +226,47 @@ def test_an_option_error_names_the_card_in_chinese_too():
     assert zh.exit_code == 2 and "Error: exposure option '猪': 猪 (SQ) not in the hand" in zh.output
     en = run("expose", SHEEP, "--options", "none;SQ", "--max-deals", "100")
     assert en.exit_code == 2 and "Error: exposure option 'SQ': SQ not in the hand" in en.output
+
+
+def test_lang_errors_name_their_source_and_help_always_shows():
+    typed = ["score", "HA", "-", "-", "-"]
+    bare = run(*typed, "--lang")
+    assert bare.exit_code == 2 and "Option '--lang' requires an argument" in bare.output
+    env = {"GONGZHU_SIM_LANG": "xx"}
+    bad = CliRunner().invoke(main, typed, env=env)
+    assert bad.exit_code == 2 and "GONGZHU_SIM_LANG='xx'" in bad.output
+    helped = CliRunner().invoke(main, ["score", "--help"], env=env)
+    assert helped.exit_code == 0 and "TAKEN0" in helped.output
+    spaced = CliRunner().invoke(main, [*typed[:1], "HA HK SQ", "CT H5 DJ", "-", "H2",
+                                       "--exposed", "HA,SQ,DJ"], env={"GONGZHU_SIM_LANG": " ZH "})
+    assert "fourth exposable card: 变压器" in spaced.output
+    last = run(*typed, "--lang", "zh", "--lang", "en")
+    assert last.exit_code == 0
+
+
+def test_an_option_of_chinese_commas_alone_is_empty():
+    hand = cards_to_mask(parse_hand("黑桃AKQ5 红桃A93 方块J4 梅花T863"))
+    for text in ("，", "、", "+"):
+        with pytest.raises(InputError, match="empty exposure option"):
+            parse_options(text, hand)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("trick 1: 4:梅花2 0:梅花A 1:梅花K 2:梅花J", "seat 4 in '4:' is not 0..3"),
+    ("trick 1: 4:C2 0:CA 1:CK 2:CJ", "seat 4 in '4:C2' is not 0..3"),
+    ("trick 1: 3: 0:梅花A 1:梅花K 2:梅花J", "no card after '3:'"),
+    ("trick 1: 0:梅花A 1:梅花K 2:梅花J 3:", "no card after '3:'"),
+])
+def test_a_record_seat_without_its_card_or_out_of_range_is_named(line, message):
+    from sim.game.record import RecordError, parse_record
+
+    with pytest.raises(RecordError, match=re.escape(message)):
+        parse_record("seat 0: 黑桃AKQ5 红桃A93 方块J4 梅花T863\n" + line)
+
+
+def test_many_deals_are_named_as_spans():
+    from sim.game.record import _spans
+
+    assert _spans(list(range(2000))) == "0–1999"
+    assert _spans([0, 1, 2, 7, None, 9, 10]) == "0–2, 7, None, 9–10"
+    assert _spans(list(range(0, 100, 2))).endswith(", … (30 more)")

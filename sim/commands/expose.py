@@ -445,6 +445,9 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
             out.append((f"{hands_file} line {k}", text))
     if not out:
         raise InputError(f"--hands-file {hands_file}: no hands in the file")
+    from sim.game.names import note_text
+
+    note_text(" ".join(t for _, t in out))  # hands written in Chinese: answered in Chinese
     return out
 
 

@@ -567,12 +567,20 @@ def parse_text(text: str) -> DealRecord:
         elif m := _TRICK_LINE.match(line):
             plays = []
             toks = m.group(3).replace(",", " ").split()
-            while toks:
-                tok = toks.pop(0)
+            i = 0
+            while i < len(toks):
+                tok = toks[i]
+                i += 1
                 s, sep, card = tok.partition(":")
-                if sep and s in ("0", "1", "2", "3"):
-                    if not card and toks:  # '3: ♣2', or '3:梅花2' read as '3: ♣2'
-                        card = toks.pop(0)
+                if sep and s.isdigit():
+                    if s not in ("0", "1", "2", "3"):
+                        raise RecordError(f"{where}: seat {s} in {tok!r} is not 0..3")
+                    if not card:  # '3: ♣2', or '3:梅花2' read as '3: ♣2'
+                        if i == len(toks) or toks[i].partition(":")[0].isdigit() and \
+                                ":" in toks[i]:
+                            raise RecordError(f"{where}: no card after '{s}:'")
+                        card = toks[i]
+                        i += 1
                     plays.append((int(s), card))
                 else:
                     plays.append((None, tok))
@@ -658,6 +666,30 @@ def _card_list(text: str, where: str) -> list[str]:
 # ---------------------------------------------------------------- any form
 
 
+def _spans(deals: list) -> str:
+    """Deal indices as short text: runs of consecutive integers as ``0–1999``, others as
+    they are (``0–2, 7, None``); at most 20 items."""
+    items: list[str] = []
+    run: list[int] = []
+
+    def flush():
+        if run:
+            items.append(str(run[0]) if len(run) == 1 else f"{run[0]}–{run[-1]}")
+            run.clear()
+
+    for d in deals:
+        if isinstance(d, int) and not isinstance(d, bool) and run and d == run[-1] + 1:
+            run.append(d)
+            continue
+        flush()
+        if isinstance(d, int) and not isinstance(d, bool):
+            run.append(d)
+        else:
+            items.append(str(d))
+    flush()
+    return ", ".join(items[:20]) + (f", … ({len(items) - 20} more)" if len(items) > 20 else "")
+
+
 def parse_record(text: str, deal: int | None = None, where: str = "record") -> DealRecord:
     """A checked record from the text of a file in any of the three forms (module doc):
     JSON (one object, or ``trace --format json`` lines: ``deal`` picks the one whose
@@ -671,12 +703,12 @@ def parse_record(text: str, deal: int | None = None, where: str = "record") -> D
         if deal is not None:
             pick = [o for o in objs if isinstance(o, dict) and o.get("deal") == deal]
             if not pick:
-                have = [str(o.get("deal")) for o in objs if isinstance(o, dict)]
-                raise RecordError(f"{where} has no deal {deal} (deals: {', '.join(have)})")
+                have = [o.get("deal") for o in objs if isinstance(o, dict)]
+                raise RecordError(f"{where} has no deal {deal} (deals: {_spans(have)})")
             return from_json(pick[0], where)
         if len(objs) > 1:
-            have = [str(o.get("deal")) for o in objs if isinstance(o, dict)]
-            raise RecordError(f"{where} holds {len(objs)} deals ({', '.join(have)}): pick "
+            have = [o.get("deal") for o in objs if isinstance(o, dict)]
+            raise RecordError(f"{where} holds {len(objs)} deals ({_spans(have)}): pick "
                               "one with --deal I")
         return from_json(objs[0], where)
     rec = parse_text(body)

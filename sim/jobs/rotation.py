@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sim.core.stats import DEFAULT_LEVEL, ci_names, fmt_interval, level_label, sums_ci
+from sim.game.names import ljust, width
 
 if TYPE_CHECKING:  # pragma: no cover
     from sim.jobs.chunks import Chunk
@@ -287,19 +288,19 @@ def format_comparison(rows: Sequence[dict], players: Sequence[str],
              f"zero-sum points per deal, {lab} CI"]
     if legend(exposures):
         lines.append(legend(exposures))
-    w = max(len(s["label"]) for s in scores)
+    w = max(width(s["label"]) for s in scores)
     for s in scores:
         mark = "▶" if s["rank"] == 1 else " "
-        lines.append(f"{mark} {s['label']:<{w}}  {s['mean']:+8.2f}  "
+        lines.append(f"{mark} {ljust(s['label'], w)}  {s['mean']:+8.2f}  "
                      f"{fmt_interval(s['lo'], s['hi'])}")
     lines.append(f"paired differences per deal (better − worse, {lab} CI):")
-    wa = max(len(f"{p['a']} − {p['b']}") for p in pairs)
+    wa = max(width(f"{p['a']} − {p['b']}") for p in pairs)
     for p in pairs:
         name = f"{p['a']} − {p['b']}"
         if p["verdict"] == "identical":
-            lines.append(f"  {name:<{wa}}  identical on every deal (Δ = 0)")
+            lines.append(f"  {ljust(name, wa)}  identical on every deal (Δ = 0)")
             continue
-        lines.append(f"  {name:<{wa}}  {p['delta']:+8.2f}  {fmt_interval(p['lo'], p['hi'])}"
+        lines.append(f"  {ljust(name, wa)}  {p['delta']:+8.2f}  {fmt_interval(p['lo'], p['hi'])}"
                      f"  {p['verdict']}")
     best = scores[0]
     second = scores[1] if len(scores) > 1 else None

@@ -27,7 +27,14 @@ IDENTICAL_PAIR = "0 (identical)"
 
 
 def format_text(res: CompareResult) -> str:
-    """The human-readable report: candidates, Δ matrix, better-fraction matrix, verdicts."""
+    """The human-readable report: candidates, Δ matrix, better-fraction matrix, verdicts
+    (columns aligned by display width: a candidate named in Chinese takes two columns a
+    character)."""
+    with pd.option_context("display.unicode.east_asian_width", True):
+        return _format_text(res)
+
+
+def _format_text(res: CompareResult) -> str:
     r = res.rules
     lines = [
         f"{len(res.candidates)} candidates vs field {res.field} (3 seats); "

@@ -123,7 +123,8 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
             elif word in ("all", "全亮"):
                 flags = held
             else:
-                toks = [t for t in item.replace("+", " ").replace(",", " ").split() if t]
+                toks = [t for t in item.replace("+", " ").replace("，", ",").replace("、", ",")
+                        .replace(",", " ").split() if t]
                 if not toks:
                     raise InputError(
                         "empty exposure option in --options (use 'none' for exposing nothing)"
