@@ -109,6 +109,8 @@ from strategies.learned import (
     HEADER,
     TABLE_VERSION,
     decision_scores,
+    play_learned_inline,
+    play_learned_table_inline,
     play_model_inline,
     play_model_table_inline,
     play_probabilities,
@@ -212,6 +214,10 @@ _SHEEP = np.uint64(mask_of(DJ))
 _EXPOSABLE = np.array(EXPOSABLE, dtype=np.int64)  # flag order: pig sheep tr ♥A
 _R_RANDOM, _R_LOWEST = PLAY_RANDOM, PLAY_LOWEST
 _R_HEURISTIC, _R_LEARNED = PLAY_HEURISTIC, PLAY_LEARNED
+#: Rollout policy id of the ``learned`` player itself, its pig rule included
+#: (strategies/learned.py ``keep_pig``): what ``advise --players learned`` plays out.
+#: ``_R_LEARNED`` (``rollout=learned``, ``head``) plays the model's own card.
+R_LEARNED_PLAYER = 1000 + PLAY_LEARNED
 #: every seat's heuristic parameters in the rollouts: the defaults (4, N_PARAMS)
 _HEUR_TABLE = np.zeros((4, N_PARAMS), dtype=np.float64)
 _HEUR_TABLE[:, : len(HEURISTIC_PARAMS)] = np.array(list(HEURISTIC_PARAMS.values()))
@@ -443,7 +449,7 @@ def rollout_plays(policy: int, table: np.ndarray) -> PlaySet:
     model brings the learned family (and its MLP path unless the model is a table model),
     ``heuristic`` or ``learned`` without a model the heuristic family; ``random`` (the
     base family) only for a ``random`` rollout."""
-    if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+    if policy in (_R_LEARNED, R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
         return PlaySet(F_LEARNED | (F_MLP if has_mlp_model(table) else 0))
     if policy not in (_R_RANDOM, _R_LOWEST):
         return PlaySet(F_HEURISTIC)
@@ -483,6 +489,10 @@ def _overload_policy_in(plays, policy, obs, rng, table):
             if mlp:
                 return play_model_inline(obs, table, rng)
             return play_model_table_inline(obs, table, rng)
+        if learned and policy == R_LEARNED_PLAYER and table.shape[1] > N_PARAMS + HEADER:
+            if mlp:
+                return play_learned_inline(obs, table, rng)
+            return play_learned_table_inline(obs, table, rng)
         if heuristic:
             return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model too)
         return play_lowest(obs, rng)

@@ -21,9 +21,12 @@ def warm_targets(decks: int, mask: int) -> list[str]:
 
     if mask & (F_SEARCH | F_GREEDY | F_MLP) or not mask & (F_HEURISTIC | F_LEARNED):
         return []
-    if decks == 2:
-        return ["learned2_table" if mask & F_LEARNED else "heuristic2"]
-    return ["heuristic"]
+    return [_WARM_TARGETS[decks]["learned" if mask & F_LEARNED else "heuristic"]]
+
+
+#: The sim.core.warm target of a table by deck count and whether ``learned`` sits there.
+_WARM_TARGETS = {1: {"heuristic": "heuristic", "learned": "heuristic"},
+                 2: {"heuristic": "heuristic2", "learned": "learned2_table"}}
 
 
 def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:

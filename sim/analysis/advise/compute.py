@@ -229,7 +229,8 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     rollout (``rollout_value_in``, compiled for the policy that plays alone:
     ``rollout_plays``; ``rollout_value_t``, every policy, under ``GONGZHU_SIM_COMPILE_ALL=1``)
     for each legal card, in the kernel's units (solo 3 × zero-sum points, teams own raw −
-    other raw); ``table`` None: no model (the heuristic defaults)."""
+    other raw); ``table`` None: no model (the heuristic defaults).  ``learned`` plays as
+    the ``learned`` player does, its pig rule included (``R_LEARNED_PLAYER``)."""
     import os
 
     from sim.core import warm
@@ -240,6 +241,8 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     from strategies.playset import F_HEURISTIC, F_LEARNED
     from strategies.search import (
         MEASURES,
+        R_LEARNED_PLAYER,
+        ROLLOUTS,
         exposure_counts,
         rollout_heuristic_table,
         rollout_plays,
@@ -247,6 +250,8 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
         rollout_value_t,
     )
 
+    if policy == ROLLOUTS["learned"]:
+        policy = R_LEARNED_PLAYER
     zero_sum = MEASURES["zero_sum"]
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     exp = np.zeros(4, dtype=np.int64)
