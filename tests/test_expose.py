@@ -311,8 +311,9 @@ def test_cli_text_table():
     assert "known: seat 1: SK SA" in out, why
     assert "Stopped by the deal cap (max deals 2,000) after 2,000 deals" in out, why
     assert "Recommendation: expose DJ" in out and "满红" in out, why
-    header = next(ln for ln in lines if "P(Δ>0)" in ln)
+    header = next(ln for ln in lines if ln.split()[:1] == ["option"])
     assert header.split()[-1] == "ties", why  # ties are shown apart from P(Δ>0)
+    assert "P(Δ>0) = share of deals on which the option scored more" in out, why  # legend
     assert all(ln.count("%") == 2 for ln in table if "none" not in ln.split()[:2]), why
 
 

@@ -157,7 +157,7 @@ class ExposeOptions:
 @click.option("--hands-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="analyse every hand of FILE (one per line, '#' comments): one row per "
               "(hand, option)")
-@click.option("--quiet", is_flag=True, help="no progress indication on stderr")
+@click.option("--quiet", "-q", is_flag=True, help="no progress indication on stderr")
 @LEVEL_OPTION
 @check_legal_option
 @rules_options

@@ -72,7 +72,7 @@ THRESHOLD = 20.0
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="write the output to this file instead of stdout (an existing file is "
               "replaced only when it is an earlier review)")
-@click.option("--quiet", is_flag=True, help="no progress lines on stderr")
+@click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")
 @pass_execution
 def review(record, deal, seats, players, opponents, tables, precision, max_worlds, max_deals,
            threshold, seed, execution, fmt, out, quiet):

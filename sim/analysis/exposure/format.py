@@ -138,7 +138,9 @@ def format_text(res) -> str:
         lines.append("known: " + "; ".join(f"seat {p}: {show_cards(c)}"
                                             for p, c in s["known"].items()))
     lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
-                 f"exposing nothing on the same deals; {level_label(res.level)} CIs")
+                 f"exposing nothing on the same deals; {level_label(res.level)} CIs; "
+                 "P(Δ>0) = share of deals on which the option scored more than exposing "
+                 "nothing, ties = the same (shares of deals, not confidences)")
     lines.append("")
     rows = []
     for rec in t.to_dict("records"):
