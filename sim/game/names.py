@@ -43,8 +43,8 @@ def set_lang(lang: str, auto: bool = False) -> None:
 
 
 def note_text(text: str) -> None:
-    """Cards read from a file (a review record): with the language guessed (``--lang
-    auto``), a file written in Chinese chooses Chinese too."""
+    """Cards read from a file (a ``review`` record, an ``expose --hands-file``): with the
+    language guessed (``--lang auto``), a file written in Chinese chooses Chinese too."""
     if _auto and _lang == "en" and has_chinese(text):
         set_lang("zh", auto=True)
 
