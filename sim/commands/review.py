@@ -126,7 +126,7 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     def progress(done: int, total: int, what: str) -> None:
         t = lines.elapsed()
         left = f", about {duration(t / done * (total - done))} left" if done else ""
-        lines(f"{done} of {total} decisions, {duration(t)}{left} (now {what})")
+        lines(f"{done} of {total} positions, {duration(t)}{left} (now {what})")
 
     result = run_review(rec, settings, progress=progress)
     from sim.analysis.review.format import format_html, format_text, to_json
