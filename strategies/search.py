@@ -977,6 +977,20 @@ def representatives(obs):
     return reps
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _chooser_start(obs, totals):
+    """What every chooser sets up first: ``(rules, exp)``, the table's rules unpacked
+    (int64[R_SIZE], :func:`unpack_rules`) and the exposure counts (int64[4],
+    :func:`exposure_counts`) of the observation ``obs``; ``totals`` (int64[52]) zeroed."""
+    rules = np.zeros(R_SIZE, dtype=np.int64)
+    unpack_rules(obs[O_RULES], rules)
+    exp = np.zeros(4, dtype=np.int64)
+    exposure_counts(obs, exp)
+    for i in range(52):
+        totals[i] = 0
+    return rules, exp
+
+
 @njit(cache=True, nogil=True)
 def choose_card(obs, worlds, policy, measure, rng, scratch, totals):
     """:func:`choose_card_t` with no model table (rollout policies other than ``learned``)."""
@@ -1016,12 +1030,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
     ``exact``, ``head``: as :func:`rollout_value_x`."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
-    rules = np.zeros(R_SIZE, dtype=np.int64)
-    unpack_rules(obs[O_RULES], rules)
-    exp = np.zeros(4, dtype=np.int64)
-    exposure_counts(obs, exp)
-    for i in range(52):
-        totals[i] = 0
+    rules, exp = _chooser_start(obs, totals)
     stk = np.empty((4 * exact + 1, EXACT_COLS), dtype=np.int64)
     best_c = lowest_bit(legal & ~skip)
     best_v = np.int64(-(1 << 62))
@@ -1073,12 +1082,7 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
     rng = np.uint64(rng)
     srng = np.uint64(srng)
     legal = obs[O_LEGAL]
-    rules = np.zeros(R_SIZE, dtype=np.int64)
-    unpack_rules(obs[O_RULES], rules)
-    exp = np.zeros(4, dtype=np.int64)
-    exposure_counts(obs, exp)
-    for i in range(52):
-        totals[i] = 0
+    rules, exp = _chooser_start(obs, totals)
     run = reps & ~skip
     m = popcount(run)
     cs = np.empty(m, dtype=np.int64)
@@ -1180,12 +1184,7 @@ def choose_card_race(obs, worlds, policy, table, measure, rng, scratch, totals, 
     """
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
-    rules = np.zeros(R_SIZE, dtype=np.int64)
-    unpack_rules(obs[O_RULES], rules)
-    exp = np.zeros(4, dtype=np.int64)
-    exposure_counts(obs, exp)
-    for i in range(52):
-        totals[i] = 0
+    rules, exp = _chooser_start(obs, totals)
     reps = representatives(obs)
     m = popcount(reps)
     cs = np.empty(m, dtype=np.int64)
