@@ -462,6 +462,18 @@ def rollout_heuristic_table() -> np.ndarray:
     return _HEUR_TABLE
 
 
+@njit(cache=True, nogil=True)
+def _learned_table_policy(obs, table, rng, player):
+    """The ``learned`` rollout policy of a table model (:func:`_policy_in`), compiled once
+    for both of its forms, apart from the rollout: the ``learned`` player's card
+    (``player`` True: :func:`~strategies.learned.play_learned_table_inline`, its pig rule
+    included) or the model's own (:func:`~strategies.learned.play_model_table_inline`).
+    Returns ``(card, rng)``."""
+    if player:
+        return play_learned_table_inline(obs, table, rng)
+    return play_model_table_inline(obs, table, rng)
+
+
 def _policy_in(plays, policy, obs, rng, table):
     """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
     reads its model from ``table`` (:func:`rollout_table`), the others ignore it; compiled
@@ -479,20 +491,23 @@ def _overload_policy_in(plays, policy, obs, rng, table):
     heuristic = bool(plays.mask & F_HEURISTIC)
     learned = bool(plays.mask & F_LEARNED)
     mlp = bool(plays.mask & F_MLP)
+    table_only = learned and not mlp
+    learned_mlp = learned and mlp
 
     def impl(plays, policy, obs, rng, table):
         if base and policy == _R_RANDOM:
             return play_random(obs, rng)
         if policy == _R_LOWEST or not (heuristic or learned):
             return play_lowest(obs, rng)
-        if learned and policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
-            if mlp:
+        if table_only:  # one call of a kernel of its own, for both learned policies
+            if ((policy == _R_LEARNED or policy == R_LEARNED_PLAYER)
+                    and table.shape[1] > N_PARAMS + HEADER):
+                return _learned_table_policy(obs, table, rng, policy == R_LEARNED_PLAYER)
+        if learned_mlp:
+            if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
                 return play_model_inline(obs, table, rng)
-            return play_model_table_inline(obs, table, rng)
-        if learned and policy == R_LEARNED_PLAYER and table.shape[1] > N_PARAMS + HEADER:
-            if mlp:
+            if policy == R_LEARNED_PLAYER and table.shape[1] > N_PARAMS + HEADER:
                 return play_learned_inline(obs, table, rng)
-            return play_learned_table_inline(obs, table, rng)
         if heuristic:
             return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model too)
         return play_lowest(obs, rng)

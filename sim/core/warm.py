@@ -56,6 +56,16 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
     "heuristic": ("strategies.heuristic", "play_heuristic", "(A1, A2, types.uint64)",
                   (("strategies.heuristic", "_lead"), ("strategies.heuristic", "_follow"),
                    ("strategies.heuristic", "_discard"))),
+    # one deck: learned's table kernel, with the heuristic's kernels its context reads (its
+    # three card loops are compiled apart: ``learned_cards``)
+    "learned_table": ("strategies.learned", "_play_table_kernel",
+                      "(A1, A2, types.int64, types.uint64)",
+                      (("strategies.learned", "_play_table_kernel"),)),
+    # one deck: learned's three card loops (the table kernel calls them when its code is
+    # generated: sim/core/deferred.py), for this process to compile itself
+    # (:func:`compile_here`) while the child compiles the table kernel
+    "learned_cards": ("strategies.learned", "_best_lead _best_follow _best_discard",
+                      "(A1, A2, types.int64, TCTX)", ()),
     # two decks: the heuristic's kernel
     "heuristic2": ("strategies.heuristic_two_decks", "decide2", "(A1,)",
                    (("strategies.heuristic_two_decks", "decide2"),)),
@@ -212,15 +222,30 @@ def start(names: list[str]) -> bool:
 
 
 def _compile_target(name: str) -> None:
-    """In the child: compile target ``name`` (its dispatcher for its argument types; numba
-    writes the compiled kernels to its cache)."""
+    """Compile target ``name`` (its dispatchers for its argument types; numba writes the
+    compiled kernels to its cache)."""
     from numba.core import types
 
-    module, attr, sig, _ = TARGETS[name]
-    disp = _dispatcher(module, attr)
+    from strategies.learned import table_context_type
+
+    module, attrs, sig, _ = TARGETS[name]
     a1 = types.Array(types.uint64, 1, "C")
     a2 = types.Array(types.float64, 2, "C")
-    disp.compile(eval(sig, {"A1": a1, "A2": a2, "types": types}))  # noqa: S307 - our table
+    argtypes = eval(sig, {"A1": a1, "A2": a2, "types": types,  # noqa: S307 - our table
+                          "TCTX": table_context_type()})
+    for attr in attrs.split():
+        _dispatcher(module, attr).compile(argtypes)
+
+
+def compile_here(names: list[str]) -> None:
+    """Compile the :data:`TARGETS` ``names`` in this process now (its share of the work
+    while a child compiles others: the child loads them from the cache when it reaches
+    them).  Raises nothing: a target that fails is compiled again where it is needed."""
+    for name in names:
+        try:
+            _compile_target(name)
+        except Exception:  # noqa: BLE001 - a courtesy: the caller compiles what it needs
+            pass
 
 
 def main(argv: list[str]) -> int:

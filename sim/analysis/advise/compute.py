@@ -273,9 +273,13 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
             exp, zero_sum, np.uint64(0), scratch)
     note_if_cold(kernel, args=call)
     if lead and cache_is_cold(kernel, args=call):
-        # the heuristic's kernels (which learned's table model reads too) compile in a second
-        # process while this one compiles the rollout and the table model (sim.core.warm)
-        if plays.mask & (F_HEURISTIC | F_LEARNED):
+        # a second process compiles the players' kernels while this one compiles the rollout
+        # (sim.core.warm): a table model's kernel (with the heuristic's, which it reads),
+        # this process its card loops first; else the heuristic's kernels
+        if plays.mask == F_LEARNED:
+            if warm.start(["learned_table"]):
+                warm.compile_here(["learned_cards"])
+        elif plays.mask & (F_HEURISTIC | F_LEARNED):
             warm.start(["heuristic"])
 
     def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:

@@ -1,0 +1,49 @@
+"""Call a jitted kernel whose return type is declared, so that its caller compiles without it.
+
+numba types a call of another jitted function by compiling that function first (it learns
+the return type from the compile), so a kernel's compile waits for every kernel it calls,
+one after the other.  :func:`deferred` makes a stand-in for a kernel whose return type is
+known beforehand: the caller is typed with the declared type at once, and the kernel is
+compiled (or loaded from numba's cache) only when the caller's code is generated, late in
+its compile.  Meanwhile a second process (sim/core/warm.py) can compile the kernel.
+
+The code generated is numba's own for a call of a jitted function (``user_function``,
+numba/core/imputils.py: the same declaration, call and error check, the kernel's library
+linked into the caller's), so the machine code, hence every result, is what a direct call
+gives.  A declared type that differs from the kernel's is an error at the caller's compile.
+Jitted code only.
+"""
+
+from __future__ import annotations
+
+from numba.core import types
+from numba.core.errors import TypingError
+from numba.core.imputils import user_function
+from numba.extending import intrinsic
+
+
+def deferred(kernel, restype: types.Type):
+    """A jitted stand-in for ``kernel(a, b, c, d)`` (a numba dispatcher of four arguments)
+    returning ``restype`` (a numba type): typed at once, ``kernel`` compiled for the
+    caller's argument types when the caller's code is generated (module doc)."""
+
+    @intrinsic
+    def call(typingctx, a, b, c, d):
+        sig = restype(a, b, c, d)
+
+        def codegen(context, builder, signature, args):
+            argtys = tuple(types.unliteral(t) for t in signature.args)
+            kernel.compile(argtys)  # loaded from the cache when it holds it
+            cres = kernel.overloads[argtys]
+            if cres.signature.return_type != signature.return_type:
+                raise TypingError(f"{kernel.py_func.__qualname__} returns "
+                                  f"{cres.signature.return_type}, declared "
+                                  f"{signature.return_type}")
+            impl = user_function(cres.fndesc, [cres.library])
+            context.add_linking_libs(impl.libs)
+            return impl(context, builder, cres.signature, args)
+
+        return sig, codegen
+
+    call.__doc__ = f"``{kernel.py_func.__qualname__}`` with its return type declared."
+    return call
