@@ -72,6 +72,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
+from sim.core.deferred import deferred
 from sim.core.rng import bounded, next_u64, splitmix64
 from sim.game import flags as ef
 from sim.game.cards import DJ, EXPOSABLE, FULL_DECK, SCORING_MASK, SQ, mask_of
@@ -108,6 +109,7 @@ from strategies.learned import (
     FEATURE_VERSION,
     HEADER,
     TABLE_VERSION,
+    _learned_table,
     decision_scores,
     play_learned_inline,
     play_learned_table_inline,
@@ -462,18 +464,6 @@ def rollout_heuristic_table() -> np.ndarray:
     return _HEUR_TABLE
 
 
-@njit(cache=True, nogil=True)
-def _learned_table_policy(obs, table, rng, player):
-    """The ``learned`` rollout policy of a table model (:func:`_policy_in`), compiled once
-    for both of its forms, apart from the rollout: the ``learned`` player's card
-    (``player`` True: :func:`~strategies.learned.play_learned_table_inline`, its pig rule
-    included) or the model's own (:func:`~strategies.learned.play_model_table_inline`).
-    Returns ``(card, rng)``."""
-    if player:
-        return play_learned_table_inline(obs, table, rng)
-    return play_model_table_inline(obs, table, rng)
-
-
 def _policy_in(plays, policy, obs, rng, table):
     """The rollout policy's card for the observation ``obs``: ``(card, rng)``; ``learned``
     reads its model from ``table`` (:func:`rollout_table`), the others ignore it; compiled
@@ -491,28 +481,46 @@ def _overload_policy_in(plays, policy, obs, rng, table):
     heuristic = bool(plays.mask & F_HEURISTIC)
     learned = bool(plays.mask & F_LEARNED)
     mlp = bool(plays.mask & F_MLP)
-    table_only = learned and not mlp
-    learned_mlp = learned and mlp
 
     def impl(plays, policy, obs, rng, table):
         if base and policy == _R_RANDOM:
             return play_random(obs, rng)
         if policy == _R_LOWEST or not (heuristic or learned):
             return play_lowest(obs, rng)
-        if table_only:  # one call of a kernel of its own, for both learned policies
-            if ((policy == _R_LEARNED or policy == R_LEARNED_PLAYER)
-                    and table.shape[1] > N_PARAMS + HEADER):
-                return _learned_table_policy(obs, table, rng, policy == R_LEARNED_PLAYER)
-        if learned_mlp:
-            if policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+        if learned and policy == _R_LEARNED and table.shape[1] > N_PARAMS + HEADER:
+            if mlp:
                 return play_model_inline(obs, table, rng)
-            if policy == R_LEARNED_PLAYER and table.shape[1] > N_PARAMS + HEADER:
+            return play_model_table_inline(obs, table, rng)
+        if learned and policy == R_LEARNED_PLAYER and table.shape[1] > N_PARAMS + HEADER:
+            if mlp:
                 return play_learned_inline(obs, table, rng)
+            return play_learned_table_inline(obs, table, rng)
         if heuristic:
             return play_heuristic(obs, _HEUR_TABLE, rng)  # (learned without a model too)
         return play_lowest(obs, rng)
 
     return impl
+
+
+@njit(cache=True, nogil=True)
+def table_policy(plays, policy, obs, rng, table):
+    """:func:`_policy_in` of the play set of a table model alone (``F_LEARNED``:
+    :func:`rollout_plays` of ``learned`` with a table model), compiled on its own and
+    without the overload: the rollout policy's card for the observation ``obs``, ``(card,
+    rng)`` — the same card (``plays`` is not read)."""
+    if policy == _R_LOWEST:
+        return play_lowest(obs, rng)
+    if (policy == _R_LEARNED or policy == R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
+        # the player's card (its pig rule included: play_learned_table_inline) or the
+        # model's own (play_model_table_inline): the body both inline, once
+        return _learned_table(obs, table, rng, policy == R_LEARNED_PLAYER)
+    return play_lowest(obs, rng)
+
+
+#: :func:`table_policy` called with its return type declared (sim/core/deferred.py): a
+#: rollout calling it (:func:`rollout_value_k`) compiles without it, and it compiles (or
+#: loads from the cache) when the rollout's code is generated.
+_table_policy_call = deferred(table_policy, types.Tuple((types.int64, types.uint64)))
 
 
 @njit(cache=True, nogil=True)
@@ -767,7 +775,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
                     scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                              np.int64(0)))
+                              np.int64(0)), _policy_in)
 
 
 @njit(cache=True, nogil=True)
@@ -777,7 +785,19 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)))
+                    scratch, (np.int64(0), None, np.int64(0)), _policy_in)
+
+
+@njit(cache=True, nogil=True)
+def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch):
+    """:func:`rollout_value_in` of a table model's play set (``F_LEARNED`` alone) with the
+    policy a kernel of its own (:func:`table_policy`, called with its return type
+    declared): the same values; the rollout compiles without the policy, whose table
+    kernel a second process may compile meanwhile (sim/core/warm.py), at the cost of a
+    call per decision."""
+    return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch, (np.int64(0), None, np.int64(0)), _table_policy_call)
 
 
 def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
@@ -803,11 +823,12 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
     """:func:`_rollout` compiled with every policy (:data:`ROLLOUT_PLAYS`): the search's
     rollout with its ``exact`` and ``head`` keys."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, ends)
+                    scratch, ends, _policy_in)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends):
+def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends,
+             choose):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
@@ -827,7 +848,9 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     :data:`EXACT_COLS`) (any shape when ``exact`` is 0; None compiles no endgame:
     :func:`_endgame`); ``head`` (key ``head``): the
     first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
-    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
+    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``;
+    ``choose``: how a policy's card is chosen, :func:`_policy_in` (inlined) or, for a
+    table model alone, :func:`table_policy` called as a kernel of its own.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
@@ -895,8 +918,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy_in(plays, _R_LEARNED if n_head < head else policy,
-                                        ro, rng, table)
+                    c, rng = choose(plays, _R_LEARNED if n_head < head else policy,
+                                    ro, rng, table)
                     n_head += 1
             cb = bit(c)
             h[p] = hand & ~cb

@@ -16,6 +16,8 @@ Jitted code only.
 
 from __future__ import annotations
 
+import inspect
+
 from numba.core import types
 from numba.core.errors import TypingError
 from numba.core.imputils import user_function
@@ -23,18 +25,16 @@ from numba.extending import intrinsic
 
 
 def deferred(kernel, restype: types.Type):
-    """A jitted stand-in for ``kernel(a, b, c, d)`` (a numba dispatcher of four arguments)
-    returning ``restype`` (a numba type): typed at once, ``kernel`` compiled for the
-    caller's argument types when the caller's code is generated (module doc)."""
+    """A jitted stand-in for ``kernel(...)`` (a numba dispatcher; the same positional
+    arguments) returning ``restype`` (a numba type): typed at once, ``kernel`` compiled for
+    the caller's argument types when the caller's code is generated (module doc)."""
+    n = len(inspect.signature(kernel.py_func).parameters)
 
-    @intrinsic
-    def call(typingctx, a, b, c, d):
-        sig = restype(a, b, c, d)
-
+    def typer(argtys):
         def codegen(context, builder, signature, args):
-            argtys = tuple(types.unliteral(t) for t in signature.args)
-            kernel.compile(argtys)  # loaded from the cache when it holds it
-            cres = kernel.overloads[argtys]
+            key = tuple(types.unliteral(t) for t in signature.args)
+            kernel.compile(key)  # loaded from the cache when it holds it
+            cres = kernel.overloads[key]
             if cres.signature.return_type != signature.return_type:
                 raise TypingError(f"{kernel.py_func.__qualname__} returns "
                                   f"{cres.signature.return_type}, declared "
@@ -43,7 +43,13 @@ def deferred(kernel, restype: types.Type):
             context.add_linking_libs(impl.libs)
             return impl(context, builder, cres.signature, args)
 
-        return sig, codegen
+        return restype(*argtys), codegen
 
+    # an intrinsic takes its arguments one by one: a definition of the kernel's arity
+    names = ", ".join(f"a{i}" for i in range(n))
+    scope = {"typer": typer}
+    exec(f"def call(typingctx, {names}):\n    return typer(({names},))\n", scope)  # noqa: S102
+    call = scope["call"]
     call.__doc__ = f"``{kernel.py_func.__qualname__}`` with its return type declared."
-    return call
+    call.__qualname__ = call.__name__ = f"deferred_{kernel.py_func.__name__}"
+    return intrinsic(call)
