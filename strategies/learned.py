@@ -538,7 +538,7 @@ def _table_context(obs, params, reps):
     tmask = ZERO
     duck = _NO_CARD
     low = _NO_CARD
-    later_void = np.int64(0)
+    later_void = 0
     if k > 0:
         taken_all = obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]
         tmask = obs[O_PLAYED] & ~taken_all
@@ -660,19 +660,6 @@ def _table_context(obs, params, reps):
             t_plain, g_win, g_give, f, pig_v, sheep_v, mt)
 
 
-def table_context_type():
-    """The numba type of :func:`_table_context`'s tuple (what the card loops
-    ``_best_lead``, ``_best_follow`` and ``_best_discard`` receive), for compiling them apart
-    (sim/core/warm.py ``learned_cards``); tests/test_warm.py checks it against the type the
-    table kernel passes."""
-    from numba.core import types as t
-
-    i, u = t.int64, t.uint64
-    gain = t.Tuple((i, t.boolean, t.boolean, i))
-    return t.Tuple((i, i, i, u, u, i, i, i, i, i, i, u, u, i, i, u, u, i) + (i,) * 12
-                   + (gain, gain, i, i, i, i))
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _representatives(obs):
     """The legal cards worth scoring: one per class of equivalent cards, the lowest (the
@@ -694,109 +681,72 @@ def _representatives(obs):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _common_indices(obs, tctx, c):
-    """The terms of :func:`_table_indices` every kind of decision shares: ``(heur, s, sm,
-    i0, i1, i2, i6, i10)``."""
-    heur_c = tctx[5]
-    o0, o1, o2, o6, o10 = tctx[18], tctx[19], tctx[20], tctx[24], tctx[28]
+def _table_indices(obs, tctx, c):
+    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
+    offsets of :func:`_table_context` plus the card's terms."""
+    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
+     reps, win_base, give_base, ally_void, foe_void, void_by,
+     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
+     t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
+    hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
     s = c // 13
-    return (heur, s, suit_mask(s), o0 + heur * 12, o1 + c * 15, o2 + c * 54 + heur * 3,
-            o6 + c * 12, o10 + c * 30)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _lead_indices(obs, tctx, c):
-    """:func:`_table_indices` of a lead (``kind`` 0)."""
-    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
-     reps, win_base, give_base, ally_void, foe_void, void_by,
-     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
-     t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
-    heur, s, sm, i0, i1, i2, i6, i10 = _common_indices(obs, tctx, c)
-    hand = obs[O_HAND]
-    su = unseen & sm
-    ua = min(popcount(su & _above(c)), 3)
-    ub = min(popcount(su & _below(c)), 3)
-    own = min(popcount(hand & sm), 4)
-    ov = np.int64((others_void >> np.uint64(s)) & ONE)
-    i3 = o3 + c * 160 + ua * 40 + ub * 10 + own * 2 + heur
-    i4 = o4 + s * 144 + ua * 36 + ov * 2
-    i5 = o5 + c * 54 + ov
-    i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
-    i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
-    i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
-          + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
-    return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _follow_indices(obs, tctx, c):
-    """:func:`_table_indices` of a follow (``kind`` 1)."""
-    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
-     reps, win_base, give_base, ally_void, foe_void, void_by,
-     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
-     t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
-    heur, s, sm, i0, i1, i2, i6, i10 = _common_indices(obs, tctx, c)
-    i8 = o8 + c * 120
-    cb = bit(c)
-    au = popcount(unseen & sm & _above(c))
-    if c > best:
-        wins = 1
-        # 0: nothing can overtake it (or we play last), 1: an unseen card can, 2: and a
-        # later seat is known void (it may be thrown a scoring card)
-        safe = 0 if (k == 3 or au == 0) else 1 + later_void
-        val = win_base
-        if cb & _SCORING:
-            val = value_bucket(_card_gain(c, t_plain, g_win, f, pig_v, sheep_v, mt))
+    sm = suit_mask(s)
+    i0 = o0 + heur * 12
+    i1 = o1 + c * 15
+    i2 = o2 + c * 54 + heur * 3
+    i6 = o6 + c * 12
+    i10 = o10 + c * 30
+    if kind == 0:
+        su = unseen & sm
+        ua = min(popcount(su & _above(c)), 3)
+        ub = min(popcount(su & _below(c)), 3)
+        own = min(popcount(hand & sm), 4)
+        ov = np.int64((others_void >> np.uint64(s)) & ONE)
+        i3 = o3 + c * 160 + ua * 40 + ub * 10 + own * 2 + heur
+        i4 = o4 + s * 144 + ua * 36 + ov * 2
+        i5 = o5 + c * 54 + ov
+        i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
+        i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
+        i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
+              + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
+    elif kind == 1:
+        i8 = o8 + c * 120
+        cb = bit(c)
+        au = popcount(unseen & sm & _above(c))
+        if c > best:
+            wins = 1
+            # 0: nothing can overtake it (or we play last), 1: an unseen card can, 2: and a
+            # later seat is known void (it may be thrown a scoring card)
+            safe = 0 if (k == 3 or au == 0) else 1 + later_void
+            val = win_base
+            if cb & _SCORING:
+                val = value_bucket(_card_gain(c, t_plain, g_win, f, pig_v, sheep_v, mt))
+        else:
+            wins = 0
+            safe = 0
+            val = give_base
+            if cb & _SCORING:
+                val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
+        dpos = 0 if c == duck else (1 if c == low else 2)
+        i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
+        i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
+        i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
+        i7 = o7 + c * 96 + val * 12 + wins * 6
+        i9 = o9 + _CLASS[c] * 288 + wins * 144 + safe * 48 + val
     else:
-        wins = 0
-        safe = 0
+        i8 = o8 + c * 120
+        cb = bit(c)
+        own = min(popcount(hand & sm), 4)
         val = give_base
         if cb & _SCORING:
             val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
-    dpos = 0 if c == duck else (1 if c == low else 2)
-    i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
-    i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
-    i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
-    i7 = o7 + c * 96 + val * 12 + wins * 6
-    i9 = o9 + _CLASS[c] * 288 + wins * 144 + safe * 48 + val
+        i3 = o3 + c * 80 + own * 16 + val
+        i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
+        i5 = o5 + c * 54
+        i7 = o7 + c * 48 + val * 6 + heur
+        i9 = o9 + _CLASS[c] * 240 + val * 5
     return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _discard_indices(obs, tctx, c):
-    """:func:`_table_indices` of a discard (``kind`` 2)."""
-    (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
-     reps, win_base, give_base, ally_void, foe_void, void_by,
-     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
-     t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
-    heur, s, sm, i0, i1, i2, i6, i10 = _common_indices(obs, tctx, c)
-    hand = obs[O_HAND]
-    i8 = o8 + c * 120
-    cb = bit(c)
-    own = min(popcount(hand & sm), 4)
-    val = give_base
-    if cb & _SCORING:
-        val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
-    i3 = o3 + c * 80 + own * 16 + val
-    i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
-    i5 = o5 + c * 54
-    i7 = o7 + c * 48 + val * 6 + heur
-    i9 = o9 + _CLASS[c] * 240 + val * 5
-    return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _table_indices(obs, tctx, c):
-    """The TABLE_SLOTS table entries of card ``c`` (a tuple of ints: no allocation): the
-    offsets of :func:`_table_context` plus the card's terms (:func:`_lead_indices`,
-    :func:`_follow_indices`, :func:`_discard_indices` by the decision's kind)."""
-    kind = tctx[2]
-    if kind == 0:
-        return _lead_indices(obs, tctx, c)
-    if kind == 1:
-        return _follow_indices(obs, tctx, c)
-    return _discard_indices(obs, tctx, c)
 
 
 @njit(cache=True, nogil=True)
@@ -843,78 +793,32 @@ def indices_batch(obs_all, params, idx_out, cards_out, counts):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lookup_sum(params, ru, ii):
-    """The sum of the table entries ``ii`` (:func:`_table_indices`) of row ``ru`` (uint64)
-    of ``params``, the table at N_PARAMS + HEADER; read in place (no row view: no
-    reference counting in the hot path), in a fixed order."""
-    i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = ii
+def _play_table(obs, params, r, reps):
+    """The table model's card: the card of ``reps`` (one per class of equivalent legal
+    cards) of the highest sum of lookups (ties: the lowest card).  ``r``: the row of
+    ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER;
+    read in place (no row view: no reference counting in the hot path)."""
+    tctx = _table_context(obs, params, reps)
+    ru = np.uint64(r)
     bu = np.uint64(N_PARAMS + HEADER)
-    # unsigned indices: numba then adds no negative-index wrap-around per lookup
-    return ((((params[ru, bu + np.uint64(i0)] + params[ru, bu + np.uint64(i1)])
-              + (params[ru, bu + np.uint64(i2)] + params[ru, bu + np.uint64(i3)]))
-             + ((params[ru, bu + np.uint64(i4)] + params[ru, bu + np.uint64(i5)])
-                + (params[ru, bu + np.uint64(i6)] + params[ru, bu + np.uint64(i7)])))
-            + ((params[ru, bu + np.uint64(i8)] + params[ru, bu + np.uint64(i9)])
-               + params[ru, bu + np.uint64(i10)]))
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_lead(obs, params, r, tctx):
-    """The table model's card of a lead: the card of ``tctx``'s representatives of the
-    highest sum of lookups (ties: the lowest card); ``r``: the model's row of ``params``."""
-    ru = np.uint64(r)
-    m = tctx[12]
+    m = reps
     best_c = lowest_bit(m)
     best_s = -np.inf
     while m:
         c = lowest_bit(m)
         m &= m - ONE
-        sc = _lookup_sum(params, ru, _lead_indices(obs, tctx, c))
+        i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, c)
+        # unsigned indices: numba then adds no negative-index wrap-around per lookup
+        sc = ((((params[ru, bu + np.uint64(i0)] + params[ru, bu + np.uint64(i1)])
+                + (params[ru, bu + np.uint64(i2)] + params[ru, bu + np.uint64(i3)]))
+               + ((params[ru, bu + np.uint64(i4)] + params[ru, bu + np.uint64(i5)])
+                  + (params[ru, bu + np.uint64(i6)] + params[ru, bu + np.uint64(i7)])))
+              + ((params[ru, bu + np.uint64(i8)] + params[ru, bu + np.uint64(i9)])
+                 + params[ru, bu + np.uint64(i10)]))
         if sc > best_s:
             best_s = sc
             best_c = c
     return best_c
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_follow(obs, params, r, tctx):
-    """:func:`_best_lead` of a follow."""
-    ru = np.uint64(r)
-    m = tctx[12]
-    best_c = lowest_bit(m)
-    best_s = -np.inf
-    while m:
-        c = lowest_bit(m)
-        m &= m - ONE
-        sc = _lookup_sum(params, ru, _follow_indices(obs, tctx, c))
-        if sc > best_s:
-            best_s = sc
-            best_c = c
-    return best_c
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _best_discard(obs, params, r, tctx):
-    """:func:`_best_lead` of a discard."""
-    ru = np.uint64(r)
-    m = tctx[12]
-    best_c = lowest_bit(m)
-    best_s = -np.inf
-    while m:
-        c = lowest_bit(m)
-        m &= m - ONE
-        sc = _lookup_sum(params, ru, _discard_indices(obs, tctx, c))
-        if sc > best_s:
-            best_s = sc
-            best_c = c
-    return best_c
-
-
-#: The three card loops called with their return type declared (sim/core/deferred.py): the
-#: table kernel compiles without them, they compile (or load) when its code is generated.
-_best_lead_call = deferred(_best_lead, types.int64)
-_best_follow_call = deferred(_best_follow, types.int64)
-_best_discard_call = deferred(_best_discard, types.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -949,20 +853,13 @@ def _play_mlp(obs, params, r):
 # of a table decision, and most of its slowdown on a loaded machine.
 @njit(cache=True, nogil=True, _nrt=False)
 def _play_table_kernel(obs, params, r, reps):
-    """The table model's card: the card of ``reps`` (one per class of equivalent legal
-    cards) of the highest sum of lookups (ties: the lowest card).  ``r``: the row of
-    ``params`` holding the model (:func:`model_index`), the table at N_PARAMS + HEADER."""
-    tctx = _table_context(obs, params, reps)
-    kind = tctx[2]
-    if kind == 0:
-        return _best_lead_call(obs, params, r, tctx)
-    if kind == 1:
-        return _best_follow_call(obs, params, r, tctx)
-    return _best_discard_call(obs, params, r, tctx)
+    """:func:`_play_table` compiled on its own, without reference counting."""
+    return _play_table(obs, params, r, reps)
 
 
 #: :func:`_play_table_kernel` called with its return type declared (sim/core/deferred.py):
-#: a caller compiles without it, and it compiles (or loads) when the caller's code is made.
+#: a caller compiles without it, and it compiles (or loads from the cache) when the
+#: caller's code is generated.
 _table_card = deferred(_play_table_kernel, types.int64)
 
 

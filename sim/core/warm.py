@@ -6,7 +6,13 @@ reaches the strategies' out-of-line kernels (``heuristic``'s, ``learned``'s tabl
 and compiles them before it can go on.  On a machine with a second core the strategies can
 be compiled meanwhile, by a child process that compiles them and writes them to numba's
 on-disk cache: when this process reaches them it loads them from the cache instead of
-compiling them (numba reads its cache index afresh at every compile).
+compiling them (numba reads its cache index afresh at every compile).  A kernel called
+with its return type declared (sim/core/deferred.py: the heuristic's three kernels,
+``learned``'s table kernel, ``advise``'s table-model rollout policy) is
+reached only when its caller's code is generated, late in the caller's compile, which
+leaves the child time to finish it; this process may meanwhile compile a share of its own
+first (:func:`compile_here`: ``advise`` compiles the heuristic's kernels while the child
+compiles ``learned``'s table kernel, which calls them).
 
 :func:`start` launches the child (``python -m sim.core.warm TARGET...``, the
 :data:`TARGETS` of a table: sim/engine/threads.py ``warm_targets``) and makes the
@@ -47,25 +53,21 @@ _CHILD_ENV = "GONGZHU_SIM_WARM_CHILD"
 #: Longest wait (seconds) for one target before this process compiles it itself.
 WAIT_CAP = 600.0
 
-#: What the child can compile, name → (module, dispatcher, argument types, the dispatchers
-#: it compiles — each waits for the target in this process).  Argument types are numba
-#: type expressions evaluated in the child: the very types the engines and ``advise``'s
-#: rollout pass (``A1``: uint64 1-d C array, ``A2``: float64 2-d C array).
+#: What the child can compile, name → (module, dispatcher(s) — names separated by spaces,
+#: one argument list —, argument types, the dispatchers it compiles — each waits for the
+#: target in this process).  Argument types are numba type expressions evaluated where the
+#: target compiles: the very types the engines and ``advise``'s rollout pass (``A1``:
+#: uint64 1-d C array, ``A2``: float64 2-d C array).
 TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
     # one deck: the heuristic's three kernels (play_heuristic inlines into its callers)
     "heuristic": ("strategies.heuristic", "play_heuristic", "(A1, A2, types.uint64)",
                   (("strategies.heuristic", "_lead"), ("strategies.heuristic", "_follow"),
                    ("strategies.heuristic", "_discard"))),
-    # one deck: learned's table kernel, with the heuristic's kernels its context reads (its
-    # three card loops are compiled apart: ``learned_cards``)
+    # one deck: learned's table kernel (its context reads the heuristic's kernels: compiled
+    # here too unless this process compiled them meanwhile, :func:`compile_here`)
     "learned_table": ("strategies.learned", "_play_table_kernel",
                       "(A1, A2, types.int64, types.uint64)",
                       (("strategies.learned", "_play_table_kernel"),)),
-    # one deck: learned's three card loops (the table kernel calls them when its code is
-    # generated: sim/core/deferred.py), for this process to compile itself
-    # (:func:`compile_here`) while the child compiles the table kernel
-    "learned_cards": ("strategies.learned", "_best_lead _best_follow _best_discard",
-                      "(A1, A2, types.int64, TCTX)", ()),
     # two decks: the heuristic's kernel
     "heuristic2": ("strategies.heuristic_two_decks", "decide2", "(A1,)",
                    (("strategies.heuristic_two_decks", "decide2"),)),
@@ -226,13 +228,10 @@ def _compile_target(name: str) -> None:
     compiled kernels to its cache)."""
     from numba.core import types
 
-    from strategies.learned import table_context_type
-
     module, attrs, sig, _ = TARGETS[name]
     a1 = types.Array(types.uint64, 1, "C")
     a2 = types.Array(types.float64, 2, "C")
-    argtypes = eval(sig, {"A1": a1, "A2": a2, "types": types,  # noqa: S307 - our table
-                          "TCTX": table_context_type()})
+    argtypes = eval(sig, {"A1": a1, "A2": a2, "types": types})  # noqa: S307 - our table
     for attr in attrs.split():
         _dispatcher(module, attr).compile(argtypes)
 

@@ -300,8 +300,8 @@ def _warm_rollout(policy: int, table: np.ndarray, rules: np.ndarray) -> None:
     """When the one-deck rollout of ``policy`` with the parameter table ``table`` (or a
     table of the same shape and models) is cold, start a second process compiling the
     players' kernels while this one compiles the rollout (sim/core/warm.py): for a table
-    model its table kernel (with the heuristic's kernels), this process compiling the
-    table's card loops first; else the heuristic's kernels.  Once per process."""
+    model its table kernel, this process compiling the heuristic's kernels (which the table
+    kernel calls) first; else the heuristic's kernels.  Once per process."""
     from sim.core import warm
     from sim.core.kernel_cache import cache_is_cold
     from sim.game.observation import O_SIZE
@@ -316,7 +316,7 @@ def _warm_rollout(policy: int, table: np.ndarray, rules: np.ndarray) -> None:
         return
     if plays.mask == F_LEARNED:
         if warm.start(["learned_table"]):
-            warm.compile_here(["learned_cards"])
+            warm.compile_here(["heuristic"])
     elif plays.mask & (F_HEURISTIC | F_LEARNED):
         warm.start(["heuristic"])
 
