@@ -84,8 +84,9 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
 #: there, so that it imports the very sources this process compiles.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-#: (target, seconds, this process's CPU seconds when it began) of each wait of this process
-#: for the child (scripts/profile_compile.py reports them).
+#: (target, seconds, this process's CPU seconds when it began) of each first compile in
+#: this process of a dispatcher the child compiles: its wait for the child (0 seconds when
+#: the child had finished; scripts/profile_compile.py reports them).
 waits: list[tuple[str, float, float]] = []
 #: This process's CPU seconds when it started the child.
 started_cpu = 0.0
@@ -150,9 +151,10 @@ def _wait_then_compile(disp, target: str):
 
     def compile(sig):
         event = _events.get(target)
-        if event is not None and not event.is_set():
+        if event is not None:
             t0, c0 = time.monotonic(), time.process_time()
-            event.wait(WAIT_CAP)
+            if not event.is_set():
+                event.wait(WAIT_CAP)
             waits.append((target, time.monotonic() - t0, c0))
         disp.__dict__.pop("compile", None)  # back to numba's own, for good
         return original(disp, sig)
