@@ -503,9 +503,9 @@ def play_heuristic(obs, params, rng):
         for k in range(1, 4):
             others_void |= obs[O_VOIDS + ((seat + k) & 3)]
         c = _lead_call(hand, legal, unseen, exposed, others_void, np.int64(params[seat, _P_PUSH]),
-                  np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
-                  np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]),
-                  np.int64(params[seat, _P_SPADE_GUARD]))
+                       np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
+                       np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]),
+                       np.int64(params[seat, _P_SPADE_GUARD]))
         return np.int64(c), rng
     leader = np.int64(obs[O_LEADER])
     led_card = np.int64(obs[O_TRICK])
@@ -532,11 +532,11 @@ def play_heuristic(obs, params, rng):
             if (obs[O_VOIDS + ((leader + k) & 3)] >> np.uint64(led)) & ONE:
                 rem_void = True
         c = _follow_call(legal, unseen, exposed, partner, (n, led, best, winner, tmask),
-                    obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
-                    params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
+                         obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
+                         params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
     else:
         pt = obs[O_TAKEN + partner] if partner != NO_PARTNER else ZERO
         c = _discard_call(hand, legal, unseen, exposed, partner, (n, led, best, winner, tmask), pt,
-                     winner_taken, params[seat, _P_HEART_DUMP],
-                     np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
+                          winner_taken, params[seat, _P_HEART_DUMP],
+                          np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
     return np.int64(c), rng
