@@ -72,7 +72,6 @@ from numba import njit, types
 from numba.extending import overload
 
 from sim.core.bits import ONE, ZERO, bit, lowest_bit, popcount, suit_mask
-from sim.core.deferred import deferred
 from sim.core.rng import bounded, next_u64, splitmix64
 from sim.game import flags as ef
 from sim.game.cards import DJ, EXPOSABLE, FULL_DECK, SCORING_MASK, SQ, mask_of
@@ -502,12 +501,13 @@ def _overload_policy_in(plays, policy, obs, rng, table):
     return impl
 
 
-@njit(cache=True, nogil=True)
-def table_policy(plays, policy, obs, rng, table):
+@njit(cache=True, nogil=True, inline="always")
+def _table_policy(plays, policy, obs, rng, table):
     """:func:`_policy_in` of the play set of a table model alone (``F_LEARNED``:
-    :func:`rollout_plays` of ``learned`` with a table model), compiled on its own and
-    without the overload: the rollout policy's card for the observation ``obs``, ``(card,
-    rng)`` — the same card (``plays`` is not read)."""
+    :func:`rollout_plays` of ``learned`` with a table model), written without the overload
+    (whose implementation numba compiles apart once more only to learn its type), for
+    :func:`rollout_value_k`: the rollout policy's card for the observation ``obs``,
+    ``(card, rng)`` — the same card (``plays`` is not read)."""
     if policy == _R_LOWEST:
         return play_lowest(obs, rng)
     if (policy == _R_LEARNED or policy == R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
@@ -515,12 +515,6 @@ def table_policy(plays, policy, obs, rng, table):
         # model's own (play_model_table_inline): the body both inline, once
         return _learned_table(obs, table, rng, policy == R_LEARNED_PLAYER)
     return play_lowest(obs, rng)
-
-
-#: :func:`table_policy` called with its return type declared (sim/core/deferred.py): a
-#: rollout calling it (:func:`rollout_value_k`) compiles without it, and it compiles (or
-#: loads from the cache) when the rollout's code is generated.
-_table_policy_call = deferred(table_policy, types.Tuple((types.int64, types.uint64)))
 
 
 @njit(cache=True, nogil=True)
@@ -791,13 +785,12 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
 @njit(cache=True, nogil=True)
 def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure, rng,
                     scratch):
-    """:func:`rollout_value_in` of a table model's play set (``F_LEARNED`` alone) with the
-    policy a kernel of its own (:func:`table_policy`, called with its return type
-    declared): the same values; the rollout compiles without the policy, whose table
-    kernel a second process may compile meanwhile (sim/core/warm.py), at the cost of a
-    call per decision."""
+    """:func:`rollout_value_in` of a table model's play set (``F_LEARNED`` alone), its
+    policy written without the overload (:func:`_table_policy`): the same values, typed
+    without compiling the table kernel (strategies/learned.py ``_table_card``), which a
+    second process may compile meanwhile (sim/core/warm.py)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)), _table_policy_call)
+                    scratch, (np.int64(0), None, np.int64(0)), _table_policy)
 
 
 def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
@@ -849,8 +842,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     :func:`_endgame`); ``head`` (key ``head``): the
     first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
     policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``;
-    ``choose``: how a policy's card is chosen, :func:`_policy_in` (inlined) or, for a
-    table model alone, :func:`table_policy` called as a kernel of its own.
+    ``choose``: how a policy's card is chosen (inlined), :func:`_policy_in` or, for a
+    table model alone, :func:`_table_policy`.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
