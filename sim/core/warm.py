@@ -8,11 +8,11 @@ be compiled meanwhile, by a child process that compiles them and writes them to 
 on-disk cache: when this process reaches them it loads them from the cache instead of
 compiling them (numba reads its cache index afresh at every compile).  A kernel called
 with its return type declared (sim/core/deferred.py: the heuristic's three kernels,
-``learned``'s table kernel, ``advise``'s table-model rollout policy) is
-reached only when its caller's code is generated, late in the caller's compile, which
-leaves the child time to finish it; this process may meanwhile compile a share of its own
-first (:func:`compile_here`: ``advise`` compiles the heuristic's kernels while the child
-compiles ``learned``'s table kernel, which calls them).
+``learned``'s table kernel) is reached only when its caller's code is generated, late in
+the caller's compile, which leaves the child time to finish it; this process may
+meanwhile compile a share of its own first (:func:`compile_here`: ``advise`` compiles the
+heuristic's kernels while the child compiles ``learned``'s table kernel, which calls
+them).
 
 :func:`start` launches the child (``python -m sim.core.warm TARGET...``, the
 :data:`TARGETS` of a table: sim/engine/threads.py ``warm_targets``) and makes the
