@@ -24,8 +24,8 @@ ADVISE = ["advise", "KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--pl
 
 def test_targets_of_a_table():
     assert warm_targets(1, F_BASE | F_HEURISTIC) == ["heuristic"]
-    assert warm_targets(1, F_BASE | F_HEURISTIC | F_LEARNED) == ["heuristic"]
-    assert warm_targets(1, F_LEARNED) == ["heuristic"]
+    assert warm_targets(1, F_BASE | F_HEURISTIC | F_LEARNED) == ["learned_table"]
+    assert warm_targets(1, F_LEARNED) == ["learned_table"]
     assert warm_targets(2, F_BASE | F_HEURISTIC) == ["heuristic2"]
     assert warm_targets(2, F_BASE | F_LEARNED) == ["learned2_table"]
     assert warm_targets(1, F_BASE) == []
