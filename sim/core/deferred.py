@@ -27,7 +27,11 @@ from numba.extending import intrinsic
 def deferred(kernel, restype: types.Type):
     """A jitted stand-in for ``kernel(...)`` (a numba dispatcher; the same positional
     arguments) returning ``restype`` (a numba type): typed at once, ``kernel`` compiled for
-    the caller's argument types when the caller's code is generated (module doc)."""
+    the caller's argument types when the caller's code is generated (module doc).  With
+    numba's JIT disabled (``NUMBA_DISABLE_JIT``: ``kernel`` is a plain function) ``kernel``
+    itself."""
+    if not hasattr(kernel, "py_func"):
+        return kernel
     n = len(inspect.signature(kernel.py_func).parameters)
 
     def typer(argtys):
