@@ -8,8 +8,9 @@ the environment); prints the CPU seconds of all compiles and the largest dispatc
 CPU (``time.process_time``, so other jobs on the machine change the figures little), each
 with its signature count.  The method of docs/performance.md "Where a cold compile goes".
 When a second process compiled the table's strategy kernels (sim/core/warm.py), its CPU
-seconds and this process's waits for it are printed too (the critical path of a quiet
-machine: this process's CPU plus its waits).
+seconds and this process's waits for it are printed too, with the critical path of a quiet
+two-core machine: this process's CPU up to its first need of the child's kernels, then the
+child's end if later, then the rest.
 """
 
 from __future__ import annotations
@@ -70,13 +71,18 @@ def main() -> None:
         warm._child.wait()
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         child = usage.ru_utime + usage.ru_stime
-        # a quiet two-core machine: this process runs until its first wait, then until the
-        # child is done (its CPU counted from its start), then to its end
+        # a quiet two-core machine: this process runs until it first needs the child's
+        # kernels, then until the child is done (its CPU counted from its start, at
+        # started_cpu of this process's), then to its end
         first = min((c for _, _, c in warm.waits), default=None)
         path = (own_cpu if first is None
                 else max(first, warm.started_cpu + child) + own_cpu - first)
+        needed = ("never needed them" if first is None else
+                  f"started it at {warm.started_cpu:.1f} s of its CPU, first needed its "
+                  f"kernels at {first:.1f} s and waited "
+                  f"{sum(s for _, s, _ in warm.waits):.1f} s for them (wall)")
         print(f"a second process compiled {' '.join(warm._events)}: {child:.1f} s of CPU; "
-              f"this one waited {sum(s for _, s, _ in warm.waits):.1f} s for it (wall); "
+              f"this one {needed}; "
               f"critical path on a quiet two-core machine about {path:.1f} s of CPU from "
               "the process start "
               "(GONGZHU_SIM_WARM=0: no second process)", file=sys.stderr)

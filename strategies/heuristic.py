@@ -54,9 +54,10 @@ Parameters (``heuristic:key=value``): see :data:`HEURISTIC_PARAMS`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
+from sim.core.deferred import deferred
 from sim.game.cards import (
     CT,
     DIAMONDS_MASK,
@@ -479,6 +480,14 @@ def _lead(hand, legal, unseen, exposed, others_void, push, hunt, w_above, w_belo
     return best_c
 
 
+#: The three kernels called with their return type declared (sim/core/deferred.py): a
+#: caller of :func:`play_heuristic` compiles without them, and they compile (or load from
+#: the cache) when the caller's code is generated.
+_lead_call = deferred(_lead, types.int64)
+_follow_call = deferred(_follow, types.int64)
+_discard_call = deferred(_discard, types.int64)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def play_heuristic(obs, params, rng):
     """Choose a card from the observation: ``(card, rng)``; params row ``obs[O_SEAT]``."""
@@ -493,10 +502,10 @@ def play_heuristic(obs, params, rng):
         others_void = ZERO
         for k in range(1, 4):
             others_void |= obs[O_VOIDS + ((seat + k) & 3)]
-        c = _lead(hand, legal, unseen, exposed, others_void, np.int64(params[seat, _P_PUSH]),
-                  np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
-                  np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]),
-                  np.int64(params[seat, _P_SPADE_GUARD]))
+        c = _lead_call(hand, legal, unseen, exposed, others_void, np.int64(params[seat, _P_PUSH]),
+                       np.int64(params[seat, _P_HUNT]), np.int64(params[seat, _P_W_ABOVE]),
+                       np.int64(params[seat, _P_W_BELOW]), np.int64(params[seat, _P_W_SHORT]),
+                       np.int64(params[seat, _P_SPADE_GUARD]))
         return np.int64(c), rng
     leader = np.int64(obs[O_LEADER])
     led_card = np.int64(obs[O_TRICK])
@@ -522,12 +531,12 @@ def play_heuristic(obs, params, rng):
         for k in range(n + 1, 4):
             if (obs[O_VOIDS + ((leader + k) & 3)] >> np.uint64(led)) & ONE:
                 rem_void = True
-        c = _follow(legal, unseen, exposed, partner, (n, led, best, winner, tmask),
-                    obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
-                    params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
+        c = _follow_call(legal, unseen, exposed, partner, (n, led, best, winner, tmask),
+                         obs[O_TAKEN + seat], winner_taken, rem_void, params[seat, _P_TRANS_MIN],
+                         params[seat, _P_TAKE_CLEAN] > 0.0, params[seat, _P_GRAB_SHEEP] > 0.0)
     else:
         pt = obs[O_TAKEN + partner] if partner != NO_PARTNER else ZERO
-        c = _discard(hand, legal, unseen, exposed, partner, (n, led, best, winner, tmask), pt,
-                     winner_taken, params[seat, _P_HEART_DUMP],
-                     np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
+        c = _discard_call(hand, legal, unseen, exposed, partner, (n, led, best, winner, tmask), pt,
+                          winner_taken, params[seat, _P_HEART_DUMP],
+                          np.int64(params[seat, _P_DISCARD_SHORT]), params[seat, _P_HEART_FIRST])
     return np.int64(c), rng

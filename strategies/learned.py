@@ -30,9 +30,10 @@ themselves are the ``heuristic`` defaults (the heuristic feature reads them).  M
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.core.bits import ONE, ZERO, bit, highest_bit, lowest_bit, popcount, suit_mask
+from sim.core.deferred import deferred
 from sim.game.cards import CT, DJ, FULL_DECK, HA, HEARTS_MASK, SA, SCORING_MASK, SK, SQ, mask_of
 from sim.game.observation import (
     NO_PARTNER,
@@ -856,6 +857,12 @@ def _play_table_kernel(obs, params, r, reps):
     return _play_table(obs, params, r, reps)
 
 
+#: :func:`_play_table_kernel` called with its return type declared (sim/core/deferred.py):
+#: a caller compiles without it, and it compiles (or loads from the cache) when the
+#: caller's code is generated.
+_table_card = deferred(_play_table_kernel, types.int64)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def keep_pig(obs):
     """True when the deciding seat, holding the pig (♠Q) with it legal and another card
@@ -922,7 +929,7 @@ def _learned_any(obs, params, rng, guard):
             reps &= ~_PIG
         if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
             return lowest_bit(reps), rng
-        return _play_table_kernel(obs, params, r, reps), rng
+        return _table_card(obs, params, r, reps), rng
     if version != FEATURE_VERSION:
         return lowest_bit(legal), rng
     return _play_mlp(obs, params, r), rng
@@ -943,7 +950,7 @@ def _learned_table(obs, params, rng, guard):
         reps &= ~_PIG
     if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
         return lowest_bit(reps), rng
-    return _play_table_kernel(obs, params, r, reps), rng
+    return _table_card(obs, params, r, reps), rng
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -108,6 +108,7 @@ from strategies.learned import (
     FEATURE_VERSION,
     HEADER,
     TABLE_VERSION,
+    _learned_table,
     decision_scores,
     play_learned_inline,
     play_learned_table_inline,
@@ -500,6 +501,22 @@ def _overload_policy_in(plays, policy, obs, rng, table):
     return impl
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _table_policy(plays, policy, obs, rng, table):
+    """:func:`_policy_in` of the play set of a table model alone (``F_LEARNED``:
+    :func:`rollout_plays` of ``learned`` with a table model), written without the overload
+    (whose implementation numba compiles apart once more only to learn its type), for
+    :func:`rollout_value_k`: the rollout policy's card for the observation ``obs``,
+    ``(card, rng)`` — the same card (``plays`` is not read)."""
+    if policy == _R_LOWEST:
+        return play_lowest(obs, rng)
+    if (policy == _R_LEARNED or policy == R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
+        # the player's card (its pig rule included: play_learned_table_inline) or the
+        # model's own (play_model_table_inline): the body both inline, once
+        return _learned_table(obs, table, rng, policy == R_LEARNED_PLAYER)
+    return play_lowest(obs, rng)
+
+
 @njit(cache=True, nogil=True)
 def has_model(params, seat):
     """Whether row ``seat`` of the parameter table carries a one-deck learned model (an MLP
@@ -752,7 +769,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
                     scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                              np.int64(0)))
+                              np.int64(0)), _policy_in)
 
 
 @njit(cache=True, nogil=True)
@@ -762,7 +779,18 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)))
+                    scratch, (np.int64(0), None, np.int64(0)), _policy_in)
+
+
+@njit(cache=True, nogil=True)
+def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch):
+    """:func:`rollout_value_in` of a table model's play set (``F_LEARNED`` alone), its
+    policy written without the overload (:func:`_table_policy`): the same values, typed
+    without compiling the table kernel (strategies/learned.py ``_table_card``), which a
+    second process may compile meanwhile (sim/core/warm.py)."""
+    return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+                    scratch, (np.int64(0), None, np.int64(0)), _table_policy)
 
 
 def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
@@ -788,11 +816,12 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
     """:func:`_rollout` compiled with every policy (:data:`ROLLOUT_PLAYS`): the search's
     rollout with its ``exact`` and ``head`` keys."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, ends)
+                    scratch, ends, _policy_in)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends):
+def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends,
+             choose):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
@@ -812,7 +841,9 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     :data:`EXACT_COLS`) (any shape when ``exact`` is 0; None compiles no endgame:
     :func:`_endgame`); ``head`` (key ``head``): the
     first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
-    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
+    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``;
+    ``choose``: how a policy's card is chosen (inlined), :func:`_policy_in` or, for a
+    table model alone, :func:`_table_policy`.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
@@ -880,8 +911,8 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy_in(plays, _R_LEARNED if n_head < head else policy,
-                                        ro, rng, table)
+                    c, rng = choose(plays, _R_LEARNED if n_head < head else policy,
+                                    ro, rng, table)
                     n_head += 1
             cb = bit(c)
             h[p] = hand & ~cb

@@ -6,7 +6,13 @@ reaches the strategies' out-of-line kernels (``heuristic``'s, ``learned``'s tabl
 and compiles them before it can go on.  On a machine with a second core the strategies can
 be compiled meanwhile, by a child process that compiles them and writes them to numba's
 on-disk cache: when this process reaches them it loads them from the cache instead of
-compiling them (numba reads its cache index afresh at every compile).
+compiling them (numba reads its cache index afresh at every compile).  A kernel called
+with its return type declared (sim/core/deferred.py: the heuristic's three kernels,
+``learned``'s table kernel) is reached only when its caller's code is generated, late in
+the caller's compile, which leaves the child time to finish it; this process may
+meanwhile compile a share of its own first (:func:`compile_here`: ``advise`` compiles the
+heuristic's kernels while the child compiles ``learned``'s table kernel, which calls
+them).
 
 :func:`start` launches the child (``python -m sim.core.warm TARGET...``, the
 :data:`TARGETS` of a table: sim/engine/threads.py ``warm_targets``) and makes the
@@ -47,15 +53,21 @@ _CHILD_ENV = "GONGZHU_SIM_WARM_CHILD"
 #: Longest wait (seconds) for one target before this process compiles it itself.
 WAIT_CAP = 600.0
 
-#: What the child can compile, name → (module, dispatcher, argument types, the dispatchers
-#: it compiles — each waits for the target in this process).  Argument types are numba
-#: type expressions evaluated in the child: the very types the engines and ``advise``'s
-#: rollout pass (``A1``: uint64 1-d C array, ``A2``: float64 2-d C array).
+#: What the child can compile, name → (module, dispatcher(s) — names separated by spaces,
+#: one argument list —, argument types, the dispatchers it compiles — each waits for the
+#: target in this process).  Argument types are numba type expressions evaluated where the
+#: target compiles: the very types the engines and ``advise``'s rollout pass (``A1``:
+#: uint64 1-d C array, ``A2``: float64 2-d C array).
 TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
     # one deck: the heuristic's three kernels (play_heuristic inlines into its callers)
     "heuristic": ("strategies.heuristic", "play_heuristic", "(A1, A2, types.uint64)",
                   (("strategies.heuristic", "_lead"), ("strategies.heuristic", "_follow"),
                    ("strategies.heuristic", "_discard"))),
+    # one deck: learned's table kernel (its context reads the heuristic's kernels: compiled
+    # here too unless this process compiled them meanwhile, :func:`compile_here`)
+    "learned_table": ("strategies.learned", "_play_table_kernel",
+                      "(A1, A2, types.int64, types.uint64)",
+                      (("strategies.learned", "_play_table_kernel"),)),
     # two decks: the heuristic's kernel
     "heuristic2": ("strategies.heuristic_two_decks", "decide2", "(A1,)",
                    (("strategies.heuristic_two_decks", "decide2"),)),
@@ -72,8 +84,9 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
 #: there, so that it imports the very sources this process compiles.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-#: (target, seconds, this process's CPU seconds when it began) of each wait of this process
-#: for the child (scripts/profile_compile.py reports them).
+#: (target, seconds, this process's CPU seconds when it began) of each first compile in
+#: this process of a dispatcher the child compiles: its wait for the child (0 seconds when
+#: the child had finished; scripts/profile_compile.py reports them).
 waits: list[tuple[str, float, float]] = []
 #: This process's CPU seconds when it started the child.
 started_cpu = 0.0
@@ -138,9 +151,10 @@ def _wait_then_compile(disp, target: str):
 
     def compile(sig):
         event = _events.get(target)
-        if event is not None and not event.is_set():
+        if event is not None:
             t0, c0 = time.monotonic(), time.process_time()
-            event.wait(WAIT_CAP)
+            if not event.is_set():
+                event.wait(WAIT_CAP)
             waits.append((target, time.monotonic() - t0, c0))
         disp.__dict__.pop("compile", None)  # back to numba's own, for good
         return original(disp, sig)
@@ -212,15 +226,27 @@ def start(names: list[str]) -> bool:
 
 
 def _compile_target(name: str) -> None:
-    """In the child: compile target ``name`` (its dispatcher for its argument types; numba
-    writes the compiled kernels to its cache)."""
+    """Compile target ``name`` (its dispatchers for its argument types; numba writes the
+    compiled kernels to its cache)."""
     from numba.core import types
 
-    module, attr, sig, _ = TARGETS[name]
-    disp = _dispatcher(module, attr)
+    module, attrs, sig, _ = TARGETS[name]
     a1 = types.Array(types.uint64, 1, "C")
     a2 = types.Array(types.float64, 2, "C")
-    disp.compile(eval(sig, {"A1": a1, "A2": a2, "types": types}))  # noqa: S307 - our table
+    argtypes = eval(sig, {"A1": a1, "A2": a2, "types": types})  # noqa: S307 - our table
+    for attr in attrs.split():
+        _dispatcher(module, attr).compile(argtypes)
+
+
+def compile_here(names: list[str]) -> None:
+    """Compile the :data:`TARGETS` ``names`` in this process now (its share of the work
+    while a child compiles others: the child loads them from the cache when it reaches
+    them).  Raises nothing: a target that fails is compiled again where it is needed."""
+    for name in names:
+        try:
+            _compile_target(name)
+        except Exception:  # noqa: BLE001 - a courtesy: the caller compiles what it needs
+            pass
 
 
 def main(argv: list[str]) -> int:

@@ -13,10 +13,10 @@ def warm_targets(decks: int, mask: int) -> list[str]:
     """The sim.core.warm ``TARGETS`` worth compiling apart for a table of play set ``mask`` (a
     :class:`~strategies.playset.PlaySet` mask) with ``decks`` decks, in the order this
     process needs them: two decks, ``learned``'s table model (its context reads the
-    heuristic: it brings the heuristic's kernel), else the heuristic's; one deck, the
-    heuristic's (for ``learned`` too: the engine reaches the one-deck table model too early
-    for a child compiling it to finish first, measured).  None for a table that also
-    compiles ``search``, ``greedy`` or the MLP path (compiled in this process, as before)."""
+    heuristic: it brings the heuristic's kernel), else the heuristic's; one deck,
+    ``learned``'s table kernel (this process compiling the heuristic's kernels meanwhile:
+    :data:`_HERE`), else the heuristic's.  None for a table that also compiles ``search``,
+    ``greedy`` or the MLP path (compiled in this process, as before)."""
     from strategies.playset import F_GREEDY, F_HEURISTIC, F_LEARNED, F_MLP, F_SEARCH
 
     if mask & (F_SEARCH | F_GREEDY | F_MLP) or not mask & (F_HEURISTIC | F_LEARNED):
@@ -25,8 +25,12 @@ def warm_targets(decks: int, mask: int) -> list[str]:
 
 
 #: The sim.core.warm target of a table by deck count and whether ``learned`` sits there.
-_WARM_TARGETS = {1: {"heuristic": "heuristic", "learned": "heuristic"},
+_WARM_TARGETS = {1: {"heuristic": "heuristic", "learned": "learned_table"},
                  2: {"heuristic": "heuristic2", "learned": "learned2_table"}}
+#: The targets this process compiles itself while the child compiles a target
+#: (sim.core.warm ``compile_here``): the one-deck table kernel calls the heuristic's kernels
+#: only when its code is generated (sim/core/deferred.py), so the child loads them.
+_HERE = {"learned_table": ["heuristic"]}
 
 
 def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:
@@ -39,7 +43,9 @@ def _cold_call(kernel: Callable, call_args: tuple, decks: int) -> None:
     key = f"{name}:{plays!r}" if plays is not None else name
     cold = kernel_cache.note_if_cold(kernel, args=call_args, name=key, decks=decks)
     if plays is not None and kernel_cache.cache_is_cold(kernel, args=call_args):
-        warm.start(warm_targets(decks, plays.mask))  # the table's strategies, meanwhile
+        targets = warm_targets(decks, plays.mask)
+        if warm.start(targets):  # the table's strategies, meanwhile
+            warm.compile_here([n for t in targets for n in _HERE.get(t, [])])
     before = kernel_cache.compile_seconds()
     kernel(*call_args)
     spent = kernel_cache.compile_seconds() - before

@@ -208,7 +208,10 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
     elif name.split(":", 1)[0].strip() == "learned":
         policy = ROLLOUTS["learned"]
         choice = (seats if seats is not None else seat_players(name, decks))[0]
-        table = rollout_table(params_table([choice] * 4, pos.rules), pos.seat)
+        params = params_table([choice] * 4, pos.rules)
+        if decks == 1:  # a second process starts compiling the players' kernels now
+            _warm_rollout(policy, params, pos.rules.to_array())
+        table = rollout_table(params, pos.seat)
     else:
         return None
     rules = pos.rules.to_array()
@@ -233,12 +236,10 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
     the ``learned`` player does, its pig rule included (``R_LEARNED_PLAYER``)."""
     import os
 
-    from sim.core import warm
-    from sim.core.kernel_cache import cache_is_cold, note_if_cold
+    from sim.core.kernel_cache import note_if_cold
     from sim.engine.request import COMPILE_ALL
     from sim.game.cards import cards_to_mask
     from sim.game.observation import O_SIZE
-    from strategies.playset import F_HEURISTIC, F_LEARNED
     from strategies.search import (
         MEASURES,
         R_LEARNED_PLAYER,
@@ -246,7 +247,6 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
         exposure_counts,
         rollout_heuristic_table,
         rollout_plays,
-        rollout_value_in,
         rollout_value_t,
     )
 
@@ -264,19 +264,17 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
         kernel, lead = rollout_value_t, ()
     else:
         plays = rollout_plays(policy, table)
+        kernel = _rollout_kernel(plays)
 
         def value(*args):
-            return rollout_value_in(plays, *args)
+            return kernel(plays, *args)
 
-        kernel, lead = rollout_value_in, (plays,)
+        lead = (plays,)
     call = (*lead, np.zeros(4, np.uint64), np.zeros(O_SIZE, np.uint64), 0, policy, table, rules,
             exp, zero_sum, np.uint64(0), scratch)
     note_if_cold(kernel, args=call)
-    if lead and cache_is_cold(kernel, args=call):
-        # the heuristic's kernels (which learned's table model reads too) compile in a second
-        # process while this one compiles the rollout and the table model (sim.core.warm)
-        if plays.mask & (F_HEURISTIC | F_LEARNED):
-            warm.start(["heuristic"])
+    if lead:
+        _warm_rollout(policy, table, rules)
 
     def values(st: GameState, seat: int, legal: list, r0: np.uint64) -> list[float]:
         obs = st.observation(seat)
@@ -286,6 +284,41 @@ def _rollout1(policy: int, table: np.ndarray | None, rules: np.ndarray):
                             scratch)[0]) for c in legal]
 
     return values
+
+
+def _rollout_kernel(plays):
+    """The one-deck rollout kernel of the play set ``plays`` (strategies/search.py): a
+    table model's with its policy a kernel of its own (``rollout_value_k``: compiled in two
+    processes, :func:`_warm_rollout`), else ``rollout_value_in``."""
+    from strategies.playset import F_LEARNED
+    from strategies.search import rollout_value_in, rollout_value_k
+
+    return rollout_value_k if plays.mask == F_LEARNED else rollout_value_in
+
+
+def _warm_rollout(policy: int, table: np.ndarray, rules: np.ndarray) -> None:
+    """When the one-deck rollout of ``policy`` with the parameter table ``table`` (or a
+    table of the same shape and models) is cold, start a second process compiling the
+    players' kernels while this one compiles the rollout (sim/core/warm.py): for a table
+    model its table kernel, this process compiling the heuristic's kernels (which the table
+    kernel calls) first; else the heuristic's kernels.  Once per process."""
+    from sim.core import warm
+    from sim.core.kernel_cache import cache_is_cold
+    from sim.game.observation import O_SIZE
+    from strategies.playset import F_HEURISTIC, F_LEARNED
+    from strategies.search import MEASURES, rollout_plays
+
+    plays = rollout_plays(policy, table)
+    call = (plays, np.zeros(4, np.uint64), np.zeros(O_SIZE, np.uint64), 0, policy, table,
+            rules, np.zeros(4, dtype=np.int64), MEASURES["zero_sum"], np.uint64(0),
+            np.empty(O_SIZE + 4, dtype=np.uint64))
+    if not cache_is_cold(_rollout_kernel(plays), args=call):
+        return
+    if plays.mask == F_LEARNED:
+        if warm.start(["learned_table"]):
+            warm.compile_here(["heuristic"])
+    elif plays.mask & (F_HEURISTIC | F_LEARNED):
+        warm.start(["heuristic"])
 
 
 def _rollout2(policy: int, table: np.ndarray | None, rules: np.ndarray):
