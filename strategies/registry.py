@@ -204,6 +204,9 @@ def _valid_names(kind: str) -> str:
 
 
 def _parse(kind: str, name: str, decks: int | None) -> Choice:
+    from sim.game.cards import ascii_commas
+
+    name = ascii_commas(name)  # heuristic:a=1，b=2, fixed:猪、羊
     base = name.strip().partition(":")[0]
     strategy = _REGISTRY[kind].get(base)
     if strategy is None:
@@ -281,8 +284,10 @@ def parse_seats(text: str | list[str], what: str) -> list[str]:
     if isinstance(text, list | tuple):
         names = [str(t).strip() for t in text]
     else:
+        from sim.game.cards import split_commas
+
         names = []
-        for tok in (t.strip() for t in text.split(",")):
+        for tok in split_commas(text):
             prev = names[-1] if names else ""
             if prev and (
                 ("=" in tok and ":" not in tok)  # heuristic:a=1,b=2 / rule:k=v,k=v

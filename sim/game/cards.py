@@ -165,6 +165,25 @@ CHINESE_CARDS = (("变压器", "♣10"), ("變壓器", "♣10"), ("猪", "♠Q")
                  ("羊", "♦J"))
 #: Chinese punctuation players type between cards and groups.
 _CHINESE_PUNCT = {"，": ",", "、": ",", "：": ":", "；": ";", "　": " "}
+#: The commas players type between the items of a list: the full-width comma ``，`` and the
+#: enumeration comma ``、`` stand for ``,``.
+CHINESE_COMMAS = ("，", "、")
+
+
+def ascii_commas(text: str) -> str:
+    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,``: every option that
+    takes a comma-separated list (seats, players, tables, study cards, ``key=value``
+    parameters) reads it through this or :func:`split_commas`, as ``--options`` does."""
+    for zh in CHINESE_COMMAS:
+        text = text.replace(zh, ",")
+    return text
+
+
+def split_commas(text: str) -> list[str]:
+    """The items of a comma-separated list, each stripped; ``，`` and ``、`` count as commas
+    (:func:`ascii_commas`): ``"0，2"`` → ``["0", "2"]``.  Empty items are kept (``"a,,b"``
+    → ``["a", "", "b"]``) for the caller to refuse or skip."""
+    return [t.strip() for t in ascii_commas(text).split(",")]
 #: The hint an error about text with Chinese characters adds (docs/cards.md).
 CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
                  "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
