@@ -87,3 +87,43 @@ def test_review_out_that_cannot_be_written_is_refused_before_the_work(tmp_path, 
     line = one_error_line(run("review", str(rec), "--out", path, "-q"))
     assert line.startswith(f"Error: --out {path}: ")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE", "deal.txt"]
+
+
+# ------------------------------------------------------------------ file encodings
+
+ZH_RECORD = "seat 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5\nleader 3\ntrick 1: 3:梅花2 0:梅花A\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "gbk", "gb18030"])
+def test_text_files_are_read_in_the_encodings_editors_save(tmp_path, encoding):
+    from sim.game.record import parse_record
+    from sim.game.textfile import decode_text, read_text
+
+    data = ZH_RECORD.encode(encoding)
+    assert decode_text(data, "x") == ZH_RECORD
+    f = tmp_path / "deal.txt"
+    f.write_bytes(data)
+    assert read_text(str(f), "x") == ZH_RECORD
+    assert parse_record(read_text(str(f), "x")).hands[0] == parse_record(ZH_RECORD).hands[0]
+    # the command reads it (and stops at the bad --seat, before any analysis)
+    assert one_error_line(run("review", str(f), "--seat", "7")) == (
+        "Error: --seat must be 0..3, got 7")
+    stdin = CliRunner().invoke(main, ["review", "-", "--seat", "7"], input=data)
+    assert one_error_line(stdin) == "Error: --seat must be 0..3, got 7"
+    # a hands file: the line's Chinese is read, so the error quotes it
+    h = tmp_path / "hands.txt"
+    h.write_bytes("# 我的牌\n黑桃Q43 绿32 方块AKQJT98 梅花2\n".encode(encoding))
+    line = one_error_line(run("expose", "--hands-file", str(h)))
+    assert line.startswith(f"Error: {h} line 2: unknown suit in '绿32'")
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\x80",
+                                  "seat 0: SA\n".encode("utf-16-le"), b"\xff\x80\x81"])
+def test_a_file_in_no_known_encoding_is_one_error_line(tmp_path, data):
+    f = tmp_path / "deal.txt"
+    f.write_bytes(data)
+    line = one_error_line(run("review", str(f)))
+    assert line.startswith(f"Error: the record {f}: cannot read it as text")
+    assert "UTF-8, UTF-16 with a byte-order mark, or GB18030/GBK" in line
+    line = one_error_line(run("expose", "--hands-file", str(f)))
+    assert line.startswith(f"Error: --hands-file {f}: cannot read it as text")

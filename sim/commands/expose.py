@@ -432,13 +432,10 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
             raise InputError("missing HAND (13 cards, e.g. 'S:543 H:32 D:AKQJT98 C:2'; 26 "
                              "with --decks 2) or --hands-file FILE")
         return [("", " ".join(hand))]
+    from sim.game.textfile import read_text
+
     out = []
-    try:
-        with open(hands_file, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"--hands-file {hands_file}: cannot read it as UTF-8 text ({exc})") from None
+    lines = read_text(hands_file, f"--hands-file {hands_file}").splitlines()
     for k, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if text:

@@ -152,15 +152,14 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
 
 
 def _read(path: str) -> str:
-    from sim.errors import InputError
+    """The record's text, from the file ``path`` or (``-``) stdin, in any encoding
+    :mod:`sim.game.textfile` reads (UTF-8, UTF-16 with a byte-order mark, GB18030)."""
+    from sim.game.textfile import decode_text, read_text
 
     if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the record {path}: {exc}") from None
+        raw = getattr(sys.stdin, "buffer", None)
+        return sys.stdin.read() if raw is None else decode_text(raw.read(), "the record on stdin")
+    return read_text(path, f"the record {path}")
 
 
 #: How a review begins in each --format (text, json, html): an existing --out file is
