@@ -73,6 +73,13 @@ def test_chinese_commas_on_the_command_line(tmp_path):
     rec.write_text(TRACE, encoding="utf-8")
     assert one_error_line(run("review", str(rec), "--seat", "0，9")) == (
         "Error: --seat must be 0..3, got 9")
+    holders = ["score", "红桃A", "羊", "-", "猪", "--variant", "pig_sheep", "--format", "json"]
+    import json
+
+    assert json.loads(run(*holders, "--holders", "0，2").output) == json.loads(
+        run(*holders, "--holders", "0,2").output)
+    assert one_error_line(run(*holders, "--holders", "0、7")) == (
+        "Error: --holders: seat 7 out of range 0-3")
 
 
 # ------------------------------------------------------------------ review --out

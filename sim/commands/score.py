@@ -49,7 +49,9 @@ def _check_four(taken: tuple[str, ...]) -> None:
 def _parse_holders(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
-    parts = [p for p in text.replace(",", " ").split() if p]
+    from sim.game.cards import ascii_commas
+
+    parts = [p for p in ascii_commas(text).replace(",", " ").split() if p]
     if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
         raise InputError(
             f"--holders must be two seats 'PIG,SHEEP' (0-3), e.g. --holders 0,2; got {text!r}"

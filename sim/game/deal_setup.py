@@ -22,6 +22,7 @@ from sim.game.cards import (
     card_str,
     check_copies,
     parse_card,
+    parse_cards,
     parse_hand,
 )
 from sim.game.decks import deck_spec
@@ -111,7 +112,7 @@ def given_flags(hands: list[list[int]], rules: Rules, exposed) -> list[int]:
                 or not 0 <= seat <= 3:
             raise GameStateError(f"exposed cards: seat must be 0..3, got {seat!r}")
         if isinstance(cards, str):
-            cards = cards.replace(",", " ").split()
+            cards = parse_cards(cards)
         cs = [parse_card(c) if isinstance(c, str) else int(c) for c in cards]
         counts = Counter(cs)
         f = 0
