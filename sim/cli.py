@@ -41,7 +41,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
-            click.echo(f"Error: {exc}", err=True)
+            from sim.game.cards import quote_typed
+
+            # a part of an argument quoted as the card reader saw it ('♥Z') as typed ('红桃Z')
+            click.echo(f"Error: {quote_typed(str(exc), *ctx.meta.get('typed', ()))}", err=True)
             sys.exit(2)
         except click.BadParameter as exc:
             if not isinstance(getattr(exc.param, "type", None), click.Path):

@@ -60,9 +60,8 @@ def test_chinese_single_cards_and_the_cards_names():
 
 
 @pytest.mark.parametrize(("text", "needle"), [
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X'"),
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X' in '梅花X'"),
     ("黑桃Q43 绿32 方块AKQJT98 梅花2", "unknown suit in '绿32'"),
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
 ])
 def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, needle):
     with pytest.raises(CardError) as err:
@@ -70,6 +69,17 @@ def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, 
     msg = str(err.value)
     assert needle in msg and "黑桃 红桃 方块 梅花" in msg and "猪 羊 变压器" in msg
     assert "\n" not in msg
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
+    ("黑桃Q43，红桃32 方块AKQJT9 梅花2", "hand '黑桃Q43，红桃32 方块AKQJT9 梅花2' has 12 cards, "
+     "expected 13"),
+])
+def test_a_chinese_hand_read_but_wrong_gets_no_hint_on_writing_cards(text, message):
+    with pytest.raises(CardError) as err:
+        parse_hand(text, size=13)
+    assert str(err.value) == message
 
 
 def test_a_malformed_chinese_hand_on_the_command_line_is_one_error_line():

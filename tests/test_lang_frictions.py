@@ -134,3 +134,42 @@ def test_a_file_in_no_known_encoding_is_one_error_line(tmp_path, data):
     assert "UTF-8, UTF-16 with a byte-order mark, or GB18030/GBK" in line
     line = one_error_line(run("expose", "--hands-file", str(f)))
     assert line.startswith(f"Error: --hands-file {f}: cannot read it as text")
+
+
+# ------------------------------------------------------------------ errors as typed
+
+HINT = "; Chinese: 黑桃 红桃 方块 梅花"
+ZH_PLAYS = ("梅花2 梅花A 梅花8 梅花K 梅花3 梅花6 梅花4 梅花Q 方块4 方块Q 方块10 方块A 黑桃9 黑桃8 "
+            "黑桃4 黑桃J 黑桃5 红桃A")
+
+
+@pytest.mark.parametrize(("args", "start"), [
+    (["expose", "黑桃Q43 红桃3X 方块AKQJT98 梅花2"], "Error: unknown rank 'X' in '红桃3X' "),
+    (["expose", "ＳＱ４３ Ｈ３２ ＤＡＫＱＪＴ９８ Ｃ２Ｘ"],
+     "Error: unknown rank 'Ｘ' in 'Ｃ２Ｘ' "),
+    (["score", "红桃A 红桃Z 猪", "-", "-", "-"], "Error: seat 0: unknown card '红桃Z' "),
+    (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--plays", ZH_PLAYS + " 黑桃X"],
+     "Error: --plays: play 19 '黑桃X': unknown card '黑桃X' "),
+    (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--exposed", "1＝红桃A，梅花Z",
+      "--plays", ZH_PLAYS + " 黑桃3"], "Error: --exposed 1=红桃A，梅花Z: unknown card '梅花Z' "),
+])
+def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
+    line = one_error_line(run(*args))
+    assert line.startswith(start)
+    assert (HINT in line) == any("\u4e00" <= ch <= "\u9fff" for ch in start), line
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2 猪"],
+     "Error: card 猪 (SQ) appears twice in a one-deck hand"),
+    (["expose", "黑桃Q43，红桃32，方块AKQJT9 梅花2"],
+     "Error: hand '黑桃Q43，红桃32，方块AKQJT9 梅花2' has 12 cards, expected 13"),
+    (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--opponents", "heuristic，nobody"],
+     "Error: opponents needs one name or three (the other seats in increasing seat number), "
+     "got 2: 'heuristic，nobody'"),
+    (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--exposed", "1=红桃A，梅花2",
+      "--plays", ZH_PLAYS + " 黑桃3"],
+     "Error: --exposed 1=红桃A，梅花2: 梅花2 (C2) is not exposable (only 猪 羊 变压器 红桃A)"),
+])
+def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
+    assert one_error_line(run(*args)) == line

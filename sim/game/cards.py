@@ -36,6 +36,7 @@ offending card or text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -108,7 +109,13 @@ _SUIT_OF_CHAR = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "
 
 
 class CardError(InputError):
-    """Raised for malformed or inconsistent card/hand text; the message names the culprit."""
+    """Raised for malformed or inconsistent card/hand text; the message names the culprit.
+
+    ``reading``: the text could not be read as cards (an unknown card, suit or rank); False
+    for cards read but wrong together (a hand's size, a card given twice), which get no
+    hint on how to write cards in Chinese."""
+
+    reading: bool = True
 
 
 def suit_of(c: int) -> int:
@@ -199,17 +206,40 @@ def chinese_hint(text: str) -> str:
     return f"; {CHINESE_FORMS}" if _has_cjk(text) else ""
 
 
-def _from_chinese(text: str) -> str:
-    """``text`` with the Chinese suit names as suit symbols (a space before each, so
-    ``黑桃Q43红桃32`` is two suit groups), the cards' names as cards set apart by spaces
-    (``猪`` → `` ♠Q ``) and Chinese punctuation as ASCII; other text unchanged."""
-    for zh, ascii_ in _CHINESE_PUNCT.items():
-        text = text.replace(zh, ascii_)
-    for zh, c in CHINESE_CARDS:
-        text = text.replace(zh, f" {c} ")
-    for zh, sym in CHINESE_SUITS:
-        text = text.replace(zh, f" {sym}")
-    return text
+#: The Chinese names :func:`clean_text` replaces, in the order it tries them (the cards'
+#: names, then the suits' names longest first), with what each becomes.
+_CHINESE_NAMES = (tuple((zh, f" {c} ") for zh, c in CHINESE_CARDS)
+                  + tuple((zh, f" {sym}") for zh, sym in CHINESE_SUITS))
+
+
+def _clean_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`clean_text` of ``text`` and, per character of it, the span ``(start, end)`` of
+    ``text`` it comes from (a Chinese name's replacement: the whole name), so that an error
+    about the cleaned text can quote what was typed (:func:`typed_part`)."""
+    chars = [(c, i) for i, ch in enumerate(text) for c in unicodedata.normalize("NFKC", ch)]
+    norm = "".join(c for c, _ in chars)
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(norm):
+        ch, i = chars[k]
+        for zh, rep in _CHINESE_NAMES:
+            if norm.startswith(zh, k):
+                end = chars[k + len(zh) - 1][1] + 1
+                out.append(rep)
+                spans += [(i, end)] * len(rep)
+                k += len(zh)
+                break
+        else:
+            ch = _CHINESE_PUNCT.get(ch, ch)
+            cat = unicodedata.category(ch)
+            if cat == "Zs":
+                ch = " "
+            if cat != "Cf" and not "\ufe00" <= ch <= "\ufe0f":
+                out.append(ch)
+                spans.append((i, i + 1))
+            k += 1
+    return "".join(out), spans
 
 
 def clean_text(text: str) -> str:
@@ -226,15 +256,49 @@ def clean_text(text: str) -> str:
     """
     if text.isascii():
         return text
-    text = _from_chinese(unicodedata.normalize("NFKC", text))
-    out = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        if cat == "Zs":
-            out.append(" ")
-        elif cat != "Cf" and not "\ufe00" <= ch <= "\ufe0f":
-            out.append(ch)
-    return "".join(out)
+    return _clean_spans(text)[0]
+
+
+def seat_and_cards(item: str) -> tuple[str, str, str]:
+    """``SEAT=CARDS`` (``--known``, ``--exposed``) split at its first ``=`` (or full-width
+    ``＝``): the seat as :func:`clean_text` reads it (``１`` as ``1``), ``"="`` (``""`` when
+    there is none) and the cards as typed, so that an error about them quotes the typed
+    text."""
+    at = [k for k in (item.find("="), item.find("＝")) if k >= 0]
+    if not at:
+        return clean_text(item), "", ""
+    return clean_text(item[:min(at)]), "=", item[min(at) + 1:]
+
+
+def typed_part(part: str, text: str) -> str | None:
+    """What was typed in ``text`` for ``part`` of its :func:`clean_text` (``" ♥AK"`` of
+    ``"黑桃Q 红桃AK"`` → ``"红桃AK"``), or None when ``part`` is not in the cleaned text or
+    is already ``text``'s own."""
+    if not part or text.isascii() or part in text:
+        return None
+    cleaned, spans = _clean_spans(text)
+    at = cleaned.find(part)
+    if at < 0:
+        return None
+    typed = text[spans[at][0]:spans[at + len(part) - 1][1]]
+    return typed.strip() if part.strip() == part else typed
+
+
+#: A text an error message quotes (``repr`` of a str without a quote in it).
+_QUOTED = re.compile(r"'([^'\\\n]*)'")
+
+
+def quote_typed(message: str, *texts: str) -> str:
+    """``message`` with each quoted part of a cleaned text (:func:`clean_text`) replaced by
+    what was typed in one of ``texts``: ``unknown card '♥Z'`` for ``红桃Z`` reads
+    ``unknown card '红桃Z'``.  Parts found as typed, or in no text, stay."""
+    def typed(m: re.Match) -> str:
+        for t in texts:
+            if isinstance(t, str) and (got := typed_part(m.group(1), t)) is not None:
+                return repr(got)
+        return m.group(0)
+
+    return _QUOTED.sub(typed, message)
 
 
 def parse_card(text: str) -> int:
@@ -258,11 +322,13 @@ def parse_card(text: str) -> int:
     raise CardError(f"unknown card {text!r} ({CARD_FORMS}){chinese_hint(text)}")
 
 
-def _ranks_of_suit(suit: int, text: str) -> list[int]:
+def _ranks_of_suit(suit: int, text: str, context: str | None = None) -> list[int]:
+    """The cards of suit ``suit`` whose ranks ``text`` lists; an error quotes ``context``
+    (the whole suit group, ``♥3X``; default ``text``)."""
     t = text.strip().upper().replace("10", "T")
     if t in ("", "-"):
         return []
-    return [card(suit, _rank_index(ch, text)) for ch in t]
+    return [card(suit, _rank_index(ch, context or text)) for ch in t]
 
 
 def _split_cards(text: str) -> list[str]:
@@ -289,9 +355,29 @@ def parse_cards(text: str) -> list[int]:
     try:
         return [parse_card(tok) for tok in _split_cards(cleaned)]
     except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
-        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
-            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
-        raise
+        raise as_typed(exc, text) from None
+
+
+def as_typed(exc: CardError, text: str) -> CardError:
+    """``exc`` about the cleaned ``text`` (:func:`clean_text`) as the error about ``text``:
+    quoting what was typed (:func:`quote_typed`) and, for an error reading Chinese text (not
+    a hand's size or a card given twice), ending with :data:`CHINESE_FORMS`."""
+    msg = quote_typed(str(exc), text)
+    if exc.reading and _has_cjk(text) and CHINESE_FORMS not in msg:
+        msg = f"{msg}; {CHINESE_FORMS}"
+    if msg == str(exc):
+        return exc
+    out = CardError(msg)
+    out.reading = exc.reading
+    return out
+
+
+def _not_reading(msg: str) -> CardError:
+    """A CardError about cards that were read (a hand's size, a card given twice): no
+    :data:`CHINESE_FORMS` hint is added to it."""
+    exc = CardError(msg)
+    exc.reading = False
+    return exc
 
 
 def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
@@ -307,9 +393,7 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
     try:
         return _parse_hand(clean_text(text), decks, size)
     except CardError as exc:
-        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
-            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
-        raise
+        raise as_typed(exc, text) from None
 
 
 def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
@@ -338,7 +422,7 @@ def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
                 raise CardError(f"{card_err}; {HAND_FORMS}") from None
     check_copies(cards, decks)
     if size is not None and len(cards) != size:
-        raise CardError(f"hand {text!r} has {len(cards)} cards, expected {size}")
+        raise _not_reading(f"hand {text!r} has {len(cards)} cards, expected {size}")
     return sorted(cards)
 
 
@@ -374,7 +458,7 @@ def _parse_per_suit(t: str) -> list[int]:
         rest = tok[1:]
         if rest.startswith(":"):
             rest = rest[1:]
-        cards.extend(_ranks_of_suit(suit, rest))
+        cards.extend(_ranks_of_suit(suit, rest, tok))
     return cards
 
 
@@ -384,11 +468,14 @@ def times(k: int) -> str:
 
 
 def check_copies(cards: Iterable[int], decks: int = 1) -> None:
-    """Raise CardError naming a card that appears more than ``decks`` times."""
+    """Raise CardError naming a card that appears more than ``decks`` times (as
+    :func:`sim.game.names.named` names it: ``猪 (SQ)`` when printing in Chinese)."""
     for c, k in Counter(cards).items():
         if k > decks:
-            raise CardError(f"card {card_str(c)} appears {times(k)} in a "
-                            f"{_DECK_ADJECTIVES[decks]} hand")
+            from sim.game.names import named
+
+            raise _not_reading(f"card {named(card_str(c))} appears {times(k)} in a "
+                               f"{_DECK_ADJECTIVES[decks]} hand")
 
 
 #: The deck count as an adjective (sim/game/decks.py ``DeckSpec.adjective``; this module
@@ -491,7 +578,7 @@ def parse_play(text: str) -> list[int]:
             try:
                 cards.append(parse_card(rest[:n]))
             except CardError:
-                raise CardError(f"unknown play {text!r}") from None
+                raise CardError(f"unknown play {text!r}{chinese_hint(text)}") from None
             rest = rest[n:]
     if not 1 <= len(cards) <= 2:
         raise CardError(f"a play is one card or two, got {text!r}")

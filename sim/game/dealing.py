@@ -34,10 +34,10 @@ from sim.game.cards import (
     CardError,
     card_str,
     cards_to_masks2,
-    clean_text,
     hand_to_pbn,
     masks2_to_cards,
     parse_hand,
+    seat_and_cards,
     times,
 )
 from sim.game.decks import deck_spec
@@ -153,7 +153,7 @@ def parse_known(items: Iterable[str]) -> dict[int, str]:
     out: dict[int, str] = {}
     given: dict[int, str] = {}
     for item in items:
-        seat_text, sep, cards = clean_text(item).partition("=")  # '１＝SA' as '1=SA'
+        seat_text, sep, cards = seat_and_cards(item)  # '１＝SA' as '1=SA'
         try:
             seat = int(seat_text.strip())
         except ValueError:
