@@ -22,6 +22,42 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0+src"
 
 
+#: A character :class:`_WideFormatter` puts after each wide character while click wraps text
+#: (a private-use character, never typed in help), so that a character two columns wide
+#: counts two; it is taken out again before anything is written.
+_PAD = "\ue000"
+
+
+def _pad(text: str) -> str:
+    """``text`` with :data:`_PAD` after each character two columns wide (猪, 满红, ，)."""
+    import unicodedata
+
+    if text.isascii():
+        return text
+    return "".join(ch + _PAD if unicodedata.east_asian_width(ch) in "WF" else ch
+                   for ch in text)
+
+
+class _WideFormatter(click.HelpFormatter):
+    """click's help formatter, wrapping by display columns: click counts characters, so a
+    line holding Chinese ran past the terminal's edge by one column per character."""
+
+    def write_text(self, text: str) -> None:  # noqa: D102 - click API
+        super().write_text(_pad(text))
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:  # noqa: D102
+        super().write_dl([(_pad(a), _pad(b)) for a, b in rows], col_max, col_spacing)
+
+    def write(self, string: str) -> None:  # noqa: D102 - click API
+        super().write(string.replace(_PAD, ""))
+
+
+class _Context(click.Context):
+    """The context of every command: help wrapped by display width (:class:`_WideFormatter`)."""
+
+    formatter_class = _WideFormatter
+
+
 class _Group(click.Group):
     """A group that turns the project's input errors into exit code 2 and Ctrl-C or
     SIGTERM into exit code 130 (commands that have an estimate so far print it first)."""
@@ -87,6 +123,32 @@ class _Group(click.Group):
         ctx.meta["typed"] = list(args)
         return super().resolve_command(ctx, args)
 
+    context_class = _Context
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:  # noqa: D102
+        cmd.context_class = _Context  # its --help wraps by display width too
+        super().add_command(cmd, name)
+
+    def format_commands(self, ctx: click.Context, formatter) -> None:  # noqa: D102
+        """The list of commands, each one line: a short help with Chinese is cut to the
+        columns left (click cuts it to as many characters)."""
+        from sim.game.names import width
+
+        cmds = [(n, c) for n in self.list_commands(ctx)
+                if (c := self.get_command(ctx, n)) is not None and not c.hidden]
+        if not cmds:
+            return
+        limit = formatter.width - 6 - max(len(n) for n, _ in cmds)
+        rows = []
+        for name, cmd in cmds:
+            text, n = cmd.get_short_help_str(limit), limit
+            while width(text) > limit and n > 10:
+                n -= width(text) - limit
+                text = cmd.get_short_help_str(n)
+            rows.append((name, text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, name: str):  # noqa: D401 - click API
         """``help [COMMAND]`` (what players type first) is ``--help``; it is not listed."""
         cmd = super().get_command(ctx, name)
@@ -111,7 +173,7 @@ def _help_command(group: click.Group) -> click.Command:
         if sub is None or command == "help":
             raise click.UsageError(f"No such command {command!r}; the commands are: "
                                    f"{', '.join(group.list_commands(top))}", ctx)
-        with click.Context(sub, info_name=command, parent=top) as sub_ctx:
+        with sub.context_class(sub, info_name=command, parent=top) as sub_ctx:
             click.echo(sub.get_help(sub_ctx))
 
     return _help

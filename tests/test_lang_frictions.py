@@ -173,3 +173,22 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
 ])
 def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
     assert one_error_line(run(*args)) == line
+
+
+# ------------------------------------------------------------------ --help by display width
+
+
+@pytest.mark.parametrize("args", [["--help"], ["expose", "--help"], ["study", "--help"],
+                                  ["help", "score"], ["run", "--help"]])
+def test_help_with_chinese_wraps_by_display_width(args):
+    from sim.game.names import width
+
+    out = CliRunner().invoke(main, args, terminal_width=80).output
+    lines = out.splitlines()
+    assert any(width(line) > len(line) for line in lines)  # Chinese is there
+    assert max(width(line) for line in lines) <= 80, [ln for ln in lines if width(ln) > 80]
+    assert "\ue000" not in out
+    if args == ["--help"]:  # one line per command, cut to the columns left
+        commands = lines[lines.index("Commands:") + 1:]
+        assert len(commands) == len([c for c in main.commands if not main.commands[c].hidden])
+        assert any("(亮牌) 猪 ♠Q" in line and line.endswith("...") for line in commands)
