@@ -192,3 +192,65 @@ def test_help_with_chinese_wraps_by_display_width(args):
         commands = lines[lines.index("Commands:") + 1:]
         assert len(commands) == len([c for c in main.commands if not main.commands[c].hidden])
         assert any("(亮牌) 猪 ♠Q" in line and line.endswith("...") for line in commands)
+
+
+# ------------------------------------------------------------------ trace, run, compare in 中文
+
+TRACE_JSON = (
+    '{"deal": 0, "seed": 1, "rules": {"decks": 1}, "first_deal": true, "hands": '
+    '["AKQ8.KQJ.J84.AQ5", "J9643.8742.AT6.K", "752.AT65.Q97.J74", "T.93.K532.T98632"], '
+    '"exposed": [["DJ"], [], [], ["CT"]], "leader": 3, "tricks": [{"leader": 3, "plays": '
+    '[{"seat": 3, "cards": ["C2"]}, {"seat": 0, "cards": ["CA"]}, {"seat": 1, "cards": '
+    '["CK"]}, {"seat": 2, "cards": ["CJ"]}], "winner": 0}, {"leader": 0, "plays": [{"seat": '
+    '0, "cards": ["C5"]}, {"seat": 1, "cards": ["H8"]}, {"seat": 2, "cards": ["C4"]}, '
+    '{"seat": 3, "cards": ["C3"]}], "winner": 0}], "collected": [["SQ", "HT", "DJ", "CT"], '
+    '[], [], []], "raw": [2000, 0, 0, 0], "zero_sum": [2000.0, -666.5, -666.5, -666.5], '
+    '"points": [24000, -8004, -8004, -8004], "team_points": null}')
+
+
+@pytest.fixture
+def zh():
+    from sim.game.names import set_lang
+
+    set_lang("zh")
+    yield
+    set_lang("en")
+
+
+def test_trace_text_names_cards_in_chinese_and_reads_back_the_same(zh):
+    import json
+
+    from sim.engine.trace import format_text
+    from sim.game.names import set_lang
+    from sim.game.record import parse_record
+
+    rec = json.loads(TRACE_JSON)
+    text = format_text(rec)
+    lines = text.splitlines()
+    assert lines[0] == "deal 0 (seed 1) — first deal of the match, 梅花2 leads"
+    assert lines[5] == "  exposed: seat 0: 羊; seat 3: 变压器"
+    assert lines[6] == "  trick  1  lead 3  3:梅花2  0:梅花A  1:梅花K  2:梅花J  → 0"
+    assert lines[8].endswith("took 猪 红桃10 羊 变压器")
+    assert lines[1] == "  seat 0: ♠ A K Q 8  ♥ K Q J  ♦ J 8 4  ♣ A Q 5"  # hands: symbols
+    set_lang("en")
+    english = format_text(rec)
+    assert "3:♣2  0:♣A" in english and "took ♠Q ♥10 ♦J ♣10" in english
+    assert parse_record(text) == parse_record(english)  # review reads either
+
+
+def test_run_and_compare_text_name_cards_in_chinese(zh):
+    from sim.game.names import set_lang, show_policy
+    from sim.jobs.results_format import format_summary
+
+    assert show_policy("fixed:SQ,HA") == "fixed:猪,红桃A"
+    assert show_policy("heuristic+fixed:sq，h10") == "heuristic+fixed:猪,红桃10"
+    assert show_policy("heuristic+rule:pig_low=3") == "heuristic+rule:pig_low=3"
+    players, exposures = ["heuristic"] * 4, ["never", "fixed:SQ,DJ", "rule", "always"]
+    text = format_summary([], players, exposures)
+    assert "fixed:猪,羊" in text
+    heads = text.splitlines()[text.splitlines().index("rates (share of deals)") + 1].split()
+    assert heads == ["seat", "exp", "猪", "exp", "羊", "exp", "变压器", "exp", "红桃A",
+                     "took", "猪", "took", "羊", "took", "变压器", "满红", "满贯"]
+    set_lang("en")
+    english = format_summary([], players, exposures)
+    assert "fixed:SQ,DJ" in english and "exp pig" in english and "took transformer" in english

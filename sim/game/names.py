@@ -3,9 +3,10 @@
 
 The command line chooses the language once per command (``gongzhu-sim --lang``; by default
 Chinese when a card or option was typed with Chinese characters) with :func:`set_lang`;
-the text formatters of ``expose``, ``advise``, ``review`` and ``score`` name cards through
-:func:`show`.  JSON, CSV and Parquet outputs always carry the English labels, so scripts
-read the same keys whichever language a person reads.
+the text formatters of ``expose``, ``advise``, ``review``, ``score``, ``trace``, ``run`` and
+``compare`` name cards through :func:`show` (policies through :func:`show_policy`).  JSON,
+CSV and Parquet outputs always carry the English labels, so scripts read the same keys
+whichever language a person reads.
 """
 
 from __future__ import annotations
@@ -116,6 +117,37 @@ def expose_text(option: str) -> str:
     return "expose " + show(option)
 
 
+def show_policy(name: str) -> str:
+    """An exposure policy's (or a ``PLAYER+EXPOSURE`` candidate's) name as printed text
+    names it: the cards of ``fixed:`` as :func:`show` names each (``fixed:SQ,HA`` →
+    ``fixed:猪,红桃A`` when Chinese is chosen); other names unchanged."""
+    if _lang != "zh" or "fixed:" not in name:
+        return name
+    from sim.game.cards import CardError, card_str, split_commas
+
+    out = []
+    for part in name.split("+"):
+        base, sep, arg = part.partition(":")
+        if base.strip() == "fixed" and sep:
+            try:
+                arg = ",".join(show(card_str(parse_card(c))) for c in split_commas(arg))
+            except CardError:
+                pass
+        out.append(base + sep + arg)
+    return "+".join(out)
+
+
+#: The exposable cards by the names the summaries give them (``exposed_pig``, ``took_sheep``).
+CARD_OF_NAME = {"pig": "SQ", "sheep": "DJ", "transformer": "CT", "heartA": "HA"}
+
+
+def show_named_card(word: str) -> str:
+    """``pig``, ``sheep``, ``transformer``, ``heartA`` as printed text names the card: the
+    word itself, or its Chinese name (``猪``, ``红桃A``) when Chinese is chosen."""
+    code = CARD_OF_NAME.get(word)
+    return show(code, "zh") if code is not None and _lang == "zh" else word
+
+
 def named(label: str) -> str:
     """``label`` for a message: as :func:`show` names it, with the English label after it
     when that differs (``猪 (SQ)``), so a message quoting a Chinese input reads both ways."""
@@ -144,6 +176,6 @@ def rjust(text: str, n: int) -> str:
     return " " * max(0, n - width(text)) + text
 
 
-__all__ = ["LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "get_lang", "has_chinese", "ljust",
-           "expose_text", "named", "note_text", "rjust", "set_lang", "show", "show_cards", "width",
-           "zh_card"]
+__all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "expose_text", "get_lang",
+           "has_chinese", "ljust", "named", "note_text", "rjust", "set_lang", "show", "show_cards",
+           "show_named_card", "show_policy", "width", "zh_card"]
