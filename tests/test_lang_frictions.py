@@ -58,7 +58,7 @@ def test_every_comma_separated_option_takes_chinese_commas():
         "heuristic", "lowest", "random"]
     assert split_tables("heuristic，lowest") == ["heuristic", "lowest"]
     assert _study({"cards": "猪，羊"}, "") == {"cards": ("pig", "sheep")}
-    assert parse_exposure("fixed:猪、羊").params == parse_exposure("fixed:SQ,DJ").params
+    assert parse_exposure("fixed:猪、羊") == parse_exposure("fixed:SQ,DJ")  # same name too
     assert parse_exposure("rule:pig_low=3，trans_low=2") == parse_exposure(
         "rule:pig_low=3,trans_low=2")
     assert parse_player("heuristic:push_pig=2，lead_short=9").params == parse_player(
