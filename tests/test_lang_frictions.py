@@ -65,6 +65,14 @@ def test_every_comma_separated_option_takes_chinese_commas():
         "heuristic:push_pig=2,lead_short=9").params
 
 
+def test_deal_counts_take_chinese_commas_and_full_width_digits():
+    from sim.commands.options import deal_count
+
+    kind = deal_count(1)
+    assert [kind.convert(v, None, None) for v in ("1，000，000", "１０００", "２.５ｅ３")] == [
+        1_000_000, 1000, 2500]
+
+
 def test_chinese_commas_on_the_command_line(tmp_path):
     # four seats read from Chinese commas: the fourth name is the one refused
     line = one_error_line(run("trace", "--players", "heuristic，lowest、random，nobody"))
