@@ -178,6 +178,15 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
     (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--exposed", "1=红桃A，梅花2",
       "--plays", ZH_PLAYS + " 黑桃3"],
      "Error: --exposed 1=红桃A，梅花2: 梅花2 (C2) is not exposable (only 猪 羊 变压器 红桃A)"),
+    (["score", "红桃A", "-", "-", "-", "--exposed", "红桃K"],
+     "Error: card 红桃K (HK) is not exposable (only 猪 羊 变压器 红桃A can be exposed)"),
+    (["score", "HA", "-", "-", "-", "--exposed", "HK"],
+     "Error: card HK is not exposable (only SQ, DJ, CT, HA can be exposed)"),
+    (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--known", "1＝猪"],
+     "Error: known card 猪 (SQ) of seat 1 is in the analysed hand (seat 0)"),
+    (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--options", "猪，猪"],
+     "Error: exposure option '猪，猪': 猪 (SQ) 2 times (one deck has 1 copy of each card; a "
+     "card twice is both copies with --decks 2)"),
 ])
 def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
     assert one_error_line(run(*args)) == line

@@ -551,9 +551,9 @@ def exposure_flags(cards: Iterable[int]) -> int:
     flags = 0
     for c in cards:
         if c not in EXPOSABLE:
-            raise CardError(
-                f"card {card_str(c)} is not exposable (only SQ, DJ, CT, HA can be exposed)"
-            )
+            from sim.game.names import not_exposable
+
+            raise _not_reading(not_exposable(card_str(c)))
         flags |= ef.flag(EXPOSABLE.index(c))
     return flags
 

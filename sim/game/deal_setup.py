@@ -118,8 +118,9 @@ def given_flags(hands: list[list[int]], rules: Rules, exposed) -> list[int]:
         f = 0
         for c, n in counts.items():
             if c not in EXPOSABLE:
-                raise CardError(f"seat {seat}: card {card_str(c)} is not exposable "
-                                "(only SQ, DJ, CT, HA can be exposed)")
+                from sim.game.names import not_exposable
+
+                raise CardError(f"seat {seat}: {not_exposable(card_str(c))}")
             if hands[seat].count(c) < n:
                 raise GameStateError(f"seat {seat} exposes {card_str(c)}"
                                      f"{' twice' if n == 2 else ''} but was not dealt "

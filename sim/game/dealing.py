@@ -41,6 +41,7 @@ from sim.game.cards import (
     times,
 )
 from sim.game.decks import deck_spec
+from sim.game.names import named
 
 #: Random stream id of the constrained dealer (the engine uses 0..8).
 STREAM_CONSTRAINED = 9
@@ -225,7 +226,7 @@ def make_deal_spec(
             if len(holders) >= decks:
                 if one_copy and holders[0] == seat:
                     raise CardError(
-                        f"known card {card_str(c)} of seat {p} is in the analysed hand "
+                        f"known card {named(card_str(c))} of seat {p} is in the analysed hand "
                         f"(seat {seat})"
                     )
                 if one_copy:
@@ -235,7 +236,7 @@ def make_deal_spec(
                          for q in holders]
                 where = (f"both in {names[0]}" if names[0] == names[1]
                          else f"in {names[0]} and {names[1]}")
-                raise CardError(f"known card {card_str(c)} of seat {p}: both copies are "
+                raise CardError(f"known card {named(card_str(c))} of seat {p}: both copies are "
                                 f"already placed, {where}")
             holders.append(p)
         seat_cards[p] = kc

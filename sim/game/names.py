@@ -148,6 +148,18 @@ def show_named_card(word: str) -> str:
     return show(code, "zh") if code is not None and _lang == "zh" else word
 
 
+def exposable_text() -> str:
+    """The exposable cards for a message: ``SQ, DJ, CT, HA`` (Chinese chosen: ``猪 羊 变压器
+    红桃A``), RULES.md §3."""
+    return "猪 羊 变压器 红桃A" if _lang == "zh" else "SQ, DJ, CT, HA"
+
+
+def not_exposable(code: str) -> str:
+    """``card HK is not exposable (only SQ, DJ, CT, HA can be exposed)``, the card and the
+    list as :func:`named` and :func:`exposable_text` name them."""
+    return f"card {named(code)} is not exposable (only {exposable_text()} can be exposed)"
+
+
 def named(label: str) -> str:
     """``label`` for a message: as :func:`show` names it, with the English label after it
     when that differs (``猪 (SQ)``), so a message quoting a Chinese input reads both ways."""
@@ -176,6 +188,7 @@ def rjust(text: str, n: int) -> str:
     return " " * max(0, n - width(text)) + text
 
 
-__all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "expose_text", "get_lang",
-           "has_chinese", "ljust", "named", "note_text", "rjust", "set_lang", "show", "show_cards",
-           "show_named_card", "show_policy", "width", "zh_card"]
+__all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "exposable_text",
+           "expose_text", "get_lang", "has_chinese", "ljust", "named", "not_exposable",
+           "note_text", "rjust", "set_lang", "show", "show_cards", "show_named_card",
+           "show_policy", "width", "zh_card"]

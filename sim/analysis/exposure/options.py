@@ -186,8 +186,8 @@ def _card_flags(cards: list[int], decks: int, label: str) -> int:
         if n > copies:
             hint = ("one deck has 1 copy of each card; a card twice is both copies with "
                     "--decks 2" if copies == 1 else "two decks hold 2 copies")
-            raise InputError(f"exposure option {label!r}: {card_str(EXPOSABLE[b])} {n} times "
-                             f"({hint})")
+            raise InputError(f"exposure option {label!r}: {named(card_str(EXPOSABLE[b]))} "
+                             f"{n} times ({hint})")
     return flags_of_counts(counts)
 
 
