@@ -52,6 +52,30 @@ class _WideFormatter(click.HelpFormatter):
         super().write(string.replace(_PAD, ""))
 
 
+def _lang_of(value: str) -> str | None:
+    """``auto``, ``en`` or ``zh`` for the ways players name a language: the codes in any
+    case, a locale (``zh_CN.UTF-8``, ``zh-TW``, ``en_US``) and the languages' names
+    (``中文``, ``chinese``, ``英文``, ``english``); None for anything else."""
+    v = value.strip().lower()
+    if v in ("auto", "en", "zh"):
+        return v
+    if v in ("中文", "中", "汉语", "chinese", "cn") or v.startswith(("zh_", "zh-", "zh.")):
+        return "zh"
+    if v in ("英文", "英", "english") or v.startswith(("en_", "en-", "en.")):
+        return "en"
+    return None
+
+
+class _LangChoice(click.Choice):
+    """``--lang``: auto, en or zh, also written as :func:`_lang_of` reads them."""
+
+    def __init__(self):
+        super().__init__(["auto", "en", "zh"], case_sensitive=False)
+
+    def convert(self, value, param, ctx):  # noqa: D102 - click API
+        return _lang_of(str(value)) or super().convert(value, param, ctx)
+
+
 class _Context(click.Context):
     """The context of every command: help wrapped by display width (:class:`_WideFormatter`)."""
 
@@ -181,12 +205,12 @@ def _help_command(group: click.Group) -> click.Command:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
-@click.option("--lang", type=click.Choice(["auto", "en", "zh"], case_sensitive=False),
-              default=None,
+@click.option("--lang", type=_LangChoice(), default=None,
               help="How expose, advise, review and score print cards: en (SQ, SQ+DJ), zh (猪, "
                    "猪+羊, 黑桃10), or auto: zh when a card or option was typed in Chinese (or a "
                    "review record or hands file is written in Chinese). JSON/CSV keep en. May "
-                   "also follow the command. Default: $GONGZHU_SIM_LANG, else auto.")
+                   "also follow the command (中文, chinese or a locale such as zh_CN read as "
+                   "zh). Default: $GONGZHU_SIM_LANG, else auto.")
 @click.pass_context
 def main(ctx: click.Context, lang: str) -> None:
     """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
@@ -199,13 +223,13 @@ def main(ctx: click.Context, lang: str) -> None:
     """
     import os
 
-    from sim.game.names import LANGS, has_chinese, set_lang
+    from sim.game.names import has_chinese, set_lang
 
     typed = ctx.meta.get("typed", [])
     if lang is None:
         env = os.environ.get("GONGZHU_SIM_LANG", "")
-        lang = env.strip().lower() or "auto"
-        if lang not in ("auto", *LANGS):
+        lang = _lang_of(env) if env.strip() else "auto"
+        if lang is None:
             if "--help" in typed or "-h" in typed or typed[:1] == ["help"]:
                 lang = "auto"  # help always shows
             else:

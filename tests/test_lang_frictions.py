@@ -271,3 +271,16 @@ def test_run_and_compare_text_name_cards_in_chinese(zh):
     set_lang("en")
     english = format_summary([], players, exposures)
     assert "fixed:SQ,DJ" in english and "exp pig" in english and "took transformer" in english
+
+
+def test_lang_takes_the_languages_names_and_locales():
+    typed = ["score", "HA HK SQ", "CT H5 DJ", "-", "H2", "--exposed", "HA,SQ,DJ"]
+    zh, en = run("--lang", "zh", *typed).output, run("--lang", "en", *typed).output
+    assert "变压器" in zh and zh != en
+    for name in ("中文", "Chinese", "zh_CN.UTF-8", "zh-TW"):
+        assert run("--lang", name, *typed).output == zh, name
+    assert run(*typed, "--lang", "英文").output == en
+    env = CliRunner().invoke(main, typed, env={"GONGZHU_SIM_LANG": "zh_CN.UTF-8"})
+    assert env.output == zh
+    bad = run("--lang", "fr", *typed)
+    assert bad.exit_code == 2 and "'fr' is not one of 'auto', 'en', 'zh'" in bad.output
