@@ -151,6 +151,21 @@ ZH_PLAYS = ("梅花2 梅花A 梅花8 梅花K 梅花3 梅花6 梅花4 梅花Q 方
             "黑桃4 黑桃J 黑桃5 红桃A")
 
 
+@pytest.mark.parametrize("text", [
+    "黑桃543 红桃32 方块AKQJT98 梅花2", "黑桃:543，红桃：32、方块:AKQJT98 梅花:2",
+    "黑桃５４３ 红桃３２ 方块ＡＫＱＪＴ９８ 梅花２", "♠\ufe0f543 ♥\ufe0f32\u200b ♦\u00a0AK",
+    "猪羊变压器變壓器豬紅心方塊", "1＝羊；3＝变压器", "\ufeff草花2\u3000梅2 黑红方", "SQ HA"])
+def test_the_spans_of_cleaned_text_lead_back_to_what_was_typed(text):
+    from sim.game.cards import _clean_spans, clean_text, typed_part
+
+    cleaned, spans = _clean_spans(text)
+    assert cleaned == clean_text(text) and len(spans) == len(cleaned)
+    assert all(0 <= a < b <= len(text) for a, b in spans)
+    for tok in cleaned.split():
+        typed = typed_part(tok, text)
+        assert typed is None or clean_text(typed).strip() == tok
+
+
 @pytest.mark.parametrize(("args", "start"), [
     (["expose", "黑桃Q43 红桃3X 方块AKQJT98 梅花2"], "Error: unknown rank 'X' in '红桃3X' "),
     (["expose", "ＳＱ４３ Ｈ３２ ＤＡＫＱＪＴ９８ Ｃ２Ｘ"],
