@@ -25,7 +25,7 @@ from sim.game.cards import (
     typed_part,
 )
 from sim.game.decks import deck_spec
-from sim.game.names import named, show_cards
+from sim.game.names import exposable_text, named
 from sim.game.rules import Rules
 
 
@@ -275,7 +275,7 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
             for c in cs:
                 if c not in EXPOSABLE:
                     raise AdviseError(f"--exposed {s}={text}: {named(card_str(c))} is not "
-                                      f"exposable (only {show_cards('SQ DJ CT HA')})")
+                                      f"exposable (only {exposable_text()})")
             out[s].extend(cs)
     if any(out) and rules.variant == "pig_sheep":
         raise AdviseError("--exposed: variant pig_sheep (猪羊一家) forbids exposure")
