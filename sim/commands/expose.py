@@ -155,8 +155,8 @@ class ExposeOptions:
               metavar="FILE.png", help="also write EV ± CI per option and the Δ distribution "
               "of the best option to this PNG")
 @click.option("--hands-file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="analyse every hand of FILE (one per line, '#' comments): one row per "
-              "(hand, option)")
+              help="analyse every hand of FILE (one per line, '#' comments; UTF-8, UTF-16 "
+              "or GBK): one row per (hand, option)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress indication on stderr")
 @LEVEL_OPTION
 @check_legal_option
