@@ -206,7 +206,8 @@ def _help_command(group: click.Group) -> click.Command:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
 @click.option("--lang", type=_LangChoice(), default=None,
-              help="How expose, advise, review and score print cards: en (SQ, SQ+DJ), zh (猪, "
+              help="How the commands' text names cards (expose, advise, review, score, trace, "
+                   "run, compare): en (SQ, SQ+DJ), zh (猪, "
                    "猪+羊, 黑桃10), or auto: zh when a card or option was typed in Chinese (or a "
                    "review record or hands file is written in Chinese). JSON/CSV keep en. May "
                    "also follow the command (中文, chinese or a locale such as zh_CN read as "
