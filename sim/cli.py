@@ -86,6 +86,8 @@ class _Group(click.Group):
     """A group that turns the project's input errors into exit code 2 and Ctrl-C or
     SIGTERM into exit code 130 (commands that have an estimate so far print it first)."""
 
+    context_class = _Context
+
     def invoke(self, ctx: click.Context):  # noqa: D401 - click API
         import signal
 
@@ -146,8 +148,6 @@ class _Group(click.Group):
         can see whether cards were typed in Chinese."""
         ctx.meta["typed"] = list(args)
         return super().resolve_command(ctx, args)
-
-    context_class = _Context
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:  # noqa: D102
         cmd.context_class = _Context  # its --help wraps by display width too

@@ -191,6 +191,8 @@ def split_commas(text: str) -> list[str]:
     (:func:`ascii_commas`): ``"0，2"`` → ``["0", "2"]``.  Empty items are kept (``"a,,b"``
     → ``["a", "", "b"]``) for the caller to refuse or skip."""
     return [t.strip() for t in ascii_commas(text).split(",")]
+
+
 #: The hint an error about text with Chinese characters adds (docs/cards.md).
 CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
                  "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
