@@ -108,6 +108,20 @@ _SUIT_OF_CHAR = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 
 
+#: How this module's errors about cards that were read name them: a card code (``SQ``) and
+#: the exposable cards (``SQ, DJ, CT, HA``); sim.game.names, which sits above this module,
+#: installs its own (``猪 (SQ)``, ``猪 羊 变压器 红桃A`` when the answer is in Chinese) with
+#: :func:`use_message_names`.
+_MESSAGE_NAMES: tuple = (lambda code: code, lambda: "SQ, DJ, CT, HA")
+
+
+def use_message_names(named, exposable) -> None:
+    """Name cards in this module's error messages with ``named(code) -> str`` and list the
+    exposable cards with ``exposable() -> str`` (sim.game.names installs its own)."""
+    global _MESSAGE_NAMES
+    _MESSAGE_NAMES = (named, exposable)
+
+
 class CardError(InputError):
     """Raised for malformed or inconsistent card/hand text; the message names the culprit.
 
@@ -495,12 +509,10 @@ def times(k: int) -> str:
 
 def check_copies(cards: Iterable[int], decks: int = 1) -> None:
     """Raise CardError naming a card that appears more than ``decks`` times (as
-    :func:`sim.game.names.named` names it: ``猪 (SQ)`` when printing in Chinese)."""
+    :func:`use_message_names` chose: ``猪 (SQ)`` when printing in Chinese)."""
     for c, k in Counter(cards).items():
         if k > decks:
-            from sim.game.names import named
-
-            raise _not_reading(f"card {named(card_str(c))} appears {times(k)} in a "
+            raise _not_reading(f"card {_MESSAGE_NAMES[0](card_str(c))} appears {times(k)} in a "
                                f"{_DECK_ADJECTIVES[decks]} hand")
 
 
@@ -577,9 +589,9 @@ def exposure_flags(cards: Iterable[int]) -> int:
     flags = 0
     for c in cards:
         if c not in EXPOSABLE:
-            from sim.game.names import not_exposable
-
-            raise _not_reading(not_exposable(card_str(c)))
+            named, exposable = _MESSAGE_NAMES
+            raise _not_reading(f"card {named(card_str(c))} is not exposable (only "
+                               f"{exposable()} can be exposed)")
         flags |= ef.flag(EXPOSABLE.index(c))
     return flags
 

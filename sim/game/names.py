@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from sim.game import cards as _cards
 from sim.game.cards import RANKS, SUITS, _has_cjk, card_symbol, parse_card
 
 #: The languages printed text can name cards in.
@@ -187,6 +188,8 @@ def rjust(text: str, n: int) -> str:
     """``text`` right-aligned in ``n`` display columns (:func:`width`)."""
     return " " * max(0, n - width(text)) + text
 
+
+_cards.use_message_names(named, exposable_text)  # card errors name cards as printed text does
 
 __all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "exposable_text",
            "expose_text", "get_lang", "has_chinese", "ljust", "named", "not_exposable",
