@@ -22,9 +22,71 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0+src"
 
 
+#: A character :class:`_WideFormatter` puts after each wide character while click wraps text
+#: (a private-use character, never typed in help), so that a character two columns wide
+#: counts two; it is taken out again before anything is written.
+_PAD = "\ue000"
+
+
+def _pad(text: str) -> str:
+    """``text`` with :data:`_PAD` after each character two columns wide (猪, 满红, ，)."""
+    import unicodedata
+
+    if text.isascii():
+        return text
+    return "".join(ch + _PAD if unicodedata.east_asian_width(ch) in "WF" else ch
+                   for ch in text)
+
+
+class _WideFormatter(click.HelpFormatter):
+    """click's help formatter, wrapping by display columns: click counts characters, so a
+    line holding Chinese ran past the terminal's edge by one column per character."""
+
+    def write_text(self, text: str) -> None:  # noqa: D102 - click API
+        super().write_text(_pad(text))
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:  # noqa: D102
+        super().write_dl([(_pad(a), _pad(b)) for a, b in rows], col_max, col_spacing)
+
+    def write(self, string: str) -> None:  # noqa: D102 - click API
+        super().write(string.replace(_PAD, ""))
+
+
+def _lang_of(value: str) -> str | None:
+    """``auto``, ``en`` or ``zh`` for the ways players name a language: the codes in any
+    case, a locale (``zh_CN.UTF-8``, ``zh-TW``, ``en_US``) and the languages' names
+    (``中文``, ``chinese``, ``英文``, ``english``); None for anything else."""
+    v = value.strip().lower()
+    if v in ("auto", "en", "zh"):
+        return v
+    if v in ("中文", "中", "汉语", "chinese", "cn") or v.startswith(("zh_", "zh-", "zh.")):
+        return "zh"
+    if v in ("英文", "英", "english") or v.startswith(("en_", "en-", "en.")):
+        return "en"
+    return None
+
+
+class _LangChoice(click.Choice):
+    """``--lang``: auto, en or zh, also written as :func:`_lang_of` reads them."""
+
+    def __init__(self):
+        super().__init__(["auto", "en", "zh"], case_sensitive=False)
+
+    def convert(self, value, param, ctx):  # noqa: D102 - click API
+        return _lang_of(str(value)) or super().convert(value, param, ctx)
+
+
+class _Context(click.Context):
+    """The context of every command: help wrapped by display width (:class:`_WideFormatter`)."""
+
+    formatter_class = _WideFormatter
+
+
 class _Group(click.Group):
     """A group that turns the project's input errors into exit code 2 and Ctrl-C or
     SIGTERM into exit code 130 (commands that have an estimate so far print it first)."""
+
+    context_class = _Context
 
     def invoke(self, ctx: click.Context):  # noqa: D401 - click API
         import signal
@@ -41,7 +103,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
-            click.echo(f"Error: {exc}", err=True)
+            from sim.game.cards import quote_typed
+
+            # a part of an argument quoted as the card reader saw it ('♥Z') as typed ('红桃Z')
+            click.echo(f"Error: {quote_typed(str(exc), *ctx.meta.get('typed', ()))}", err=True)
             sys.exit(2)
         except click.BadParameter as exc:
             if not isinstance(getattr(exc.param, "type", None), click.Path):
@@ -84,6 +149,30 @@ class _Group(click.Group):
         ctx.meta["typed"] = list(args)
         return super().resolve_command(ctx, args)
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:  # noqa: D102
+        cmd.context_class = _Context  # its --help wraps by display width too
+        super().add_command(cmd, name)
+
+    def format_commands(self, ctx: click.Context, formatter) -> None:  # noqa: D102
+        """The list of commands, each one line: a short help with Chinese is cut to the
+        columns left (click cuts it to as many characters)."""
+        from sim.game.names import width
+
+        cmds = [(n, c) for n in self.list_commands(ctx)
+                if (c := self.get_command(ctx, n)) is not None and not c.hidden]
+        if not cmds:
+            return
+        limit = formatter.width - 6 - max(len(n) for n, _ in cmds)
+        rows = []
+        for name, cmd in cmds:
+            text, n = cmd.get_short_help_str(limit), limit
+            while width(text) > limit and n > 10:
+                n -= width(text) - limit
+                text = cmd.get_short_help_str(n)
+            rows.append((name, text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, name: str):  # noqa: D401 - click API
         """``help [COMMAND]`` (what players type first) is ``--help``; it is not listed."""
         cmd = super().get_command(ctx, name)
@@ -108,7 +197,7 @@ def _help_command(group: click.Group) -> click.Command:
         if sub is None or command == "help":
             raise click.UsageError(f"No such command {command!r}; the commands are: "
                                    f"{', '.join(group.list_commands(top))}", ctx)
-        with click.Context(sub, info_name=command, parent=top) as sub_ctx:
+        with sub.context_class(sub, info_name=command, parent=top) as sub_ctx:
             click.echo(sub.get_help(sub_ctx))
 
     return _help
@@ -116,12 +205,13 @@ def _help_command(group: click.Group) -> click.Command:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gongzhu-sim")
-@click.option("--lang", type=click.Choice(["auto", "en", "zh"], case_sensitive=False),
-              default=None,
-              help="How expose, advise, review and score print cards: en (SQ, SQ+DJ), zh (猪, "
+@click.option("--lang", type=_LangChoice(), default=None,
+              help="How the commands' text names cards (expose, advise, review, score, trace, "
+                   "run, compare): en (SQ, SQ+DJ), zh (猪, "
                    "猪+羊, 黑桃10), or auto: zh when a card or option was typed in Chinese (or a "
                    "review record or hands file is written in Chinese). JSON/CSV keep en. May "
-                   "also follow the command. Default: $GONGZHU_SIM_LANG, else auto.")
+                   "also follow the command (中文, chinese or a locale such as zh_CN read as "
+                   "zh). Default: $GONGZHU_SIM_LANG, else auto.")
 @click.pass_context
 def main(ctx: click.Context, lang: str) -> None:
     """Monte Carlo strategy analyser for 拱猪 (Gong Zhu, "chase the pig").
@@ -134,13 +224,13 @@ def main(ctx: click.Context, lang: str) -> None:
     """
     import os
 
-    from sim.game.names import LANGS, has_chinese, set_lang
+    from sim.game.names import has_chinese, set_lang
 
     typed = ctx.meta.get("typed", [])
     if lang is None:
         env = os.environ.get("GONGZHU_SIM_LANG", "")
-        lang = env.strip().lower() or "auto"
-        if lang not in ("auto", *LANGS):
+        lang = _lang_of(env) if env.strip() else "auto"
+        if lang is None:
             if "--help" in typed or "-h" in typed or typed[:1] == ["help"]:
                 lang = "auto"  # help always shows
             else:

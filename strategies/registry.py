@@ -85,6 +85,8 @@ Exposure policies are added with an ``EXPOSE_NAME`` id, a branch in ``choose_exp
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from strategies.baseline_entry import ALWAYS, FIXED, LOWEST, NEVER, RANDOM, RANDOM_EXPOSURE
@@ -204,6 +206,9 @@ def _valid_names(kind: str) -> str:
 
 
 def _parse(kind: str, name: str, decks: int | None) -> Choice:
+    from sim.game.cards import ascii_commas
+
+    name = ascii_commas(name)  # heuristic:a=1，b=2, fixed:猪、羊
     base = name.strip().partition(":")[0]
     strategy = _REGISTRY[kind].get(base)
     if strategy is None:
@@ -215,7 +220,11 @@ def _parse(kind: str, name: str, decks: int | None) -> Choice:
         plural = "players" if kind == PLAYER else "policies"
         raise StrategyError(f"unknown {what} {name!r}{mean}; valid {plural}: "
                             f"{_valid_names(kind)}")
-    return strategy.parse(name, decks)
+    choice = strategy.parse(name, decks)
+    arg = name.strip().partition(":")[2]
+    if base in _CARD_ARGS and arg.strip():  # errors above quote the name as typed
+        choice = dataclasses.replace(choice, name=_canonical_cards(base, arg))
+    return choice
 
 
 def parse_player(name: str, decks: int | None = 1) -> Choice:
@@ -281,8 +290,10 @@ def parse_seats(text: str | list[str], what: str) -> list[str]:
     if isinstance(text, list | tuple):
         names = [str(t).strip() for t in text]
     else:
+        from sim.game.cards import split_commas
+
         names = []
-        for tok in (t.strip() for t in text.split(",")):
+        for tok in split_commas(text):
             prev = names[-1] if names else ""
             if prev and (
                 ("=" in tok and ":" not in tok)  # heuristic:a=1,b=2 / rule:k=v,k=v
@@ -296,6 +307,18 @@ def parse_seats(text: str | list[str], what: str) -> list[str]:
     if len(names) != 4:
         raise StrategyError(f"{what} needs one name or four (one per seat), got {len(names)}")
     return names
+
+
+def _canonical_cards(base: str, arg: str) -> str:
+    """``BASE:CARDS`` with the cards as card codes (``fixed:猪,羊`` → ``fixed:SQ,DJ``, ``h10``
+    → ``HT``), so a policy's name (in JSON, manifests) is the same however it was typed;
+    unchanged when a card cannot be read (the policy's own parser then names it)."""
+    from sim.game.cards import CardError, card_str, parse_card, split_commas
+
+    try:
+        return f"{base}:" + ",".join(card_str(parse_card(t)) for t in split_commas(arg))
+    except CardError:
+        return f"{base}:{arg}"
 
 
 def _is_card(tok: str) -> bool:

@@ -193,9 +193,9 @@ def test_invisible_characters_are_ignored_in_card_input():
     # a typo in a card list stays the card's error (not "suit S given twice")
     ("SA SK SX", "unknown card 'SX' (cards are written SQ, QS, H10, 10H, ♠Q); a hand is"),
     # a suit group written twice adds up (tests/test_hostile_input.py); a bad group in it
-    ("♠543 ♥32 ♦AKQJ98 ♣2 ♦1X", "unknown rank '1' in '1X'"),
+    ("♠543 ♥32 ♦AKQJ98 ♣2 ♦1X", "unknown rank '1' in '♦1X'"),
     # 'C:1' for the ten: the ranks are listed
-    ("S:543 H:32 D:AKQJT98 C:1", "unknown rank '1' in '1' (ranks are A K Q J 10 or T, 9 … 2)"),
+    ("S:543 H:32 D:AKQJT98 C:1", "unknown rank '1' in 'C:1' (ranks are A K Q J 10 or T, 9 … 2)"),
 ])
 def test_a_hand_in_no_form_says_how_hands_are_written(text, message):
     with pytest.raises(CardError) as err:

@@ -60,9 +60,8 @@ def test_chinese_single_cards_and_the_cards_names():
 
 
 @pytest.mark.parametrize(("text", "needle"), [
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X'"),
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花X", "unknown rank 'X' in '梅花X'"),
     ("黑桃Q43 绿32 方块AKQJT98 梅花2", "unknown suit in '绿32'"),
-    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
 ])
 def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, needle):
     with pytest.raises(CardError) as err:
@@ -70,6 +69,17 @@ def test_a_malformed_chinese_hand_names_the_culprit_and_the_chinese_forms(text, 
     msg = str(err.value)
     assert needle in msg and "黑桃 红桃 方块 梅花" in msg and "猪 羊 变压器" in msg
     assert "\n" not in msg
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("黑桃Q43 红桃32 方块AKQJT98 梅花2 猪", "card SQ appears twice in a one-deck hand"),
+    ("黑桃Q43，红桃32 方块AKQJT9 梅花2", "hand '黑桃Q43，红桃32 方块AKQJT9 梅花2' has 12 cards, "
+     "expected 13"),
+])
+def test_a_chinese_hand_read_but_wrong_gets_no_hint_on_writing_cards(text, message):
+    with pytest.raises(CardError) as err:
+        parse_hand(text, size=13)
+    assert str(err.value) == message
 
 
 def test_a_malformed_chinese_hand_on_the_command_line_is_one_error_line():
@@ -117,8 +127,16 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
     assert "Recommendation: expose DJ" in ref.output
     # typed in Chinese, printed in Chinese (--lang auto): the same figures, cards named 羊 / 不亮
     auto = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", "--options", "none;DJ", *args)
-    assert auto.stdout == ref.stdout.replace("DJ", "羊").replace(
+    zh_ref = ref.stdout.replace("DJ", "羊").replace(
         "▶  none ", "▶  不亮 ").replace("\n   none ", "\n   不亮 ").replace("\nnone ", "\n不亮 ")
+    zh_ref = zh_ref.replace("♠Q pig", "♠Q 猪").replace("♦J sheep", "♦J 羊").replace(
+        "♣10 transformer", "♣10 变压器")  # the component columns, then aligned anew
+
+    def words(text):
+        return [line.split() for line in text.splitlines()]
+
+    assert words(auto.stdout) == words(zh_ref)
+    assert "option  ♠Q 猪           ♦J 羊           ♣10 变压器      满红" in auto.stdout
     assert "Recommendation: expose 羊" in auto.output
     # unquoted suit groups and the sheep's name in --options: the same figures
     ref_j = run("expose", SHEEP, "--options", "none;DJ", *args, "--format", "json")
@@ -137,7 +155,7 @@ def test_fixed_exposure_policy_and_toml_take_chinese_card_names(tmp_path):
     cfg = tmp_path / "job.toml"
     cfg.write_text('[[seats]]\nexposure = "fixed:猪,变压器"\n' + '[[seats]]\n' * 3)
     spec = spec_from_toml(load_toml(cfg), source=str(cfg))
-    assert spec["exposures"][0] == "fixed:猪,变压器"
+    assert spec["exposures"][0] == "fixed:SQ,CT"  # the job's name reads the same however typed
     assert parse_exposure(spec["exposures"][0]).params == parse_exposure("fixed:SQ,CT").params
 
 

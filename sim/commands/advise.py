@@ -92,14 +92,14 @@ def advise_result(hand, seat, first_leader, plays, exposed, later_deal, players,
     from sim.analysis.advise.compute import AdviseError, parse_position
     from sim.analysis.advise.compute import advise as run_advise
     from sim.errors import InputError
-    from sim.game.cards import clean_text
+    from sim.game.cards import seat_and_cards
 
     rules = pop_rules(dict(kwargs))
     if precision is not None and not (math.isfinite(precision) and precision >= 0):
         raise InputError(f"--precision must be a finite number ≥ 0, got {precision}")
     exp: dict[int, list[str]] = {}  # seat → its --exposed options' cards, one text each
     for item in exposed:
-        s, sep, cards = clean_text(item).partition("=")  # '１＝羊' as '1=羊'
+        s, sep, cards = seat_and_cards(item)  # '１＝羊' as '1=羊'
         if not sep or s.strip() not in ("0", "1", "2", "3"):
             raise AdviseError(f"--exposed {item!r}: expected SEAT=CARDS with SEAT 0..3, "
                               "e.g. --exposed 1=SQ")

@@ -155,8 +155,8 @@ class ExposeOptions:
               metavar="FILE.png", help="also write EV ± CI per option and the Δ distribution "
               "of the best option to this PNG")
 @click.option("--hands-file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="analyse every hand of FILE (one per line, '#' comments): one row per "
-              "(hand, option)")
+              help="analyse every hand of FILE (one per line, '#' comments; UTF-8, UTF-16 "
+              "or GBK): one row per (hand, option)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress indication on stderr")
 @LEVEL_OPTION
 @check_legal_option
@@ -432,13 +432,10 @@ def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str
             raise InputError("missing HAND (13 cards, e.g. 'S:543 H:32 D:AKQJT98 C:2'; 26 "
                              "with --decks 2) or --hands-file FILE")
         return [("", " ".join(hand))]
+    from sim.game.textfile import read_text
+
     out = []
-    try:
-        with open(hands_file, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"--hands-file {hands_file}: cannot read it as UTF-8 text ({exc})") from None
+    lines = read_text(hands_file, f"--hands-file {hands_file}").splitlines()
     for k, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -80,8 +81,9 @@ MAX_BATCH = 10**7
 
 
 class DealCount(click.IntRange):
-    """A count of deals as players write it: ``1000000``, ``1_000_000``, ``1,000,000``,
-    ``1e6`` or ``2.5e5`` (a whole number only), within ``min``..``max`` like IntRange.
+    """A count of deals as players write it: ``1000000``, ``1_000_000``, ``1,000,000``
+    (``1，000，000``, full-width ``１０００``), ``1e6`` or ``2.5e5`` (a whole number only), within
+    ``min``..``max`` like IntRange.
 
     A bad value is click's usual usage error (exit 2) naming the value and the accepted
     forms, e.g. ``'1.5e0' is not a whole number of deals``.
@@ -91,7 +93,10 @@ class DealCount(click.IntRange):
 
     def convert(self, value, param, ctx):
         if isinstance(value, str):
-            text = value.strip().replace("_", "").replace(",", "")
+            from sim.game.cards import ascii_commas
+
+            text = unicodedata.normalize("NFKC", ascii_commas(value)).strip()
+            text = text.replace("_", "").replace(",", "")
             if any(c in text for c in "eE."):
                 try:
                     f = float(text)

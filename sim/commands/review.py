@@ -93,6 +93,7 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     from sim.analysis.review.compute import ReviewSettings
     from sim.analysis.review.compute import review as run_review
     from sim.errors import InputError
+    from sim.game.cards import split_commas
     from sim.game.names import note_text
     from sim.game.record import parse_record
     from sim.jobs.progress import ProgressLines, duration
@@ -103,7 +104,7 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     seat_list = None
     if seats is not None:
         try:
-            seat_list = tuple(int(x) for x in seats.replace(" ", "").split(",") if x)
+            seat_list = tuple(int(x) for x in split_commas(seats) if x)
         except ValueError:
             raise InputError(f"--seat takes seats 0..3 separated by commas, got {seats!r}") \
                 from None
@@ -151,15 +152,14 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
 
 
 def _read(path: str) -> str:
-    from sim.errors import InputError
+    """The record's text, from the file ``path`` or (``-``) stdin, in any encoding
+    :mod:`sim.game.textfile` reads (UTF-8, UTF-16 with a byte-order mark, GB18030)."""
+    from sim.game.textfile import decode_text, read_text
 
     if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the record {path}: {exc}") from None
+        raw = getattr(sys.stdin, "buffer", None)
+        return sys.stdin.read() if raw is None else decode_text(raw.read(), "the record on stdin")
+    return read_text(path, f"the record {path}")
 
 
 #: How a review begins in each --format (text, json, html): an existing --out file is
@@ -170,12 +170,12 @@ _REVIEW_STARTS = (b"review of ", b'{\n "decisions": ',
 
 def _check_out(path: str) -> None:
     """Raise InputError, before any analysis, when ``--out PATH`` cannot be written: its
-    folder is missing, or it is a non-empty file that is not an earlier review."""
+    folder is missing or not writable (tried: a new file is created and removed again), or
+    it is a non-empty file that is not an earlier review."""
     from sim.errors import InputError
+    from sim.jobs.paths import check_file
 
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InputError(f"--out {path}: the folder {folder} does not exist")
+    check_file(path, "--out")
     try:
         with open(path, "rb") as fh:
             head = fh.read(256)

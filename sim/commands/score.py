@@ -49,7 +49,9 @@ def _check_four(taken: tuple[str, ...]) -> None:
 def _parse_holders(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
-    parts = [p for p in text.replace(",", " ").split() if p]
+    from sim.game.cards import ascii_commas
+
+    parts = [p for p in ascii_commas(text).replace(",", " ").split() if p]
     if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
         raise InputError(
             f"--holders must be two seats 'PIG,SHEEP' (0-3), e.g. --holders 0,2; got {text!r}"
@@ -82,7 +84,8 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
     """Score one deal from the cards each seat took (RULES.md §5-§6).
 
     Each TAKEN is one argument: the cards seat 0..3 took, separated by spaces or commas
-    ("HA HK SQ"; "" or "-" = took nothing). Non-scoring cards are ignored. Prints, per seat,
+    ("HA HK SQ", or in Chinese "红桃A 红桃K 猪"; "" or "-" = took nothing). Non-scoring cards
+    are ignored. Prints, per seat,
     the raw score, the zero-sum score, the points (×12 with one deck), the team points
     (partners / pig_sheep) and the 元宝 settlement.
 

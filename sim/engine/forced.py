@@ -82,8 +82,10 @@ def as_counts(value: Sequence[int] | Mapping[int, int] | Iterable[int], decks: i
     for c, n in items:
         c = int(c)
         if c not in FLAG_CARDS:
-            raise InputError(f"card {card_str(c) if 0 <= c < 52 else c} is not exposable "
-                             "(only SQ, DJ, CT, HA can be exposed)")
+            from sim.game.names import not_exposable
+
+            raise InputError(not_exposable(card_str(c)) if 0 <= c < 52 else
+                             f"card {c} is not exposable (only SQ, DJ, CT, HA can be exposed)")
         counts[FLAG_CARDS.index(c)] += int(n)
     for b, n in enumerate(counts):
         if not 0 <= n <= decks:

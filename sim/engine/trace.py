@@ -81,18 +81,26 @@ def format_text(rec: dict[str, Any]) -> str:
     under its rules), exposures, tricks, scores.
 
     Every card is written one way, the display form with suit symbols and ``10``
-    (``♠ AQ72`` in the hands, ``♥10`` in plays, exposures and taken cards); the JSON
-    record keeps the canonical ``SQ``/``HT`` and PBN hands.
+    (``♠ AQ72`` in the hands, ``♥10`` in plays, exposures and taken cards), or, when
+    Chinese is chosen (``--lang zh``, :mod:`sim.game.names`), plays, exposures and taken
+    cards by their Chinese names (``红桃10``, ``猪``); both read back as a record
+    (``gongzhu-sim review``).  The JSON record keeps the canonical ``SQ``/``HT`` and PBN
+    hands.
     """
-    from sim.game.cards import card_symbol, parse_card, parse_cards, parse_hand
+    from sim.game.cards import card_str, card_symbol, parse_card, parse_cards, parse_hand
+    from sim.game.names import get_lang, zh_card
     from sim.game.record import rules_line
     from sim.game.rules import Rules
 
+    def name(c: int) -> str:
+        return zh_card(card_str(c)) if get_lang() == "zh" else card_symbol(c)
+
     def sym(cards: list[str]) -> str:
-        return " ".join(card_symbol(parse_card(c)) for c in cards)
+        return " ".join(name(parse_card(c)) for c in cards)
 
     lines = [f"deal {rec['deal']} (seed {rec['seed']})"
-             + (" — first deal of the match, ♣2 leads" if rec["first_deal"] else "")]
+             + (f" — first deal of the match, {name(parse_card('C2'))} leads"
+                if rec["first_deal"] else "")]
     if line := rules_line(Rules.from_dict(rec["rules"])):
         lines.append(f"  {line}")
     for s, pbn in enumerate(rec["hands"]):
@@ -104,8 +112,7 @@ def format_text(rec: dict[str, Any]) -> str:
         plays = "  ".join(f"{p['seat']}:{sym(p['cards'])}" for p in tr["plays"])
         lines.append(f"  trick {t:2d}  lead {tr['leader']}  {plays}  → {tr['winner']}")
     for s in range(4):
-        cards = " ".join(card_symbol(c)
-                         for c in sorted(parse_cards(" ".join(rec["collected"][s]))))
+        cards = " ".join(name(c) for c in sorted(parse_cards(" ".join(rec["collected"][s]))))
         tp = "" if rec["team_points"] is None else f"  team {rec['team_points'][s]:6d}"
         lines.append(
             f"  seat {s}: raw {rec['raw'][s]:6d}  zero-sum {rec['zero_sum'][s]:9.2f}  "

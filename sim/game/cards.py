@@ -36,6 +36,7 @@ offending card or text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -107,8 +108,28 @@ _SUIT_OF_CHAR = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 
 
+#: How this module's errors about cards that were read name them: a card code (``SQ``) and
+#: the exposable cards (``SQ, DJ, CT, HA``); sim.game.names, which sits above this module,
+#: installs its own (``猪 (SQ)``, ``猪 羊 变压器 红桃A`` when the answer is in Chinese) with
+#: :func:`use_message_names`.
+_MESSAGE_NAMES: tuple = (lambda code: code, lambda: "SQ, DJ, CT, HA")
+
+
+def use_message_names(named, exposable) -> None:
+    """Name cards in this module's error messages with ``named(code) -> str`` and list the
+    exposable cards with ``exposable() -> str`` (sim.game.names installs its own)."""
+    global _MESSAGE_NAMES
+    _MESSAGE_NAMES = (named, exposable)
+
+
 class CardError(InputError):
-    """Raised for malformed or inconsistent card/hand text; the message names the culprit."""
+    """Raised for malformed or inconsistent card/hand text; the message names the culprit.
+
+    ``reading``: the text could not be read as cards (an unknown card, suit or rank); False
+    for cards read but wrong together (a hand's size, a card given twice), which get no
+    hint on how to write cards in Chinese."""
+
+    reading: bool = True
 
 
 def suit_of(c: int) -> int:
@@ -165,6 +186,27 @@ CHINESE_CARDS = (("变压器", "♣10"), ("變壓器", "♣10"), ("猪", "♠Q")
                  ("羊", "♦J"))
 #: Chinese punctuation players type between cards and groups.
 _CHINESE_PUNCT = {"，": ",", "、": ",", "：": ":", "；": ";", "　": " "}
+#: The commas players type between the items of a list: the full-width comma ``，`` and the
+#: enumeration comma ``、`` stand for ``,``.
+CHINESE_COMMAS = ("，", "、")
+
+
+def ascii_commas(text: str) -> str:
+    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,``: every option that
+    takes a comma-separated list (seats, players, tables, study cards, ``key=value``
+    parameters) reads it through this or :func:`split_commas`, as ``--options`` does."""
+    for zh in CHINESE_COMMAS:
+        text = text.replace(zh, ",")
+    return text
+
+
+def split_commas(text: str) -> list[str]:
+    """The items of a comma-separated list, each stripped; ``，`` and ``、`` count as commas
+    (:func:`ascii_commas`): ``"0，2"`` → ``["0", "2"]``.  Empty items are kept (``"a,,b"``
+    → ``["a", "", "b"]``) for the caller to refuse or skip."""
+    return [t.strip() for t in ascii_commas(text).split(",")]
+
+
 #: The hint an error about text with Chinese characters adds (docs/cards.md).
 CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
                  "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
@@ -180,17 +222,42 @@ def chinese_hint(text: str) -> str:
     return f"; {CHINESE_FORMS}" if _has_cjk(text) else ""
 
 
-def _from_chinese(text: str) -> str:
-    """``text`` with the Chinese suit names as suit symbols (a space before each, so
-    ``黑桃Q43红桃32`` is two suit groups), the cards' names as cards set apart by spaces
-    (``猪`` → `` ♠Q ``) and Chinese punctuation as ASCII; other text unchanged."""
-    for zh, ascii_ in _CHINESE_PUNCT.items():
-        text = text.replace(zh, ascii_)
-    for zh, c in CHINESE_CARDS:
-        text = text.replace(zh, f" {c} ")
-    for zh, sym in CHINESE_SUITS:
-        text = text.replace(zh, f" {sym}")
-    return text
+#: The Chinese names :func:`clean_text` replaces, in the order it tries them (the cards'
+#: names, then the suits' names longest first), with what each becomes.
+_CHINESE_NAMES = (tuple((zh, f" {c} ") for zh, c in CHINESE_CARDS)
+                  + tuple((zh, f" {sym}") for zh, sym in CHINESE_SUITS))
+
+
+def _clean_spans(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`clean_text` of ``text`` (the same text, built a character at a time; the
+    replacements of :func:`clean_text` run faster) and, per character of it, the span
+    ``(start, end)`` of ``text`` it comes from (a Chinese name's replacement: the whole
+    name), so that an error about the cleaned text can quote what was typed
+    (:func:`typed_part`)."""
+    chars = [(c, i) for i, ch in enumerate(text) for c in unicodedata.normalize("NFKC", ch)]
+    norm = "".join(c for c, _ in chars)
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    k = 0
+    while k < len(norm):
+        ch, i = chars[k]
+        for zh, rep in _CHINESE_NAMES if _has_cjk(ch) else ():
+            if norm.startswith(zh, k):
+                end = chars[k + len(zh) - 1][1] + 1
+                out.append(rep)
+                spans += [(i, end)] * len(rep)
+                k += len(zh)
+                break
+        else:
+            ch = _CHINESE_PUNCT.get(ch, ch)
+            cat = unicodedata.category(ch)
+            if cat == "Zs":
+                ch = " "
+            if cat != "Cf" and not "\ufe00" <= ch <= "\ufe0f":
+                out.append(ch)
+                spans.append((i, i + 1))
+            k += 1
+    return "".join(out), spans
 
 
 def clean_text(text: str) -> str:
@@ -218,6 +285,62 @@ def clean_text(text: str) -> str:
     return "".join(out)
 
 
+def _from_chinese(text: str) -> str:
+    """``text`` with the Chinese suit names as suit symbols (a space before each, so
+    ``黑桃Q43红桃32`` is two suit groups), the cards' names as cards set apart by spaces
+    (``猪`` → `` ♠Q ``) and Chinese punctuation as ASCII; other text unchanged
+    (:func:`_clean_spans` does the same a character at a time, for the error messages)."""
+    for zh, ascii_ in _CHINESE_PUNCT.items():
+        text = text.replace(zh, ascii_)
+    for zh, rep in _CHINESE_NAMES:
+        text = text.replace(zh, rep)
+    return text
+
+
+def seat_and_cards(item: str) -> tuple[str, str, str]:
+    """``SEAT=CARDS`` (``--known``, ``--exposed``) split at its first ``=`` (or full-width
+    ``＝``): the seat as :func:`clean_text` reads it (``１`` as ``1``), ``"="`` (``""`` when
+    there is none) and the cards as typed, so that an error about them quotes the typed
+    text."""
+    at = [k for k in (item.find("="), item.find("＝")) if k >= 0]
+    if not at:
+        return clean_text(item), "", ""
+    return clean_text(item[:min(at)]), "=", item[min(at) + 1:]
+
+
+def typed_part(part: str, text: str) -> str | None:
+    """What was typed in ``text`` for ``part`` of its :func:`clean_text` (``" ♥AK"`` of
+    ``"黑桃Q 红桃AK"`` → ``"红桃AK"``), or None when ``part`` is not in the cleaned text or
+    is already ``text``'s own."""
+    if not part or text.isascii() or part in text:
+        return None
+    cleaned, spans = _clean_spans(text)
+    # a whole token first ('♦' is the 方块 standing alone, not the start of 羊's '♦J')
+    m = re.search(rf"(?<!\S){re.escape(part)}(?!\S)", cleaned)
+    at = m.start() if m else cleaned.find(part)
+    if at < 0:
+        return None
+    typed = text[spans[at][0]:spans[at + len(part) - 1][1]]
+    return typed.strip() if part.strip() == part else typed
+
+
+#: A text an error message quotes (``repr`` of a str without a quote in it).
+_QUOTED = re.compile(r"'([^'\\\n]*)'")
+
+
+def quote_typed(message: str, *texts: str) -> str:
+    """``message`` with each quoted part of a cleaned text (:func:`clean_text`) replaced by
+    what was typed in one of ``texts``: ``unknown card '♥Z'`` for ``红桃Z`` reads
+    ``unknown card '红桃Z'``.  Parts found as typed, or in no text, stay."""
+    def typed(m: re.Match) -> str:
+        for t in texts:
+            if isinstance(t, str) and (got := typed_part(m.group(1), t)) is not None:
+                return repr(got)
+        return m.group(0)
+
+    return _QUOTED.sub(typed, message)
+
+
 def parse_card(text: str) -> int:
     """Parse one card into its index: suit first (``SQ``, ``♠Q``, ``h10``, ``HT``) or rank
     first as poker and bridge players write it (``QS``, ``qs``, ``10H``, ``Th``, ``10♥``).
@@ -239,11 +362,13 @@ def parse_card(text: str) -> int:
     raise CardError(f"unknown card {text!r} ({CARD_FORMS}){chinese_hint(text)}")
 
 
-def _ranks_of_suit(suit: int, text: str) -> list[int]:
+def _ranks_of_suit(suit: int, text: str, context: str | None = None) -> list[int]:
+    """The cards of suit ``suit`` whose ranks ``text`` lists; an error quotes ``context``
+    (the whole suit group, ``♥3X``; default ``text``)."""
     t = text.strip().upper().replace("10", "T")
     if t in ("", "-"):
         return []
-    return [card(suit, _rank_index(ch, text)) for ch in t]
+    return [card(suit, _rank_index(ch, context or text)) for ch in t]
 
 
 def _split_cards(text: str) -> list[str]:
@@ -270,9 +395,29 @@ def parse_cards(text: str) -> list[int]:
     try:
         return [parse_card(tok) for tok in _split_cards(cleaned)]
     except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
-        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
-            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
-        raise
+        raise as_typed(exc, text) from None
+
+
+def as_typed(exc: CardError, text: str) -> CardError:
+    """``exc`` about the cleaned ``text`` (:func:`clean_text`) as the error about ``text``:
+    quoting what was typed (:func:`quote_typed`) and, for an error reading Chinese text (not
+    a hand's size or a card given twice), ending with :data:`CHINESE_FORMS`."""
+    msg = quote_typed(str(exc), text)
+    if exc.reading and _has_cjk(text) and CHINESE_FORMS not in msg:
+        msg = f"{msg}; {CHINESE_FORMS}"
+    if msg == str(exc):
+        return exc
+    out = CardError(msg)
+    out.reading = exc.reading
+    return out
+
+
+def _not_reading(msg: str) -> CardError:
+    """A CardError about cards that were read (a hand's size, a card given twice): no
+    :data:`CHINESE_FORMS` hint is added to it."""
+    exc = CardError(msg)
+    exc.reading = False
+    return exc
 
 
 def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
@@ -288,9 +433,7 @@ def parse_hand(text: str, decks: int = 1, size: int | None = None) -> list[int]:
     try:
         return _parse_hand(clean_text(text), decks, size)
     except CardError as exc:
-        if _has_cjk(text) and CHINESE_FORMS not in str(exc):
-            raise CardError(f"{exc}; {CHINESE_FORMS}") from None
-        raise
+        raise as_typed(exc, text) from None
 
 
 def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
@@ -319,7 +462,7 @@ def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
                 raise CardError(f"{card_err}; {HAND_FORMS}") from None
     check_copies(cards, decks)
     if size is not None and len(cards) != size:
-        raise CardError(f"hand {text!r} has {len(cards)} cards, expected {size}")
+        raise _not_reading(f"hand {text!r} has {len(cards)} cards, expected {size}")
     return sorted(cards)
 
 
@@ -355,7 +498,7 @@ def _parse_per_suit(t: str) -> list[int]:
         rest = tok[1:]
         if rest.startswith(":"):
             rest = rest[1:]
-        cards.extend(_ranks_of_suit(suit, rest))
+        cards.extend(_ranks_of_suit(suit, rest, tok))
     return cards
 
 
@@ -365,11 +508,12 @@ def times(k: int) -> str:
 
 
 def check_copies(cards: Iterable[int], decks: int = 1) -> None:
-    """Raise CardError naming a card that appears more than ``decks`` times."""
+    """Raise CardError naming a card that appears more than ``decks`` times (as
+    :func:`use_message_names` chose: ``猪 (SQ)`` when printing in Chinese)."""
     for c, k in Counter(cards).items():
         if k > decks:
-            raise CardError(f"card {card_str(c)} appears {times(k)} in a "
-                            f"{_DECK_ADJECTIVES[decks]} hand")
+            raise _not_reading(f"card {_MESSAGE_NAMES[0](card_str(c))} appears {times(k)} in a "
+                               f"{_DECK_ADJECTIVES[decks]} hand")
 
 
 #: The deck count as an adjective (sim/game/decks.py ``DeckSpec.adjective``; this module
@@ -445,9 +589,9 @@ def exposure_flags(cards: Iterable[int]) -> int:
     flags = 0
     for c in cards:
         if c not in EXPOSABLE:
-            raise CardError(
-                f"card {card_str(c)} is not exposable (only SQ, DJ, CT, HA can be exposed)"
-            )
+            named, exposable = _MESSAGE_NAMES
+            raise _not_reading(f"card {named(card_str(c))} is not exposable (only "
+                               f"{exposable()} can be exposed)")
         flags |= ef.flag(EXPOSABLE.index(c))
     return flags
 
@@ -472,7 +616,7 @@ def parse_play(text: str) -> list[int]:
             try:
                 cards.append(parse_card(rest[:n]))
             except CardError:
-                raise CardError(f"unknown play {text!r}") from None
+                raise CardError(f"unknown play {text!r}{chinese_hint(text)}") from None
             rest = rest[n:]
     if not 1 <= len(cards) <= 2:
         raise CardError(f"a play is one card or two, got {text!r}")

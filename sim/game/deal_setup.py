@@ -22,6 +22,7 @@ from sim.game.cards import (
     card_str,
     check_copies,
     parse_card,
+    parse_cards,
     parse_hand,
 )
 from sim.game.decks import deck_spec
@@ -111,14 +112,15 @@ def given_flags(hands: list[list[int]], rules: Rules, exposed) -> list[int]:
                 or not 0 <= seat <= 3:
             raise GameStateError(f"exposed cards: seat must be 0..3, got {seat!r}")
         if isinstance(cards, str):
-            cards = cards.replace(",", " ").split()
+            cards = parse_cards(cards)
         cs = [parse_card(c) if isinstance(c, str) else int(c) for c in cards]
         counts = Counter(cs)
         f = 0
         for c, n in counts.items():
             if c not in EXPOSABLE:
-                raise CardError(f"seat {seat}: card {card_str(c)} is not exposable "
-                                "(only SQ, DJ, CT, HA can be exposed)")
+                from sim.game.names import not_exposable
+
+                raise CardError(f"seat {seat}: {not_exposable(card_str(c))}")
             if hands[seat].count(c) < n:
                 raise GameStateError(f"seat {seat} exposes {card_str(c)}"
                                      f"{' twice' if n == 2 else ''} but was not dealt "

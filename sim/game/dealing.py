@@ -34,13 +34,14 @@ from sim.game.cards import (
     CardError,
     card_str,
     cards_to_masks2,
-    clean_text,
     hand_to_pbn,
     masks2_to_cards,
     parse_hand,
+    seat_and_cards,
     times,
 )
 from sim.game.decks import deck_spec
+from sim.game.names import named
 
 #: Random stream id of the constrained dealer (the engine uses 0..8).
 STREAM_CONSTRAINED = 9
@@ -153,7 +154,7 @@ def parse_known(items: Iterable[str]) -> dict[int, str]:
     out: dict[int, str] = {}
     given: dict[int, str] = {}
     for item in items:
-        seat_text, sep, cards = clean_text(item).partition("=")  # '１＝SA' as '1=SA'
+        seat_text, sep, cards = seat_and_cards(item)  # '１＝SA' as '1=SA'
         try:
             seat = int(seat_text.strip())
         except ValueError:
@@ -225,7 +226,7 @@ def make_deal_spec(
             if len(holders) >= decks:
                 if one_copy and holders[0] == seat:
                     raise CardError(
-                        f"known card {card_str(c)} of seat {p} is in the analysed hand "
+                        f"known card {named(card_str(c))} of seat {p} is in the analysed hand "
                         f"(seat {seat})"
                     )
                 if one_copy:
@@ -235,7 +236,7 @@ def make_deal_spec(
                          for q in holders]
                 where = (f"both in {names[0]}" if names[0] == names[1]
                          else f"in {names[0]} and {names[1]}")
-                raise CardError(f"known card {card_str(c)} of seat {p}: both copies are "
+                raise CardError(f"known card {named(card_str(c))} of seat {p}: both copies are "
                                 f"already placed, {where}")
             holders.append(p)
         seat_cards[p] = kc

@@ -180,11 +180,17 @@ def format_deal(masks, first: int = 0) -> str:
 
 
 def _read(path: str | Path) -> str:
+    from sim.game.textfile import decode_text
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise DealsFileError(f"deals file {path} not found") from None
     except IsADirectoryError:
         raise DealsFileError(f"deals file {path} is a folder") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise DealsFileError(f"cannot read deals file {path}: {exc}") from None
+    try:
+        return decode_text(data, f"deals file {path}")
+    except InputError as exc:
+        raise DealsFileError(str(exc)) from None

@@ -3,15 +3,17 @@
 
 The command line chooses the language once per command (``gongzhu-sim --lang``; by default
 Chinese when a card or option was typed with Chinese characters) with :func:`set_lang`;
-the text formatters of ``expose``, ``advise``, ``review`` and ``score`` name cards through
-:func:`show`.  JSON, CSV and Parquet outputs always carry the English labels, so scripts
-read the same keys whichever language a person reads.
+the text formatters of ``expose``, ``advise``, ``review``, ``score``, ``trace``, ``run`` and
+``compare`` name cards through :func:`show` (policies through :func:`show_policy`).  JSON,
+CSV and Parquet outputs always carry the English labels, so scripts read the same keys
+whichever language a person reads.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from sim.game import cards as _cards
 from sim.game.cards import RANKS, SUITS, _has_cjk, card_symbol, parse_card
 
 #: The languages printed text can name cards in.
@@ -116,6 +118,49 @@ def expose_text(option: str) -> str:
     return "expose " + show(option)
 
 
+def show_policy(name: str) -> str:
+    """An exposure policy's (or a ``PLAYER+EXPOSURE`` candidate's) name as printed text
+    names it: the cards of ``fixed:`` as :func:`show` names each (``fixed:SQ,HA`` →
+    ``fixed:猪,红桃A`` when Chinese is chosen); other names unchanged."""
+    if _lang != "zh" or "fixed:" not in name:
+        return name
+    from sim.game.cards import CardError, card_str, split_commas
+
+    out = []
+    for part in name.split("+"):
+        base, sep, arg = part.partition(":")
+        if base.strip() == "fixed" and sep:
+            try:
+                arg = ",".join(show(card_str(parse_card(c))) for c in split_commas(arg))
+            except CardError:
+                pass
+        out.append(base + sep + arg)
+    return "+".join(out)
+
+
+#: The exposable cards by the names the summaries give them (``exposed_pig``, ``took_sheep``).
+CARD_OF_NAME = {"pig": "SQ", "sheep": "DJ", "transformer": "CT", "heartA": "HA"}
+
+
+def show_named_card(word: str) -> str:
+    """``pig``, ``sheep``, ``transformer``, ``heartA`` as printed text names the card: the
+    word itself, or its Chinese name (``猪``, ``红桃A``) when Chinese is chosen."""
+    code = CARD_OF_NAME.get(word)
+    return show(code, "zh") if code is not None and _lang == "zh" else word
+
+
+def exposable_text() -> str:
+    """The exposable cards for a message: ``SQ, DJ, CT, HA`` (Chinese chosen: ``猪 羊 变压器
+    红桃A``), RULES.md §3."""
+    return "猪 羊 变压器 红桃A" if _lang == "zh" else "SQ, DJ, CT, HA"
+
+
+def not_exposable(code: str) -> str:
+    """``card HK is not exposable (only SQ, DJ, CT, HA can be exposed)``, the card and the
+    list as :func:`named` and :func:`exposable_text` name them."""
+    return f"card {named(code)} is not exposable (only {exposable_text()} can be exposed)"
+
+
 def named(label: str) -> str:
     """``label`` for a message: as :func:`show` names it, with the English label after it
     when that differs (``猪 (SQ)``), so a message quoting a Chinese input reads both ways."""
@@ -144,6 +189,9 @@ def rjust(text: str, n: int) -> str:
     return " " * max(0, n - width(text)) + text
 
 
-__all__ = ["LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "get_lang", "has_chinese", "ljust",
-           "expose_text", "named", "note_text", "rjust", "set_lang", "show", "show_cards", "width",
-           "zh_card"]
+_cards.use_message_names(named, exposable_text)  # card errors name cards as printed text does
+
+__all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "exposable_text",
+           "expose_text", "get_lang", "has_chinese", "ljust", "named", "not_exposable",
+           "note_text", "rjust", "set_lang", "show", "show_cards", "show_named_card",
+           "show_policy", "width", "zh_card"]

@@ -236,8 +236,10 @@ def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True
             raise RecordError(f"seat {p}'s exposed cards: {exc}") from None
         for c in cs:
             if c not in EXPOSABLE:
-                raise RecordError(f"seat {p} exposes {card_str(c)}, which is not exposable "
-                                  "(only SQ, DJ, CT, HA: RULES §3)")
+                from sim.game.names import exposable_text, named
+
+                raise RecordError(f"seat {p} exposes {named(card_str(c))}, which is not "
+                                  f"exposable (only {exposable_text()}: RULES §3)")
             if parsed[p] is not None and parsed[p].count(c) < cs.count(c):
                 raise RecordError(f"seat {p} exposes {card_str(c)} but was not dealt "
                                   f"{'both copies' if cs.count(c) == 2 else 'it'} (RULES §3)")

@@ -111,9 +111,9 @@ def effective_exposure(exposed: Iterable[int], rules: Rules) -> list[int]:
     cards = [_check_card(c) for c in exposed]
     for c in cards:
         if c not in EXPOSABLE:
-            raise CardError(
-                f"card {card_str(c)} is not exposable (only SQ, DJ, CT, HA can be exposed)"
-            )
+            from sim.game.names import not_exposable
+
+            raise CardError(not_exposable(card_str(c)))
     for c, n in Counter(cards).items():
         if n > rules.decks:
             raise CardError(f"card {card_str(c)} exposed {n} times in a "

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError, check_seed
+from sim.game.cards import split_commas
 from sim.game.decks import deck_spec
 from sim.game.rules import Rules, RulesError
 from sim.jobs.executor import (  # the one list of backends
@@ -331,7 +332,7 @@ def _study(v: Any, where: str) -> dict[str, Any]:
     if "cards" in v:
         cards = v["cards"]
         if isinstance(cards, str):
-            cards = [c for c in (t.strip() for t in cards.split(",")) if c]
+            cards = [c for c in split_commas(cards) if c]
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str)
                                                                for c in cards):
             raise InputError(f"study cards{where} must name one or more of "

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sim.core.stats import fmt_pm_hw, small_n_warning, undefined_warning
-from sim.game.names import ljust, width
+from sim.game.names import ljust, show_named_card, show_policy, width
 from sim.jobs.totals import ANY_RATES, RATE_METRICS, SCORE_METRICS, SEATS, SUMMARY_COLUMNS
 
 SUMMARY = "summary.csv"
@@ -90,16 +90,14 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
         lines = [f"{n:,} deals; mean per deal ± {label} CI half-width"]
     rows = [head]
     for s in SEATS:
-        rows.append([str(s), players[s] if players else "", exposures[s] if exposures else ""]
+        rows.append([str(s), players[s] if players else "",
+                     show_policy(exposures[s]) if exposures else ""]
                     + [cell(m, str(s)) for m in scores])
     lines += align_columns(rows)
     lines.append("")
     lines.append("rates (share of the 4 × deals plays)" if rotate else "rates (share of deals)")
     rate_cols = list(RATE_METRICS)
-    rows = [["entry" if rotate else "seat"] + [c.replace("exposed_", "exp ")
-                                               .replace("took_", "took ")
-                        .replace("full_hearts", "满红").replace("grand_slam", "满贯")
-                        for c in rate_cols]]
+    rows = [["entry" if rotate else "seat"] + [_rate_head(c) for c in rate_cols]]
     for s in [*map(str, SEATS), "any"]:
         rows.append([s] + [cell(c, s, pct=True) if (s != "any" or c in ANY_RATES) else ""
                            for c in rate_cols])
@@ -116,6 +114,16 @@ def format_summary(table, players: Sequence[str] = (), exposures: Sequence[str] 
                      "(--no-auto-expose-fourth turns it off)")
     lines += [w for w in (undefined_warning(len(undefined)), small_n_warning(n)) if w]
     return "\n".join(lines)
+
+
+def _rate_head(metric: str) -> str:
+    """A rate column's heading: ``exp pig``, ``took sheep`` (Chinese chosen: ``exp 猪``,
+    ``took 羊``), ``满红``, ``满贯``."""
+    names = {"full_hearts": "满红", "grand_slam": "满贯"}
+    if metric in names:
+        return names[metric]
+    what, _, card = metric.partition("_")
+    return f"{'exp' if what == 'exposed' else what} {show_named_card(card)}"
 
 
 def align_columns(rows: list[list[str]]) -> list[str]:

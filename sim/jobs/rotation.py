@@ -277,8 +277,11 @@ def comparison_tables(rows: Sequence[dict], players: Sequence[str],
 
 def format_comparison(rows: Sequence[dict], players: Sequence[str],
                       exposures: Sequence[str], level: float = DEFAULT_LEVEL) -> str:
-    """The comparison as text: entries best first, then every pair (better − worse)."""
-    scores, pairs, n = comparison_tables(rows, players, exposures)
+    """The comparison as text: entries best first, then every pair (better − worse); the
+    cards of ``fixed:`` policies named as :func:`sim.game.names.show_policy` names them."""
+    from sim.game.names import show_policy
+
+    scores, pairs, n = comparison_tables(rows, players, [show_policy(e) for e in exposures])
     if not scores or n == 0:
         return "no finished deals"
     lab = level_label(level)

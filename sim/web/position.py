@@ -45,7 +45,7 @@ def check_position(body: Mapping[str, Any]) -> dict:
     )
     from sim.analysis.advise.worlds import WorldSampler, check_history
     from sim.commands.options import pop_rules
-    from sim.game.cards import C2, CardError, card_str, clean_text, parse_hand
+    from sim.game.cards import C2, CardError, card_str, parse_hand, seat_and_cards
 
     unknown = [k for k in body if k not in EDITOR_KEYS and not _is_rule(k)]
     if unknown:
@@ -84,7 +84,7 @@ def check_position(body: Mapping[str, Any]) -> dict:
     hand_now = " ".join(card_str(c) for c in sorted(now.elements()))
     exp = {}
     for item in params["exposed"]:
-        s, _, cards = clean_text(item).partition("=")  # '１＝羊' as '1=羊'
+        s, _, cards = seat_and_cards(item)  # '１＝羊' as '1=羊'
         if s.strip() not in ("0", "1", "2", "3"):
             raise AdviseError(f"--exposed {item!r}: expected SEAT=CARDS with SEAT 0..3, "
                               "e.g. --exposed 1=SQ")

@@ -16,13 +16,16 @@ from sim.game.cards import (
     C2,
     EXPOSABLE,
     CardError,
+    as_typed,
     card_str,
     clean_text,
     parse_card,
     parse_hand,
     suit_of,
+    typed_part,
 )
 from sim.game.decks import deck_spec
+from sim.game.names import exposable_text, named
 from sim.game.rules import Rules
 
 
@@ -86,8 +89,10 @@ def parse_plays(text: str, decks: int) -> list:
     for k, tok in enumerate(clean_text(text).replace(",", " ").split()):
         try:
             plays.append(deck.as_play(deck.parse_play(tok)))
-        except CardError as exc:
-            raise AdviseError(f"--plays: play {k + 1} {tok!r}: {exc}") from None
+        except CardError as exc:  # quoted as typed: '黑桃X', not '♠X'
+            typed = typed_part(tok, text) or tok
+            raise AdviseError(f"--plays: play {k + 1} {typed!r}: {as_typed(exc, typed)}") \
+                from None
     return plays
 
 
@@ -266,11 +271,11 @@ def _exposures(exposed: dict[int, str | list[str]], rules: Rules, seat: int, han
                 cs = [parse_card(t)
                       for t in clean_text(text).replace(",", " ").replace("+", " ").split()]
             except CardError as exc:
-                raise AdviseError(f"--exposed {s}={text}: {exc}") from None
+                raise AdviseError(f"--exposed {s}={text}: {as_typed(exc, text)}") from None
             for c in cs:
                 if c not in EXPOSABLE:
-                    raise AdviseError(f"--exposed {s}={text}: {card_str(c)} is not exposable "
-                                      "(only SQ, DJ, CT, HA)")
+                    raise AdviseError(f"--exposed {s}={text}: {named(card_str(c))} is not "
+                                      f"exposable (only {exposable_text()})")
             out[s].extend(cs)
     if any(out) and rules.variant == "pig_sheep":
         raise AdviseError("--exposed: variant pig_sheep (猪羊一家) forbids exposure")

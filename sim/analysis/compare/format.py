@@ -16,6 +16,7 @@ from sim.analysis.compare.compute import CompareResult
 from sim.core import stats
 from sim.core.stats import json_number
 from sim.game.decks import deck_spec
+from sim.game.names import show_policy
 
 
 def _fmt(x: float) -> str:
@@ -37,7 +38,7 @@ def format_text(res: CompareResult) -> str:
 def _format_text(res: CompareResult) -> str:
     r = res.rules
     lines = [
-        f"{len(res.candidates)} candidates vs field {res.field} (3 seats); "
+        f"{len(res.candidates)} candidates vs field {show_policy(res.field)} (3 seats); "
         f"{deck_spec(r).name}, {r.variant}, seed {res.seed}",
         f"unit: {res.unit} per deal, each deal played by every candidate in all 4 seats "
         f"(score = mean over the seats)",
@@ -51,7 +52,7 @@ def _format_text(res: CompareResult) -> str:
     same = (c["identical_to_field"] if "identical_to_field" in c
             else pd.Series(False, index=c.index))
     tab = pd.DataFrame({
-        "candidate": c["candidate"],
+        "candidate": c["candidate"].map(show_policy),
         "mean": [("0" if m == 0 else _fmt(m)) if s else _fmt(m)
                  for m, s in zip(c["mean"], same, strict=True)],
         f"{lv} interval": [
@@ -63,7 +64,8 @@ def _format_text(res: CompareResult) -> str:
     for lab in c.index[same.to_numpy(dtype=bool)]:
         zero = (f"so it scores exactly 0 {res.unit} on every deal"
                 if res.measure == "zero-sum" else "so its score is the table's mean")
-        lines.append(f"{lab} is the field itself: all four seats play {c.loc[lab, 'candidate']}, "
+        lines.append(f"{lab} is the field itself: all four seats play "
+                     f"{show_policy(c.loc[lab, 'candidate'])}, "
                      f"{zero}; the Δ columns compare the others with the field.")
     lines += ["", f"Paired differences Δ = row − column, mean [{lv} interval]"]
     idx = list(c.index)
@@ -85,7 +87,8 @@ def _format_text(res: CompareResult) -> str:
     for _, p in res.pairs.iterrows():
         why = ("identical: the same score on every deal" if p["tie"] == 1.0
                else f"Δ = {stats.fmt_pm_hw(p['delta'], p['half_width'], sign=True)}")
-        lines.append(f"  {p['a']} {p['a_name']}  vs  {p['b']} {p['b_name']}: {p['verdict']} "
+        lines.append(f"  {p['a']} {show_policy(p['a_name'])}  vs  {p['b']} "
+                     f"{show_policy(p['b_name'])}: {p['verdict']} "
                      f"({why})")
     lines += res.warnings()
     return "\n".join(lines)

@@ -26,9 +26,10 @@ def plays_search(player: str, opponents: str) -> bool:
     """True when the hero or an opponent plays a slow player (a registry entry marked
     ``slow``, e.g. ``search``: ≈1,000× slower than heuristic).  ``player``: one name,
     ``opponents``: one or three comma-separated (``search:worlds=4`` counts as search)."""
+    from sim.game.cards import split_commas
     from strategies.registry import PLAYER, lookup
 
-    names = f"{player},{opponents}".split(",")
+    names = split_commas(f"{player},{opponents}")
     for n in names:
         s = lookup(PLAYER, n.strip().split(":", 1)[0])
         if s is not None and s.slow:

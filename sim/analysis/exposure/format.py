@@ -19,7 +19,7 @@ from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
-from sim.game.names import expose_text, show, show_cards, width
+from sim.game.names import expose_text, show, show_cards, show_named_card, width
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
              "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
@@ -174,8 +174,9 @@ def format_text(res) -> str:
             cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
         cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
         crow.append(cells)
-    lines += _grid(["option", "♠Q pig", "♦J sheep", "♣10 transformer", "满红", "满贯", "hearts"],
-                    crow, set())
+    heads = [f"{sym} {show_named_card(word)}" for sym, word in
+             (("♠Q", "pig"), ("♦J", "sheep"), ("♣10", "transformer"))]
+    lines += _grid(["option", *heads, "满红", "满贯", "hearts"], crow, set())
     lines.append("")
     lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
     best = t.iloc[0]

@@ -27,11 +27,13 @@ from sim.game import flags as ef
 from sim.game.cards import (
     EXPOSABLE,
     CardError,
+    ascii_commas,
     card_str,
     exposure_flags,
     flags_to_cards,
     parse_card,
     parse_cards,
+    split_commas,
 )
 from sim.game.decks import deck_spec
 from sim.game.names import named
@@ -123,8 +125,8 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
             elif word in ("all", "全亮"):
                 flags = held
             else:
-                toks = [t for t in item.replace("+", " ").replace("，", ",").replace("、", ",")
-                        .replace(",", " ").split() if t]
+                toks = [t for t in ascii_commas(item.replace("+", " ")).replace(",", " ").split()
+                        if t]
                 if not toks:
                     raise InputError(
                         "empty exposure option in --options (use 'none' for exposing nothing)"
@@ -184,8 +186,8 @@ def _card_flags(cards: list[int], decks: int, label: str) -> int:
         if n > copies:
             hint = ("one deck has 1 copy of each card; a card twice is both copies with "
                     "--decks 2" if copies == 1 else "two decks hold 2 copies")
-            raise InputError(f"exposure option {label!r}: {card_str(EXPOSABLE[b])} {n} times "
-                             f"({hint})")
+            raise InputError(f"exposure option {label!r}: {named(card_str(EXPOSABLE[b]))} "
+                             f"{n} times ({hint})")
     return flags_of_counts(counts)
 
 
@@ -198,7 +200,7 @@ def split_names(value: str | Sequence[str | Choice], what: str) -> list[str | Ch
         return [value]
     if isinstance(value, str):
         names: list[str | Choice] = []
-        for tok in (t.strip() for t in value.split(",")):
+        for tok in split_commas(value):
             prev = names[-1] if names else ""
             if isinstance(prev, str) and prev and (
                 ("=" in tok and ":" not in tok) or (prev.startswith("fixed:") and _is_card(tok))

@@ -44,7 +44,9 @@ def split_tables(value: str) -> list[str]:
     names are refused by :func:`strategies.registry.parse_player` in the caller).
     """
     names: list[str] = []
-    for tok in (t.strip() for t in str(value).split(",")):
+    from sim.game.cards import split_commas
+
+    for tok in split_commas(str(value)):
         if names and tok and "=" in tok and ":" not in tok:
             names[-1] = f"{names[-1]},{tok}"
         else:
