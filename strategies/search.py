@@ -109,6 +109,7 @@ from strategies.learned import (
     HEADER,
     TABLE_VERSION,
     decision_scores,
+    keep_pig,
     play_learned_inline,
     play_learned_table_inline,
     play_model_inline,
@@ -148,6 +149,8 @@ SEARCH_PARAMS: dict[str, float] = {
     "exact": 0.0,
     "head": 0.0,
     "adapt": 0.0,
+    "keep": 0.0,
+    "guard": 0.0,
 }
 #: The one-deck defaults of ``search`` (docs/strength.md "The default", "head=2" and
 #: "Adaptive worlds" measure them against the earlier ones at about the same CPU time per
@@ -190,13 +193,19 @@ SEARCH_HELP: dict[str, str] = {
     "rolled out on 16 worlds, then 8 more at a time until one leads every other by more than "
     "k standard errors of the paired differences, or worlds (then the most) are used up; "
     "one deck, not with race",
+    "keep": "1: at a team table (partners, pig_sheep) the search does not roll out the pig onto "
+    "a trick an ally is winning when the learned player's pig rule keeps it (another card "
+    "legal, no later opponent forced to overtake, the ally not on its way to 满贯); one "
+    "deck; 0 off",
+    "guard": "1: the learned replies of the rollouts (head, rollout=learned) follow the "
+    "learned player's pig rule too; one deck; 0 off",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
 (P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD,
- P_ADAPT) = (
+ P_ADAPT, P_KEEP, P_GUARD) = (
     list(SEARCH_PARAMS).index(k)
     for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
-              "head", "adapt"))
+              "head", "adapt", "keep", "guard"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -752,7 +761,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
                     scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                              np.int64(0)))
+                              np.int64(0), np.int64(_R_LEARNED)))
 
 
 @njit(cache=True, nogil=True)
@@ -762,7 +771,7 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)))
+                    scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)))
 
 
 def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
@@ -804,21 +813,23 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
     ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
     only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
-    (overwritten); ``ends``: the tuple ``(exact, stk, head)`` — ``exact`` (key
+    (overwritten); ``ends``: the tuple ``(exact, stk, head, hpol)`` — ``exact`` (key
     ``exact``): from the first trick after ``card``'s on
     which at most ``exact`` tricks are left, the deal is played out by
     :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
     of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
     :data:`EXACT_COLS`) (any shape when ``exact`` is 0; None compiles no endgame:
     :func:`_endgame`); ``head`` (key ``head``): the
-    first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
-    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``.
+    first ``head`` cards after ``card`` that leave a choice are played by the policy
+    ``hpol`` (the model in ``table``: ``_R_LEARNED`` the model's own card,
+    :data:`R_LEARNED_PLAYER` with the learned player's pig rule; ``heuristic`` without a
+    model), the rest by ``policy``.
 
     Returns ``(value, rng)``: int64, in raw points (``raw``) or 3 × zero-sum points
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
     No allocation.
     """
-    exact, stk, head = ends
+    exact, stk, head, hpol = ends
     rng = np.uint64(rng)
     ro = scratch[0:O_SIZE]
     h = scratch[O_SIZE:O_SIZE + 4]
@@ -880,7 +891,7 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = _policy_in(plays, _R_LEARNED if n_head < head else policy,
+                    c, rng = _policy_in(plays, hpol if n_head < head else policy,
                                         ro, rng, table)
                     n_head += 1
             cb = bit(c)
@@ -1022,12 +1033,13 @@ def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals,
 
 @njit(cache=True, nogil=True)
 def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip,
-                        exact, head):
+                        exact, head, hpol=_R_LEARNED):
     """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
     and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
     ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
     a total of 0 and are never chosen; at least one representative must not be skipped.
-    ``exact``, ``head``: as :func:`rollout_value_x`."""
+    ``exact``, ``head``, ``hpol`` (the policy of the ``head`` replies): as
+    :func:`rollout_value_x`."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules, exp = _chooser_start(obs, totals)
@@ -1050,7 +1062,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
             val, _ = rollout_value_x(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
-                                     scratch, (exact, stk, head))
+                                     scratch, (exact, stk, head, hpol))
             v += val
         totals[c] = v
         if v > best_v:
@@ -1061,7 +1073,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 @njit(cache=True, nogil=True)
 def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratch, totals,
-                      reps, skip, ends):
+                      reps, skip, ends, hpol=_R_LEARNED):
     """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
 
     The representatives of ``reps`` not in ``skip`` are rolled out on the first
@@ -1075,7 +1087,8 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
     ``lazy``: ``worlds`` is sampled here, a step at a time (:func:`sample_worlds`, from the
     stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
     ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
-    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``.
+    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``; ``hpol``:
+    the policy of the ``head`` replies (:func:`rollout_value_x`).
     Returns ``(card, srng)``."""
     lazy, srng = sampling
     exact, head, k_se = ends
@@ -1107,7 +1120,8 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
             for i in range(m):
                 if alive[i]:
                     val, _ = rollout_value_x(worlds[w], obs, cs[i], policy, table, rules,
-                                             exp, measure, r0, scratch, (exact, stk, head))
+                                             exp, measure, r0, scratch,
+                                             (exact, stk, head, hpol))
                     vals[i, w] = val
                     sums[i] += val
                     rolled[i] += 1
@@ -1352,6 +1366,19 @@ def top_classes(obs, table, reps, k):
 
 
 @njit(cache=True, nogil=True)
+def _skipped(obs, table, reps, top, keep):
+    """The representatives (mask ⊆ ``reps``) not rolled out: with ``keep`` the pig (the
+    learned player's pig rule holds it back: strategies/learned.py ``keep_pig``; another
+    class is left, as ``keep_pig`` asks another legal card), and with ``top`` > 0 those
+    outside the ``top`` best of the rest (:func:`top_classes`)."""
+    reps = np.uint64(reps)
+    cand = reps & ~_PIG if keep else reps
+    if top > 0:
+        cand = top_classes(obs, table, cand, top)
+    return reps & ~cand
+
+
+@njit(cache=True, nogil=True)
 def search_decision(obs, params, rng, totals):
     """:func:`play_search`, also giving what it computed: ``(card, rng, worlds)``.
 
@@ -1382,18 +1409,23 @@ def search_decision(obs, params, rng, totals):
     exact = np.int64(params[seat, P_EXACT])
     head = np.int64(params[seat, P_HEAD])
     adapt = params[seat, P_ADAPT]
+    # the learned player's pig rule: in the searched cards (keep) and the learned replies (guard)
+    keep = params[seat, P_KEEP] != 0.0 and keep_pig(obs)
+    hpol = R_LEARNED_PLAYER if params[seat, P_GUARD] != 0.0 else _R_LEARNED
+    if policy == _R_LEARNED:
+        policy = hpol
     if not has_model(params, seat):
         infer = False
         top = 0
         head = 0
-        if policy == _R_LEARNED:
+        if policy == _R_LEARNED or policy == R_LEARNED_PLAYER:
             policy = _R_HEURISTIC
     table = shared_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if adapt > 0.0 and race <= 0.0:
         reps = representatives(obs)
-        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        skip = _skipped(obs, table, reps, top, keep)
         # sampled a step at a time when the first step does not use them all (and neither
         # infer nor strat needs them all at once); else as without adapt, then the rollouts' base
         lazy = not infer and not strat and n_worlds > ADAPT_MIN
@@ -1406,7 +1438,7 @@ def search_decision(obs, params, rng, totals):
                 rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
         rng, base = next_u64(rng)
         c, rng = choose_card_adapt(obs, worlds, (lazy, rng), policy, table, measure, base,
-                                   scratch, totals, reps, skip, (exact, head, adapt))
+                                   scratch, totals, reps, skip, (exact, head, adapt), hpol)
         return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))
@@ -1418,9 +1450,9 @@ def search_decision(obs, params, rng, totals):
         c = choose_card_race(obs, worlds, policy, table, measure, base, scratch, totals, race)
     else:
         reps = representatives(obs)
-        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        skip = _skipped(obs, table, reps, top, keep)
         c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
-                                reps, skip, exact, head)
+                                reps, skip, exact, head, hpol)
     return c, rng, n_worlds
 
 

@@ -117,7 +117,7 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact", "head", "adapt"):
+    for key in ("strat", "exact", "head", "adapt", "keep", "guard"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
@@ -156,6 +156,6 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
                           "top": (0, 13), "strat": (0, 1), "exact": (0, 3),
-                          "head": (0, 52)},
+                          "head": (0, 52), "keep": (0, 1), "guard": (0, 1)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data,
                   resume_refusal=_resume_refusal)
