@@ -151,6 +151,7 @@ SEARCH_PARAMS: dict[str, float] = {
     "adapt": 0.0,
     "keep": 0.0,
     "guard": 0.0,
+    "tie": 0.0,
 }
 #: The one-deck defaults of ``search`` (docs/strength.md "The default", "head=2" and
 #: "Adaptive worlds" measure them against the earlier ones at about the same CPU time per
@@ -199,13 +200,17 @@ SEARCH_HELP: dict[str, str] = {
     "deck; 0 off",
     "guard": "1: the learned replies of the rollouts (head, rollout=learned) follow the "
     "learned player's pig rule too; one deck; 0 off",
+    "tie": "with adapt=k: a class also drops out once it is known, at k standard errors, to be "
+    "at most this much better than the leader (the measure's units per world: team raw "
+    "difference at team tables, 3 × zero-sum points in solo), so near-ties stop early; one "
+    "deck; 0 off",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
 (P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD,
- P_ADAPT, P_KEEP, P_GUARD) = (
+ P_ADAPT, P_KEEP, P_GUARD, P_TIE) = (
     list(SEARCH_PARAMS).index(k)
     for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
-              "head", "adapt", "keep", "guard"))
+              "head", "adapt", "keep", "guard", "tie"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -1073,7 +1078,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 @njit(cache=True, nogil=True)
 def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratch, totals,
-                      reps, skip, ends, hpol=_R_LEARNED):
+                      reps, skip, ends, hpol=_R_LEARNED, tie=0.0):
     """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
 
     The representatives of ``reps`` not in ``skip`` are rolled out on the first
@@ -1088,7 +1093,8 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
     stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
     ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
     classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``; ``hpol``:
-    the policy of the ``head`` replies (:func:`rollout_value_x`).
+    the policy of the ``head`` replies (:func:`rollout_value_x`); ``tie``: the indifference
+    of :func:`race_drop` (key ``tie``).
     Returns ``(card, srng)``."""
     lazy, srng = sampling
     exact, head, k_se = ends
@@ -1127,7 +1133,7 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
                     rolled[i] += 1
         done = upto
         if done < nw:
-            n_alive -= race_drop(vals, sums, alive, done, k_se)
+            n_alive -= race_drop(vals, sums, alive, done, k_se, tie)
     best = race_leader(sums, alive) if m > 0 else 0
     prev = -1
     j = -1
@@ -1156,11 +1162,14 @@ def race_leader(sums, alive):
 
 
 @njit(cache=True, nogil=True)
-def race_drop(vals, sums, alive, done, k_se):
+def race_drop(vals, sums, alive, done, k_se, tie=0.0):
     """One elimination step of ``race=k_se``: every alive entry whose paired mean over the
     first ``done`` worlds (``vals``: int64 (entries, worlds) rollout values) trails the
     leader's by more than ``k_se`` standard errors, or equals it on every world, is marked
-    not alive.  Returns how many were dropped (one and two decks share it)."""
+    not alive.  ``tie`` > 0 (key ``tie`` of ``adapt``): an entry also drops when its mean
+    plus ``k_se`` standard errors is below ``tie`` above the leader's (at most ``tie``
+    better, at that confidence).  Returns how many were dropped (one and two decks share
+    it)."""
     lead = race_leader(sums, alive)
     dropped = 0
     for i in range(sums.shape[0]):
@@ -1174,7 +1183,7 @@ def race_drop(vals, sums, alive, done, k_se):
             s2 += d * d
         mean = s1 / done
         var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
-        if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
+        if mean + k_se * np.sqrt(var / done) < tie or (var == 0.0 and mean == 0.0):
             alive[i] = False
             dropped += 1
     return dropped
@@ -1438,7 +1447,8 @@ def search_decision(obs, params, rng, totals):
                 rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
         rng, base = next_u64(rng)
         c, rng = choose_card_adapt(obs, worlds, (lazy, rng), policy, table, measure, base,
-                                   scratch, totals, reps, skip, (exact, head, adapt), hpol)
+                                   scratch, totals, reps, skip, (exact, head, adapt), hpol,
+                                   params[seat, P_TIE])
         return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))

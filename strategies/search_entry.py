@@ -117,7 +117,10 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact", "head", "adapt", "keep", "guard"):
+    if params[keys.index("tie")] < 0:
+        raise StrategyError(f"parameter tie in {name!r} must be 0 (off) or > 0 (the measure's "
+                            f"units), got {params[keys.index('tie')]:g}")
+    for key in ("strat", "exact", "head", "adapt", "keep", "guard", "tie"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
