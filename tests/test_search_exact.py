@@ -278,3 +278,50 @@ def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
         b = play_deals(rules, "search:worlds=12,adapt=2,heuristic,"
                        "search:worlds=16,head=0,adapt=0.5,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+
+
+def test_race_drop_tie_worked_example():
+    """``race_drop`` with ``tie``: paired differences −1, 1, −2, 0 (mean −0.5, standard error
+    √(5/12) ≈ 0.645): at k = 1 the mean plus one standard error is ≈ +0.145, so the class
+    stays with ``tie`` 0 or 0.1 and drops with ``tie`` 0.2; the leader always stays."""
+    from strategies.search import race_drop
+
+    vals = np.array([[10, 10, 10, 10], [9, 11, 8, 10]], np.int64)
+    for tie, dropped in ((0.0, 0), (0.1, 0), (0.2, 1)):
+        alive = np.ones(2, np.bool_)
+        sums = vals.sum(axis=1)
+        assert race_drop(vals, sums, alive, 4, 1.0, tie) == dropped
+        assert alive.tolist() == [True, not dropped]
+
+
+def test_keep_skips_the_pig_only_where_the_pig_rule_keeps_it():
+    """Key ``keep``: the searched classes lose the pig exactly where the learned player's pig
+    rule (``keep_pig``) keeps it at a 打对家 table, and ``top`` then ranks the rest; solo
+    tables, where the rule never holds, play as without the keys (and ``tie=0`` is off)."""
+    from strategies.learned import keep_pig
+    from strategies.registry import params_table
+    from strategies.search import _PIG, _skipped, representatives, rollout_table
+
+    table = rollout_table(params_table([parse_player("search")] * 4), 0)
+    held = 0
+    for obs, _ in _states(7, 1500, Rules(variant="partners")):
+        reps = int(representatives(obs))
+        if bin(reps).count("1") < 2:
+            continue
+        kept = bool(keep_pig(obs)) and bool(reps & int(_PIG))
+        assert int(_skipped(obs, table, reps, 0, True)) == (int(_PIG) if kept else 0)
+        skip2 = int(_skipped(obs, table, reps, 2, True))
+        assert skip2 & reps == skip2 and bin(reps & ~skip2).count("1") == min(
+            2, bin(reps).count("1") - kept)
+        if kept:
+            assert skip2 & int(_PIG)
+            held += 1
+    assert held >= 5
+    kw = dict(seed=6, n=3, record=True, threads=1)
+    a = play_deals(Rules(), "search:worlds=24,heuristic,search:worlds=20,lowest", "random", **kw)
+    b = play_deals(Rules(), "search:worlds=24,keep=1,guard=1,tie=0,heuristic,"
+                   "search:worlds=20,keep=1,guard=1,lowest", "random", **kw)
+    assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+    for bad in ("search:tie=-1", "search:keep=2"):
+        with pytest.raises(StrategyError):
+            parse_player(bad)

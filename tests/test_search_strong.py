@@ -226,6 +226,9 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "random"),
     # the default search (worlds=256, top=2, zero_sum, head=2, adapt=1) with teams
     (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
+    # the pig rule in the searched cards and the learned replies, near-ties stopped
+    (Rules(variant="pig_sheep"), "search:worlds=24,keep=1,guard=1,tie=3,heuristic,"
+     "search:worlds=20,keep=1,rollout=learned,guard=1,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
     assert compare_engines(rules, players, exposures, seed=3, start=0, n=4,
@@ -234,7 +237,8 @@ def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures)
 
 @pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
                                   "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2",
-                                  "search:worlds=6,strat=1,exact=2,head=3", "search"])
+                                  "search:worlds=6,strat=1,exact=2,head=3", "search",
+                                  "search:worlds=24,keep=1,guard=1,tie=3"])
 def test_new_keys_do_not_peek(name):
     """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
     cards keeps its observation, so its card must not change (as tests/test_search.py)."""
