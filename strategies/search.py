@@ -35,7 +35,9 @@ advisor) with an observation array of sim/game/observation.py:
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
 Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=256,top=2,measure=zero_sum,head=2,adapt=1``,
-chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
+chosen at equal CPU time per deal, docs/strength.md), at 打对家 (``partners``) tables
+:data:`SEARCH_DEFAULTS1_VARIANT` (``worlds=128,head=3,adapt=1.25,tie=6`` instead) for the keys
+a spec leaves out; two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
 ``search:rollout=heuristic,infer=0`` is the former ``search`` (docs/players.md).
@@ -161,6 +163,19 @@ SEARCH_PARAMS: dict[str, float] = {
 #: at most 256).
 SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1.0, top=2.0,
                                           head=2.0, adapt=1.0)
+#: The one-deck defaults of ``search`` at the tables of a rules variant (RULES.md §6) where they
+#: differ from :data:`SEARCH_DEFAULTS1`, by ``Rules.variant``: at 打对家 (``partners``)
+#: tables the first 3 choices of every rollout by the learned model, adaptive worlds until
+#: one class leads every other by 1.25 standard errors, or each other is known (at 1.25
+#: standard errors) to be at most 6 team raw points per world better, at most 128
+#: (``worlds=128,head=3,adapt=1.25,tie=6``; docs/strength.md "打对家 tables: near-ties
+#: stopped, a third learned reply": the learned replies gain most there, and the worlds that
+#: near-ties no longer spend pay for them).  The keys a spec leaves
+#: out take these (strategies/search_entry.py ``for_variant``), so a spec that names them
+#: plays the same at every table.
+SEARCH_DEFAULTS1_VARIANT: dict[str, dict[str, float]] = {
+    "partners": dict(SEARCH_DEFAULTS1, worlds=128.0, head=3.0, adapt=1.25, tie=6.0),
+}
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,
@@ -168,7 +183,8 @@ SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1
 FORMER_KEYS: tuple[str, ...] = ("rollout", "infer", "race")
 #: One line per parameter, for ``gongzhu-sim strategies`` and the README.
 SEARCH_HELP: dict[str, str] = {
-    "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly",
+    "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly; one deck at "
+    "打对家 (partners) tables: default 128",
     "rollout": "policy all four seats play in the rollouts: heuristic, lowest, random or "
     "learned (the shipped learned model for the deck count)",
     "measure": "what the search maximises: raw (own raw points; the team's in partners / "
@@ -189,11 +205,11 @@ SEARCH_HELP: dict[str, str] = {
     "world known, each seat for its side (1..3); one deck, not with race",
     "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
     "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
-    "not with race",
+    "not with race; at 打对家 (partners) tables: default 3",
     "adapt": "0 off; k > 0: adaptive worlds: the classes rolled out (top=k's, or all) are "
     "rolled out on 16 worlds, then 8 more at a time until one leads every other by more than "
     "k standard errors of the paired differences, or worlds (then the most) are used up; "
-    "one deck, not with race",
+    "one deck, not with race; at 打对家 (partners) tables: default 1.25",
     "keep": "1: at a team table (partners, pig_sheep) the search does not roll out the pig onto "
     "a trick an ally is winning when the learned player's pig rule keeps it (another card "
     "legal, no later opponent forced to overtake, the ally not on its way to 满贯); one "
@@ -203,7 +219,7 @@ SEARCH_HELP: dict[str, str] = {
     "tie": "with adapt=k: a class also drops out once it is known, at k standard errors, to be "
     "at most this much better than the leader (the measure's units per world: team raw "
     "difference at team tables, 3 × zero-sum points in solo), so near-ties stop early; one "
-    "deck; 0 off",
+    "deck; 0 off; at 打对家 (partners) tables: default 6",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
 (P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD,
