@@ -295,28 +295,38 @@ def test_race_drop_tie_worked_example():
 
 
 def test_keep_skips_the_pig_only_where_the_pig_rule_keeps_it():
-    """Key ``keep``: the searched classes lose the pig exactly where the learned player's pig
-    rule (``keep_pig``) keeps it at a 打对家 table, and ``top`` then ranks the rest; solo
-    tables, where the rule never holds, play as without the keys (and ``tie=0`` is off)."""
+    """Key ``keep``: at a 打对家 table the searched classes lose the pig exactly where the
+    learned player's pig rule (``keep_pig``) keeps it (``top`` then ranks the rest), and
+    elsewhere the search plays as without the key; solo tables, where the rule never holds,
+    play as without the keys (and ``tie=0`` is off)."""
+    from sim.core.bits import popcount
     from strategies.learned import keep_pig
     from strategies.registry import params_table
-    from strategies.search import _PIG, _skipped, representatives, rollout_table
+    from strategies.search import _PIG, _skipped, representatives, search_decision, shared_table
 
-    table = rollout_table(params_table([parse_player("search")] * 4), 0)
-    held = 0
-    for obs, _ in _states(7, 1500, Rules(variant="partners")):
-        reps = int(representatives(obs))
-        if bin(reps).count("1") < 2:
+    partners = Rules(variant="partners")
+    on = params_table([parse_player("search:worlds=8,keep=1")] * 4, partners)
+    off = params_table([parse_player("search:worlds=8")] * 4, partners)
+    totals = np.zeros(52, np.int64)
+    held = same = 0
+    for obs, _ in _states(7, 1500, partners):
+        reps = representatives(obs)
+        if popcount(reps) < 2:
             continue
-        kept = bool(keep_pig(obs)) and bool(reps & int(_PIG))
-        assert int(_skipped(obs, table, reps, 0, True)) == (int(_PIG) if kept else 0)
-        skip2 = int(_skipped(obs, table, reps, 2, True))
-        assert skip2 & reps == skip2 and bin(reps & ~skip2).count("1") == min(
-            2, bin(reps).count("1") - kept)
+        kept = bool(keep_pig(obs)) and bool(int(reps) & int(_PIG))
+        table = shared_table(on, int(obs[O_SEAT]))
+        skip2 = int(_skipped(obs, table, reps, 2, kept))
+        assert skip2 & int(reps) == skip2 and (skip2 & int(_PIG) or not kept)
+        assert bin(int(reps) & ~skip2).count("1") == min(2, popcount(reps) - kept)
+        c, _, _ = search_decision(obs, on, np.uint64(3), totals)
         if kept:
-            assert skip2 & int(_PIG)
+            assert c != SQ and totals[SQ] == 0  # the pig is not rolled out
             held += 1
-    assert held >= 5
+        else:
+            c0, _, _ = search_decision(obs, off, np.uint64(3), totals)
+            assert c == c0
+            same += 1
+    assert held >= 5 and same >= 100
     kw = dict(seed=6, n=3, record=True, threads=1)
     a = play_deals(Rules(), "search:worlds=24,heuristic,search:worlds=20,lowest", "random", **kw)
     b = play_deals(Rules(), "search:worlds=24,keep=1,guard=1,tie=0,heuristic,"
