@@ -163,13 +163,16 @@ def params_table(choices, rules=None) -> np.ndarray:
     The data travels as a kernel argument like the parameters, so a changed model file
     is read by the next run (numba never freezes it).  A seat whose strategy has a
     ``data_row`` column and whose data equals an earlier seat ``q``'s (same strategy) gets
-    ``q + 1`` there: its kernel reads seat ``q``'s copy.  ``rules`` (a Rules): each seat's
-    data must have been made for these play rules; raises StrategyError otherwise.
+    ``q + 1`` there: its kernel reads seat ``q``'s copy.  ``rules`` (a Rules): a ``search``
+    seat takes the variant's defaults for the keys its name leaves out
+    (strategies/search_entry.py ``for_variant``); each seat's data must have been made for
+    these play rules; raises StrategyError otherwise.
     """
     choices = list(choices)
-    if rules is not None:  # the shipped model of the table's variant (strategies/model.py)
+    if rules is not None:  # the variant's search defaults and shipped model
         from strategies.model import for_rules
-        choices = [for_rules(c, rules) for c in choices]
+        from strategies.search_entry import for_variant
+        choices = [for_rules(for_variant(c, rules), rules) for c in choices]
     k = max((len(c.data.values) for c in choices if c.data is not None), default=0)
     if rules is not None:
         want = tuple(int(x) for x in rules.to_array())

@@ -35,7 +35,9 @@ advisor) with an observation array of sim/game/observation.py:
 * ``play_search(obs, params, rng) -> (card, rng)`` — the strategy kernel.
 
 Defaults: one deck :data:`SEARCH_DEFAULTS1` (``worlds=256,top=2,measure=zero_sum,head=2,adapt=1``,
-chosen at equal CPU time per deal, docs/strength.md); two decks, and the keys a one-deck spec
+chosen at equal CPU time per deal, docs/strength.md), at 打对家 (``partners``) tables
+:data:`SEARCH_DEFAULTS1_VARIANT` (``worlds=128,head=3,adapt=1.25,tie=6`` instead) for the keys
+a spec leaves out; two decks, and the keys a one-deck spec
 leaves out when it names ``rollout``, ``infer`` or ``race`` (:data:`FORMER_KEYS`), the former
 defaults :data:`SEARCH_PARAMS` (``worlds=32,top=0,measure=raw``): so
 ``search:rollout=heuristic,infer=0`` is the former ``search`` (docs/players.md).
@@ -110,6 +112,7 @@ from strategies.learned import (
     TABLE_VERSION,
     _learned_table,
     decision_scores,
+    keep_pig,
     play_learned_inline,
     play_learned_table_inline,
     play_model_inline,
@@ -149,6 +152,9 @@ SEARCH_PARAMS: dict[str, float] = {
     "exact": 0.0,
     "head": 0.0,
     "adapt": 0.0,
+    "keep": 0.0,
+    "guard": 0.0,
+    "tie": 0.0,
 }
 #: The one-deck defaults of ``search`` (docs/strength.md "The default", "head=2" and
 #: "Adaptive worlds" measure them against the earlier ones at about the same CPU time per
@@ -158,6 +164,19 @@ SEARCH_PARAMS: dict[str, float] = {
 #: at most 256).
 SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1.0, top=2.0,
                                           head=2.0, adapt=1.0)
+#: The one-deck defaults of ``search`` at the tables of a rules variant (RULES.md §6) where they
+#: differ from :data:`SEARCH_DEFAULTS1`, by ``Rules.variant``: at 打对家 (``partners``)
+#: tables the first 3 choices of every rollout by the learned model, adaptive worlds until
+#: one class leads every other by 1.25 standard errors, or each other is known (at 1.25
+#: standard errors) to be at most 6 team raw points per world better, at most 128
+#: (``worlds=128,head=3,adapt=1.25,tie=6``; docs/strength.md "打对家 tables: near-ties
+#: stopped, a third learned reply": the learned replies gain most there, and the worlds that
+#: near-ties no longer spend pay for them).  The keys a spec leaves
+#: out take these (strategies/search_entry.py ``for_variant``), so a spec that names them
+#: plays the same at every table.
+SEARCH_DEFAULTS1_VARIANT: dict[str, dict[str, float]] = {
+    "partners": dict(SEARCH_DEFAULTS1, worlds=128.0, head=3.0, adapt=1.25, tie=6.0),
+}
 #: Naming any of these keys in a one-deck spec starts from the former defaults
 #: (:data:`SEARCH_PARAMS`) for the keys it leaves out, so ``search:rollout=heuristic,infer=0``
 #: is the former ``search`` and the variants measured on it (``rollout=learned``,
@@ -165,7 +184,8 @@ SEARCH_DEFAULTS1: dict[str, float] = dict(SEARCH_PARAMS, worlds=256.0, measure=1
 FORMER_KEYS: tuple[str, ...] = ("rollout", "infer", "race")
 #: One line per parameter, for ``gongzhu-sim strategies`` and the README.
 SEARCH_HELP: dict[str, str] = {
-    "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly",
+    "worlds": "hidden deals sampled per decision (1..1024); cost grows linearly; one deck at "
+    "打对家 (partners) tables: default 128",
     "rollout": "policy all four seats play in the rollouts: heuristic, lowest, random or "
     "learned (the shipped learned model for the deck count)",
     "measure": "what the search maximises: raw (own raw points; the team's in partners / "
@@ -186,18 +206,28 @@ SEARCH_HELP: dict[str, str] = {
     "world known, each seat for its side (1..3); one deck, not with race",
     "head": "0 off; k > 0: in each rollout the first k cards after the searched one (that leave "
     "a choice) are played by the learned model, the rest by the rollout policy; one deck, "
-    "not with race",
+    "not with race; at 打对家 (partners) tables: default 3",
     "adapt": "0 off; k > 0: adaptive worlds: the classes rolled out (top=k's, or all) are "
     "rolled out on 16 worlds, then 8 more at a time until one leads every other by more than "
     "k standard errors of the paired differences, or worlds (then the most) are used up; "
-    "one deck, not with race",
+    "one deck, not with race; at 打对家 (partners) tables: default 1.25",
+    "keep": "1: at a team table (partners, pig_sheep) the search does not roll out the pig onto "
+    "a trick an ally is winning when the learned player's pig rule keeps it (another card "
+    "legal, no later opponent forced to overtake, the ally not on its way to 满贯); one "
+    "deck; 0 off",
+    "guard": "1: the learned replies of the rollouts (head, rollout=learned) follow the "
+    "learned player's pig rule too; one deck; 0 off",
+    "tie": "with adapt=k: a class also drops out once it is known, at k standard errors, to be "
+    "at most this much better than the leader (the measure's units per world: team raw "
+    "difference at team tables, 3 × zero-sum points in solo), so near-ties stop early; one "
+    "deck; 0 off; at 打对家 (partners) tables: default 6",
 }
 #: Column of each parameter in a seat's row (the order of SEARCH_PARAMS).
 (P_WORLDS, P_ROLLOUT, P_MEASURE, P_INFER, P_POOL, P_RACE, P_TOP, P_STRAT, P_EXACT, P_HEAD,
- P_ADAPT) = (
+ P_ADAPT, P_KEEP, P_GUARD, P_TIE) = (
     list(SEARCH_PARAMS).index(k)
     for k in ("worlds", "rollout", "measure", "infer", "pool", "race", "top", "strat", "exact",
-              "head", "adapt"))
+              "head", "adapt", "keep", "guard", "tie"))
 MAX_WORLDS = 1024
 #: racing (key ``race``): worlds rolled out before the first elimination, then between checks
 RACE_MIN, RACE_STEP = 8, 4
@@ -769,7 +799,7 @@ def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, s
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
     return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
                     scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
-                              np.int64(0)), _policy_in)
+                              np.int64(0), np.int64(_R_LEARNED)), _policy_in)
 
 
 @njit(cache=True, nogil=True)
@@ -779,7 +809,8 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)), _policy_in)
+                    scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
+                    _policy_in)
 
 
 @njit(cache=True, nogil=True)
@@ -790,7 +821,8 @@ def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure,
     without compiling the table kernel (strategies/learned.py ``_table_card``), which a
     second process may compile meanwhile (sim/core/warm.py)."""
     return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
-                    scratch, (np.int64(0), None, np.int64(0)), _table_policy)
+                    scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
+                    _table_policy)
 
 
 def _endgame(h, taken, trick, exposed, team, solo, rules, exp, stk):
@@ -833,15 +865,17 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
     ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
     only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
-    (overwritten); ``ends``: the tuple ``(exact, stk, head)`` — ``exact`` (key
+    (overwritten); ``ends``: the tuple ``(exact, stk, head, hpol)`` — ``exact`` (key
     ``exact``): from the first trick after ``card``'s on
     which at most ``exact`` tricks are left, the deal is played out by
     :func:`exact_endgame` (every hand of the world known, each seat for its side) instead
     of the policy (0: never); ``stk``: its work space, int64 (4 × ``exact`` + 1,
     :data:`EXACT_COLS`) (any shape when ``exact`` is 0; None compiles no endgame:
     :func:`_endgame`); ``head`` (key ``head``): the
-    first ``head`` cards after ``card`` that leave a choice are played by the ``learned``
-    policy (the model in ``table``; ``heuristic`` without one), the rest by ``policy``;
+    first ``head`` cards after ``card`` that leave a choice are played by the policy
+    ``hpol`` (the model in ``table``: ``_R_LEARNED`` the model's own card,
+    :data:`R_LEARNED_PLAYER` with the learned player's pig rule; ``heuristic`` without a
+    model), the rest by ``policy``;
     ``choose``: how a policy's card is chosen (inlined), :func:`_policy_in` or, for a
     table model alone, :func:`_table_policy`.
 
@@ -849,7 +883,7 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
     No allocation.
     """
-    exact, stk, head = ends
+    exact, stk, head, hpol = ends
     rng = np.uint64(rng)
     ro = scratch[0:O_SIZE]
     h = scratch[O_SIZE:O_SIZE + 4]
@@ -911,7 +945,7 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
                     ro[O_TRICK_LEN] = np.uint64(k)
                     ro[O_PARTNER] = (np.uint64((p + 2) & 3) if variant == VARIANT_PARTNERS
                                      else np.uint64(NO_PARTNER))
-                    c, rng = choose(plays, _R_LEARNED if n_head < head else policy,
+                    c, rng = choose(plays, hpol if n_head < head else policy,
                                     ro, rng, table)
                     n_head += 1
             cb = bit(c)
@@ -1053,12 +1087,13 @@ def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals,
 
 @njit(cache=True, nogil=True)
 def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip,
-                        exact, head):
+                        exact, head, hpol=_R_LEARNED):
     """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
     and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
     ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
     a total of 0 and are never chosen; at least one representative must not be skipped.
-    ``exact``, ``head``: as :func:`rollout_value_x`."""
+    ``exact``, ``head``, ``hpol`` (the policy of the ``head`` replies): as
+    :func:`rollout_value_x`."""
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules, exp = _chooser_start(obs, totals)
@@ -1081,7 +1116,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
         for w in range(worlds.shape[0]):
             r0 = splitmix64(rng ^ np.uint64(w))
             val, _ = rollout_value_x(worlds[w], obs, c, policy, table, rules, exp, measure, r0,
-                                     scratch, (exact, stk, head))
+                                     scratch, (exact, stk, head, hpol))
             v += val
         totals[c] = v
         if v > best_v:
@@ -1092,7 +1127,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 @njit(cache=True, nogil=True)
 def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratch, totals,
-                      reps, skip, ends):
+                      reps, skip, ends, hpol=_R_LEARNED, tie=0.0):
     """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
 
     The representatives of ``reps`` not in ``skip`` are rolled out on the first
@@ -1106,7 +1141,9 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
     ``lazy``: ``worlds`` is sampled here, a step at a time (:func:`sample_worlds`, from the
     stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
     ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
-    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``.
+    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``; ``hpol``:
+    the policy of the ``head`` replies (:func:`rollout_value_x`); ``tie``: the indifference
+    of :func:`race_drop` (key ``tie``).
     Returns ``(card, srng)``."""
     lazy, srng = sampling
     exact, head, k_se = ends
@@ -1138,13 +1175,14 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
             for i in range(m):
                 if alive[i]:
                     val, _ = rollout_value_x(worlds[w], obs, cs[i], policy, table, rules,
-                                             exp, measure, r0, scratch, (exact, stk, head))
+                                             exp, measure, r0, scratch,
+                                             (exact, stk, head, hpol))
                     vals[i, w] = val
                     sums[i] += val
                     rolled[i] += 1
         done = upto
         if done < nw:
-            n_alive -= race_drop(vals, sums, alive, done, k_se)
+            n_alive -= race_drop(vals, sums, alive, done, k_se, tie)
     best = race_leader(sums, alive) if m > 0 else 0
     prev = -1
     j = -1
@@ -1173,11 +1211,14 @@ def race_leader(sums, alive):
 
 
 @njit(cache=True, nogil=True)
-def race_drop(vals, sums, alive, done, k_se):
+def race_drop(vals, sums, alive, done, k_se, tie=0.0):
     """One elimination step of ``race=k_se``: every alive entry whose paired mean over the
     first ``done`` worlds (``vals``: int64 (entries, worlds) rollout values) trails the
     leader's by more than ``k_se`` standard errors, or equals it on every world, is marked
-    not alive.  Returns how many were dropped (one and two decks share it)."""
+    not alive.  ``tie`` > 0 (key ``tie`` of ``adapt``): an entry also drops when its mean
+    plus ``k_se`` standard errors is below ``tie`` above the leader's (at most ``tie``
+    better, at that confidence).  Returns how many were dropped (one and two decks share
+    it)."""
     lead = race_leader(sums, alive)
     dropped = 0
     for i in range(sums.shape[0]):
@@ -1191,7 +1232,7 @@ def race_drop(vals, sums, alive, done, k_se):
             s2 += d * d
         mean = s1 / done
         var = max(0.0, (s2 - s1 * s1 / done) / (done - 1))
-        if mean + k_se * np.sqrt(var / done) < 0.0 or (var == 0.0 and mean == 0.0):
+        if mean + k_se * np.sqrt(var / done) < tie or (var == 0.0 and mean == 0.0):
             alive[i] = False
             dropped += 1
     return dropped
@@ -1383,6 +1424,19 @@ def top_classes(obs, table, reps, k):
 
 
 @njit(cache=True, nogil=True)
+def _skipped(obs, table, reps, top, keep):
+    """The representatives (mask ⊆ ``reps``) not rolled out: with ``keep`` the pig (the
+    learned player's pig rule holds it back: strategies/learned.py ``keep_pig``; another
+    class is left, as ``keep_pig`` asks another legal card), and with ``top`` > 0 those
+    outside the ``top`` best of the rest (:func:`top_classes`)."""
+    reps = np.uint64(reps)
+    cand = reps & ~_PIG if keep else reps
+    if top > 0:
+        cand = top_classes(obs, table, cand, top)
+    return reps & ~cand
+
+
+@njit(cache=True, nogil=True)
 def search_decision(obs, params, rng, totals):
     """:func:`play_search`, also giving what it computed: ``(card, rng, worlds)``.
 
@@ -1413,18 +1467,23 @@ def search_decision(obs, params, rng, totals):
     exact = np.int64(params[seat, P_EXACT])
     head = np.int64(params[seat, P_HEAD])
     adapt = params[seat, P_ADAPT]
+    # the learned player's pig rule: in the searched cards (keep) and the learned replies (guard)
+    keep = params[seat, P_KEEP] != 0.0 and keep_pig(obs)
+    hpol = R_LEARNED_PLAYER if params[seat, P_GUARD] != 0.0 else _R_LEARNED
+    if policy == _R_LEARNED:
+        policy = hpol
     if not has_model(params, seat):
         infer = False
         top = 0
         head = 0
-        if policy == _R_LEARNED:
+        if policy == _R_LEARNED or policy == R_LEARNED_PLAYER:
             policy = _R_HEURISTIC
     table = shared_table(params, seat)
     worlds = np.empty((n_worlds, 4), dtype=np.uint64)
     scratch = np.empty(O_SIZE + 4, dtype=np.uint64)
     if adapt > 0.0 and race <= 0.0:
         reps = representatives(obs)
-        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        skip = _skipped(obs, table, reps, top, keep)
         # sampled a step at a time when the first step does not use them all (and neither
         # infer nor strat needs them all at once); else as without adapt, then the rollouts' base
         lazy = not infer and not strat and n_worlds > ADAPT_MIN
@@ -1437,7 +1496,8 @@ def search_decision(obs, params, rng, totals):
                 rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
         rng, base = next_u64(rng)
         c, rng = choose_card_adapt(obs, worlds, (lazy, rng), policy, table, measure, base,
-                                   scratch, totals, reps, skip, (exact, head, adapt))
+                                   scratch, totals, reps, skip, (exact, head, adapt), hpol,
+                                   params[seat, P_TIE])
         return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))
@@ -1449,9 +1509,9 @@ def search_decision(obs, params, rng, totals):
         c = choose_card_race(obs, worlds, policy, table, measure, base, scratch, totals, race)
     else:
         reps = representatives(obs)
-        skip = reps & ~top_classes(obs, table, reps, top) if top > 0 else ZERO
+        skip = _skipped(obs, table, reps, top, keep)
         c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
-                                reps, skip, exact, head)
+                                reps, skip, exact, head, hpol)
     return c, rng, n_worlds
 
 

@@ -1,7 +1,10 @@
 """The registry entry of ``search`` (strategies/search.py; two decks
 strategies/search_two_decks.py) and its former-defaults compatibility.
 
-One-deck ``search``'s defaults are :data:`~strategies.search.SEARCH_DEFAULTS1`; a spec that
+One-deck ``search``'s defaults are :data:`~strategies.search.SEARCH_DEFAULTS1`, at the tables of
+a variant with its own (:data:`~strategies.search.SEARCH_DEFAULTS1_VARIANT`: 打对家) those for
+the keys a spec leaves out (:func:`for_variant`, applied where the table's rules are known:
+registry ``params_table``, a job's recorded parameters); a spec that
 names one of :data:`~strategies.search.FORMER_KEYS` (``rollout``, ``infer``, ``race``) starts
 from the former defaults (:data:`~strategies.search.SEARCH_PARAMS`, still the two-deck ones)
 for the keys it leaves out, so the variants measured on the former search keep their
@@ -19,6 +22,7 @@ from strategies.search import (
     MEASURES,
     ROLLOUTS,
     SEARCH_DEFAULTS1,
+    SEARCH_DEFAULTS1_VARIANT,
     SEARCH_HELP,
     SEARCH_PARAMS,
     play_search,
@@ -45,6 +49,34 @@ def cost_worlds(params) -> int:
     if k > 0:
         return max(1, min(worlds, math.ceil(ADAPT_COST_WORLDS * k * k)))
     return worlds
+
+
+def for_variant(choice, rules):
+    """The Choice (strategies/spec.py) ``choice`` as it plays under ``rules`` (a Rules): a
+    one-deck ``search`` whose spec names none of :data:`~strategies.search.FORMER_KEYS` takes,
+    for the keys it leaves out, the defaults of ``rules.variant``
+    (:data:`~strategies.search.SEARCH_DEFAULTS1_VARIANT`; bare ``search`` at a 打对家 table:
+    those of ``partners``); every other Choice, and one whose parameters are not its name's
+    (made by hand), is returned unchanged.  The spelling of the one-deck defaults
+    (``search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1``) names every key that
+    differs, so it plays the same at every table.  Raises StrategyError as the name's
+    resolution does (it cannot, for a Choice the registry resolved)."""
+    import dataclasses
+
+    from strategies.model import model_key
+
+    variant_defaults = SEARCH_DEFAULTS1_VARIANT.get(getattr(rules, "variant", "solo"))
+    if (variant_defaults is None or choice.id != PLAY_SEARCH or choice.decks != 1
+            or rules.decks != 1):
+        return choice
+    base, _, arg = choice.name.strip().partition(":")
+    arg, _ = model_key(arg, choice.name, "search")
+    if named_keys(arg) & set(FORMER_KEYS):
+        return choice
+    if tuple(choice.params) != SEARCH.kv_params(arg, choice.name, 1):
+        return choice  # not the parameters of its name: leave it as made
+    return dataclasses.replace(choice, params=SEARCH.kv_params(arg, choice.name, 1,
+                                                               variant_defaults))
 
 
 def former_search(name: str) -> str:
@@ -117,7 +149,10 @@ def _search_data(arg: str, name: str, decks: int | None):
     if top and params[keys.index("race")] > 0:
         raise StrategyError(f"parameter top in {name!r}: top and race do not combine (give "
                             "one of them)")
-    for key in ("strat", "exact", "head", "adapt"):
+    if params[keys.index("tie")] < 0:
+        raise StrategyError(f"parameter tie in {name!r} must be 0 (off) or > 0 (the measure's "
+                            f"units), got {params[keys.index('tie')]:g}")
+    for key in ("strat", "exact", "head", "adapt", "keep", "guard", "tie"):
         if params[keys.index(key)] and decks == 2:
             raise StrategyError(f"parameter {key} in {name!r}: {key} is one deck only (two "
                                 f"decks: {key}=0)")
@@ -145,7 +180,9 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   "One deck: only the 2 classes of legal cards the learned model ranks "
                   "best rolled out, the first 2 choices of each rollout by the learned model, "
                   "zero-sum measure, adaptive worlds (16, then 8 more at a time until one "
-                  "class leads by 1 standard error(s), at most 256; "
+                  "class leads by 1 standard error(s), at most 256; at 打对家 (partners) "
+                  "tables the first 3 choices by the model, 1.25 standard errors or a near-tie "
+                  "(tie=6), at most 128, for the keys a spec leaves out; "
                   "search:worlds=56,head=0,adapt=0: 56 worlds always, without the learned "
                   "replies); a spec naming rollout, infer or race "
                   "starts from the former defaults (worlds=32, top=0, measure=raw), so "
@@ -156,6 +193,6 @@ SEARCH = Strategy(PLAYER, "search", PLAY_SEARCH,
                   named_values={"rollout": ROLLOUTS, "measure": MEASURES},
                   ranges={"worlds": (1, 1024), "infer": (0, 1), "pool": (1, 64),
                           "top": (0, 13), "strat": (0, 1), "exact": (0, 3),
-                          "head": (0, 52)},
+                          "head": (0, 52), "keep": (0, 1), "guard": (0, 1)},
                   syntax="search:key=value,...", slow=True, load_data=_search_data,
                   resume_refusal=_resume_refusal)

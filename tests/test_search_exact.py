@@ -278,3 +278,60 @@ def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
         b = play_deals(rules, "search:worlds=12,adapt=2,heuristic,"
                        "search:worlds=16,head=0,adapt=0.5,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+
+
+def test_race_drop_tie_worked_example():
+    """``race_drop`` with ``tie``: paired differences −1, 1, −2, 0 (mean −0.5, standard error
+    √(5/12) ≈ 0.645): at k = 1 the mean plus one standard error is ≈ +0.145, so the class
+    stays with ``tie`` 0 or 0.1 and drops with ``tie`` 0.2; the leader always stays."""
+    from strategies.search import race_drop
+
+    vals = np.array([[10, 10, 10, 10], [9, 11, 8, 10]], np.int64)
+    for tie, dropped in ((0.0, 0), (0.1, 0), (0.2, 1)):
+        alive = np.ones(2, np.bool_)
+        sums = vals.sum(axis=1)
+        assert race_drop(vals, sums, alive, 4, 1.0, tie) == dropped
+        assert alive.tolist() == [True, not dropped]
+
+
+def test_keep_skips_the_pig_only_where_the_pig_rule_keeps_it():
+    """Key ``keep``: at a 打对家 table the searched classes lose the pig exactly where the
+    learned player's pig rule (``keep_pig``) keeps it (``top`` then ranks the rest), and
+    elsewhere the search plays as without the key; solo tables, where the rule never holds,
+    play as without the keys (and ``tie=0`` is off)."""
+    from sim.core.bits import popcount
+    from strategies.learned import keep_pig
+    from strategies.registry import params_table
+    from strategies.search import _PIG, _skipped, representatives, search_decision, shared_table
+
+    partners = Rules(variant="partners")
+    on = params_table([parse_player("search:worlds=8,keep=1")] * 4, partners)
+    off = params_table([parse_player("search:worlds=8")] * 4, partners)
+    totals = np.zeros(52, np.int64)
+    held = same = 0
+    for obs, _ in _states(7, 1500, partners):
+        reps = representatives(obs)
+        if popcount(reps) < 2:
+            continue
+        kept = bool(keep_pig(obs)) and bool(int(reps) & int(_PIG))
+        table = shared_table(on, int(obs[O_SEAT]))
+        skip2 = int(_skipped(obs, table, reps, 2, kept))
+        assert skip2 & int(reps) == skip2 and (skip2 & int(_PIG) or not kept)
+        assert bin(int(reps) & ~skip2).count("1") == min(2, popcount(reps) - kept)
+        c, _, _ = search_decision(obs, on, np.uint64(3), totals)
+        if kept:
+            assert c != SQ and totals[SQ] == 0  # the pig is not rolled out
+            held += 1
+        else:
+            c0, _, _ = search_decision(obs, off, np.uint64(3), totals)
+            assert c == c0
+            same += 1
+    assert held >= 5 and same >= 100
+    kw = dict(seed=6, n=3, record=True, threads=1)
+    a = play_deals(Rules(), "search:worlds=24,heuristic,search:worlds=20,lowest", "random", **kw)
+    b = play_deals(Rules(), "search:worlds=24,keep=1,guard=1,tie=0,heuristic,"
+                   "search:worlds=20,keep=1,guard=1,lowest", "random", **kw)
+    assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
+    for bad in ("search:tie=-1", "search:keep=2"):
+        with pytest.raises(StrategyError):
+            parse_player(bad)

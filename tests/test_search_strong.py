@@ -7,6 +7,7 @@ the model reaches the rollouts as data, and the new keys neither peek nor play i
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -22,6 +23,7 @@ from strategies.registry import StrategyError, former_search, params_table, pars
 from strategies.search import (
     RACE_MIN,
     SEARCH_DEFAULTS1,
+    SEARCH_DEFAULTS1_VARIANT,
     SEARCH_PARAMS,
     _past_observation,
     choose_card_race,
@@ -31,6 +33,7 @@ from strategies.search import (
     rollout_table,
     sample_worlds,
 )
+from strategies.search_entry import for_variant
 from tests.test_search import _check_world, _states
 
 RULES = Rules()
@@ -88,6 +91,51 @@ def test_the_default_search_and_the_former_one():
     assert parse_player("search:rollout=heuristic,infer=0", decks=2).params == two.params
 
 
+def test_the_partners_defaults_fill_only_the_keys_left_out():
+    """At 打对家 tables a one-deck search takes SEARCH_DEFAULTS1_VARIANT["partners"]
+    (worlds=128,head=3,adapt=1.25,tie=6) for the keys its spec leaves out; the spellings of
+    the solo default (with tie=0) and of the former search keep their parameters there,
+    issue 24's default (adapt=0) all but tie, which acts only with adapt; solo and 猪羊一家
+    tables and two decks keep every default, and a Choice whose parameters are not its
+    name's is left as made."""
+    cols = list(SEARCH_PARAMS)
+    partners = Rules(variant="partners")
+    assert SEARCH_DEFAULTS1_VARIANT["partners"] == dict(SEARCH_DEFAULTS1, worlds=128.0,
+                                                        head=3.0, adapt=1.25, tie=6.0)
+    bare = for_variant(parse_player("search"), partners)
+    assert dict(zip(cols, bare.params[:len(cols)], strict=True)) == \
+        SEARCH_DEFAULTS1_VARIANT["partners"]
+    assert bare.params == parse_player("search:worlds=128,head=3,adapt=1.25,tie=6").params
+    assert bare.data is not None and bare.name == "search"
+    head2 = for_variant(parse_player("search:head=2"), partners).params
+    assert head2 == parse_player("search:worlds=128,adapt=1.25,tie=6,head=2").params
+    assert for_variant(parse_player("search:model=learned1.npz"), partners).params == \
+        bare.params
+    for name in ("search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1,tie=0",
+                 "search:worlds=48,adapt=0,head=2,tie=0",
+                 "search:rollout=heuristic,infer=0", "heuristic", "learned"):
+        ch = parse_player(name)
+        assert for_variant(ch, partners).params == ch.params, name
+    ch = parse_player("search:worlds=56,head=0,adapt=0")
+    at = list(for_variant(ch, partners).params)
+    assert at[cols.index("tie")] == 6.0 and ch.params[cols.index("tie")] == 0.0
+    at[cols.index("tie")] = 0.0
+    assert tuple(at) == tuple(ch.params)
+    for rules in (Rules(), Rules(variant="pig_sheep")):
+        ch = parse_player("search")
+        assert for_variant(ch, rules) is ch
+    two = parse_player("search", decks=2)
+    assert for_variant(two, Rules(decks=2, variant="partners")) is two
+    made = dataclasses.replace(parse_player("search"), params=parse_player(
+        "search:worlds=8").params)  # a Choice made by hand keeps its parameters
+    assert for_variant(made, partners) is made
+    # the kernels' table: a bare search seat gets the partners row at a partners table only
+    chs = [parse_player("search"), parse_player("heuristic")] * 2
+    assert params_table(chs, partners)[0, :len(cols)].tolist() == list(bare.params[:len(cols)])
+    assert params_table(chs, RULES)[0, :len(cols)].tolist() == \
+        list(SEARCH_DEFAULTS1.values())
+
+
 def test_former_search_spec():
     assert former_search("search") == "search:infer=0"
     assert former_search(" search:worlds=128 ") == "search:worlds=128,infer=0"
@@ -107,10 +155,11 @@ def test_explicit_keys_play_exactly_as_the_default_and_the_former_search():
         b = play_deals(rules, "search:worlds=4,rollout=heuristic,infer=0,race=0,heuristic,"
                        "search:worlds=4,rollout=heuristic,infer=0,lowest", "random", **kw)
         assert np.array_equal(a.plays, b.plays) and np.array_equal(a.raw, b.raw)
-        c = play_deals(rules, "search,heuristic,search:worlds=256,top=2,measure=zero_sum,"
-                       "head=2,adapt=1,lowest", "random", **kw)
-        d = play_deals(rules, "search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1,"
-                       "heuristic,search,lowest", "random", **kw)
+        spelled = ("search:worlds=256,top=2,measure=zero_sum,head=2,adapt=1"
+                   if rules.variant == "solo" else
+                   "search:worlds=128,top=2,measure=zero_sum,head=3,adapt=1.25,tie=6")
+        c = play_deals(rules, f"search,heuristic,{spelled},lowest", "random", **kw)
+        d = play_deals(rules, f"{spelled},heuristic,search,lowest", "random", **kw)
         assert np.array_equal(c.plays, d.plays) and np.array_equal(c.raw, d.raw)
         assert not np.array_equal(c.plays, play_deals(
             rules, "search:rollout=heuristic,infer=0,heuristic,search:rollout=heuristic,"
@@ -224,20 +273,29 @@ def test_inferred_worlds_are_consistent_and_lead_samples_as_before():
      "pool=2,heuristic", "random"),
     (Rules(), "search:worlds=3,top=2,heuristic,search:worlds=2,top=3,rollout=learned,lowest",
      "random"),
-    # the default search (worlds=256, top=2, zero_sum, head=2, adapt=1) with teams
+    # the default search with teams (its partners defaults: worlds=128, head=3, adapt=1.25,
+    # tie=6)
     (Rules(variant="partners"), "search,heuristic,search:worlds=4,lowest", "random"),
+    # the pig rule in the searched cards and the learned replies, near-ties stopped
+    (Rules(variant="pig_sheep"), "search:worlds=24,keep=1,guard=1,tie=3,heuristic,"
+     "search:worlds=20,keep=1,rollout=learned,guard=1,lowest", "random"),
 ])
 def test_engine_and_reference_agree_with_the_new_keys(rules, players, exposures):
     assert compare_engines(rules, players, exposures, seed=3, start=0, n=4,
                            match_length=2) == []
 
 
-@pytest.mark.parametrize("name", ["search:worlds=2,rollout=learned",
-                                  "search:worlds=10,infer=1,race=1", "search:worlds=6,top=2",
-                                  "search:worlds=6,strat=1,exact=2,head=3", "search"])
-def test_new_keys_do_not_peek(name):
+@pytest.mark.parametrize("name,variant", [("search:worlds=2,rollout=learned", "solo"),
+                                          ("search:worlds=10,infer=1,race=1", "solo"),
+                                          ("search:worlds=6,top=2", "solo"),
+                                          ("search:worlds=6,strat=1,exact=2,head=3", "solo"),
+                                          ("search", "solo"), ("search", "partners"),
+                                          ("search:worlds=24,keep=1,guard=1,tie=3",
+                                           "partners")])
+def test_new_keys_do_not_peek(name, variant):
     """Seat 0 decides second in trick 0 (seat 3 led ♣2): permuting the other seats' hidden
-    cards keeps its observation, so its card must not change (as tests/test_search.py)."""
+    cards keeps its observation, so its card must not change (as tests/test_search.py);
+    the default at a solo table and at a 打对家 table (its partners defaults)."""
     rng = random.Random(2)
     deck = list(range(52))
     while True:
@@ -256,7 +314,8 @@ def test_new_keys_do_not_peek(name):
             keep = {c for c in hands[p] if c in fixed}
             new.append(keep | {next(it) for _ in range(13 - len(keep))})
         arr = np.array([[sum(1 << c for c in h) for h in new]], np.uint64)
-        res = play_deals(Rules(), [name, "heuristic", "heuristic", "heuristic"], "always",
+        res = play_deals(Rules(variant=variant), [name, "heuristic", "heuristic", "heuristic"],
+                         "always",
                          seed=9, n=1, hands=arr, record=True, threads=1)
         assert int(res.plays[0, 0]) == 39
         seen.add(int(res.plays[0, 1]))

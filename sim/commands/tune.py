@@ -267,10 +267,12 @@ def _model_digests(settings) -> dict[str, str]:
 
 def _player_params(settings) -> dict[str, list[float]]:
     """The resolved parameters of every player the tune plays, by name: a resume refuses a
-    name that now means another player (sim/jobs/manifest.py ``check_params_record``)."""
+    name that now means another player (sim/jobs/manifest.py ``check_params_record``; a
+    ``search`` at the table's variant: strategies/search_entry.py ``for_variant``)."""
     from sim.jobs.manifest import params_record
+    from strategies.search_entry import for_variant
 
-    return params_record(_choices(settings))
+    return params_record(for_variant(c, settings.rules) for c in _choices(settings))
 
 
 def _read_state(folder: Path) -> dict:

@@ -218,9 +218,12 @@ def model_digests(spec: JobSpec) -> dict[str, str]:
 def player_params(spec: JobSpec) -> dict[str, list[float]]:
     """The resolved parameters of each distinct player of ``spec``, by player name
     (:func:`params_record`): recorded in the manifest as ``player_params`` so that
-    ``--resume`` can tell when a name's meaning changed (a strategy's defaults changed).
+    ``--resume`` can tell when a name's meaning changed (a strategy's defaults changed; a
+    ``search`` at the table's variant: strategies/search_entry.py ``for_variant``).
     Raises StrategyError as the registry does."""
-    return params_record(_players(spec))
+    from strategies.search_entry import for_variant
+
+    return params_record(for_variant(c, spec.rules) for c in _players(spec))
 
 
 def check_players(spec: JobSpec, old: dict[str, Any]) -> None:

@@ -551,7 +551,7 @@ def check_search_work(command: str, params: dict) -> None:
     from sim.analysis.exposure.options import split_names
     from sim.commands.options import pop_rules
     from strategies.registry import PLAYER, PLAYERS, lookup, parse_player, parse_seats
-    from strategies.search_entry import cost_worlds
+    from strategies.search_entry import cost_worlds, for_variant
 
     def search_worlds(names: list[str]) -> tuple[int, bool]:
         """(search worlds per decision over the seats, whether a seat's player is slow)."""
@@ -561,13 +561,14 @@ def check_search_work(command: str, params: dict) -> None:
             if entry is None or not entry.slow:
                 continue
             slow = True
-            choice = parse_player(str(name), decks)
+            choice = for_variant(parse_player(str(name), decks), rules)
             if choice.id == PLAYERS["search"]:
                 worlds += cost_worlds(choice.params)  # adapt=k: about what it costs
         return worlds, slow
 
     try:
-        decks = pop_rules(dict(params)).decks
+        rules = pop_rules(dict(params))
+        decks = rules.decks
         if command == "expose":
             if params.get("tables") is None:
                 names = [params["player"], *split_names(params["opponents"], "opponents")]
