@@ -908,8 +908,8 @@ def keep_pig(obs):
 
 
 #: Hearts an opponent must have taken, all of the hearts taken so far, before
-#: :func:`break_run` acts against its 满红.
-RUN_HEARTS = 4
+#: :func:`break_run` acts against its 满红 (1: from the first heart taken).
+RUN_HEARTS = 1
 
 
 @njit(cache=True, nogil=True, inline="always")
