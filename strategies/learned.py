@@ -914,6 +914,97 @@ def keep_pig(obs):
     return True
 
 
+#: Hearts an opponent must have taken, all of the hearts taken so far, before
+#: :func:`break_run` acts against its 满红 (1: from the first heart taken).
+RUN_HEARTS = 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def break_run(obs, reps):
+    """The cards of ``reps`` (the legal cards' classes, :func:`_representatives`; two or
+    more) that the deciding seat keeps when an opponent is on its way to 满红 (RULES.md
+    §5.1; 满贯 §5.6 needs every heart too): at a 打对家 table (the seat's partner known,
+    ``O_PARTNER``) one seat of the other side holds every heart taken so far, at least
+    :data:`RUN_HEARTS` of them.  Taking a heart, or giving one to another seat, ends the
+    run: following or discarding, the seat keeps the cards that put a heart into the trick
+    (one already there, or the card itself) while the trick is sure not to go to the runner
+    (it played already and does not win, is known void in the led suit, or no unseen card
+    of the suit beats the trick's best), unless the trick, with the pig in it, would go to
+    the seat's side.  Else (no such card, a lead, no run, no partner: solo, 猪羊一家) ``reps``
+    unchanged.  Reads the seat's own observation only (the cards taken, the current trick,
+    the voids shown)."""
+    k = np.int64(obs[O_TRICK_LEN])
+    if k == 0:
+        return reps
+    t0 = obs[O_TAKEN]
+    t1 = obs[O_TAKEN + 1]
+    t2 = obs[O_TAKEN + 2]
+    t3 = obs[O_TAKEN + 3]
+    taken_all = t0 | t1 | t2 | t3
+    th = taken_all & _HEARTS
+    nh = popcount(th)
+    if nh < RUN_HEARTS:
+        return reps
+    runner = np.int64(-1)
+    for p in range(4):
+        if (obs[O_TAKEN + p] & _HEARTS) == th:
+            runner = p
+    partner = np.int64(obs[O_PARTNER])
+    seat = np.int64(obs[O_SEAT])
+    if runner < 0 or partner == NO_PARTNER or runner == partner or runner == seat:
+        return reps
+    allies = (np.int64(1) << seat) | (np.int64(1) << partner)
+    hand = obs[O_HAND]
+    leader = np.int64(obs[O_LEADER])
+    led = np.int64(obs[O_TRICK]) // 13
+    best = np.int64(obs[O_TRICK])
+    winner = leader
+    for j in range(1, k):
+        c = np.int64(obs[O_TRICK + j])
+        if c // 13 == led and c > best:
+            best = c
+            winner = (leader + j) & 3
+    tmask = obs[O_PLAYED] & ~taken_all
+    trick_h = (tmask & _HEARTS) != ZERO
+    trick_pig = (tmask & _PIG) != ZERO
+    runner_played = ((runner - leader) & 3) < k
+    runner_void = ((obs[O_VOIDS + runner] >> np.uint64(led)) & ONE) != ZERO
+    unseen = _FULL & ~(obs[O_PLAYED] | hand) & suit_mask(led)
+    good = ZERO
+    m = reps
+    while m:
+        c = lowest_bit(m)
+        m &= m - ONE
+        cb = bit(c)
+        nbest = best
+        nwin = winner
+        if c // 13 == led and c > best:
+            nbest = c
+            nwin = seat
+        if runner_played:
+            ok = nwin != runner
+        else:
+            ok = runner_void or (unseen & _above(nbest)) == ZERO
+        if ok and (trick_h or (cb & _HEARTS) != ZERO):
+            if not ((trick_pig or c == _SQ) and (allies >> nwin) & 1):
+                good |= cb
+    if good != ZERO:
+        return good
+    return reps
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _guard(obs, reps):
+    """The classes of ``reps`` the ``learned`` player lets its model choose from: the pig
+    left out when :func:`keep_pig` keeps it, then :func:`break_run`'s cards against an
+    opponent's 满红.  ``reps`` holds two or more classes."""
+    if reps & _PIG and keep_pig(obs):  # another card is legal: keep it
+        reps &= ~_PIG
+    if reps & (reps - ONE):
+        reps = break_run(obs, reps)
+    return reps
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _learned_any(obs, params, rng, guard):
     """:func:`play_learned_inline` (``guard`` True) or the model's own card
@@ -925,8 +1016,8 @@ def _learned_any(obs, params, rng, guard):
     version = np.int64(params[r, N_PARAMS])
     if version == TABLE_VERSION:
         reps = _representatives(obs)
-        if guard and reps & _PIG and keep_pig(obs):  # another card is legal: keep it
-            reps &= ~_PIG
+        if guard:
+            reps = _guard(obs, reps)
         if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
             return lowest_bit(reps), rng
         return _table_card(obs, params, r, reps), rng
@@ -946,8 +1037,8 @@ def _learned_table(obs, params, rng, guard):
     if np.int64(params[r, N_PARAMS]) != TABLE_VERSION:
         return lowest_bit(legal), rng
     reps = _representatives(obs)
-    if guard and reps & _PIG and keep_pig(obs):  # another card is legal: keep it
-        reps &= ~_PIG
+    if guard:
+        reps = _guard(obs, reps)
     if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
         return lowest_bit(reps), rng
     return _table_card(obs, params, r, reps), rng

@@ -1,0 +1,134 @@
+"""The ``learned`` player's rule against an opponent's 满红 (strategies/learned.py
+``break_run``): worked positions of 打对家 and solo, and a differential check that the
+player's card differs from its model's only where a rule leaves the model's card out."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from sim.analysis.learn.record import model_choice
+from sim.engine.gameloop import deal_game
+from sim.game.cards import SQ
+from sim.game.rules import Rules
+from sim.game.state import GameState
+from strategies.learned import (
+    RUN_HEARTS,
+    TABLE_SIZE,
+    _representatives,
+    break_run,
+    keep_pig,
+    play_learned,
+    play_model_table_inline,
+)
+from strategies.model import pack_table
+from strategies.registry import params_table
+
+SOLO = Rules()
+PARTNERS = Rules(variant="partners")
+
+
+def _suit(s: int, *ranks: int) -> list[int]:
+    """Cards of suit ``s`` (0 ♠, 1 ♥, 2 ♦, 3 ♣) by rank (0 = 2 … 12 = A)."""
+    return [13 * s + r for r in ranks]
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+# seat 0: ♥2 ♥3 ♥4 ♥Q and ♣2–♣10; seat 1: ♥5 ♥6 ♥7 ♥J and ♦2–♦10; seat 2: ♥10 ♥K ♥A, ♠3–♠10,
+# ♦J ♦Q; seat 3: ♥8 ♥9, ♠2, ♠J–♠A, ♦K ♦A, ♣J–♣A
+HANDS = [_suit(1, 0, 1, 2, 10) + _suit(3, *range(9)),
+         _suit(1, 3, 4, 5, 9) + _suit(2, *range(9)),
+         _suit(1, 8, 11, 12) + _suit(0, *range(1, 9)) + _suit(2, 9, 10),
+         _suit(1, 6, 7) + _suit(0, 0, 9, 10, 11, 12) + _suit(2, 11, 12) + _suit(3, *range(9, 13))]
+H = {r + 2: 13 + r for r in range(13)}  # hearts by face value 2..14
+C2 = 13 * 3
+S2, S3, SJ, S10 = 0, 1, 9, 8
+
+
+def _after_two_heart_tricks(rules: Rules) -> GameState:
+    """Seat 2 leads ♥A and ♥K and takes eight hearts, every heart taken (at least
+    ``RUN_HEARTS``), and leads again."""
+    st = GameState.from_hands(HANDS, rules, leader=2, first_deal=False)
+    for c in (H[14], H[8], H[2], H[5], H[13], H[9], H[3], H[6]):
+        st.play(c)
+    assert st.to_play == 2 and RUN_HEARTS <= 8
+    return st
+
+
+def _kept(st: GameState) -> tuple[int, int]:
+    """The classes of the seat to play and those :func:`break_run` keeps."""
+    obs = st.observation(st.to_play)
+    reps = _representatives(obs)
+    return int(reps), int(break_run(obs, reps))
+
+
+def test_an_opponents_run_is_stopped_by_taking_its_heart():
+    for rules in (PARTNERS, SOLO):
+        st = _after_two_heart_tricks(rules)
+        for c in (H[10], 13 * 2 + 12, H[4]):  # ♥10 led, seat 3 discards ♦A, seat 0 ♥4
+            st.play(c)
+        reps, kept = _kept(st)  # seat 1, an opponent of seat 2 at 打对家
+        assert reps == _mask([H[7], H[11]])
+        # ♥J takes the trick from the runner; ♥7 would give it a ninth heart.  Solo: no
+        # ally known, no rule
+        assert kept == (_mask([H[11]]) if rules is PARTNERS else reps)
+
+
+def test_a_heart_is_thrown_onto_a_trick_the_runner_cannot_take():
+    st = _after_two_heart_tricks(PARTNERS)
+    for c in (S3, SJ, C2):  # the runner leads ♠3, seat 3 takes over with ♠J, seat 0 ♣2
+        st.play(c)
+    reps, kept = _kept(st)  # seat 1, void in spades, may throw a heart to its partner
+    assert reps == _mask([H[7], H[11], 13 * 2])  # ♦2–♦10 are one class
+    assert kept == _mask([H[7], H[11]])
+
+
+def test_no_rule_while_the_runner_may_still_take_the_trick_or_for_the_runners_partner():
+    st = _after_two_heart_tricks(PARTNERS)
+    st.play(S10)  # the runner leads ♠10
+    reps, kept = _kept(st)  # seat 3 may duck: the runner keeps the trick, nothing to place
+    assert kept == reps
+    st.play(S2)
+    reps, kept = _kept(st)  # seat 0 is the runner's partner
+    assert kept == reps
+    st.play(C2)
+    reps, kept = _kept(st)  # seat 1, void in spades, cannot take the trick from the runner
+    assert kept == reps
+
+
+def test_the_rule_only_leaves_out_cards_and_the_player_obeys():
+    """Differential check over random positions with a random table model: the player
+    plays a card ``break_run`` (after ``keep_pig``) keeps, the model's own card whenever the
+    rules keep it; solo play is the model's."""
+    lut = np.random.default_rng(12).normal(size=TABLE_SIZE)
+    lut[0] = 0.0
+    table = params_table([model_choice(pack_table(lut))] * 4)
+    rng = random.Random(4)
+    changed = {SOLO.variant: 0, PARTNERS.variant: 0}
+    same = 0
+    for rules in (SOLO, PARTNERS):
+        for _ in range(40):
+            state = deal_game(rules, seed=rng.randrange(1000), deal=rng.randrange(100))
+            while not state.is_over:
+                legal = state.legal_plays()
+                obs = state.observation(state.to_play)
+                if len(legal) > 1:
+                    c = int(play_learned(obs, table, np.uint64(1))[0])
+                    m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
+                    reps = int(_representatives(obs))
+                    if reps & (1 << SQ) and keep_pig(obs):  # ♠Q kept: test_learned_pig.py
+                        reps &= ~(1 << SQ)
+                    kept = int(break_run(obs, np.uint64(reps))) if reps & (reps - 1) else reps
+                    assert c in legal and kept & (1 << c) and kept & ~reps == 0
+                    if (kept >> m) & 1:
+                        assert c == m
+                        same += 1
+                    else:
+                        changed[rules.variant] += 1
+                state.play(legal[rng.randrange(len(legal))])
+    # solo: no partner, no rule (and no pig rule): the model's card every time
+    assert changed[SOLO.variant] == 0 and changed[PARTNERS.variant] >= 10 and same > 1000
