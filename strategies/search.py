@@ -797,7 +797,7 @@ def rollout_value(world, obs, card, policy, rules, exp, measure, rng, scratch):
 def rollout_value_t(world, obs, card, policy, table, rules, exp, measure, rng, scratch):
     """:func:`rollout_value_x` with every trick played by the rollout policy (``exact``
     0, ``head`` 0), compiled with every policy (:data:`ROLLOUT_PLAYS`)."""
-    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
+    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, (np.int64(0), np.empty((1, EXACT_COLS), dtype=np.int64),
                               np.int64(0), np.int64(_R_LEARNED)), _policy_in)
 
@@ -808,7 +808,7 @@ def rollout_value_in(plays, world, obs, card, policy, table, rules, exp, measure
     """:func:`rollout_value_t` compiled with the policies of the play set ``plays`` alone
     (a :class:`~strategies.playset.PlaySet`, :func:`rollout_plays` of ``policy`` and
     ``table``: the same values, a fraction of the compile)."""
-    return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+    return _rollout(plays, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
                     _policy_in)
 
@@ -820,7 +820,7 @@ def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure,
     policy written without the overload (:func:`_table_policy`): the same values, typed
     without compiling the table kernel (strategies/learned.py ``_table_card``), which a
     second process may compile meanwhile (sim/core/warm.py)."""
-    return _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng,
+    return _rollout(plays, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
                     _table_policy)
 
@@ -847,13 +847,12 @@ def rollout_value_x(world, obs, card, policy, table, rules, exp, measure, rng, s
                     ends):
     """:func:`_rollout` compiled with every policy (:data:`ROLLOUT_PLAYS`): the search's
     rollout with its ``exact`` and ``head`` keys."""
-    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, rules, exp, measure, rng,
+    return _rollout(ROLLOUT_PLAYS, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, ends, _policy_in)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, scratch, ends,
-             choose):
+def _rollout(plays, world, obs, card, policy, table, rx, measure, rng, scratch, ends, choose):
     """Play ``card`` for the deciding seat, then the deal to the end; its value to the seat.
 
     ``plays``: the play set of the policies compiled (:func:`rollout_plays`);
@@ -861,8 +860,9 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     ``obs``: the deciding seat's observation (uint64[O_SIZE]); ``card``: a legal card of
     ``obs[O_LEGAL]``; ``policy``: rollout policy id (:data:`ROLLOUTS`), played in all four
     seats; ``table``: float64 (4, ≥ N_PARAMS) parameter table of the ``learned`` policy
-    (:func:`rollout_table`; ignored by the others); ``rules``: int64[R_SIZE]
-    (``Rules.to_array()``); ``exp``: int64[4] exposed copies of pig, sheep, transformer, ♥A;
+    (:func:`rollout_table`; ignored by the others); ``rx`` = ``(rules, exp)``: ``rules``
+    int64[R_SIZE] (``Rules.to_array()``), ``exp`` int64[4] exposed copies of pig, sheep,
+    transformer, ♥A;
     ``measure``: :data:`MEASURES` id; ``rng``: the rollout's xorshift64* state (drawn
     only by the ``random`` policy); ``scratch``: uint64[O_SIZE + 4] work space
     (overwritten); ``ends``: the tuple ``(exact, stk, head, hpol)`` — ``exact`` (key
@@ -883,6 +883,7 @@ def _rollout(plays, world, obs, card, policy, table, rules, exp, measure, rng, s
     (``zero_sum``, solo) / team raw difference (``zero_sum``, teams), RULES.md §5–§6.
     No allocation.
     """
+    rules, exp = rx
     exact, stk, head, hpol = ends
     rng = np.uint64(rng)
     ro = scratch[0:O_SIZE]
@@ -1082,18 +1083,19 @@ def choose_card_t(obs, worlds, policy, table, measure, rng, scratch, totals):
 def choose_card_among(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip):
     """:func:`choose_card_among_x` with every trick rolled out by the policy (``exact`` 0)."""
     return choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals,
-                               reps, skip, np.int64(0), np.int64(0))
+                               reps, skip, (np.int64(0), np.int64(0), np.int64(_R_LEARNED)))
 
 
 @njit(cache=True, nogil=True)
 def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, totals, reps, skip,
-                        exact, head, hpol=_R_LEARNED):
+                        ends):
     """:func:`choose_card_t` given the representatives ``reps`` (:func:`representatives`)
     and a mask ``skip`` of representatives not to roll out (``top=k``, :func:`top_classes`;
     ``ZERO``: every class, :func:`choose_card_t` itself).  The cards of a skipped class get
     a total of 0 and are never chosen; at least one representative must not be skipped.
-    ``exact``, ``head``, ``hpol`` (the policy of the ``head`` replies): as
+    ``ends`` = ``(exact, head, hpol)`` (``hpol``: the policy of the ``head`` replies): as
     :func:`rollout_value_x`."""
+    exact, head, hpol = ends
     rng = np.uint64(rng)
     legal = obs[O_LEGAL]
     rules, exp = _chooser_start(obs, totals)
@@ -1127,7 +1129,7 @@ def choose_card_among_x(obs, worlds, policy, table, measure, rng, scratch, total
 
 @njit(cache=True, nogil=True)
 def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratch, totals,
-                      reps, skip, ends, hpol=_R_LEARNED, tie=0.0):
+                      reps, skip, ends):
     """:func:`choose_card_among_x` with adaptive worlds (key ``adapt`` = ``k_se`` > 0).
 
     The representatives of ``reps`` not in ``skip`` are rolled out on the first
@@ -1141,12 +1143,12 @@ def choose_card_adapt(obs, worlds, sampling, policy, table, measure, rng, scratc
     ``lazy``: ``worlds`` is sampled here, a step at a time (:func:`sample_worlds`, from the
     stream ``srng``: the same worlds as sampling all W at once), else it is given filled.
     ``totals`` (int64[52]): as :func:`choose_card_race` fills it (0 for the skipped
-    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se)``; ``hpol``:
-    the policy of the ``head`` replies (:func:`rollout_value_x`); ``tie``: the indifference
-    of :func:`race_drop` (key ``tie``).
+    classes).  ``sampling`` = ``(lazy, srng)``, ``ends`` = ``(exact, head, k_se, hpol, tie)``:
+    ``hpol`` the policy of the ``head`` replies (:func:`rollout_value_x`), ``tie`` the
+    indifference of :func:`race_drop` (key ``tie``).
     Returns ``(card, srng)``."""
     lazy, srng = sampling
-    exact, head, k_se = ends
+    exact, head, k_se, hpol, tie = ends
     rng = np.uint64(rng)
     srng = np.uint64(srng)
     legal = obs[O_LEGAL]
@@ -1496,8 +1498,8 @@ def search_decision(obs, params, rng, totals):
                 rng = sample_worlds_s(obs, n_worlds, rng, worlds, strat)
         rng, base = next_u64(rng)
         c, rng = choose_card_adapt(obs, worlds, (lazy, rng), policy, table, measure, base,
-                                   scratch, totals, reps, skip, (exact, head, adapt), hpol,
-                                   params[seat, P_TIE])
+                                   scratch, totals, reps, skip,
+                                   (exact, head, adapt, hpol, params[seat, P_TIE]))
         return c, rng, n_worlds
     if infer:
         pool = max(1, min(64, np.int64(params[seat, P_POOL])))
@@ -1511,7 +1513,7 @@ def search_decision(obs, params, rng, totals):
         reps = representatives(obs)
         skip = _skipped(obs, table, reps, top, keep)
         c = choose_card_among_x(obs, worlds, policy, table, measure, base, scratch, totals,
-                                reps, skip, exact, head, hpol)
+                                reps, skip, (exact, head, hpol))
     return c, rng, n_worlds
 
 

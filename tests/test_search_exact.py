@@ -238,6 +238,7 @@ def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
     from strategies.search import (
         _HEUR_TABLE,
         ADAPT_MIN,
+        ROLLOUTS,
         choose_card_adapt,
         choose_card_among_x,
         representatives,
@@ -255,18 +256,19 @@ def test_adapt_stops_at_a_clear_leader_and_otherwise_rolls_out_every_world():
         sample_worlds(obs, 40, np.uint64(5), worlds)
         zero = np.uint64(0)
         no_exact, no_head = np.int64(0), np.int64(0)
+        hpol = np.int64(ROLLOUTS["learned"])
         c16 = choose_card_among_x(obs, worlds[:ADAPT_MIN], 2, table, 0, np.uint64(9), scratch,
-                                  t1, reps, zero, no_exact, no_head)
+                                  t1, reps, zero, (no_exact, no_head, hpol))
         best = max(t1[c] for c in range(52) if reps >> np.uint64(c) & np.uint64(1))
         if sum(t1[c] == best for c in range(52) if reps >> np.uint64(c) & np.uint64(1)) == 1:
             c, _ = choose_card_adapt(obs, worlds, (False, zero), 2, table, 0, np.uint64(9),
-                                     scratch, t2, reps, zero, (no_exact, no_head, 1e-9))
+                                     scratch, t2, reps, zero, (no_exact, no_head, 1e-9, hpol, 0.0))
             assert c == c16
             stopped += 1
         c40 = choose_card_among_x(obs, worlds, 2, table, 0, np.uint64(9), scratch, t1, reps,
-                                  zero, no_exact, no_head)
+                                  zero, (no_exact, no_head, hpol))
         c, _ = choose_card_adapt(obs, worlds, (False, zero), 2, table, 0, np.uint64(9),
-                                 scratch, t2, reps, zero, (no_exact, no_head, 1e9))
+                                 scratch, t2, reps, zero, (no_exact, no_head, 1e9, hpol, 0.0))
         if np.array_equal(t1, t2):
             assert c == c40
             full += 1

@@ -55,6 +55,13 @@ class AnalysisSpec:
         raise NotImplementedError
 
     @property
+    def advise_warm(self) -> Callable[..., None]:
+        """What advise does before compiling its rollout (sim/analysis/advise/compute.py
+        ``_warm_rollout`` for one deck: a second process compiles the players' kernels
+        meanwhile; nothing for two decks): ``(policy, params table, rules array) -> None``."""
+        raise NotImplementedError
+
+    @property
     def study_card(self) -> Callable[..., None]:
         """The analysis of one studied card (sim/analysis/study/analysis.py
         ``_analyse_card1`` / ``_analyse_card2``), appending its rows and CardAnalysis."""
@@ -65,6 +72,10 @@ class AnalysisSpec:
         """train's recorder and fit (sim/analysis/learn/record.py ``train_model``,
         record_two_decks.py ``train_model2``)."""
         raise NotImplementedError
+
+
+def _no_warm(policy: int, table: Any, rules: Any) -> None:
+    """Two decks: advise's rollout starts no second process."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,12 @@ class _OneDeck(AnalysisSpec):
         from sim.analysis.advise.compute import _rollout1
 
         return _rollout1
+
+    @property
+    def advise_warm(self) -> Callable[..., None]:
+        from sim.analysis.advise.compute import _warm_rollout
+
+        return _warm_rollout
 
     @property
     def study_card(self) -> Callable[..., None]:
@@ -107,6 +124,10 @@ class _TwoDecks(AnalysisSpec):
         from sim.analysis.advise.compute import _rollout2
 
         return _rollout2
+
+    @property
+    def advise_warm(self) -> Callable[..., None]:
+        return _no_warm
 
     @property
     def study_card(self) -> Callable[..., None]:

@@ -209,8 +209,8 @@ def _lean_rollout(pos: Position, names: tuple[str, ...], seats: list | None = No
         policy = ROLLOUTS["learned"]
         choice = (seats if seats is not None else seat_players(name, decks))[0]
         params = params_table([choice] * 4, pos.rules)
-        if decks == 1:  # a second process starts compiling the players' kernels now
-            _warm_rollout(policy, params, pos.rules.to_array())
+        # one deck: a second process starts compiling the players' kernels now
+        analysis_spec(decks).advise_warm(policy, params, pos.rules.to_array())
         table = rollout_table(params, pos.seat)
     else:
         return None
