@@ -47,3 +47,50 @@ def test_expose_help_names_both_separators():
     flat = " ".join(out.split())
     assert "separated by ';' (or '；')" in flat
     assert "',' '+' '，' or '、' into one option" in flat
+
+
+# ---------------------------------------------------------------- review's unit
+
+
+def _review_with(measure: str, losses: list[float]):
+    """A Review of a lowest-card deal with one play decision of seat 0 per loss (each a
+    mistake with CI [loss-1, loss+1]): the formatters only, no kernel."""
+    from sim.analysis.review.compute import Decision, Figures, Review, ReviewSettings
+    from sim.game.record import build_record
+    from sim.game.rules import Rules
+    from sim.game.state import GameState
+    from sim.jobs.executor import SERIAL
+
+    rules = Rules(variant="solo" if measure == "zero-sum" else "partners")
+    st = GameState.from_seed(1, 0, rules)
+    plays = []
+    while not st.is_over:
+        plays.append(min(st.legal_plays()))
+        st.play(plays[-1])
+    rec = build_record(rules, st.hands, [[], [], [], []], plays, leader=st.leader, deal=0,
+                       seed=1)
+    decisions = tuple(
+        Decision(trick=k + 1, seat=0, index=4 * k, played="C2", stopped="done",
+                 by_table={"heuristic": Figures(best="C3", loss=x, loss_lo=x - 1,
+                                                loss_hi=x + 1, mistake=True, n=24,
+                                                p_best=0.1)})
+        for k, x in enumerate(losses))
+    return Review(record=rec, settings=ReviewSettings(seats=(0,), players="heuristic",
+                                                       execution=SERIAL),
+                  seats=(0,), exposure=(), decisions=decisions, stopped="done",
+                  measure=measure, elapsed=0.0)
+
+
+@pytest.mark.parametrize("measure, losses, total", [
+    ("zero-sum", [300.0, 132.5], "2 mistakes in 2 decisions, 432.5 zero-sum points lost"),
+    ("zero-sum", [25.0], "1 mistake in 1 decision, 25.0 zero-sum points lost"),
+    ("team", [30.0, 12.5], "2 mistakes in 2 decisions, 42.5 raw points lost (team share)"),
+])
+def test_review_totals_name_the_unit(measure, losses, total):
+    from sim.analysis.review.format import format_html, format_text
+
+    res = _review_with(measure, losses)
+    last = format_text(res).splitlines()[-1]
+    assert last.startswith(f"seat 0: {total}; largest: trick 1 ♣2 (best ♣3)"), last
+    mistakes, rest = total.split(" in ", 1)
+    assert f"<li>seat 0: {mistakes} 失误 in {rest} 失分</li>" in format_html(res)
