@@ -94,3 +94,35 @@ def test_review_totals_name_the_unit(measure, losses, total):
     assert last.startswith(f"seat 0: {total}; largest: trick 1 ♣2 (best ♣3)"), last
     mistakes, rest = total.split(" in ", 1)
     assert f"<li>seat 0: {mistakes} 失误 in {rest} 失分</li>" in format_html(res)
+
+
+# ---------------------------------------------------------------- review's text records
+
+
+def test_a_record_line_that_cannot_be_read_is_quoted_as_typed():
+    from sim.game.record import RecordError, parse_text
+
+    with pytest.raises(RecordError) as e:
+        parse_text("坐 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5  # a comment\n")
+    assert str(e.value) == ("record line 1: cannot read '坐 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5' "
+                            "(expected rules, later deal, seat N: HAND, exposed: ..., leader N "
+                            "or trick N: PLAYS)")
+
+
+def test_zuowei_is_read_as_seat_and_card_errors_quote_what_was_typed():
+    """`座位 N：` reads as `seat N:` (the same record); a bad card in a hand or a trick is
+    quoted as typed (黑桃AKQZ, 梅花Z), not as the converted symbols."""
+    from sim.game.record import RecordError, parse_text
+
+    hands = ["AKQ8.KQJ.J84.AQ5", "T.93.K532.T98632"]
+    english = "".join(f"seat {s}: {h}\n" for s, h in enumerate(hands)) + "later deal\nleader 0\n"
+    chinese = english.replace("seat 0: AKQ8.KQJ.J84.AQ5",
+                              "座位 0：黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5")
+    chinese = chinese.replace("seat 1:", "座位1:")
+    assert parse_text(chinese).to_json() == parse_text(english).to_json()
+    with pytest.raises(RecordError) as e:
+        parse_text(chinese.replace("黑桃AKQ8", "黑桃AKQZ"))
+    assert str(e.value).startswith("record line 1: seat 0's hand: unknown rank 'Z' in '黑桃AKQZ'")
+    with pytest.raises(RecordError) as e:
+        parse_text(chinese + "trick 1: 黑桃A 梅花Z\n")
+    assert str(e.value).startswith("record line 5: trick 1: unknown card '梅花Z'"), e.value
