@@ -126,3 +126,33 @@ def test_zuowei_is_read_as_seat_and_card_errors_quote_what_was_typed():
     with pytest.raises(RecordError) as e:
         parse_text(chinese + "trick 1: 黑桃A 梅花Z\n")
     assert str(e.value).startswith("record line 5: trick 1: unknown card '梅花Z'"), e.value
+
+
+# ---------------------------------------------------------------- -q everywhere
+
+
+def test_compare_quiet_hides_the_progress_only(monkeypatch):
+    """`compare -q` gives the comparison no progress callback; without it one is given."""
+    import sim.analysis.compare.compute as cc
+    from sim.errors import InputError
+
+    seen = []
+
+    def fake(*args, progress=None, **kw):
+        seen.append(progress)
+        raise InputError("stop here")
+
+    monkeypatch.setattr(cc, "compare_candidates", fake)
+    base = ["compare", "-c", "heuristic", "-c", "lowest", "--deals", "10"]
+    assert one_error_line(run(*base, "-q")) == "Error: stop here"
+    assert one_error_line(run(*base)) == "Error: stop here"
+    assert seen[0] is None and callable(seen[1])
+
+
+@pytest.mark.parametrize("args", [["advise", "S:AKQ", "--seat", "0"],
+                                  ["trace", "--match-length", "0"]])
+def test_advise_and_trace_accept_quiet(args):
+    """-q is accepted (a no-op: neither prints progress): the same error line with it."""
+    plain = one_error_line(run(*args))
+    assert one_error_line(run(*args, "-q")) == plain
+    assert one_error_line(run(*args, "--quiet")) == plain

@@ -36,8 +36,12 @@ from strategies import PLAYER_FORMS
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json = one object per deal per line")
 @check_legal_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="accepted as in the other commands; trace prints no progress, so it "
+              "changes nothing")
 @rules_options
-def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_legal, **kwargs):
+def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_legal, quiet,
+          **kwargs):
     """Play deals with the numba engine and print every trick.
 
     Deal I of seed S is the same deal in every command (run, compare, trace), so
