@@ -156,3 +156,16 @@ def test_advise_and_trace_accept_quiet(args):
     plain = one_error_line(run(*args))
     assert one_error_line(run(*args, "-q")) == plain
     assert one_error_line(run(*args, "--quiet")) == plain
+
+
+# ---------------------------------------------------------------- 1 card
+
+
+def test_one_card_is_singular():
+    from sim.game.cards import n_cards
+
+    assert [n_cards(n) for n in (0, 1, 2, 13)] == ["0 cards", "1 card", "2 cards", "13 cards"]
+    assert one_error_line(run("expose", "SQ")) == "Error: hand 'SQ' has 1 card, expected 13"
+    assert one_error_line(run("advise", "SQ", "--plays", "C2 C3 C4 C5")) == (
+        "Error: HAND has 1 card but seat 0 holds 12 at this point (13 dealt, 1 played)")
+    assert one_error_line(run("expose", "SQ,HA")).endswith("has 2 cards, expected 13")

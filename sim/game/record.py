@@ -41,6 +41,7 @@ from sim.game.cards import (
     clean_text,
     hand_rows,
     hand_to_pbn,
+    n_cards,
     parse_card,
     parse_hand,
 )
@@ -216,7 +217,7 @@ def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True
             cards = (parse_hand(h, decks=d, size=size) if isinstance(h, str)
                      else sorted(int(c) for c in h))
             if len(cards) != size:
-                raise CardError(f"hand has {len(cards)} cards, expected {size}")
+                raise CardError(f"hand has {n_cards(len(cards))}, expected {size}")
         except CardError as exc:
             raise RecordError(f"seat {p}'s hand: {exc}") from None
         parsed.append(tuple(cards))
