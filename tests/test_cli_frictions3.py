@@ -169,3 +169,35 @@ def test_one_card_is_singular():
     assert one_error_line(run("advise", "SQ", "--plays", "C2 C3 C4 C5")) == (
         "Error: HAND has 1 card but seat 0 holds 12 at this point (13 dealt, 1 played)")
     assert one_error_line(run("expose", "SQ,HA")).endswith("has 2 cards, expected 13")
+
+
+# ---------------------------------------------------------------- Ctrl-C before any result
+
+
+def test_ctrl_c_before_the_first_results_says_nothing_finished(monkeypatch):
+    import sim.analysis.compare.compute as cc
+
+    def stopped(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cc, "compare_candidates", stopped)
+    r = run("compare", "-c", "heuristic", "-c", "lowest", "--deals", "10", "-q")
+    assert r.exit_code == 130
+    assert r.output.strip() == "Interrupted before the first results were ready: nothing to show."
+
+
+def test_ctrl_c_while_trace_prints_says_how_many_deals_were_printed(monkeypatch):
+    import sim.engine
+    import sim.engine.trace as tr
+
+    def records(res, match_length):
+        yield {"deal": 0}
+        yield {"deal": 1}
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim.engine, "play_deals", lambda *a, **kw: None)
+    monkeypatch.setattr(tr, "deal_records", records)
+    r = run("trace", "--deals", "3", "--format", "json")
+    assert r.exit_code == 130
+    assert r.output.splitlines() == ['{"deal": 0}', '{"deal": 1}',
+                                     "Interrupted after 2 of 3 deals printed."]

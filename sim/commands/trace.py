@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -67,8 +68,14 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_l
     res = play_deals(rules, players, exposure, seed=seed, start=first, n=n,
                      match_length=match_length, record=True, threads=threads,
                      check_legal=check_legal)
-    for rec in deal_records(res, match_length):
-        if fmt == "json":
-            click.echo(json.dumps(rec, ensure_ascii=False))
-        else:
-            click.echo(format_text(rec))
+    shown = 0
+    try:
+        for rec in deal_records(res, match_length):
+            if fmt == "json":
+                click.echo(json.dumps(rec, ensure_ascii=False))
+            else:
+                click.echo(format_text(rec))
+            shown += 1
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted after {shown:,} of {n:,} deals printed.", err=True)
+        sys.exit(130)
