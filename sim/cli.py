@@ -27,6 +27,11 @@ except PackageNotFoundError:  # running from a source tree
 #: counts two; it is taken out again before anything is written.
 _PAD = "\ue000"
 
+#: What Ctrl-C (or SIGTERM) prints when it stops a command before it had any result: the
+#: commands that keep results so far (run, study, expose, compare, advise, review, tune)
+#: print those themselves once their first batch is in.
+INTERRUPTED_EARLY = "Interrupted before the first results were ready: nothing to show."
+
 
 def _pad(text: str) -> str:
     """``text`` with :data:`_PAD` after each character two columns wide (猪, 满红, ，)."""
@@ -115,8 +120,8 @@ class _Group(click.Group):
             # line like every other path problem, not a usage message
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(2)
-        except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
+        except KeyboardInterrupt:  # a command with results so far prints them itself
+            click.echo(INTERRUPTED_EARLY, err=True)
             sys.exit(130)
 
 
@@ -250,7 +255,7 @@ try:
     for _cmd in [*COMMANDS(), serve]:
         main.add_command(_cmd)
 except KeyboardInterrupt:  # Ctrl-C while the commands are imported: no traceback
-    sys.stderr.write("Interrupted.\n")
+    sys.stderr.write(INTERRUPTED_EARLY + "\n")
     raise SystemExit(130) from None
 
 

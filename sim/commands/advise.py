@@ -48,9 +48,12 @@ from strategies import PLAYER_FORMS
               help="root seed of the sampling and the players' random streams")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="output format")
+@click.option("--quiet", "-q", is_flag=True,
+              help="accepted as in the other commands; advise prints no progress, so it "
+              "changes nothing")
 @rules_options
 def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precision,
-           max_worlds, seed, fmt, **kwargs):
+           max_worlds, seed, fmt, quiet, **kwargs):
     """Which card should I play?  Every legal card played out in sampled worlds.
 
     HAND is the cards you hold now, in any RULES.md §1 form (quotes optional); HAND,

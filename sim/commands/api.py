@@ -182,5 +182,6 @@ def command_json(command: str, options: Mapping[str, Any], *,
     names = ("hand", "seat", "first_leader", "plays", "exposed", "later_deal", "players",
              "precision", "max_worlds", "seed")
     pos = [params.pop(n) for n in names]
+    params.pop("quiet", None)
     result, _ = advise_result(*pos, params, progress=progress)
     return advise_json(result)

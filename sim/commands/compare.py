@@ -63,10 +63,12 @@ from strategies import PLAYER_FORMS
               help="also write a PNG of the means and pairwise differences to this file")
 @LEVEL_OPTION
 @check_legal_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="no progress bar or progress lines on stderr")
 @rules_options
 @pass_execution
 def compare(candidates, field_name, deals, precision, sequential, delta, measure, seed,
-            execution, batch, fmt, plot, level, check_legal, **kwargs):
+            execution, batch, fmt, plot, level, check_legal, quiet, **kwargs):
     """Compare players head to head on the same deals, with seat rotation.
 
     Every candidate plays every deal four times, once in each seat with the deal's
@@ -108,7 +110,9 @@ def compare(candidates, field_name, deals, precision, sequential, delta, measure
 
     bar = None
     progress = None
-    if sys.stderr.isatty():
+    if quiet:
+        pass
+    elif sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=deals, unit=" deals", unit_scale=True, file=sys.stderr,

@@ -116,8 +116,9 @@ class ExposeOptions:
               help="exposure policy of the other seats: one or three (never, always, random, "
               "fixed:CARDS, rule[:key=value,...])")
 @click.option("--options", "options", default=None, metavar="OPTS",
-              help="exposure choices to compare, separated by ';': 'none' or cards joined by "
-              "',' or '+', e.g. \"none;SQ;SQ,DJ\" ('all' = every exposable card held). "
+              help="exposure choices to compare, separated by ';' (or '；'): 'none' (不亮) or "
+              "cards joined by ',' '+' '，' or '、' into one option, e.g. \"none;SQ;SQ,DJ\" "
+              "or '不亮；猪；猪，羊' ('all' = every exposable card held). "
               "Two decks: a card twice = both copies, e.g. \"DJ;DJ,DJ;SQ,SQ+DJ\". "
               "'none' is always included (the Δ baseline). "
               "[default: every subset of the exposable cards held, up to 16; two decks: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -36,8 +37,12 @@ from strategies import PLAYER_FORMS
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json = one object per deal per line")
 @check_legal_option
+@click.option("--quiet", "-q", is_flag=True,
+              help="accepted as in the other commands; trace prints no progress, so it "
+              "changes nothing")
 @rules_options
-def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_legal, **kwargs):
+def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_legal, quiet,
+          **kwargs):
     """Play deals with the numba engine and print every trick.
 
     Deal I of seed S is the same deal in every command (run, compare, trace), so
@@ -63,8 +68,14 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_l
     res = play_deals(rules, players, exposure, seed=seed, start=first, n=n,
                      match_length=match_length, record=True, threads=threads,
                      check_legal=check_legal)
-    for rec in deal_records(res, match_length):
-        if fmt == "json":
-            click.echo(json.dumps(rec, ensure_ascii=False))
-        else:
-            click.echo(format_text(rec))
+    shown = 0
+    try:
+        for rec in deal_records(res, match_length):
+            if fmt == "json":
+                click.echo(json.dumps(rec, ensure_ascii=False))
+            else:
+                click.echo(format_text(rec))
+            shown += 1
+    except KeyboardInterrupt:
+        click.echo(f"Interrupted after {shown:,} of {n:,} deals printed.", err=True)
+        sys.exit(130)

@@ -149,6 +149,11 @@ def card_str(c: int) -> str:
     return SUITS[c // 13] + RANKS[c % 13]
 
 
+def n_cards(n: int) -> str:
+    """``1 card``, ``0 cards``, ``12 cards``: a count of cards in a message."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def card_symbol(c: int) -> str:
     """Card ``c`` with a suit symbol and ``10`` spelled out (``♠Q``, ``♥10``)."""
     r = RANKS[c % 13]
@@ -462,7 +467,7 @@ def _parse_hand(text: str, decks: int, size: int | None) -> list[int]:
                 raise CardError(f"{card_err}; {HAND_FORMS}") from None
     check_copies(cards, decks)
     if size is not None and len(cards) != size:
-        raise _not_reading(f"hand {text!r} has {len(cards)} cards, expected {size}")
+        raise _not_reading(f"hand {text!r} has {n_cards(len(cards))}, expected {size}")
     return sorted(cards)
 
 

@@ -21,6 +21,7 @@ from sim.game.cards import (
     CardError,
     card_str,
     check_copies,
+    n_cards,
     parse_card,
     parse_cards,
     parse_hand,
@@ -57,7 +58,7 @@ def parse_hands(hands: Sequence[str | Iterable[int]], rules: Rules) -> list[list
                     card_str(c)
                 check_copies(cards, rules.decks)
                 if len(cards) != size:
-                    raise CardError(f"hand has {len(cards)} cards, expected {size}")
+                    raise CardError(f"hand has {n_cards(len(cards))}, expected {size}")
         except CardError as exc:
             raise CardError(f"seat {p}: {exc}") from None
         parsed.append(cards)

@@ -36,6 +36,7 @@ from sim.game.cards import (
     cards_to_masks2,
     hand_to_pbn,
     masks2_to_cards,
+    n_cards,
     parse_hand,
     seat_and_cards,
     times,
@@ -201,7 +202,7 @@ def make_deal_spec(
     else:
         cards = _as_cards(hand, "hand", decks)
         if len(cards) != size:
-            raise CardError(f"hand has {len(cards)} cards, expected {size}")
+            raise CardError(f"hand has {n_cards(len(cards))}, expected {size}")
     seat_cards: list[list[int]] = [[], [], [], []]
     seat_cards[seat] = list(cards)
     owner: dict[int, list[int]] = {}

@@ -37,6 +37,7 @@ from sim.game.cards import (
     card_str,
     clean_text,
     mask_to_cards,
+    n_cards,
     parse_hand,
     times,
 )
@@ -111,7 +112,7 @@ def _parse_deal(text: str, decks: int) -> list:
                 raise CardError(f"card {card_str(c)} dealt {times(len(who))} (seats "
                                 + " and ".join(map(str, who)) + ")")
         if len(cards) != size:
-            raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) has {len(cards)} cards, "
+            raise CardError(f"hand {k + 1} ({tok!r}, seat {seat}) has {n_cards(len(cards))}, "
                             f"expected {size}")
         masks[seat] = deck_spec(decks).hand_masks(cards)
     # unreachable with 4 hands of 13·d cards and no card more than d times; a guard

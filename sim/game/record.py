@@ -36,10 +36,12 @@ from sim.game.cards import (
     C2,
     EXPOSABLE,
     CardError,
+    as_typed,
     card_str,
     clean_text,
     hand_rows,
     hand_to_pbn,
+    n_cards,
     parse_card,
     parse_hand,
 )
@@ -215,7 +217,7 @@ def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True
             cards = (parse_hand(h, decks=d, size=size) if isinstance(h, str)
                      else sorted(int(c) for c in h))
             if len(cards) != size:
-                raise CardError(f"hand has {len(cards)} cards, expected {size}")
+                raise CardError(f"hand has {n_cards(len(cards))}, expected {size}")
         except CardError as exc:
             raise RecordError(f"seat {p}'s hand: {exc}") from None
         parsed.append(tuple(cards))
@@ -497,7 +499,7 @@ def _as_play(cards: list[int], rules: Rules, where: str):
 
 # ---------------------------------------------------------------- the text form
 
-_SEAT_LINE = re.compile(r"^seat\s+([0-3])\s*:\s*(.*)$", re.I)
+_SEAT_LINE = re.compile(r"^(?:seat\s+|座位\s*)([0-3])\s*:\s*(.*)$", re.I)
 _EXPOSED_LINE = re.compile(r"^exposed(?:\s+([0-3]))?\s*:\s*(.*)$", re.I)
 _TRICK_LINE = re.compile(r"^trick\b\s*(\d+)?\s*:?\s*(?:lead\s+([0-3])\s+)?(.*?)"
                          r"(?:\s*(?:→|->)\s*([0-3]))?\s*$", re.I)
@@ -549,7 +551,7 @@ def parse_text(text: str) -> DealRecord:
                 raise RecordError(f"{where}: seat {m.group(1)}'s hand is given twice (lines "
                                   f"{seat_lines[int(m.group(1))]} and {no})")
             seat_lines[int(m.group(1))] = no
-            hands[int(m.group(1))] = None if body in ("?", "") else (no, body)
+            hands[int(m.group(1))] = None if body in ("?", "") else (no, body, raw)
         elif m := _EXPOSED_LINE.match(line):
             body = m.group(2).strip()
             if m.group(1) is not None:
@@ -592,8 +594,9 @@ def parse_text(text: str) -> DealRecord:
             tricks.append((no, plays, None if m.group(2) is None else int(m.group(2)),
                            None if m.group(4) is None else int(m.group(4))))
         else:
-            raise RecordError(f"{where}: cannot read {_short(line)} (expected rules, later deal, "
-                              "seat N: HAND, exposed: ..., leader N or trick N: PLAYS)")
+            typed = raw.split("#", 1)[0].strip()
+            raise RecordError(f"{where}: cannot read {_short(typed)} (expected rules, later "
+                              "deal, seat N: HAND, exposed: ..., leader N or trick N: PLAYS)")
     decks = rule_items.get("decks")
     if decks is None:  # 26-card hands are a two-deck deal
         sizes = {len(parse_hand(h[1], decks=2)) for h in hands if h is not None
@@ -609,11 +612,12 @@ def parse_text(text: str) -> DealRecord:
         if h is None:
             parsed_hands.append(None)
             continue
-        no, body = h
+        no, body, typed = h
         try:
             parsed_hands.append(parse_hand(body, decks=rules.decks, size=rules.cards_per_seat))
         except CardError as exc:
-            raise RecordError(f"record line {no}: seat {p}'s hand: {exc}") from None
+            raise RecordError(f"record line {no}: seat {p}'s hand: {as_typed(exc, typed)}") \
+                from None
     plays, seats, winners, leaders = [], [], [], []
     for t, (no, tplays, lead, win) in enumerate(tricks, 1):
         if len(tplays) > 4 or (len(tplays) < 4 and t < len(tricks)):
@@ -623,7 +627,9 @@ def parse_text(text: str) -> DealRecord:
             try:
                 cards = deck_spec(rules).parse_play(tok)
             except CardError as exc:
-                raise RecordError(f"record line {no}: trick {t}: {exc}") from None
+                typed = text.splitlines()[no - 1]
+                raise RecordError(f"record line {no}: trick {t}: {as_typed(exc, typed)}") \
+                    from None
             plays.append(_as_play(cards, rules, f"record line {no}: trick {t}"))
             seats.append(s)
         leaders.append(lead if lead is not None else (tplays[0][0] if tplays else None))

@@ -89,7 +89,7 @@ def _deal_hands(rules, seed: int, deal: int | None, given: list[str] | None):
 
     from sim.game import play as p1
     from sim.game import play_two_decks as p2
-    from sim.game.cards import C2, CardError, parse_hand
+    from sim.game.cards import C2, CardError, n_cards, parse_hand
 
     d = rules.decks
     size = rules.cards_per_seat
@@ -114,7 +114,7 @@ def _deal_hands(rules, seed: int, deal: int | None, given: list[str] | None):
         except CardError as exc:
             raise PlayError(f"seat {p}'s hand: {exc}") from None
         if len(cards) != size:
-            raise PlayError(f"seat {p}'s hand has {len(cards)} cards; a seat is dealt {size}")
+            raise PlayError(f"seat {p}'s hand has {n_cards(len(cards))}; a seat is dealt {size}")
         hands.append(sorted(cards))
     held = Counter(c for h in hands if h is not None for c in h)
     for c, n in held.items():

@@ -45,7 +45,7 @@ def check_position(body: Mapping[str, Any]) -> dict:
     )
     from sim.analysis.advise.worlds import WorldSampler, check_history
     from sim.commands.options import pop_rules
-    from sim.game.cards import C2, CardError, card_str, parse_hand, seat_and_cards
+    from sim.game.cards import C2, CardError, card_str, n_cards, parse_hand, seat_and_cards
 
     unknown = [k for k in body if k not in EDITOR_KEYS and not _is_rule(k)]
     if unknown:
@@ -61,7 +61,7 @@ def check_position(body: Mapping[str, Any]) -> dict:
     except CardError as exc:
         raise AdviseError(f"HAND: {exc}") from None
     if len(dealt) != rules.cards_per_seat:
-        raise AdviseError(f"HAND (as dealt) has {len(dealt)} cards; a seat is dealt "
+        raise AdviseError(f"HAND (as dealt) has {n_cards(len(dealt))}; a seat is dealt "
                           f"{rules.cards_per_seat}")
     pl = parse_plays(params["plays"], d)
     leader = params["first_leader"]

@@ -19,6 +19,7 @@ from sim.game.cards import (
     as_typed,
     card_str,
     clean_text,
+    n_cards,
     parse_card,
     parse_hand,
     suit_of,
@@ -214,12 +215,12 @@ def parse_position(
         played_by[s].extend((x,) if d == 1 else x)
     expected = size - len(played_by[seat])
     if not cards:
-        raise AdviseError(f"missing HAND: the {expected} cards seat {seat} holds now, e.g. "
+        raise AdviseError(f"missing HAND: the {n_cards(expected)} seat {seat} holds now, e.g. "
                           "'S:AK5 H:K93 D:AT2 C:876' (any RULES.md §1 form, Chinese too)")
     if len(cards) != expected:
         hint = (" — give the cards played so far with --plays" if not pl and len(cards) < expected
                 else "")
-        raise AdviseError(f"HAND has {len(cards)} cards but seat {seat} holds {expected} at "
+        raise AdviseError(f"HAND has {n_cards(len(cards))} but seat {seat} holds {expected} at "
                           f"this point ({size} dealt, {len(played_by[seat])} played){hint}")
     if first_deal and not pl and C2 not in cards and first_leader == seat:
         raise AdviseError(f"seat {seat} is to lead the first deal of a match but HAND has no "

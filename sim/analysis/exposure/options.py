@@ -134,6 +134,12 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
                 try:  # the card-list reader: Chinese names and commas (猪，羊) too
                     flags = _card_flags(parse_cards(item.replace("+", " ")), decks, label)
                 except CardError as exc:
+                    words = [t for t in toks if t.lower() in (*_NONE_WORDS, "all", "全亮")]
+                    if words and len(toks) > 1:
+                        raise InputError(
+                            f"exposure option {item!r}: {words[0]!r} is an option of its own: "
+                            "separate options with ';' (；) — commas join cards into one option"
+                        ) from None
                     nick = [_NICKNAMES[t.lower()] for t in toks if t.lower() in _NICKNAMES]
                     hint = (f" (write the card: {', '.join(nick)}; options are separated by "
                             "';', e.g. --options 'none;SQ;DJ')" if nick else "")

@@ -27,6 +27,18 @@ def _unit(result) -> str:
     return "zero-sum points" if result.measure == "zero-sum" else "team share (raw points)"
 
 
+def _lost(result, lost: float) -> str:
+    """``432.5 zero-sum points lost`` (solo) or ``12.5 raw points lost (team share)``."""
+    if result.measure == "zero-sum":
+        return f"{lost:.1f} zero-sum points lost"
+    return f"{lost:.1f} raw points lost (team share)"
+
+
+def _count(n: int, word: str) -> str:
+    """``1 mistake``, ``3 mistakes``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 #: How a header names a team variant (RULES §6); solo is the default and goes unnamed.
 VARIANT_NAMES = {"partners": "打对家 partners", "pig_sheep": "猪羊一家 pig_sheep"}
 
@@ -89,9 +101,9 @@ def format_text(result) -> str:
             big = "; ".join(
                 f"{'exposure' if w == 'exposure' else f'trick {w}'} {symbols(p)} (best "
                 f"{symbols(b)}) {loss:.1f}" for w, p, b, loss in tot["largest"][:3])
-            lines.append(f"seat {seat}{f' [{t}]' if several else ''}: {tot['mistakes']} "
-                         f"mistake{'s' if tot['mistakes'] != 1 else ''} in "
-                         f"{tot['decisions']} decisions, {tot['lost']:.1f} points lost"
+            lines.append(f"seat {seat}{f' [{t}]' if several else ''}: "
+                         f"{_count(tot['mistakes'], 'mistake')} in "
+                         f"{_count(tot['decisions'], 'decision')}, {_lost(result, tot['lost'])}"
                          + (f"; largest: {big}" if big else ""))
     if result.stopped == "interrupted":
         lines.append("interrupted (Ctrl-C): the decisions above are those reviewed so far")
@@ -239,8 +251,8 @@ def format_html(result) -> str:
                  f"<td>{_sym_html(play_text(pl))}{winner}</td>{cells}</tr>")
     h.append("</table><h2>Totals 合计</h2><ul>")
     for seat, tot in result.totals().items():
-        h.append(f"<li>seat {seat}: {tot['mistakes']} mistakes 失误 in {tot['decisions']} "
-                 f"decisions, {tot['lost']:.1f} points lost 失分</li>")
+        h.append(f"<li>seat {seat}: {_count(tot['mistakes'], 'mistake')} 失误 in "
+                 f"{_count(tot['decisions'], 'decision')}, {_lost(result, tot['lost'])} 失分</li>")
     h.append("</ul>")
     if result.stopped == "interrupted":
         h.append("<p><b>interrupted (Ctrl-C) 已中断</b>: the decisions reviewed so far</p>")
