@@ -19,8 +19,9 @@ Every record is checked when it is read (:func:`parse_record`): each card and ha
 copies of a card, the leader, the exposures, and each play replayed with
 :class:`~sim.game.state.GameState` when every hand is known (a play the rules forbid is one
 :class:`RecordError` naming the trick, the seat, the card and the RULES.md § it breaks).
-With some hands unknown the checks that need no hidden card are made here; the review checks
-the rest in sampled worlds (sim/analysis/advise/worlds.py ``check_history``).
+With some hands unknown every play is checked with what is known (:func:`check_plays`): a known
+seat's plays with every rule, every seat's plays against what the public cards make certain; the
+review then checks the rest in sampled worlds (sim/analysis/advise/worlds.py ``check_history``).
 """
 
 from __future__ import annotations
