@@ -54,8 +54,13 @@ def _english():
      "trick 1: seat 2 may not play ♣10: seat 3 exposed it, so seat 3 holds it (RULES §3)"),
     # seat 1 (unknown) showed void in ♣ in trick 1 and follows ♣ in trick 2
     (["leader 3", "trick 1: C2 CA D2 CJ", "trick 2: C5 C3 C4 C6"],
-     "trick 2: seat 1 may not play ♣3: seat 1 showed void in ♣ in trick 1 (it did not follow "
-     "♣), so it holds no ♣ card (RULES §4)"),
+     "trick 2: seat 1 may not play ♣3: seat 1 holds no ♣ card: it showed void in ♣ in trick 1 "
+     "(it did not follow ♣; RULES §4)"),
+    # seat 3 (unknown) plays its exposed ♣10 in the first ♣ trick, then another ♣
+    (["exposed: seat 3: CT", "leader 0", "later deal", "trick 1: CA C3 C4 CT",
+      "trick 2: C5 C6 C7 C9"],
+     "trick 2: seat 3 may not play ♣9: seat 3 holds no ♣ card: it played its exposed ♣10 in "
+     "the first ♣ trick (trick 1), so it held no other ♣ card (RULES §3)"),
     # an unknown seat plays a card of seat 0's hand, or a card already played
     (["leader 3", "trick 1: C2 C5 CA CJ"], "trick 1: seat 1 may not play ♣A: seat 0 holds it"),
     (["leader 3", "trick 1: C2 CA CK CJ", "trick 2: D4 DT D6 CK"],

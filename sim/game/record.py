@@ -333,7 +333,8 @@ def check_plays(rec: DealRecord) -> None:
 
     For every seat: a card is not played twice (more copies than the decks hold), not a card
     another seat exposed (RULES §3), not a card of another seat's known hand, not a card of
-    a suit the seat showed void in earlier (it did not follow that suit: RULES §4); the
+    a suit the seat showed void in earlier (it did not follow that suit: RULES §4; one deck
+    also: it played its exposed card of the suit in the suit's first trick, RULES §3); the
     first deal opens with the ♣2 (RULES §4).  For a seat whose hand is known, every rule of
     :meth:`GameState.play` (the card is in its hand, follow suit, a pair lead's rules, the
     first-round restriction of an exposed card, RULES §3–§4), checked in a world that gives
@@ -361,7 +362,7 @@ def check_plays(rec: DealRecord) -> None:
     by_seat: list[Counter] = [Counter() for _ in range(4)]
     voids, void_trick = [0, 0, 0, 0], [dict() for _ in range(4)]
     bad: tuple[int, str] | None = None
-    led = -1
+    led, led_suits = -1, set()
     for k, (s, pl) in enumerate(zip(seats, plays, strict=True)):
         cs = _cards(pl)
         t = k // 4
@@ -391,15 +392,25 @@ def check_plays(rec: DealRecord) -> None:
                 why = f"seat {exposer} exposed it, so seat {exposer} holds it (RULES §3)"
             elif voids[s] >> suit_of(c) & 1:
                 sym = SUIT_SYMBOLS[suit_of(c)]
-                why = (f"seat {s} showed void in {sym} in trick "
-                       f"{void_trick[s][suit_of(c)] + 1} (it did not follow {sym}), so it "
-                       f"holds no {sym} card (RULES §4)")
+                why = f"seat {s} holds no {sym} card: {void_trick[s][suit_of(c)]}"
         if why:
             bad = (k, why)
             break
+        sym = SUIT_SYMBOLS[led]
         if k % 4 and any(suit_of(c) != led for c in cs) and not voids[s] >> led & 1:
             voids[s] |= 1 << led
-            void_trick[s][led] = t
+            void_trick[s][led] = (f"it showed void in {sym} in trick {t + 1} (it did not "
+                                  f"follow {sym}; RULES §4)")
+        if d == 1 and cs[0] in rec.exposed[s] and suit_of(cs[0]) == led \
+                and led not in led_suits and not voids[s] >> led & 1:
+            # its exposed card in the first trick led in its suit: it held no other card of
+            # the suit (one deck: one exposable card per suit)
+            voids[s] |= 1 << led
+            void_trick[s][led] = (f"it played its exposed {_card_name(cs[0])} in the first "
+                                  f"{sym} trick (trick {t + 1}), so it held no other {sym} "
+                                  "card (RULES §3)")
+        if k % 4 == 3:
+            led_suits.add(led)
     if d == 2:
         for s in range(4):
             if hands[s] is None and sum(by_seat[s].values()) > 26:
