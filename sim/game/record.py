@@ -424,9 +424,7 @@ def check_plays(rec: DealRecord) -> None:
             try:
                 st.play(plays[k], check=hands[s] is not None)
             except IllegalPlay as exc:
-                raise RecordError(with_section(f"trick {exc.trick_no + 1}: seat {exc.seat} may "
-                                               f"not play {_card_name(exc.play)}: {exc.rule}")) \
-                    from None
+                raise RecordError(_illegal_text(exc)) from None
     if bad is not None:
         k, why = bad
         raise RecordError(f"trick {k // 4 + 1}: seat {seats[k]} may not play "
@@ -483,8 +481,15 @@ def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> Ga
         try:
             st.play(pl)
         except IllegalPlay as exc:
-            raise RecordError(with_section(str(exc))) from None
+            raise RecordError(_illegal_text(exc)) from None
     return st
+
+
+def _illegal_text(exc: IllegalPlay) -> str:
+    """``trick N: seat S may not play X: <rule> (RULES §)``, the card as :func:`_card_name`
+    names it."""
+    return with_section(f"trick {exc.trick_no + 1}: seat {exc.seat} may not play "
+                        f"{_card_name(exc.play)}: {exc.rule}")
 
 
 def with_section(message: str) -> str:
