@@ -83,8 +83,8 @@ def test_a_partial_record_that_breaks_a_rule_is_refused_before_any_analysis(tmp_
 
 def test_a_chinese_record_is_answered_with_chinese_card_names(tmp_path):
     p = tmp_path / "bad.txt"
-    p.write_text("座位 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5\n".replace("座位", "seat")
-                 + "exposed: seat 0: 羊\nleader 3\ntrick 1: C2 羊 CK CJ\n", encoding="utf-8")
+    p.write_text("seat 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5\nexposed: seat 0: 羊\nleader 3\n"
+                 "trick 1: C2 羊 CK CJ\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["review", str(p), "-q"])
     assert r.exit_code == 2, r.output
     assert r.output.startswith("Error: trick 1: seat 0 may not play 羊: must follow suit"), \
