@@ -99,8 +99,8 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     from sim.jobs.progress import ProgressLines, duration
 
     text = _read(record)
-    rec = parse_record(text, deal=deal, where=record if record != "-" else "stdin")
     note_text(text)  # a record written in Chinese is answered in Chinese (--lang auto)
+    rec = parse_record(text, deal=deal, where=record if record != "-" else "stdin")
     seat_list = None
     if seats is not None:
         try:

@@ -164,10 +164,9 @@ def remove_play(plain: Counter, shown: Counter, play: Play, led: int, first: boo
     """
     restricted = exposed_restricted(plain, shown, led, first, 2 if pair_trick else 1)
     for c in play:
-        if shown[c] > 0 and not (restricted and suit_of(c) == led):
+        if shown[c] > 0 and (not (restricted and suit_of(c) == led) or plain[c] == 0):
             _remove(shown, c)
         else:
-            assert plain[c] > 0, "the legal play needs an unexposed copy"
             _remove(plain, c)
 
 

@@ -19,8 +19,9 @@ Every record is checked when it is read (:func:`parse_record`): each card and ha
 copies of a card, the leader, the exposures, and each play replayed with
 :class:`~sim.game.state.GameState` when every hand is known (a play the rules forbid is one
 :class:`RecordError` naming the trick, the seat, the card and the RULES.md § it breaks).
-With some hands unknown the checks that need no hidden card are made here; the review checks
-the rest in sampled worlds (sim/analysis/advise/worlds.py ``check_history``).
+With some hands unknown every play is checked with what is known (:func:`check_plays`): a known
+seat's plays with every rule, every seat's plays against what the public cards make certain; the
+review then checks the rest in sampled worlds (sim/analysis/advise/worlds.py ``check_history``).
 """
 
 from __future__ import annotations
@@ -35,15 +36,18 @@ from sim.errors import InputError
 from sim.game.cards import (
     C2,
     EXPOSABLE,
+    SUIT_SYMBOLS,
     CardError,
     as_typed,
     card_str,
+    card_symbol,
     clean_text,
     hand_rows,
     hand_to_pbn,
     n_cards,
     parse_card,
     parse_hand,
+    suit_of,
 )
 from sim.game.deal_setup import GameStateError
 from sim.game.decks import deck_spec
@@ -265,7 +269,7 @@ def build_record(rules: Rules, hands, exposed, plays, *, first_deal: bool = True
     if all(h is not None for h in parsed):
         replay_record(rec)  # every rule, in play order: the first play that breaks one
     else:
-        _check_public(rules, parsed, exp, plays, seats, first_deal)
+        check_plays(rec)  # every rule a known hand or the public cards make certain
     if given is not None:
         _check_given(given, seats, winners, leader)
     return rec
@@ -314,38 +318,154 @@ def _check_given(given, seats, winners, leader) -> None:
                               f"{winners[t]} does (RULES §4: the highest card of the led suit)")
 
 
-def _check_public(rules: Rules, hands, exposed, plays, seats, first_deal: bool) -> None:
-    """The checks that need no hidden card: copies, a known seat playing what it holds, a
-    card of a known hand played by another seat, the ♣2 opening, the deal's length."""
+def _card_name(play: Any) -> str:
+    """A play named for a message: suit symbols (``♦J``), Chinese names when Chinese is
+    chosen (sim/game/names.py)."""
+    from sim.game.names import get_lang, show
+
+    if get_lang() == "zh":
+        return show(play_text(play), "zh")
+    return "".join(card_symbol(c) for c in _cards(play))
+
+
+def check_plays(rec: DealRecord) -> None:
+    """Check ``rec``'s plays one by one with what is known (some hands may be unknown);
+    raises RecordError ``trick N: seat S may not play X: <reason>`` at the first play that
+    certainly breaks a rule.
+
+    For every seat: a card is not played twice (more copies than the decks hold), not a card
+    another seat exposed (RULES §3), not a card of another seat's known hand, not a card of
+    a suit the seat showed void in earlier (it did not follow that suit: RULES §4; one deck
+    also: it played its exposed card of the suit in the suit's first trick, RULES §3); the
+    first deal opens with the ♣2 (RULES §4).  For a seat whose hand is known, every rule of
+    :meth:`GameState.play` (the card is in its hand, follow suit, a pair lead's rules, the
+    first-round restriction of an exposed card, RULES §3–§4), checked in a world that gives
+    the known hands as dealt and each unknown seat the cards it plays and exposes (its other
+    cards anywhere; its own plays are not checked against them).  Also called for a record
+    with every hand known (it then finds what :func:`replay_record` finds).
+    """
+    rules, hands, plays, seats = rec.rules, rec.hands, rec.plays, rec.seats
     d = rules.decks
     if d == 1 and len(plays) > 52:
         raise RecordError(f"the record has {len(plays)} plays; a one-deck deal has 52")
+    exp_total: Counter = Counter(c for e in rec.exposed for c in e)
+    for c, n in exp_total.items():
+        if n > d:
+            raise RecordError(f"{card_str(c)} is exposed {n} times; a {d}-deck deal has {d}")
+    for p, e in enumerate(rec.exposed):
+        for c in set(e):
+            held = sum(hands[o].count(c) for o in range(4) if o != p and hands[o])
+            if held + e.count(c) > d:
+                holder = next(o for o in range(4) if o != p and hands[o] and c in hands[o])
+                raise RecordError(f"seat {p} exposes {card_str(c)} but seat {holder} holds it "
+                                  "(RULES §3)")
+    # the public checks, play by play: the first play that fails one (None: every play)
     seen: Counter = Counter()
     by_seat: list[Counter] = [Counter() for _ in range(4)]
+    voids, void_trick = [0, 0, 0, 0], [dict() for _ in range(4)]
+    bad: tuple[int, str] | None = None
+    led, led_suits = -1, set()
     for k, (s, pl) in enumerate(zip(seats, plays, strict=True)):
-        for c in _cards(pl):
+        cs = _cards(pl)
+        t = k // 4
+        why = None
+        if k == 0 and rec.first_deal and C2 not in cs and hands[s] is None:
+            why = ("♣2 must open the first deal of a match (RULES §4; a later deal: text "
+                   "'later deal', JSON \"first_deal\": false)")
+        if k % 4 == 0:
+            led = suit_of(cs[0])
+        for c in cs:
+            if why:
+                break
             seen[c] += 1
             by_seat[s][c] += 1
-            where = f"trick {k // 4 + 1}: seat {s} plays {card_str(c)}"
             if seen[c] > d:
-                raise RecordError(f"{where}, which is already played ({d} "
-                                  f"cop{'y' if d == 1 else 'ies'} in the deal)")
-            h = hands[s]
-            if h is not None and by_seat[s][c] > h.count(c):
-                raise RecordError(f"{where}, which it does not hold "
-                                  "(RULES §3: a seat plays the cards it was dealt)")
-            others = sum(hands[o].count(c) for o in range(4) if o != s and hands[o])
-            if others + by_seat[s][c] > d:
+                first = next(j for j in range(k) if c in _cards(plays[j]))
+                why = (f"it is already played (trick {first // 4 + 1}; {d} "
+                       f"cop{'y' if d == 1 else 'ies'} in the deal)")
+            elif hands[s] is not None and by_seat[s][c] > hands[s].count(c):
+                why = f"seat {s} was not dealt it (RULES §3: a seat plays the cards it was dealt)"
+            elif sum(hands[o].count(c) for o in range(4) if o != s and hands[o]) \
+                    + by_seat[s][c] > d:
                 holder = next(o for o in range(4) if o != s and hands[o] and c in hands[o])
-                raise RecordError(f"{where}, but seat {holder} holds it")
-    if first_deal and plays and C2 not in _cards(plays[0]):
-        raise RecordError(f"trick 1: seat {seats[0]} may not play {play_text(plays[0])}: ♣2 "
-                          "must open the first deal of a match (RULES §4; a later deal: "
-                          "text 'later deal', JSON \"first_deal\": false)")
+                why = f"seat {holder} holds it"
+            elif sum(rec.exposed[o].count(c) for o in range(4) if o != s) + by_seat[s][c] > d:
+                exposer = next(o for o in range(4) if o != s and c in rec.exposed[o])
+                why = f"seat {exposer} exposed it, so seat {exposer} holds it (RULES §3)"
+            elif voids[s] >> suit_of(c) & 1:
+                sym = SUIT_SYMBOLS[suit_of(c)]
+                why = f"seat {s} holds no {sym} card: {void_trick[s][suit_of(c)]}"
+        if why:
+            bad = (k, why)
+            break
+        sym = SUIT_SYMBOLS[led]
+        if k % 4 and any(suit_of(c) != led for c in cs) and not voids[s] >> led & 1:
+            voids[s] |= 1 << led
+            void_trick[s][led] = (f"it showed void in {sym} in trick {t + 1} (it did not "
+                                  f"follow {sym}; RULES §4)")
+        if d == 1 and cs[0] in rec.exposed[s] and suit_of(cs[0]) == led \
+                and led not in led_suits and not voids[s] >> led & 1:
+            # its exposed card in the first trick led in its suit: it held no other card of
+            # the suit (one deck: one exposable card per suit)
+            voids[s] |= 1 << led
+            void_trick[s][led] = (f"it played its exposed {_card_name(cs[0])} in the first "
+                                  f"{sym} trick (trick {t + 1}), so it held no other {sym} "
+                                  "card (RULES §3)")
+        if k % 4 == 3:
+            led_suits.add(led)
     if d == 2:
         for s in range(4):
             if hands[s] is None and sum(by_seat[s].values()) > 26:
                 raise RecordError(f"seat {s} plays more than 26 cards")
+    upto = len(plays) if bad is None else bad[0]
+    known = [s for s in range(4) if hands[s] is not None]
+    if known:
+        st = _world(rec, upto)
+        for k in range(upto):
+            s = seats[k]
+            try:
+                st.play(plays[k], check=hands[s] is not None)
+            except IllegalPlay as exc:
+                raise RecordError(_illegal_text(exc)) from None
+    if bad is not None:
+        k, why = bad
+        raise RecordError(f"trick {k // 4 + 1}: seat {seats[k]} may not play "
+                          f"{_card_name(plays[k])}: {why}")
+
+
+def _world(rec: DealRecord, upto: int) -> GameState:
+    """A deal for :func:`check_plays`: the known hands as dealt, each unknown seat the cards
+    it plays in ``rec.plays[:upto]`` and exposes, the rest of the deck shared among the
+    unknown seats (the ♣2 to the leader of a first deal)."""
+    rules = rec.rules
+    d, size = rules.decks, rules.cards_per_seat
+    hands: list[list[int]] = [list(h) if h is not None else [] for h in rec.hands]
+    unknown = [s for s in range(4) if rec.hands[s] is None]
+    for k in range(upto):
+        s = rec.seats[k]
+        if rec.hands[s] is None:
+            hands[s].extend(_cards(rec.plays[k]))
+    for s in unknown:
+        for c in set(rec.exposed[s]):
+            hands[s].extend([c] * max(0, rec.exposed[s].count(c) - hands[s].count(c)))
+    pool = Counter({c: d for c in range(52)})
+    for h in hands:
+        pool.subtract(h)
+    rest = sorted((+pool).elements())
+    if rec.first_deal and rec.leader in unknown and C2 in rest:
+        rest.remove(C2)
+        hands[rec.leader].append(C2)
+    for s in unknown:
+        n = size - len(hands[s])
+        hands[s].extend(rest[:n])
+        rest = rest[n:]
+    try:
+        return GameState.from_hands(hands, rules, leader=rec.leader,
+                                    exposed={p: list(e) for p, e in enumerate(rec.exposed)
+                                             if e},
+                                    first_deal=rec.first_deal)
+    except (GameStateError, CardError) as exc:
+        raise RecordError(str(exc)) from None
 
 
 def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> GameState:
@@ -363,8 +483,15 @@ def replay_record(rec: DealRecord, upto: int | None = None, seed: int = 1) -> Ga
         try:
             st.play(pl)
         except IllegalPlay as exc:
-            raise RecordError(with_section(str(exc))) from None
+            raise RecordError(_illegal_text(exc)) from None
     return st
+
+
+def _illegal_text(exc: IllegalPlay) -> str:
+    """``trick N: seat S may not play X: <rule> (RULES §)``, the card as :func:`_card_name`
+    names it."""
+    return with_section(f"trick {exc.trick_no + 1}: seat {exc.seat} may not play "
+                        f"{_card_name(exc.play)}: {exc.rule}")
 
 
 def with_section(message: str) -> str:

@@ -424,7 +424,7 @@ class GameState:
         except ValueError as exc:
             raise CardError(str(exc)) from None
 
-    def play(self, play: Any) -> int | None:
+    def play(self, play: Any, check: bool = True) -> int | None:
         """Play ``play`` for the seat to play; returns the trick's winner when the play ends a
         trick, else None.
 
@@ -432,14 +432,15 @@ class GameState:
         or text (``"D8D8"`` a pair, ``"S9S7"``).  Raises IllegalPlay naming the rule broken
         (not in the hand, follow suit, must follow a pair with a pair, two cards of the led
         suit, ♣2 must open, the first-round restriction of an exposed card), GameStateError
-        when the deal is over, CardError for text that is not a card.
+        when the deal is over, CardError for text that is not a card.  ``check=False``: the
+        rules are not checked (the play must be of cards the seat holds); a deal record's
+        play by a seat whose hand is unknown (:func:`sim.game.record.check_plays`).
         """
         seat = self.to_play
         if seat is None:
             raise GameStateError("the deal is over: every card has been played")
         pl = self._as_play(play)
-        legal = self._legal_set(seat)
-        if pl not in legal:
+        if check and pl not in self._legal_set(seat):
             first = self.first_deal and not self.tricks and not self.trick
             why = self._cards.why_illegal(self, seat, pl, first)
             raise IllegalPlay(seat, len(self.tricks), pl, why or "not a legal play")
