@@ -347,6 +347,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     _check_numbers(max_deals=max_deals, batch=batch, precision=precision, level=level)
 
     from sim.analysis.exposure.compute import analyse_exposure, parse_options
+    from sim.game.cards import short_quotes
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -357,8 +358,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                 parse_options(options, spec.hand, rules.decks, spec.hand2)
         except InputError as exc:
             hint = _two_deck_hint(text) if rules.decks == 1 else ""
-            if where or hint:
-                raise type(exc)(f"{where}{': ' if where else ''}{exc}{hint}") from None
+            message = short_quotes(f"{where}{': ' if where else ''}{exc}{hint}")
+            if message != str(exc):
+                raise type(exc)(message) from None
             raise
     if slow and two and notes and (default_cap or max_deals > SEARCH_MAX_DEALS2):
         click.echo(_two_deck_search_note(max_deals, default_cap), err=True)
@@ -376,8 +378,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                     max_deals=cap, batch=b, keep_values=bool(plot), progress=prog,
                     partial=partial, **settings)
             except InputError as exc:
-                if where:
-                    raise type(exc)(f"{where}: {exc}") from None
+                message = short_quotes(f"{where}: {exc}" if where else str(exc))
+                if message != str(exc):
+                    raise type(exc)(message) from None
                 raise
             except Interrupted as exc:
                 res, interrupted = exc.result, True

@@ -341,6 +341,17 @@ def quote_typed(message: str, *texts: str) -> str:
     return _QUOTED.sub(typed, message)
 
 
+def short_quotes(message: str, n: int = 60) -> str:
+    """``message`` with each quoted part longer than ``n`` characters cut to its first ``n``
+    and ``…`` (a whole line of a file quoted in one error line), as ``review`` and
+    ``--deals-file`` quote a bad line."""
+    def cut(m: re.Match) -> str:
+        q = m.group(1)
+        return m.group(0) if len(q) <= n else f"'{q[:n]}…'"
+
+    return _QUOTED.sub(cut, message)
+
+
 def parse_card(text: str) -> int:
     """Parse one card into its index: suit first (``SQ``, ``♠Q``, ``h10``, ``HT``) or rank
     first as poker and bridge players write it (``QS``, ``qs``, ``10H``, ``Th``, ``10♥``).
