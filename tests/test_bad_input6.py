@@ -30,3 +30,14 @@ def test_expose_hands_file_with_a_huge_line_quotes_it_cut_short(tmp_path):
     assert "…'" in out and len(out) < 300 and out.count("\n") == 1
     out = _error(["expose", "AK2.QJ976.T5.K83 " * 200, "--max-deals", "10", "-q"])
     assert out.startswith("Error: PBN hand 'AK2") and len(out) < 300
+
+
+def test_expose_headers_give_the_opponents_in_seat_order():
+    """The text and markdown headers sorted and deduplicated the opponents (``heuristic,
+    lowest, random`` for seats 1, 2, 3 playing heuristic, random, lowest)."""
+    from sim.analysis.exposure.format import seat_order
+
+    assert seat_order(["heuristic", "random", "lowest"], 0) == (
+        "heuristic, random, lowest (seats 1, 2, 3)")
+    assert seat_order(["never", "always", "random"], 2) == "never, always, random (seats 0, 1, 3)"
+    assert seat_order(["heuristic"] * 3, 1) == "heuristic"
