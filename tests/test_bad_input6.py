@@ -41,3 +41,23 @@ def test_expose_headers_give_the_opponents_in_seat_order():
         "heuristic, random, lowest (seats 1, 2, 3)")
     assert seat_order(["never", "always", "random"], 2) == "never, always, random (seats 0, 1, 3)"
     assert seat_order(["heuristic"] * 3, 1) == "heuristic"
+
+
+def test_config_files_are_read_in_the_encodings_of_records_and_hands_files(tmp_path):
+    """``run CONFIG.toml`` refused a UTF-8 file with a byte-order mark (not valid TOML),
+    UTF-16 and GBK (a codec error); a binary file gets textfile's one error."""
+    from sim.jobs.config import load_toml
+
+    text = '# 拱猪: 四个 heuristic\ndeals = 200\n[rules]\nvariant = "solo"\n'
+    want = {"deals": 200, "rules": {"variant": "solo"}}
+    for name, data in [("u8.toml", text.encode("utf-8")),
+                       ("bom.toml", text.encode("utf-8-sig")),
+                       ("u16.toml", text.encode("utf-16")),
+                       ("gbk.toml", text.encode("gbk"))]:
+        (tmp_path / name).write_bytes(data)
+        assert load_toml(tmp_path / name) == want, name
+    bad = tmp_path / "junk.toml"
+    bad.write_bytes(b"\x00\x01\xff\xfe\x00garbage")
+    out = _error(["run", str(bad)])
+    assert out == (f"Error: config file {bad}: cannot read it as text (write it as UTF-8, "
+                   "UTF-16 with a byte-order mark, or GB18030/GBK)\n")
