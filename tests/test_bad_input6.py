@@ -61,3 +61,30 @@ def test_config_files_are_read_in_the_encodings_of_records_and_hands_files(tmp_p
     out = _error(["run", str(bad)])
     assert out == (f"Error: config file {bad}: cannot read it as text (write it as UTF-8, "
                    "UTF-16 with a byte-order mark, or GB18030/GBK)\n")
+
+
+def test_lang_auto_takes_full_width_punctuation_as_chinese_input():
+    """``，`` (U+FF0C) alone did not choose Chinese while ``、`` (U+3001) did."""
+    from sim.game.names import get_lang, has_chinese, note_text, set_lang
+
+    for text in ["C2，CA", "C2、CA", "search:worlds＝16", "ＳＱ", "红桃A", "C2。"]:
+        assert has_chinese(text), text
+    for text in ["C2,CA", "SQ H10", "♠Q ♥A", "café"]:
+        assert not has_chinese(text), text
+    try:
+        set_lang("en", auto=True)
+        note_text("C2，CA")
+        assert get_lang() == "zh"
+    finally:
+        set_lang("en")
+
+
+def test_a_bad_lang_environment_variable_warns_once_and_goes_on():
+    """``GONGZHU_SIM_LANG=xx`` made every command fail with click's usage lines."""
+    r = CliRunner().invoke(main, ["level", "5"], env={"GONGZHU_SIM_LANG": "xx"})
+    assert r.exit_code == 0 and r.stdout.strip()
+    assert r.stderr == ("warning: GONGZHU_SIM_LANG='xx' is not a language (en, zh, auto); "
+                        "using auto\n")
+    assert r.stdout == CliRunner().invoke(main, ["level", "5"]).stdout
+    out = _error(["--lang", "xx", "level", "5"])
+    assert "Usage:" in out and "'xx'" in out
