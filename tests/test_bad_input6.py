@@ -88,3 +88,16 @@ def test_a_bad_lang_environment_variable_warns_once_and_goes_on():
     assert r.stdout == CliRunner().invoke(main, ["level", "5"]).stdout
     out = _error(["--lang", "xx", "level", "5"])
     assert "Usage:" in out and "'xx'" in out
+
+
+def test_an_empty_out_path_is_refused_by_every_command(tmp_path):
+    """``review deal.txt --out ''`` wrote the review to stdout without a word."""
+    record = tmp_path / "deal.txt"
+    record.write_text("seat 0: SQ\n", encoding="utf-8")
+    for args in (["review", str(record)], ["run"], ["study"], ["report", str(tmp_path)],
+                 ["train"], ["tune"]):
+        for empty in ("", "  "):
+            out = _error([*args, "--out", empty])
+            assert out.startswith("Error: Invalid value for '--out'"), (args, out)
+            assert f"{empty!r} is an empty path" in out and out.count("\n") == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["deal.txt"]

@@ -13,6 +13,17 @@ from sim.core.stats import DEFAULT_LEVEL
 from strategies import TABLE_PLAYER
 
 
+class OutPath(click.Path):
+    """A ``--out`` path: :class:`click.Path`, refusing an empty one (``--out ''``, which
+    would otherwise fall back to the default or to stdout unseen) with one ``Error:``
+    line naming the option."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{value!r} is an empty path (give a file or folder name)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class _MeasureChoice(click.Choice):
     """``--measure``: the names of sim/game/measures.py, any accepted spelling
     (``zero_sum``, ``team_points`` …) normalised to the command-line name."""

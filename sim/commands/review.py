@@ -18,6 +18,7 @@ import click
 from sim.commands.options import (
     SEED,
     TABLE_PLAYER,
+    OutPath,
     deal_count,
     pass_execution,
     scheduler_options,
@@ -69,7 +70,7 @@ THRESHOLD = 20.0
 @scheduler_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
               show_default=True, help="output format")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--out", type=OutPath(dir_okay=False, writable=True), default=None,
               help="write the output to this file instead of stdout (an existing file is "
               "replaced only when it is an earlier review)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")

@@ -15,6 +15,7 @@ from sim.commands.options import (
     SEED,
     TABLE_FIELD,
     TABLE_PLAYER,
+    OutPath,
     deal_count,
     pass_execution,
     pop_rules,
@@ -77,7 +78,7 @@ TUNE_FORMAT = 1
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="output format")
-@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "-o", type=OutPath(file_okay=False), default=None,
               help="folder for the history (tune.json) and the report [default: a new "
               "gongzhu-tune-YYYYmmdd-HHMMSS]")
 @click.option("--resume", is_flag=True, help="finish an interrupted tune in --out (its "
