@@ -101,3 +101,38 @@ def test_an_empty_out_path_is_refused_by_every_command(tmp_path):
             assert out.startswith("Error: Invalid value for '--out'"), (args, out)
             assert f"{empty!r} is an empty path" in out and out.count("\n") == 1
     assert [p.name for p in tmp_path.iterdir()] == ["deal.txt"]
+
+
+def test_card_lists_read_suit_groups_as_hands_do():
+    """``score "黑桃Q43" - - -`` was refused with a hint recommending that very form."""
+    from sim.game.cards import CardError, parse_cards
+
+    assert parse_cards("黑桃Q43") == parse_cards("SQ S4 S3")
+    assert parse_cards("红桃AK 猪") == parse_cards("HA HK SQ")
+    assert parse_cards("S:Q43, ♥10") == parse_cards("SQ S4 S3 H10")
+    assert parse_cards("梅花2A") == parse_cards("C2 CA")  # in the order written
+    for bad, why in [("黑桃Q4X", "unknown rank 'X' in '黑桃Q4X'"),
+                     ("黑桃Q43 QX", "unknown card 'QX'"), ("黑桃", "unknown card '黑桃'")]:
+        try:
+            parse_cards(bad)
+        except CardError as exc:
+            assert why in str(exc), (bad, str(exc))
+        else:
+            raise AssertionError(bad)
+    r = CliRunner().invoke(main, ["score", "黑桃Q43", "-", "-", "-", "--format", "json"])
+    same = CliRunner().invoke(main, ["score", "SQ S4 S3", "-", "-", "-", "--format", "json"])
+    assert r.exit_code == 0 and r.stdout == same.stdout
+
+
+def test_a_play_hint_gives_the_form_plays_read():
+    """``advise --plays '梅花2A'``: a play is one card, so the hint shows one card each."""
+    from sim.analysis.advise.position import parse_plays
+    from sim.errors import InputError
+
+    for decks in (1, 2):
+        try:
+            parse_plays("梅花2A", decks)
+        except InputError as exc:
+            msg = str(exc)
+        assert msg.startswith("--plays: play 1 '梅花2A': unknown ")
+        assert "e.g. '梅花2 梅花A 黑桃Q'" in msg and "黑桃Q43" not in msg

@@ -211,6 +211,10 @@ def split_commas(text: str) -> list[str]:
 CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
                  "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
 
+#: :data:`CHINESE_FORMS` where each card is one item (``advise --plays``: a play per card).
+CHINESE_CARD_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then one rank, a "
+                      "card each, e.g. '梅花2 梅花A 黑桃Q'; the cards 猪 羊 变压器")
+
 
 def _has_cjk(text: str) -> bool:
     return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
@@ -395,7 +399,9 @@ def _is_card(tok: str) -> bool:
 
 
 def parse_cards(text: str) -> list[int]:
-    """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``).
+    """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``), or written in
+    suit groups as a hand is (``"黑桃Q43 红桃A"``, ``"♠Q43"``: a suit and its ranks, in
+    the order written).
 
     ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
     Invisible characters are ignored (:func:`clean_text`).
@@ -403,10 +409,20 @@ def parse_cards(text: str) -> list[int]:
     cleaned = clean_text(text)
     if cleaned.strip() in ("", "-"):
         return []
+    cards: list[int] = []
     try:
-        return [parse_card(tok) for tok in _split_cards(cleaned)]
+        for tok in _split_cards(cleaned):
+            try:
+                cards.append(parse_card(tok))
+            except CardError:
+                if len(tok) <= 2 or tok[0].upper() not in _SUIT_OF_CHAR:
+                    raise
+                # a suit group as a hand has it: '黑桃Q43' is ♠Q ♠4 ♠3
+                cards.extend(_ranks_of_suit(_SUIT_OF_CHAR[tok[0].upper()],
+                                            tok[1:].removeprefix(":"), tok))
     except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
         raise as_typed(exc, text) from None
+    return cards
 
 
 def as_typed(exc: CardError, text: str) -> CardError:
