@@ -136,3 +136,22 @@ def test_a_play_hint_gives_the_form_plays_read():
             msg = str(exc)
         assert msg.startswith("--plays: play 1 '梅花2A': unknown ")
         assert "e.g. '梅花2 梅花A 黑桃Q'" in msg and "黑桃Q43" not in msg
+
+
+def test_a_record_that_is_not_json_names_the_line_and_column(tmp_path):
+    """A truncated JSON record said only ``line 1: not JSON (Unterminated string starting
+    at)``, with no position."""
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"deal": 0, "hands": ["SQ', encoding="utf-8")
+    out = _error(["review", str(cut)])
+    assert out == (f"Error: {cut} line 1, column 23: not JSON (Unterminated string "
+                   "starting at)\n")
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text('{\n  "deal": 0,\n  "seed": [1,\n', encoding="utf-8")
+    assert _error(["review", str(pretty)]) == (
+        f"Error: {pretty} line 3, column 14: not JSON (Expecting value)\n")
+    lines = tmp_path / "lines.json"
+    lines.write_text('{"deal": 0}\n{"deal": 1,, }\n', encoding="utf-8")
+    assert _error(["review", str(lines)]) == (
+        f"Error: {lines} line 2, column 12: not JSON (Expecting property name enclosed in "
+        "double quotes)\n")
