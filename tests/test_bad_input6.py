@@ -155,3 +155,40 @@ def test_a_record_that_is_not_json_names_the_line_and_column(tmp_path):
     assert _error(["review", str(lines)]) == (
         f"Error: {lines} line 2, column 12: not JSON (Expecting property name enclosed in "
         "double quotes)\n")
+
+
+def test_full_width_specs_read_as_their_ascii_forms():
+    """``search:worlds＝16``, ``search：worlds=16``, ``fixed：猪``, ``heuristic＋never`` and
+    ``ｈｅｕｒｉｓｔｉｃ`` were unknown players or policies."""
+    from sim.analysis.compare.candidates import parse_candidate
+    from sim.analysis.exposure.options import split_names
+    from sim.game.cards import ascii_commas, split_commas
+    from strategies.registry import parse_exposure, parse_player
+
+    assert ascii_commas("search：worlds＝16，ｈｅｕｒｉｓｔｉｃ＋ｎｅｖｅｒ") == (
+        "search:worlds=16,heuristic+never")
+    assert split_commas("０，２、３") == ["0", "2", "3"]
+    assert split_names("search:worlds＝16", "--opponents") == ["search:worlds=16"]
+    assert parse_player("search：worlds=16").name == parse_player("search:worlds=16").name
+    assert parse_player("ｈｅｕｒｉｓｔｉｃ").name == "heuristic"
+    assert parse_exposure("fixed：猪").name == "fixed:SQ"
+    assert parse_exposure("ｎｅｖｅｒ").name == "never"
+    assert parse_candidate("heuristic＋never").name == "heuristic+never"
+
+
+def test_full_width_numbers_read_as_their_ascii_forms():
+    """``--precision ２．５`` was "not a valid float"; ``--seed``/``--max-worlds '1，000'``
+    were "not a valid integer range"."""
+    from sim.commands.choices import FloatNumber, IntNumber
+    from sim.commands.options import SEED
+
+    assert FloatNumber().convert("２．５", None, None) == 2.5
+    assert SEED.convert("１２", None, None) == 12
+    assert IntNumber(1, 100_000).convert("1，000", None, None) == 1000
+    assert IntNumber().convert("1_000", None, None) == 1000
+    out = _error(["advise", "KQ2.QJ.76.95", "--seat", "3", "--precision", "２．x"])
+    assert "Error: Invalid value for '--precision': '２．x' is not a valid float." in out
+    out = _error(["advise", "KQ2.QJ.76.95", "--seat", "3", "--max-worlds", "1.5"])
+    assert "'1.5' is not a valid integer." in out
+    out = _error(["advise", "KQ2.QJ.76.95", "--seat", "3", "--max-worlds", "２００，０００"])
+    assert "200000 is not in the range 1<=x<=100000" in out

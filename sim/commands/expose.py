@@ -23,6 +23,7 @@ from sim.analysis.exposure.costs import (
     plays_search,
 )
 from sim.analysis.exposure.settings import ExposureSettings
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
@@ -125,7 +126,7 @@ class ExposeOptions:
 @click.option("--measure", type=MEASURE_CHOICE, default=ExposureSettings.measure, show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals; a target the deal cap cannot reach is said "
               "after the first batches, with the deals it needs  [default: "
@@ -144,7 +145,7 @@ class ExposeOptions:
               "identical for any value")
 @BACKEND_OPTION
 @scheduler_options
-@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
+@click.option("--batch", type=IntNumber(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
               "does not grow with it: batches are played in slices of 10,000 deals)  "
               f"[default: 10000; {SEARCH_BATCH} when a seat plays search, "

@@ -13,6 +13,7 @@ from sim.commands.choices import (  # noqa: F401 - re-exported
     MEASURE_CHOICE,
     TABLE_FIELD,
     TABLE_PLAYER,
+    IntNumber,
     OutPath,
 )
 from sim.game.rules import Rules, rule_option_specs
@@ -121,7 +122,7 @@ class DealCount(click.IntRange):
 def deal_count(min: int | None = None, max: int | None = MAX_DEALS) -> DealCount:
     """The click type of a ``--deals``-like option (see :class:`DealCount`)."""
     return DealCount(min, max)
-SEED = click.IntRange(0, 2**64 - 1)
+SEED = IntNumber(0, 2**64 - 1)
 PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     MAX_BATCH,
     SEED,
@@ -51,7 +52,7 @@ TUNE_FORMAT = 1
 @click.option("--confirm-deals", type=deal_count(2), default=None,
               help="fresh deals of the confirmation compare (winner vs start) "
               "[default: --deals / 10]")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="end a race once every survivor's half-width to the best is ≤ this "
               "(--measure units)")
 @click.option("--search", type=click.Choice(["auto", "full", "coordinate"]), default="auto",
@@ -74,7 +75,7 @@ TUNE_FORMAT = 1
               help="threading (the kernels release the GIL), loky (processes) or dask "
               "(with --scheduler) [default: threading]")
 @scheduler_options
-@click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
+@click.option("--batch", type=IntNumber(1, MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="output format")

@@ -192,9 +192,13 @@ CHINESE_COMMAS = ("，", "、")
 
 
 def ascii_commas(text: str) -> str:
-    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,``: every option that
-    takes a comma-separated list (seats, players, tables, study cards, ``key=value``
-    parameters) reads it through this or :func:`split_commas`, as ``--options`` does."""
+    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,`` and the other
+    full-width forms a Chinese input method types as their ASCII forms (Unicode NFKC:
+    ``＝ ： ＋ ；`` as ``= : + ;``, ``ｈｅｕｒｉｓｔｉｃ`` as ``heuristic``, ``１６`` as ``16``):
+    every option that takes a name, a spec or a comma-separated list (seats, players,
+    tables, study cards, ``key=value`` parameters) reads it through this or
+    :func:`split_commas`, as ``--options`` does."""
+    text = unicodedata.normalize("NFKC", text)
     for zh in CHINESE_COMMAS:
         text = text.replace(zh, ",")
     return text
