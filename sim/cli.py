@@ -235,12 +235,11 @@ def main(ctx: click.Context, lang: str) -> None:
     if lang is None:
         env = os.environ.get("GONGZHU_SIM_LANG", "")
         lang = _lang_of(env) if env.strip() else "auto"
-        if lang is None:
-            if "--help" in typed or "-h" in typed or typed[:1] == ["help"]:
-                lang = "auto"  # help always shows
-            else:
-                raise click.UsageError(f"the environment variable GONGZHU_SIM_LANG={env!r} is "
-                                       "not one of auto, en, zh", ctx)
+        if lang is None:  # a setting of the shell, not of this command: warn and go on
+            if not ("--help" in typed or "-h" in typed or typed[:1] == ["help"]):
+                click.echo(f"warning: GONGZHU_SIM_LANG={env!r} is not a language (en, zh, "
+                           "auto); using auto", err=True)
+            lang = "auto"
     lang = lang.lower()
     auto = lang == "auto"
     if auto:  # cards and options typed in Chinese (a file's name is no answer)

@@ -203,7 +203,9 @@ def test_lang_auto_answers_chinese_input_in_chinese_and_resets():
     env = CliRunner().invoke(main, ascii_typed, env={"GONGZHU_SIM_LANG": "zh"})
     assert env.output == auto.output
     bad = CliRunner().invoke(main, ascii_typed, env={"GONGZHU_SIM_LANG": "fr"})
-    assert bad.exit_code == 2 and "GONGZHU_SIM_LANG" in bad.output
+    assert bad.exit_code == 0 and bad.stdout == english.output  # auto: typed in ASCII
+    assert bad.stderr == ("warning: GONGZHU_SIM_LANG='fr' is not a language (en, zh, auto); "
+                          "using auto\n")
     as_json = run("score", "红桃A 红桃K 猪", "-", "-", "-", "--format", "json")
     assert json.loads(as_json.output) == json.loads(
         run("score", "HA HK SQ", "-", "-", "-", "--format", "json").output)
@@ -251,8 +253,11 @@ def test_lang_errors_name_their_source_and_help_always_shows():
     bare = run(*typed, "--lang")
     assert bare.exit_code == 2 and "Option '--lang' requires an argument" in bare.output
     env = {"GONGZHU_SIM_LANG": "xx"}
-    bad = CliRunner().invoke(main, typed, env=env)
-    assert bad.exit_code == 2 and "GONGZHU_SIM_LANG='xx'" in bad.output
+    bad = CliRunner().invoke(main, typed, env=env)  # the shell's setting: warned, then auto
+    assert bad.exit_code == 0 and bad.stderr.count("GONGZHU_SIM_LANG='xx'") == 1
+    assert bad.stdout == run(*typed).output
+    bad_flag = CliRunner().invoke(main, ["--lang", "xx", *typed])
+    assert bad_flag.exit_code == 2 and "--lang" in bad_flag.output
     helped = CliRunner().invoke(main, ["score", "--help"], env=env)
     assert helped.exit_code == 0 and "TAKEN0" in helped.output
     spaced = CliRunner().invoke(main, [*typed[:1], "HA HK SQ", "CT H5 DJ", "-", "H2",

@@ -144,7 +144,7 @@ def test_bad_config_values(tmp_path, text, match):
 def test_malformed_toml_and_missing_file(tmp_path):
     with pytest.raises(InputError, match="not valid TOML"):
         build_spec(write(tmp_path, "deals = [1,\n"))
-    with pytest.raises(InputError, match="not found"):
+    with pytest.raises(InputError, match="nope.toml: no such file"):
         build_spec(tmp_path / "nope.toml")
 
 

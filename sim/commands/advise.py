@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import SEED, TABLE_PLAYER, pop_rules, rules_options
 from sim.core.stats import DECK_SCALE, default_precision
 from strategies import PLAYER_FORMS
@@ -36,13 +37,13 @@ from strategies import PLAYER_FORMS
 @click.option("--players", default=TABLE_PLAYER, show_default=True,
               help="the model for every seat after this decision (your own later cards too): "
               f"one name or four comma-separated ({PLAYER_FORMS})")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="stop when every card's paired difference to the best card has a 95% CI "
               "half-width ≤ this (outcome units); 0 = play --max-worlds  [default: "
               f"{default_precision('advise', 1):g} with one deck, "
               f"{default_precision('advise', 2):g} with --decks 2: two-deck scores spread "
               f"about {DECK_SCALE[2]:g}× wider]")
-@click.option("--max-worlds", type=click.IntRange(1, 100_000), default=400, show_default=True,
+@click.option("--max-worlds", type=IntNumber(1, 100_000), default=400, show_default=True,
               help="most sampled worlds (hidden hands) to play every legal card in")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="root seed of the sampling and the players' random streams")

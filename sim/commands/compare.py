@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
@@ -37,7 +38,7 @@ from strategies import PLAYER_FORMS
               "bare PLAYER means exposure 'never')")
 @click.option("--deals", type=deal_count(), default=100_000, show_default=True,
               help="deal cap; each deal is played by every candidate in all four seats")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="stop once every pairwise half-width is ≤ this (in --measure units)")
 @click.option("--sequential", is_flag=True,
               help="anytime-valid confidence sequences instead of fixed-n CIs; the run "
@@ -55,7 +56,7 @@ from strategies import PLAYER_FORMS
               help="parallel workers, 0 = all cores (results do not depend on it)")
 @BACKEND_OPTION
 @scheduler_options
-@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=2_000, show_default=True,
+@click.option("--batch", type=IntNumber(max=MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; stopping is checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="output format")

@@ -23,6 +23,7 @@ from sim.analysis.exposure.costs import (
     plays_search,
 )
 from sim.analysis.exposure.settings import ExposureSettings
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     BACKEND_OPTION,
     LEVEL_OPTION,
@@ -126,7 +127,7 @@ class ExposeOptions:
 @click.option("--measure", type=MEASURE_CHOICE, default=ExposureSettings.measure, show_default=True,
               help="value per deal: zero-sum points, raw points, points (得分), team points "
               "(team variant only) or 元宝 (yuanbao)")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="stop when every Δ's CI half-width ≤ this (in the measure's unit); "
               "0 = play exactly --max-deals; a target the deal cap cannot reach is said "
               "after the first batches, with the deals it needs  [default: "
@@ -145,7 +146,7 @@ class ExposeOptions:
               "identical for any value")
 @BACKEND_OPTION
 @scheduler_options
-@click.option("--batch", type=click.IntRange(max=MAX_BATCH), default=None,
+@click.option("--batch", type=IntNumber(max=MAX_BATCH), default=None,
               help="deals per batch; the stopping rule is checked after each batch (memory "
               "does not grow with it: batches are played in slices of 10,000 deals)  "
               f"[default: 10000; {SEARCH_BATCH} when a seat plays search, "
@@ -348,6 +349,7 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     _check_numbers(max_deals=max_deals, batch=batch, precision=precision, level=level)
 
     from sim.analysis.exposure.compute import analyse_exposure, parse_options
+    from sim.game.cards import short_quotes
     from sim.game.dealing import make_deal_spec, parse_known
 
     known_map = parse_known(known)
@@ -358,8 +360,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                 parse_options(options, spec.hand, rules.decks, spec.hand2)
         except InputError as exc:
             hint = _two_deck_hint(text) if rules.decks == 1 else ""
-            if where or hint:
-                raise type(exc)(f"{where}{': ' if where else ''}{exc}{hint}") from None
+            message = short_quotes(f"{where}{': ' if where else ''}{exc}{hint}")
+            if message != str(exc):
+                raise type(exc)(message) from None
             raise
     if slow and two and notes and (default_cap or max_deals > SEARCH_MAX_DEALS2):
         click.echo(_two_deck_search_note(max_deals, default_cap), err=True)
@@ -377,8 +380,9 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
                     max_deals=cap, batch=b, keep_values=bool(plot), progress=prog,
                     partial=partial, **settings)
             except InputError as exc:
-                if where:
-                    raise type(exc)(f"{where}: {exc}") from None
+                message = short_quotes(f"{where}: {exc}" if where else str(exc))
+                if message != str(exc):
+                    raise type(exc)(message) from None
                 raise
             except Interrupted as exc:
                 res, interrupted = exc.result, True

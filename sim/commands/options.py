@@ -13,6 +13,8 @@ from sim.commands.choices import (  # noqa: F401 - re-exported
     MEASURE_CHOICE,
     TABLE_FIELD,
     TABLE_PLAYER,
+    IntNumber,
+    OutPath,
 )
 from sim.game.rules import Rules, rule_option_specs
 from sim.jobs.executor import Execution
@@ -120,7 +122,7 @@ class DealCount(click.IntRange):
 def deal_count(min: int | None = None, max: int | None = MAX_DEALS) -> DealCount:
     """The click type of a ``--deals``-like option (see :class:`DealCount`)."""
     return DealCount(min, max)
-SEED = click.IntRange(0, 2**64 - 1)
+SEED = IntNumber(0, 2**64 - 1)
 PLOT_FORMATS = (".png", ".pdf", ".svg")
 
 
@@ -285,7 +287,7 @@ _EXECUTION_OPTIONS = [
                  help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (implies --backend dask)"),
     click.option("--scheduler-timeout", type=float, default=None,
                  help="seconds to wait for the dask scheduler and its workers [default: 10]"),
-    click.option("--out", "-o", type=click.Path(), default=None,
+    click.option("--out", "-o", type=OutPath(), default=None,
                  help="results folder [default: a new gongzhu-results-YYYYmmdd-HHMMSS]"),
 ]
 

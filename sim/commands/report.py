@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
+from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE, OutPath
 
 
 @click.command()
@@ -14,7 +14,7 @@ from sim.commands.choices import LEVEL_OPTION, MEASURE_CHOICE
               help="a second study put side by side (as `report A B`): every comparison "
               "and decision rule shows its Δ under both (same cards, rules and decks) "
               "[default out: A/report-vs-B.html]")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "-o", type=OutPath(dir_okay=False), default=None,
               help="the HTML file to write; the Markdown twin goes next to it (same name, "
               ".md; missing folders are created) [default: RESULTS/report.html]")
 @click.option("--measure", type=MEASURE_CHOICE, default="zero-sum", show_default=True,

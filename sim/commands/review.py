@@ -15,9 +15,11 @@ import tempfile
 
 import click
 
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     SEED,
     TABLE_PLAYER,
+    OutPath,
     deal_count,
     pass_execution,
     scheduler_options,
@@ -47,11 +49,11 @@ THRESHOLD = 20.0
 @click.option("--tables", default=None, metavar="T1,T2,...",
               help="review under several table models, e.g. learned,heuristic (every seat "
               "plays T); the first table's figures decide the mistakes; not with --opponents")
-@click.option("--precision", type=float, default=PRECISION, show_default=True,
+@click.option("--precision", type=FloatNumber(), default=PRECISION, show_default=True,
               help="stop a decision's analysis when every paired difference to the best "
               "choice has a 95% CI half-width ≤ this (points; advise's and expose's "
               "--precision); 0 = play the caps")
-@click.option("--max-worlds", type=click.IntRange(2, 100_000), default=MAX_WORLDS,
+@click.option("--max-worlds", type=IntNumber(2, 100_000), default=MAX_WORLDS,
               show_default=True, help="most sampled worlds per play decision (advise's)")
 @click.option("--max-deals", type=deal_count(1, 10**9), default=1_000_000,
               show_default=True, help="most deals for the exposure decision (expose's)")
@@ -69,7 +71,7 @@ THRESHOLD = 20.0
 @scheduler_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text",
               show_default=True, help="output format")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--out", type=OutPath(dir_okay=False, writable=True), default=None,
               help="write the output to this file instead of stdout (an existing file is "
               "replaced only when it is an earlier review)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines on stderr")

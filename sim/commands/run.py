@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from sim.commands.choices import IntNumber
 from sim.commands.options import (
     LEVEL_OPTION,
     check_legal_option,
@@ -22,7 +23,7 @@ from strategies import PLAYER_FORMS
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--deals", type=deal_count(max=None), default=None,
               help="number of deals [default: 1000000; with --deals-file: all of it]")
-@click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
+@click.option("--seed", type=IntNumber(), default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
               f"({PLAYER_FORMS}) "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from sim.commands.choices import IntNumber
 from sim.commands.options import (
     LEVEL_OPTION,
     TABLE_PLAYER,
@@ -27,7 +28,7 @@ from strategies import PLAYER_FORMS
               "as the holder's exposure policy in both arms [default: never]")
 @click.option("--deals", type=deal_count(max=None), default=None,
               help="number of deals [default: 200000; with --deals-file: all of it]")
-@click.option("--seed", type=int, default=None, help="root seed of the job [default: 1]")
+@click.option("--seed", type=IntNumber(), default=None, help="root seed of the job [default: 1]")
 @click.option("--players", default=None,
               help="play strategy for all seats, or four comma-separated "
               f"({PLAYER_FORMS}) "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from sim.commands.options import SEED, deal_count, pop_rules, rules_options
+from sim.commands.options import SEED, OutPath, deal_count, pop_rules, rules_options
 
 
 @click.command()
@@ -45,7 +45,7 @@ from sim.commands.options import SEED, deal_count, pop_rules, rules_options
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="parallel worker processes recording decisions, 0 = all cores (the "
               "model does not depend on it)")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", "-o", type=OutPath(dir_okay=False), required=True,
               metavar="MODEL.npz", help="the model file to write (an existing file is "
               "replaced only when it is a model file)")
 @click.option("--records", type=click.Path(dir_okay=False), default=None,

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import click
 
+from sim.commands.choices import FloatNumber, IntNumber
 from sim.commands.options import (
     MAX_BATCH,
     SEED,
     TABLE_FIELD,
     TABLE_PLAYER,
+    OutPath,
     deal_count,
     pass_execution,
     pop_rules,
@@ -50,7 +52,7 @@ TUNE_FORMAT = 1
 @click.option("--confirm-deals", type=deal_count(2), default=None,
               help="fresh deals of the confirmation compare (winner vs start) "
               "[default: --deals / 10]")
-@click.option("--precision", type=float, default=None,
+@click.option("--precision", type=FloatNumber(), default=None,
               help="end a race once every survivor's half-width to the best is ≤ this "
               "(--measure units)")
 @click.option("--search", type=click.Choice(["auto", "full", "coordinate"]), default="auto",
@@ -73,11 +75,11 @@ TUNE_FORMAT = 1
               help="threading (the kernels release the GIL), loky (processes) or dask "
               "(with --scheduler) [default: threading]")
 @scheduler_options
-@click.option("--batch", type=click.IntRange(1, MAX_BATCH), default=2_000, show_default=True,
+@click.option("--batch", type=IntNumber(1, MAX_BATCH), default=2_000, show_default=True,
               help="deals per batch (unit of parallel work; eliminations are checked per batch)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="output format")
-@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "-o", type=OutPath(file_okay=False), default=None,
               help="folder for the history (tune.json) and the report [default: a new "
               "gongzhu-tune-YYYYmmdd-HHMMSS]")
 @click.option("--resume", is_flag=True, help="finish an interrupted tune in --out (its "

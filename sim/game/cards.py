@@ -197,9 +197,13 @@ CHINESE_COMMAS = ("，", "、")
 
 
 def ascii_commas(text: str) -> str:
-    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,``: every option that
-    takes a comma-separated list (seats, players, tables, study cards, ``key=value``
-    parameters) reads it through this or :func:`split_commas`, as ``--options`` does."""
+    """``text`` with the Chinese commas (:data:`CHINESE_COMMAS`) as ``,`` and the other
+    full-width forms a Chinese input method types as their ASCII forms (Unicode NFKC:
+    ``＝ ： ＋ ；`` as ``= : + ;``, ``ｈｅｕｒｉｓｔｉｃ`` as ``heuristic``, ``１６`` as ``16``):
+    every option that takes a name, a spec or a comma-separated list (seats, players,
+    tables, study cards, ``key=value`` parameters) reads it through this or
+    :func:`split_commas`, as ``--options`` does."""
+    text = unicodedata.normalize("NFKC", text)
     for zh in CHINESE_COMMAS:
         text = text.replace(zh, ",")
     return text
@@ -215,6 +219,10 @@ def split_commas(text: str) -> list[str]:
 #: The hint an error about text with Chinese characters adds (docs/cards.md).
 CHINESE_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks, e.g. "
                  "'黑桃Q43 红桃32 方块AKQJT98 梅花2'; the cards 猪 羊 变压器")
+
+#: :data:`CHINESE_FORMS` where each card is one item (``advise --plays``: a play per card).
+CHINESE_CARD_FORMS = ("Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then one rank, a "
+                      "card each, e.g. '梅花2 梅花A 黑桃Q'; the cards 猪 羊 变压器")
 
 
 def _has_cjk(text: str) -> bool:
@@ -346,6 +354,17 @@ def quote_typed(message: str, *texts: str) -> str:
     return _QUOTED.sub(typed, message)
 
 
+def short_quotes(message: str, n: int = 60) -> str:
+    """``message`` with each quoted part longer than ``n`` characters cut to its first ``n``
+    and ``…`` (a whole line of a file quoted in one error line), as ``review`` and
+    ``--deals-file`` quote a bad line."""
+    def cut(m: re.Match) -> str:
+        q = m.group(1)
+        return m.group(0) if len(q) <= n else f"'{q[:n]}…'"
+
+    return _QUOTED.sub(cut, message)
+
+
 def parse_card(text: str) -> int:
     """Parse one card into its index: suit first (``SQ``, ``♠Q``, ``h10``, ``HT``) or rank
     first as poker and bridge players write it (``QS``, ``qs``, ``10H``, ``Th``, ``10♥``).
@@ -389,7 +408,9 @@ def _is_card(tok: str) -> bool:
 
 
 def parse_cards(text: str) -> list[int]:
-    """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``).
+    """Parse a list of cards separated by spaces or commas (``"HA HK SQ"``), or written in
+    suit groups as a hand is (``"黑桃Q43 红桃A"``, ``"♠Q43"``: a suit and its ranks, in
+    the order written).
 
     ``""`` and ``"-"`` are the empty list. Raises CardError naming the bad card.
     Invisible characters are ignored (:func:`clean_text`).
@@ -397,10 +418,20 @@ def parse_cards(text: str) -> list[int]:
     cleaned = clean_text(text)
     if cleaned.strip() in ("", "-"):
         return []
+    cards: list[int] = []
     try:
-        return [parse_card(tok) for tok in _split_cards(cleaned)]
+        for tok in _split_cards(cleaned):
+            try:
+                cards.append(parse_card(tok))
+            except CardError:
+                if len(tok) <= 2 or tok[0].upper() not in _SUIT_OF_CHAR:
+                    raise
+                # a suit group as a hand has it: '黑桃Q43' is ♠Q ♠4 ♠3
+                cards.extend(_ranks_of_suit(_SUIT_OF_CHAR[tok[0].upper()],
+                                            tok[1:].removeprefix(":"), tok))
     except CardError as exc:  # '梅花' alone reads as '♣': still answer with the Chinese forms
         raise as_typed(exc, text) from None
+    return cards
 
 
 def as_typed(exc: CardError, text: str) -> CardError:

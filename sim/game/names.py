@@ -57,8 +57,10 @@ def get_lang() -> str:
 
 
 def has_chinese(text: str) -> bool:
-    """True when ``text`` holds a CJK character (a card or option typed in Chinese)."""
-    return _has_cjk(text)
+    """True when ``text`` holds a CJK character or CJK punctuation (U+3000–U+303F: ``、``)
+    or a full-width form (U+FF00–U+FFEF: ``，`` ``＝`` ``ＳＱ``), as a Chinese input method
+    types them: a card or option typed in Chinese."""
+    return _has_cjk(text) or any("\uff00" <= ch <= "\uffef" for ch in text)
 
 
 def zh_card(code: str) -> str:

@@ -860,8 +860,8 @@ def _json_objects(body: str, where: str) -> list:
         whole = json.loads(body)
     except RecursionError:
         raise RecordError(f"{where}: the JSON is nested too deeply to be read") from None
-    except json.JSONDecodeError:
-        whole = None
+    except json.JSONDecodeError as exc:
+        whole, whole_exc = None, exc
     if isinstance(whole, list):
         if not whole:
             raise RecordError(f"{where}: an empty JSON list holds no deal record")
@@ -877,8 +877,12 @@ def _json_objects(body: str, where: str) -> list:
         if line.strip():
             try:
                 objs.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{where} line {no}: not JSON ({exc.msg})") from None
+            except json.JSONDecodeError as line_exc:
+                # one JSON text (perhaps over several lines) cut short: where the whole
+                # text stops reading; one object a line: where this line does
+                bad, at = (whole_exc, whole_exc.lineno) if not objs else (line_exc, no)
+                raise RecordError(f"{where} line {at}, column {bad.colno}: not JSON "
+                                  f"({bad.msg})") from None
             except RecursionError:
                 raise RecordError(f"{where} line {no}: nested too deeply to be read") from None
             if not isinstance(objs[-1], dict):

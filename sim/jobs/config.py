@@ -240,16 +240,12 @@ DEFAULT_SPEC = JobSpec()
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML config file; InputError for a missing file or a syntax error."""
-    p = Path(path)
-    try:
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise InputError(f"config file {path} not found") from None
-    except IsADirectoryError:
-        raise InputError(f"config file {path} is a folder") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read config file {path}: {exc}") from None
+    """Read a TOML config file in any encoding :mod:`sim.game.textfile` reads (UTF-8 with or
+    without a byte-order mark, UTF-16/32 with one, GB18030/GBK); InputError for a missing
+    file, a file in none of them, or a syntax error."""
+    from sim.game.textfile import read_text
+
+    text = read_text(str(path), f"config file {path}")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

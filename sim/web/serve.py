@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from sim.commands.choices import IntNumber
 from sim.commands.options import deal_count
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -34,7 +35,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
               "models (learned1.npz, learned2.npz)")
 @click.option("--max-deals", type=deal_count(1, 10**8), default=200_000,
               show_default=True, help="most deals per expose request")
-@click.option("--max-worlds", type=click.IntRange(1, 100_000), default=2_000,
+@click.option("--max-worlds", type=IntNumber(1, 100_000), default=2_000,
               show_default=True, help="most worlds per advise request")
 @click.option("--time-limit", type=click.FloatRange(1, 86_400), default=120.0,
               show_default=True, help="seconds per request; a run then stops with the "

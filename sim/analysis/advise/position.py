@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from sim.errors import InputError
 from sim.game.cards import (
     C2,
+    CHINESE_CARD_FORMS,
+    CHINESE_FORMS,
     EXPOSABLE,
     CardError,
     as_typed,
@@ -92,8 +94,9 @@ def parse_plays(text: str, decks: int) -> list:
             plays.append(deck.as_play(deck.parse_play(tok)))
         except CardError as exc:  # quoted as typed: '黑桃X', not '♠X'
             typed = typed_part(tok, text) or tok
-            raise AdviseError(f"--plays: play {k + 1} {typed!r}: {as_typed(exc, typed)}") \
-                from None
+            # a play is one card (or a two-deck pair), not a suit group such as '梅花2A'
+            why = str(as_typed(exc, typed)).replace(CHINESE_FORMS, CHINESE_CARD_FORMS)
+            raise AdviseError(f"--plays: play {k + 1} {typed!r}: {why}") from None
     return plays
 
 

@@ -33,7 +33,9 @@ def parse_candidate(name: str | Candidate, what: str = "candidate",
     """
     if isinstance(name, Candidate):
         return name
-    text = str(name).strip()
+    from sim.game.cards import ascii_commas
+
+    text = ascii_commas(str(name)).strip()  # full-width 'heuristic＋never' too
     if not text:
         raise StrategyError(f"empty {what} name; write PLAYER or PLAYER+EXPOSURE, "
                             "e.g. heuristic+rule or lowest")

@@ -114,6 +114,16 @@ def _grid(header: list[str], rows: list[list[str]], right: set[int]) -> list[str
     return [line(header)] + [line(r) for r in rows]
 
 
+def seat_order(names: list[str], seat: int) -> str:
+    """The other seats' strategy (or exposure policy) names, given in seat order (the seats
+    other than ``seat``): one name when all three are the same, else the names in seat
+    order and the seats (``heuristic, random, lowest (seats 1, 2, 3)``)."""
+    if len(set(names)) == 1:
+        return names[0]
+    seats = ", ".join(str(p) for p in range(4) if p != seat)
+    return f"{', '.join(names)} (seats {seats})"
+
+
 def format_text(res) -> str:
     """The human-readable report of one hand: options (EV, Δ vs none, CIs, ▶ ≈ marks),
     components, n and the stopping rule, the recommendation and warnings (a
@@ -125,8 +135,8 @@ def format_text(res) -> str:
     r = res.rules
     unit = s["unit"]
     teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
-    opp = ", ".join(sorted(set(s["opponents"])))
-    oexp = ", ".join(sorted(set(s["opponents_exposure"])))
+    opp = seat_order(s["opponents"], res.seat)
+    oexp = seat_order(s["opponents_exposure"], res.seat)
     lines = [
         f"Exposure EV — seat {res.seat} holds {res.hand}   "
         + "  ".join(hand_rows(parse_hand(res.hand, decks=r.decks))),
@@ -206,8 +216,8 @@ def format_markdown(results: list) -> str:
         decks = deck_spec(r).name
         out += [f"### Exposure EV — seat {res.seat} holds `{res.hand}`", "",
                 f"{decks}, {r.variant}; player {s['player']}; opponents "
-                f"{', '.join(sorted(set(s['opponents'])))}; their exposure "
-                f"{', '.join(sorted(set(s['opponents_exposure'])))}; seed {res.seed}; value: "
+                f"{seat_order(s['opponents'], res.seat)}; their exposure "
+                f"{seat_order(s['opponents_exposure'], res.seat)}; seed {res.seed}; value: "
                 f"{s['unit']} per deal, Δ paired vs exposing nothing.", "",
                 f"| | option | EV | {ci} | Δ vs none | {ci} | P(Δ>0) | ties | status |",
                 "|---|---|---:|---|---:|---|---:|---:|---|"]
@@ -287,7 +297,7 @@ def format_tables_text(tr: TablesResult) -> str:
     r = res.rules
     unit = s["unit"]
     teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
-    oexp = ", ".join(sorted(set(s["opponents_exposure"])))
+    oexp = seat_order(s["opponents_exposure"], res.seat)
     ci = f"{level_label(res.level)} CI"
     lines = [
         f"Exposure EV under {len(tr.tables)} tables — seat {res.seat} holds {res.hand}   "
