@@ -9,25 +9,13 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import one_error_line, run
 
-from sim.cli import main
 from sim.game.cards import hand_rows, parse_hand
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
 README_POSITION = ["KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--plays",
                    "C2 CA C8 CK C3 C6 C4 CQ D4 DQ DT DA S9 S8 S4 SJ S5 HA S3"]
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error_line(r) -> str:
-    assert r.exit_code == 2, r.output
-    lines = r.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
-    return lines[0]
 
 
 # ---------------------------------------------------------------- expose --players
@@ -43,12 +31,12 @@ def test_expose_players_heuristic_is_the_heuristic_table():
     both = run("expose", SHEEP, "--player", "heuristic", "--opponents", "heuristic", *small)
     tables = run("expose", SHEEP, "--tables", "heuristic", *small)
     assert table.exit_code == 0, table.output
-    doc = json.loads(table.output)
+    doc = json.loads(table.stdout)  # the first compile's note goes to stderr
     assert doc["settings"]["player"] == "heuristic"
     assert doc["settings"]["opponents"] == ["heuristic"] * 3
-    assert doc == json.loads(both.output)
+    assert doc == json.loads(both.stdout)
     delta = {r["option"]: r["delta"] for r in doc["rows"]}
-    delta_t = {r["option"]: r["delta"] for r in json.loads(tables.output)["rows"]}
+    delta_t = {r["option"]: r["delta"] for r in json.loads(tables.stdout)["rows"]}
     assert delta["DJ"] == delta_t["DJ"] and delta["DJ"] > 0
 
 

@@ -6,22 +6,9 @@ batch."""
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
-
-from sim.cli import main
+from cli_helpers import one_error_line, run
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error_line(r) -> str:
-    assert r.exit_code == 2, r.output
-    lines = r.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
-    return lines[0]
 
 
 # ---------------------------------------------------------------- expose --options

@@ -8,6 +8,7 @@ a kernel: each stops at an error before any deal, or calls the formatters direct
 from __future__ import annotations
 
 import pytest
+from cli_helpers import one_error_line, run
 from click.testing import CliRunner
 
 from sim.cli import main
@@ -20,17 +21,6 @@ TRACE = """deal 0 (seed 1) — first deal of the match, ♣2 leads
   exposed: seat 0: ♦J; seat 3: ♣10
   trick  1  lead 3  3:♣2  0:♣A  1:♣K  2:♣J  → 0
 """
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
-def one_error_line(r) -> str:
-    assert r.exit_code == 2, r.output
-    lines = r.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
-    return lines[0]
 
 
 # ------------------------------------------------------------------ Chinese commas

@@ -1,0 +1,21 @@
+"""What the CLI tests share: run ``gongzhu-sim`` in-process and read its one error line."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from sim.cli import main
+
+
+def run(*args: str):
+    """``gongzhu-sim ARGS…`` in this process (click's CliRunner): its Result."""
+    return CliRunner().invoke(main, list(args))
+
+
+def one_error_line(r) -> str:
+    """The single ``Error: …`` line of a run refused as bad input (exit code 2); fails the
+    test when the run printed anything else."""
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
+    return lines[0]
