@@ -188,3 +188,14 @@ def test_ctrl_c_while_trace_prints_says_how_many_deals_were_printed(monkeypatch)
     assert r.exit_code == 130
     assert r.output.splitlines() == ['{"deal": 0}', '{"deal": 1}',
                                      "Interrupted after 2 of 3 deals printed."]
+
+
+def test_full_width_plus_joins_cards_as_plus_does():
+    """'猪＋羊' (the full-width plus a Chinese input method types) is the option '猪+羊'."""
+    from sim.analysis.exposure.options import parse_options
+    from sim.game.cards import mask_of, parse_hand
+
+    hand = mask_of(*parse_hand("S:Q43 H:32 D:AKQJT9 C:2"))
+    both = parse_options("猪+羊", hand)
+    assert parse_options("猪＋羊", hand) == both == parse_options("SQ,DJ", hand)
+    assert both == [0, 0b11]  # nothing exposed (the baseline), then pig + sheep

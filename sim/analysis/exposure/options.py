@@ -125,14 +125,15 @@ def parse_options(text: str | Sequence[str | int | Iterable], hand_mask: int,
             elif word in ("all", "全亮"):
                 flags = held
             else:
-                toks = [t for t in ascii_commas(item.replace("+", " ")).replace(",", " ").split()
+                toks = [t for t in ascii_commas(item).replace("+", " ").replace(",", " ").split()
                         if t]
                 if not toks:
                     raise InputError(
                         "empty exposure option in --options (use 'none' for exposing nothing)"
                     )
                 try:  # the card-list reader: Chinese names and commas (猪，羊) too
-                    flags = _card_flags(parse_cards(item.replace("+", " ")), decks, label)
+                    flags = _card_flags(parse_cards(ascii_commas(item).replace("+", " ")), decks,
+                                        label)
                 except CardError as exc:
                     words = [t for t in toks if t.lower() in (*_NONE_WORDS, "all", "全亮")]
                     if words and len(toks) > 1:
