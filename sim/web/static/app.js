@@ -722,7 +722,7 @@ function drawReview(view) {
   const seat = String(res.settings.seats[0]), tot = res.totals[seat] || { lost: 0, mistakes: 0, decisions: 0 };
   const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
   let h = `<p id="play-review-totals" class="recommendation" data-mistakes="${tot.mistakes}" data-decisions="${tot.decisions}">` +
-    `<b>${esc(t("play.review.totals", { m: tot.mistakes, d: tot.decisions, lost: num(tot.lost, 1) }))}</b> ` +
+    `<b>${esc(t("play.review.totals", { m: tot.mistakes, d: tot.decisions, lost: num(tot.lost, 1), unit }))}</b> ` +
     `<span class="status">${esc(t("play.review.unit", { unit, th: res.settings.threshold, w: res.settings.max_worlds }))}</span></p>`;
   const rows = [...res.exposure.map((e) => ({ ...e, trick: null, played: e.chosen, p_best: null, hindsight_loss: null })), ...res.decisions];
   const most = Math.max(1, ...rows.map((r) => r.loss || 0));
