@@ -95,8 +95,8 @@ def test_the_partners_defaults_fill_only_the_keys_left_out():
     """At 打对家 tables a one-deck search takes SEARCH_DEFAULTS1_VARIANT["partners"]
     (worlds=128,head=3,adapt=1.25,tie=6) for the keys its spec leaves out; the spellings of
     the solo default (with tie=0) and of the former search keep their parameters there,
-    issue 24's default (adapt=0) all but tie, which acts only with adapt; solo and 猪羊一家
-    tables and two decks keep every default, and a Choice whose parameters are not its
+    `search:worlds=56,head=0,adapt=0` all but tie, which acts only with adapt; solo and
+    猪羊一家 tables and two decks keep every default, and a Choice whose parameters are not its
     name's is left as made."""
     cols = list(SEARCH_PARAMS)
     partners = Rules(variant="partners")
