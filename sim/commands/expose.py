@@ -204,6 +204,7 @@ def expose(players, tables, fmt, quiet, **params):
     from reports.analysis_plots import plot_exposure
     from sim.analysis.exposure.format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
+    from sim.i18n import tr
 
     ctx = click.get_current_context()
     given = {k for k in ("player", "opponents")
@@ -216,8 +217,7 @@ def expose(players, tables, fmt, quiet, **params):
         opts, progress=None if quiet else _Progress,
         notes=not quiet, tables=tables)
     if interrupted:
-        click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
-                   f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
+        click.echo(tr("expose.interrupted", k=len(results), n=n_hands, deals=results[-1].n),
                    err=True)
     if fmt == "json":
         click.echo(json.dumps(to_json(results), ensure_ascii=False, indent=1))
@@ -233,7 +233,7 @@ def expose(players, tables, fmt, quiet, **params):
         except OSError as exc:
             raise InputError(f"cannot write the plot to {plot}: {exc}") from None
         if fmt == "text":
-            click.echo(f"plot written to {plot}")
+            click.echo(tr("plot_written", path=plot))
     if interrupted:
         sys.exit(130)
 

@@ -111,13 +111,16 @@ def show(label: str, style: str | None = None) -> str:
         return label
 
 
-def expose_text(option: str) -> str:
-    """The recommendation's words for exposure option ``option`` (an English label):
-    ``expose nothing`` (Chinese chosen: ``expose nothing (不亮)``) or ``expose SQ+DJ``
-    (``expose 猪+羊``)."""
+def expose_text(option: str, lang: str | None = None) -> str:
+    """The recommendation's words for exposure option ``option`` (an English label) in
+    ``lang`` (None: :func:`get_lang`): ``expose nothing`` or ``expose SQ+DJ``; in Chinese
+    ``不亮牌`` or ``亮 猪+羊`` (sim/i18n.py).  The cards are named as :func:`show` names
+    them."""
+    from sim.i18n import tr
+
     if option == "none":
-        return "expose nothing" + (f" ({ZH_NONE})" if _lang == "zh" else "")
-    return "expose " + show(option)
+        return tr("expose.nothing", lang)
+    return tr("expose.cards", lang, cards=show(option))
 
 
 def show_policy(name: str) -> str:
