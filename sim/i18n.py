@@ -152,6 +152,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "{deals:,} deals); the estimate so far follows.",
                            "已中断：{n} 手牌中 {k} 手有估计（最后一手打了 {deals:,} 局）；"
                            "下面是目前的估计。"),
+    "progress.expose": ("expose: {label}{n:,} deals (cap {cap:,}), largest Δ half-width "
+                        "{hw:.3g}, target {p:g}, {el:.0f} s{tail}",
+                        "expose：{label}{n:,} 局（上限 {cap:,}），最大 Δ 半宽 {hw:.3g}，目标 "
+                        "{p:g}，{el:.0f} 秒{tail}"),
+    "progress.about": (", about {t} to the target", "，约 {t} 达到目标"),
+    "progress.left": (", at most {t} left", "，最多还需 {t}"),
+    "progress.tail": (", {text}", "，{text}"),
+    "progress.hand": ("hand {i}/{n}: ", "第 {i}/{n} 手牌："),
+    "progress.table": ("table {t} ({k}/{n}): ", "牌桌 {t}（{k}/{n}）："),
+    "progress.unreachable": ("expose: {label}note: the precision target {p:g} needs about "
+                             "{need:,} deals (largest Δ half-width {hw:.3g} after {n:,}), more "
+                             "than the cap of {cap:,}: the run stops at the cap with a "
+                             "half-width of about {hw_cap:.3g}; give --precision or "
+                             "--max-deals to change it",
+                             "expose：{label}注意：精度目标 {p:g} 约需 {need:,} 局（{n:,} 局后最大"
+                             " Δ 半宽 {hw:.3g}），超过上限 {cap:,} 局：运行到上限就停，半宽约 "
+                             "{hw_cap:.3g}；可用 --precision 或 --max-deals 改变"),
+    "compiling.now": ("compiling kernels (first run only), {t} so far",
+                      "正在编译内核（仅首次运行），已用 {t}"),
+    "compiling.done": ("kernels compiled in {t} (first run only)",
+                       "内核编译用时 {t}（仅首次运行）"),
+    "compiling.note": ("compiling kernels for this table (first run only, then cached{about})…",
+                       "正在为这张牌桌编译内核（仅首次运行，之后有缓存{about}）…"),
+    "compiling.measured": ("; about {t} on this machine", "；在这台机器上约 {t}"),
+    "compiling.typical": ("; typically {t} or more", "；通常要 {t}或更久"),
+    "dur.s": ("{x:.0f} s", "{x:.0f} 秒"),
+    "dur.min": ("{x:.0f} min", "{x:.0f} 分钟"),
+    "dur.h": ("{x:.1f} h", "{x:.1f} 小时"),
     # ------------------------------------------------------------ advise
     "advise.position": ("seat {seat} to play at trick {trick}{led}{on}",
                         "座位 {seat} 在第 {trick} 墩出牌{led}{on}"),

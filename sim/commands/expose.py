@@ -40,6 +40,7 @@ from sim.commands.options import (
     scheduler_options,
 )
 from sim.core.stats import DECK_SCALE, default_precision
+from sim.i18n import tr
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS
@@ -204,7 +205,6 @@ def expose(players, tables, fmt, quiet, **params):
     from reports.analysis_plots import plot_exposure
     from sim.analysis.exposure.format import format_markdown, format_text, to_csv, to_json
     from sim.errors import InputError
-    from sim.i18n import tr
 
     ctx = click.get_current_context()
     given = {k for k in ("player", "opponents")
@@ -369,10 +369,11 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     results = []
     interrupted = False
     for i, (where, text) in enumerate(hands):
-        label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
+        label = (tr("progress.hand", i=i + 1, n=len(hands)) if len(hands) > 1 else "")
         per_table = []
         for k, (t, p, o, cap, b) in enumerate(runs):
-            tlabel = label + (f"table {t} ({k + 1}/{len(runs)}): " if t is not None else "")
+            tlabel = label + (tr("progress.table", t=t, k=k + 1, n=len(runs))
+                              if t is not None else "")
             prog = None if progress is None else progress(tlabel, target)
             try:
                 res = analyse_exposure(
@@ -496,21 +497,21 @@ class _Progress:
         self.shown = True
         elapsed = now - self.t0
         left = self.clock.left(n, cap, now)
-        compiled = self.clock.compile_text()
+        compiled = self.clock.compile_text(None)
         about = ""
         if (left is not None and n < cap and self.precision > 0 and math.isfinite(hw)
                 and hw > self.precision):
             need = n * (hw / self.precision) ** 2
             if need < cap:
-                about = f", about {_duration(self.clock.left(n, need, now))} to the target"
+                about = tr("progress.about", t=_duration(self.clock.left(n, need, now), None))
         if compiled:  # no rate from a batch that waited for the compile
-            tail = f", {compiled}"
+            tail = tr("progress.tail", text=compiled)
         elif left is not None and n < cap:
-            tail = f"{about}, at most {_duration(left)} left"
+            tail = about + tr("progress.left", t=_duration(left, None))
         else:
             tail = ""
-        msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
-               f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s" + tail)
+        msg = tr("progress.expose", label=self.label, n=n, cap=cap, hw=hw, p=self.precision,
+                 el=elapsed, tail=tail)
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
         else:
@@ -529,10 +530,8 @@ class _Progress:
         need = samples_needed(n, hw, self.precision)
         if not (math.isfinite(need) and need > cap):
             return
-        msg = (f"expose: {self.label}note: the precision target {self.precision:g} needs about "
-               f"{round_needed(need):,} deals (largest Δ half-width {hw:.3g} after {n:,}), more "
-               f"than the cap of {cap:,}: the run stops at the cap with a half-width of about "
-               f"{hw * math.sqrt(n / cap):.3g}; give --precision or --max-deals to change it")
+        msg = tr("progress.unreachable", label=self.label, p=self.precision,
+                 need=round_needed(need), hw=hw, n=n, cap=cap, hw_cap=hw * math.sqrt(n / cap))
         if self.tty and self.shown:
             click.echo("\r" + msg + "\x1b[K", err=True)
         else:
