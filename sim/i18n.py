@@ -320,6 +320,8 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
      r"未知的亮牌策略 “\2”；可用的策略：\3"),
     (_WHERE + r"exposure option '([^']*)': (\S+(?: \(\w+\))?) not in the hand.*$",
      r"亮牌方案 “\2”：手里没有 \3（只能亮手里的牌）"),
+    (_WHERE + r"card (\S+(?: \(\w+\))?) is not exposable \(only (.*) can be exposed\)$",
+     r"\2 不能亮（只有 \3 可以亮，RULES §3）"),
     (r"^missing HAND .*$",
      "缺少手牌 HAND（13 张，如 '黑桃543 红桃32 方块AKQJT98 梅花2' 或 'S:543 H:32 D:AKQJT98 "
      "C:2'；--decks 2 时 26 张）或 --hands-file 文件"),
@@ -327,6 +329,22 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (r"^Invalid value for '([^']*)': (?:File|Path|Directory) '(.*)' does not exist\.$",
      r"\1：“\2” 不存在"),
 ]]
+
+
+#: The places messages name before their colon, in Chinese (the rest of the place kept).
+ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
+    (r"^exposure option '(.*)'$", r"亮牌方案 “\1”"),
+    (r"^the record (.+)$", r"牌局记录 \1"),
+    (r"^(.+) line (\d+)$", r"\1 第 \2 行"),
+]]
+
+
+def _zh_where(where: str) -> str:
+    for pattern, zh in ZH_WHERE:
+        m = pattern.match(where)
+        if m:
+            return m.expand(zh)
+    return where
 
 
 def error_text(message: str, lang: str | None = None) -> str:
@@ -340,8 +358,8 @@ def error_text(message: str, lang: str | None = None) -> str:
         m = pattern.match(message)
         if m:
             where = m.groupdict().get("where")
-            return (f"{where}：" if where else "") + m.expand(zh)
+            return (f"{_zh_where(where)}：" if where else "") + m.expand(zh)
     return message
 
 
-__all__ = ["MESSAGES", "ZH_ERRORS", "error_text", "lang_of", "tr", "tr_or"]
+__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or"]
