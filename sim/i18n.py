@@ -335,6 +335,7 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
 ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
     (r"^exposure option '(.*)'$", r"亮牌方案 “\1”"),
     (r"^the record (.+)$", r"牌局记录 \1"),
+    (r"^seat (\d)$", r"座位 \1"),
     (r"^(.+) line (\d+)$", r"\1 第 \2 行"),
 ]]
 

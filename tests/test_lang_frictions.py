@@ -65,7 +65,8 @@ def test_deal_counts_take_chinese_commas_and_full_width_digits():
 
 def test_chinese_commas_on_the_command_line(tmp_path):
     # four seats read from Chinese commas: the fourth name is the one refused
-    line = one_error_line(run("trace", "--players", "heuristic，lowest、random，nobody"))
+    line = one_error_line(run("--lang", "en", "trace", "--players",
+                              "heuristic，lowest、random，nobody"))
     assert line.startswith("Error: unknown player 'nobody'")
     rec = tmp_path / "deal.txt"
     rec.write_text(TRACE, encoding="utf-8")
@@ -118,8 +119,11 @@ def test_text_files_are_read_in_the_encodings_editors_save(tmp_path, encoding):
     # a hands file: the line's Chinese is read, so the error quotes it
     h = tmp_path / "hands.txt"
     h.write_bytes("# 我的牌\n黑桃Q43 绿32 方块AKQJT98 梅花2\n".encode(encoding))
-    line = one_error_line(run("expose", "--hands-file", str(h)))
+    line = one_error_line(run("--lang", "en", "expose", "--hands-file", str(h)))
     assert line.startswith(f"Error: {h} line 2: unknown suit in '绿32'")
+    # --lang auto: a hands file written in Chinese is answered in Chinese, its errors too
+    line = one_error_line(run("expose", "--hands-file", str(h)))
+    assert line.startswith(f"Error: {h} 第 2 行：“绿32” 里有无法识别的花色；")
 
 
 @pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\x80",
@@ -167,7 +171,7 @@ def test_the_spans_of_cleaned_text_lead_back_to_what_was_typed(text):
       "--plays", ZH_PLAYS + " 黑桃3"], "Error: --exposed 1=红桃A，梅花Z: unknown card '梅花Z' "),
 ])
 def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
-    line = one_error_line(run(*args))
+    line = one_error_line(run("--lang", "en", *args))  # the English message (auto: Chinese)
     assert line.startswith(start)
     assert (HINT in line) == any("\u4e00" <= ch <= "\u9fff" for ch in start), line
 
@@ -194,7 +198,7 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
      "card twice is both copies with --decks 2)"),
 ])
 def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
-    assert one_error_line(run(*args)) == line
+    assert one_error_line(run("--lang", "en", *args)) == line  # the English (auto: Chinese)
 
 
 # ------------------------------------------------------------------ --help by display width
