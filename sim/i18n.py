@@ -310,7 +310,7 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
      r"变压器"),
     (_WHERE + r"unknown suit in '([^']*)'.*$",
      r"“\2” 里有无法识别的花色；中文写法：黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接点数，"
-     r"如 “黑桃Q43 红桃32 方块AKQJT98 梅花2”"),
+     r"如 “黑桃Q43 红桃32 方块AKQJT98 梅花2”；另有 猪 羊 变压器"),
     (_WHERE + r"unknown card '([^']*)'.*$",
      r"无法识别的牌 “\2”（写法如 SQ、黑桃Q、猪；docs/cards.md）"),
     (_WHERE + r"suit (\S+) given twice.*$", r"花色 \2 写了两次"),
