@@ -320,7 +320,8 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
      r"未知的亮牌策略 “\2”；可用的策略：\3"),
     (_WHERE + r"exposure option '([^']*)': (\S+(?: \(\w+\))?) not in the hand.*$",
      r"亮牌方案 “\2”：手里没有 \3（只能亮手里的牌）"),
-    (_WHERE + r"card (\S+(?: \(\w+\))?) is not exposable \(only (.*) can be exposed\)$",
+    (_WHERE + r"(?:card )?(\S+(?: \(\w+\))?) is not exposable \(only (.*?)(?: can be "
+     r"exposed)?\)$",
      r"\2 不能亮（只有 \3 可以亮，RULES §3）"),
     (r"^missing HAND .*$",
      "缺少手牌 HAND（13 张，如 '黑桃543 红桃32 方块AKQJT98 梅花2' 或 'S:543 H:32 D:AKQJT98 "

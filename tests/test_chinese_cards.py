@@ -241,10 +241,8 @@ def test_tables_align_by_display_width():
 
 def test_an_option_error_names_the_card_in_chinese_too():
     args = ["--options", "不亮;猪", "--max-deals", "100"]
-    zh = run("--lang", "en", "expose", "黑桃543 红桃32 方块AKQJT98 梅花2", *args)
-    assert zh.exit_code == 2 and "Error: exposure option '猪': 猪 (SQ) not in the hand" in zh.output
-    auto = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", *args)  # typed in Chinese
-    assert one_error_line(auto) == "Error: 亮牌方案 “猪”：手里没有 猪 (SQ)（只能亮手里的牌）"
+    zh = run("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", *args)  # typed in Chinese: in Chinese
+    assert one_error_line(zh) == "Error: 亮牌方案 “猪”：手里没有 猪 (SQ)（只能亮手里的牌）"
     en = run("expose", SHEEP, "--options", "none;SQ", "--max-deals", "100")
     assert en.exit_code == 2 and "Error: exposure option 'SQ': SQ not in the hand" in en.output
 

@@ -178,17 +178,18 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
 
 @pytest.mark.parametrize(("args", "line"), [
     (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2 猪"],
-     "Error: card 猪 (SQ) appears twice in a one-deck hand"),
+     "Error: 猪 (SQ) 出现了两次：单副牌每张牌只有一张"),
     (["expose", "黑桃Q43，红桃32，方块AKQJT9 梅花2"],
-     "Error: hand '黑桃Q43，红桃32，方块AKQJT9 梅花2' has 12 cards, expected 13"),
+     "Error: 这手牌 “黑桃Q43，红桃32，方块AKQJT9 梅花2” 有 12 张，应为 13 张"),
     (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--opponents", "heuristic，nobody"],
      "Error: opponents needs one name or three (the other seats in increasing seat number), "
      "got 2: 'heuristic，nobody'"),
     (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--exposed", "1=红桃A，梅花2",
       "--plays", ZH_PLAYS + " 黑桃3"],
-     "Error: --exposed 1=红桃A，梅花2: 梅花2 (C2) is not exposable (only 猪 羊 变压器 红桃A)"),
+     "Error: --exposed 1=红桃A，梅花2：梅花2 (C2) 不能亮（只有 猪 羊 变压器 红桃A 可以亮，"
+     "RULES §3）"),
     (["score", "红桃A", "-", "-", "-", "--exposed", "红桃K"],
-     "Error: card 红桃K (HK) is not exposable (only 猪 羊 变压器 红桃A can be exposed)"),
+     "Error: 红桃K (HK) 不能亮（只有 猪 羊 变压器 红桃A 可以亮，RULES §3）"),
     (["score", "HA", "-", "-", "-", "--exposed", "HK"],
      "Error: card HK is not exposable (only SQ, DJ, CT, HA can be exposed)"),
     (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--known", "1＝猪"],
@@ -198,7 +199,9 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
      "card twice is both copies with --decks 2)"),
 ])
 def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
-    assert one_error_line(run("--lang", "en", *args)) == line  # the English (auto: Chinese)
+    """Typed in Chinese (``--lang auto``): the message in Chinese where sim/i18n.py has it,
+    else in English with the cards named in Chinese."""
+    assert one_error_line(run(*args)) == line
 
 
 # ------------------------------------------------------------------ --help by display width
