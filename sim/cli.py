@@ -126,7 +126,9 @@ class _Group(click.Group):
             click.echo(f"Error: {error_text(exc.format_message())}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:  # a command with results so far prints them itself
-            click.echo(INTERRUPTED_EARLY, err=True)
+            from sim.i18n import tr
+
+            click.echo(tr("interrupted_early"), err=True)
             sys.exit(130)
 
 

@@ -48,6 +48,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "heavy-tailed; they hold their level from about {min_n:,} {what})",
                      "注意：只有 {n:,} 局，区间是近似的（得分分布尾部很重，约 {min_n:,} 局以上"
                      "才可靠）"),
+    "interrupted_early": ("Interrupted before the first results were ready: nothing to show.",
+                          "在第一批结果出来之前已中断：没有可显示的结果。"),
     "plot_written": ("plot written to {path}", "图已写入 {path}"),
     # ------------------------------------------------------------ expose
     "expose.nothing": ("expose nothing", "不亮牌"),

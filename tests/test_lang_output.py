@@ -97,6 +97,24 @@ def test_expose_answers_in_chinese_with_the_same_figures(monkeypatch, tmp_path):
     assert "Stopped by the deal cap (max deals 300) after 300 deals" in md
 
 
+def test_expose_under_several_tables_in_chinese():
+    args = [*EXPOSE, "--tables", "heuristic,lowest"]
+    args.remove("--players")
+    args.remove("heuristic")
+    en, zh = run("--lang", "en", *args), run("--lang", "zh", *args)
+    assert en.exit_code == 0 and zh.exit_code == 0, en.output + zh.output
+    out = zh.stdout.splitlines()
+    assert out[0].startswith("2 种牌桌下的亮牌期望值 — 座位 0 的牌 543.32.AKQJT98.2")
+    assert out[4].split() == ["方案", "牌桌", "期望值", "95%", "置信区间", "Δ（对不亮）", "95%",
+                              "置信区间", "n", "结论"]
+    rec = re.search(r"Recommendation: (.*)\.$", en.stdout, re.M)[1]
+    want = rec.replace("expose nothing", "不亮牌").replace("expose DJ", "亮 羊")
+    want = re.sub(r": holds under every table \((.*)\)", r"：所有牌桌下都成立（\1）", want)
+    want = re.sub(r" under ([\w, ]+)", r"（\1）", want).replace("; ", "；")
+    assert f"建议：{want}。" in out
+    assert figures(zh.stdout) == figures(en.stdout)
+
+
 def test_advise_answers_in_chinese_with_the_same_figures():
     en = run("--lang", "en", *ADVISE)
     zh = run("--lang", "zh", *ADVISE)
