@@ -325,9 +325,36 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (_WHERE + r"(?:card )?(\S+(?: \(\w+\))?) is not exposable \(only (.*?)(?: can be "
      r"exposed)?\)$",
      r"\2 不能亮（只有 \3 可以亮，RULES §3）"),
-    (r"^missing HAND .*$",
+    (r"^missing HAND \(13 cards.* or --hands-file FILE$",
      "缺少手牌 HAND（13 张，如 '黑桃543 红桃32 方块AKQJT98 梅花2' 或 'S:543 H:32 D:AKQJT98 "
      "C:2'；--decks 2 时 26 张）或 --hands-file 文件"),
+    (r"^missing HAND: the (\d+) cards? seat (\d) holds now, e\.g\. ('[^']*').*$",
+     r"缺少手牌 HAND：座位 \2 现在手里的 \1 张牌，如 \3（RULES.md §1 的任何写法，中文也行）"),
+    (r"^HAND has (\d+) cards? but seat (\d) holds (\d+) at this point \((\d+) dealt, "
+     r"(\d+) played\) — give the cards played so far with --plays$",
+     r"手牌 HAND 有 \1 张，但座位 \2 此时应有 \3 张（发了 \4 张，已出 \5 张）：请用 --plays "
+     r"给出这一局已出的牌"),
+    (r"^HAND has (\d+) cards? but seat (\d) holds (\d+) at this point \((\d+) dealt, "
+     r"(\d+) played\)$",
+     r"手牌 HAND 有 \1 张，但座位 \2 此时应有 \3 张（发了 \4 张，已出 \5 张）"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): must follow suit: (\S+) was led "
+     r"and the hand holds (.*) \(RULES §4\)$",
+     r"第 \2 墩：座位 \3 不能出 \4：必须跟出同花色（首家出 \5，这手牌有 \6；RULES §4）"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): first-round restriction of an "
+     r"exposed card: .*\(RULES §3\)$",
+     r"第 \2 墩：座位 \3 不能出 \4：亮过的牌在该花色第一次被领出的那一墩不能出（手里还有该花色"
+     r"其他没亮的牌，RULES §3）"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): ♣2 .*must open the first deal "
+     r"of a match.*$",
+     r"第 \2 墩：座位 \3 不能出 \4：一场的第一局必须由 ♣2 首攻（RULES §4）"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): \S+ is not in the hand$",
+     r"第 \2 墩：座位 \3 不能出 \4：手里没有这张牌"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): must follow a pair with a pair: "
+     r".*\(RULES §4\)$",
+     r"第 \2 墩：座位 \3 不能出 \4：首家出对子时，有对子就必须跟对子（RULES §4）"),
+    (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): seat (\d) exposed it, so seat "
+     r"\d holds it \(RULES §3\)$",
+     r"第 \2 墩：座位 \3 不能出 \4：座位 \5 亮过这张牌，所以牌在座位 \5 手里（RULES §3）"),
     (_WHERE + r"no such file$", "没有这个文件"),
     (r"^Invalid value for '([^']*)': (?:File|Path|Directory) '(.*)' does not exist\.$",
      r"\1：“\2” 不存在"),
@@ -339,6 +366,8 @@ ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
     (r"^exposure option '(.*)'$", r"亮牌方案 “\1”"),
     (r"^the record (.+)$", r"牌局记录 \1"),
     (r"^seat (\d)$", r"座位 \1"),
+    (r"^record line (\d+)$", r"牌局记录第 \1 行"),
+    (r"^--plays break a rule$", r"已出的牌（--plays）违反规则"),
     (r"^(.+) line (\d+)$", r"\1 第 \2 行"),
 ]]
 

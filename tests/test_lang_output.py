@@ -181,6 +181,9 @@ def test_review_answers_in_chinese_with_the_same_figures(tmp_path):
     (["score", "HA", "-", "-", "-", "--exposed", "HK"],
      "Error: 红桃K (HK) 不能亮（只有 猪 羊 变压器 红桃A 可以亮，RULES §3）"),
     (["review", "/nonexistent/deal.txt"], "Error: 牌局记录 /nonexistent/deal.txt：没有这个文件"),
+    (["advise", "KQ2.QJ.76.95", "--seat", "3", "--plays", "C2 D5"],
+     "Error: 手牌 HAND 有 9 张，但座位 3 此时应有 13 张（发了 13 张，已出 0 张）"),
+    (["advise", "--seat", "1"], "Error: 缺少手牌 HAND：座位 1 现在手里的 13 张牌，如 "),
     (["expose", "--hands-file", "/nonexistent/h.txt"],
      "Error: --hands-file：“/nonexistent/h.txt” 不存在"),
 ])
