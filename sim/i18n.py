@@ -182,6 +182,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "dur.s": ("{x:.0f} s", "{x:.0f} 秒"),
     "dur.min": ("{x:.0f} min", "{x:.0f} 分钟"),
     "dur.h": ("{x:.1f} h", "{x:.1f} 小时"),
+    "note.two_search_default": ("note: two decks with search: the default cap is {cap} deals "
+                                "(a two-deck search deal costs about {cost}× a one-deck one, so "
+                                "this takes about as long as the one-deck default of {one:,}); "
+                                "give --max-deals for a tighter estimate",
+                                "注意：双副且有 search：默认上限是 {cap} 局（双副 search 每局的用时"
+                                "约为单副的 {cost} 倍，所以用时与单副默认的 {one:,} 局差不多）；"
+                                "要更准的估计请给 --max-deals"),
+    "note.two_search": ("note: two decks with search: {n:,} deals take about {x:.3g}× the "
+                        "default run of {default} deals (a two-deck search deal costs about "
+                        "{cost}× a one-deck one); the progress line shows the time left",
+                        "注意：双副且有 search：{n:,} 局的用时约为默认 {default} 局的 {x:.3g} 倍"
+                        "（双副 search 每局的用时约为单副的 {cost} 倍）；进度行会显示剩余时间"),
     # ------------------------------------------------------------ advise
     "advise.position": ("seat {seat} to play at trick {trick}{led}{on}",
                         "座位 {seat} 在第 {trick} 墩出牌{led}{on}"),
@@ -259,7 +271,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.where_out": ("the review in {path}", "{path} 里的复盘"),
     "review.where_above": ("the review above", "上面的复盘"),
     "review.progress": ("{done} of {total} positions, {t}{left} (now {what})",
-                        "第 {done}/{total} 个局面，{t}{left}（正在复盘 {what}）"),
+                        "第 {done}/{total} 个局面，{t}{left}（正在复盘{what}）"),
+    "review.now_exposure": ("seat {seat}: exposure", "座位 {seat} 的亮牌"),
+    "review.now_trick": ("seat {seat}: trick {trick}", "座位 {seat} 第 {trick} 墩"),
     "review.left": (", about {t} left", "，约还需 {t}"),
 }
 

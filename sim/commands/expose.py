@@ -416,15 +416,10 @@ def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:
     an explicit cap costs (about SEARCH_COST2× a one-deck search deal,
     scripts/bench_expose_search.py)."""
     if default_cap:
-        return (f"note: two decks with search: the default cap is {max_deals} deals (a "
-                f"two-deck search deal costs about {SEARCH_COST2}× a one-deck one, so this "
-                f"takes about as long as the one-deck default of {SEARCH_MAX_DEALS:,}); give "
-                "--max-deals for a tighter estimate")
-    return (f"note: two decks with search: {max_deals:,} deals take about "
-            f"{max_deals / SEARCH_MAX_DEALS2:.3g}× the default run of {SEARCH_MAX_DEALS2} deals "
-            f"(a two-deck search deal costs about {SEARCH_COST2}× a one-deck one); the progress "
-            "line shows "
-            "the time left")
+        return tr("note.two_search_default", cap=max_deals, cost=SEARCH_COST2,
+                  one=SEARCH_MAX_DEALS)
+    return tr("note.two_search", n=max_deals, x=max_deals / SEARCH_MAX_DEALS2,
+              default=SEARCH_MAX_DEALS2, cost=SEARCH_COST2)
 
 
 def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:

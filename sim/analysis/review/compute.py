@@ -47,6 +47,7 @@ from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
 from sim.game.decks import deck_spec
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
+from sim.i18n import tr
 from sim.jobs.executor import Execution
 
 #: Default mistake threshold, zero-sum points (docs/review.md "Choosing the threshold").
@@ -316,7 +317,7 @@ def review(
         for s in seats:
             if s in expose_seats:
                 if progress is not None:
-                    progress(done, total, f"seat {s}: exposure")
+                    progress(done, total, tr("review.now_exposure", seat=s))
                 e, interrupted = _review_exposure(rec, s, settings, tables)
                 if e is not None:
                     exposures.append(e)
@@ -325,7 +326,7 @@ def review(
                     raise KeyboardInterrupt
             for k in points[s]:
                 if progress is not None:
-                    progress(done, total, f"seat {s}: trick {k // 4 + 1}")
+                    progress(done, total, tr("review.now_trick", seat=s, trick=k // 4 + 1))
                 pos = position_at(rec, k)
                 by_table: dict[str, Figures] = {}
                 stop = "done"
