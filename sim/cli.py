@@ -108,8 +108,8 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
+            from sim.core.i18n import error_text
             from sim.game.cards import quote_typed
-            from sim.i18n import error_text
 
             # a part of an argument quoted as the card reader saw it ('♥Z') as typed ('红桃Z');
             # the message in Chinese when chosen, after the same "Error: " scripts look for
@@ -121,12 +121,12 @@ class _Group(click.Group):
                 raise
             # a path problem (missing file, a folder where a file belongs, ...) is one
             # line like every other path problem, not a usage message
-            from sim.i18n import error_text
+            from sim.core.i18n import error_text
 
             click.echo(f"Error: {error_text(exc.format_message())}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:  # a command with results so far prints them itself
-            from sim.i18n import tr
+            from sim.core.i18n import tr
 
             click.echo(tr("interrupted_early"), err=True)
             sys.exit(130)

@@ -199,7 +199,7 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
      "card twice is both copies with --decks 2)"),
 ])
 def test_errors_about_cards_read_get_no_hint_on_writing_cards(args, line):
-    """Typed in Chinese (``--lang auto``): the message in Chinese where sim/i18n.py has it,
+    """Typed in Chinese (``--lang auto``): the message in Chinese where sim/core/i18n.py has it,
     else in English with the cards named in Chinese."""
     assert one_error_line(run(*args)) == line
 

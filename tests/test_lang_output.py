@@ -1,7 +1,7 @@
 """The command line answers a Chinese-reading player in Chinese (``--lang zh``): the text of
 ``expose``, ``advise`` and ``review`` (headers, verdicts, units, the stopping rule), the
 progress and compile lines and the ``Error:`` lines players meet most, in the page's
-wording (sim/i18n.py); the same figures as in English, and JSON unchanged."""
+wording (sim/core/i18n.py); the same figures as in English, and JSON unchanged."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import string
 import pytest
 from cli_helpers import one_error_line, run
 
+from sim.core.i18n import MESSAGES, ZH_ERRORS, error_text, tr
 from sim.game.names import set_lang
-from sim.i18n import MESSAGES, ZH_ERRORS, error_text, tr
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
 EXPOSE = ["expose", SHEEP, "--options", "none;DJ", "--players", "heuristic", "--max-deals",

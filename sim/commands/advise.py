@@ -78,7 +78,7 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
                                 precision, max_worlds, seed, kwargs)
     _print(result, pos, fmt, describe)
     if result.stopped == "interrupted":
-        from sim.i18n import tr
+        from sim.core.i18n import tr
 
         click.echo(tr("advise.interrupted", worlds=result.worlds), err=True)
         sys.exit(130)

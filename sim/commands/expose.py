@@ -39,8 +39,8 @@ from sim.commands.options import (
     rules_options,
     scheduler_options,
 )
+from sim.core.i18n import tr
 from sim.core.stats import DECK_SCALE, default_precision
-from sim.i18n import tr
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
 from strategies import PLAYER_FORMS

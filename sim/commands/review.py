@@ -94,11 +94,11 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     """
     from sim.analysis.review.compute import ReviewSettings
     from sim.analysis.review.compute import review as run_review
+    from sim.core.i18n import tr
     from sim.errors import InputError
     from sim.game.cards import split_commas
     from sim.game.names import note_text
     from sim.game.record import parse_record
-    from sim.i18n import tr
     from sim.jobs.progress import ProgressLines, duration
 
     text = _read(record)

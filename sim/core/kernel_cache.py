@@ -178,7 +178,7 @@ def compiling_note(seconds: float | None = None, measured: bool = True) -> str:
     ``measured`` (the last compile of this kernel on this machine) or a typical figure
     (:data:`TYPICAL_SECONDS`, said as such: a table seating ``search`` or ``greedy`` takes
     longer)."""
-    from sim.i18n import tr
+    from sim.core.i18n import tr
 
     if seconds:
         span = (tr("dur.s", x=seconds) if seconds < 90 else tr("dur.min", x=seconds / 60))

@@ -26,9 +26,9 @@ FIRST = 2.0
 
 def duration(seconds: float, lang: str | None = "en") -> str:
     """``42 s``, ``7 min``, ``2.5 h``: a time, rounded for a progress line; in ``lang``
-    (``"en"``; ``"zh"`` ``42 秒``, or None: the chosen language, sim/i18n.py)."""
+    (``"en"``; ``"zh"`` ``42 秒``, or None: the chosen language, sim/core/i18n.py)."""
     if lang != "en":
-        from sim.i18n import tr
+        from sim.core.i18n import tr
 
         if seconds < 90:
             return tr("dur.s", lang, x=seconds)
@@ -88,8 +88,8 @@ class RateClock:
     def compile_text(self, lang: str | None = "en") -> str:
         """``compiling kernels (first run only), 40 s so far`` while compiling, ``kernels
         compiled in 40 s (first run only)`` right after, else empty; in ``lang`` (``"en"``;
-        None: the chosen language, sim/i18n.py)."""
-        from sim.i18n import tr
+        None: the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
 
         if kernel_cache.compiling():
             t = duration(kernel_cache.compile_seconds() - self.compile0, lang)

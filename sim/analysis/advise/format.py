@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from sim.analysis.advise.position import Position, play_str, public_replay
+from sim.core.i18n import tr
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
 from sim.game.names import ljust, rjust, show
-from sim.i18n import tr
 
 
 def describe(pos: Position) -> str:

@@ -16,11 +16,11 @@ import math
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
+from sim.core.i18n import tr, tr_or
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
 from sim.game.names import expose_text, show, show_cards, show_named_card, width
-from sim.i18n import tr, tr_or
 
 _tr = tr  # the functions of several tables name their TablesResult ``tr``
 
@@ -212,6 +212,7 @@ def _known(known: dict) -> str:
     """``known: seat 1: SA SK; seat 2: …`` (the ``--known`` cards) in the chosen language."""
     return tr("expose.known", seats=tr("sep").join(
         tr("expose.known_seat", seat=p, cards=show_cards(c)) for p, c in known.items()))
+
 
 _MARKS = {"recommended": "▶", "not distinguishable from best": "≈"}
 

@@ -187,8 +187,8 @@ class ExposureResult:
     def stop_text(self, lang: str | None = None) -> str:
         """One line saying what stopped the run (precision, deal cap or Ctrl-C), or, for a
         snapshot while it runs (``stop == "running"``), how far it is; in ``lang`` (None:
-        the chosen language, sim/i18n.py)."""
-        from sim.i18n import tr
+        the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
 
         hw = (f"{self.max_half_width:.2f}" if math.isfinite(self.max_half_width)
               else stats.NA)

@@ -137,8 +137,8 @@ class TablesResult:
 
     def verdict_text(self, option: str, lang: str | None = None) -> str:
         """The verdict in words, naming the tables where the answer depends on them, in
-        ``lang`` (None: the chosen language, sim/i18n.py)."""
-        from sim.i18n import tr
+        ``lang`` (None: the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
 
         v = self.verdict(option)
         if v is None:
@@ -160,8 +160,8 @@ class TablesResult:
     def recommendation_text(self, lang: str | None = None) -> str:
         """``expose DJ under heuristic, lowest; expose nothing under search`` (or
         ``… under every table (…)`` when they agree), in ``lang`` (None: the chosen
-        language, sim/i18n.py)."""
-        from sim.i18n import tr
+        language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
 
         rec = self.recommended()
         groups: dict[str, list[str]] = {}

@@ -42,12 +42,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.core.i18n import tr
 from sim.errors import InputError, check_seed
 from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
 from sim.game.decks import deck_spec
 from sim.game.record import DealRecord, RecordError, play_text, replay_record, with_section
-from sim.i18n import tr
 from sim.jobs.executor import Execution
 
 #: Default mistake threshold, zero-sum points (docs/review.md "Choosing the threshold").

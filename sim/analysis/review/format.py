@@ -6,11 +6,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from sim.core.i18n import tr
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import hand_rows
 from sim.game.names import get_lang, ljust, rjust, show
 from sim.game.record import play_text
-from sim.i18n import tr
 
 
 def symbols(text: str) -> str:

@@ -3,10 +3,11 @@
 Every sentence, header and unit the text outputs of ``expose``, ``advise`` and ``review``
 print is a message here, keyed by an id, with its English and its Chinese
 (:data:`MESSAGES`); :func:`tr` gives a message in the language the command line chose
-(``gongzhu-sim --lang``, :func:`sim.game.names.get_lang`).  The Chinese follows the page's
-wording (sim/web/static/i18n.js: 亮牌, 期望值, 置信区间, 零和分, 原始分, 与最佳难分高下, …), so
-the page and the command line say the same thing.  Card names come from
-:mod:`sim.game.names`; JSON, CSV and Parquet keep English keys and texts.
+(``gongzhu-sim --lang``: :func:`sim.game.names.set_lang`, which calls :func:`use_lang`).
+The Chinese follows the page's wording (sim/web/static/i18n.js: 亮牌, 期望值, 置信区间,
+零和分, 原始分, 与最佳难分高下, …), so the page and the command line say the same thing.
+Card names come from :mod:`sim.game.names`; JSON, CSV and Parquet keep English keys and
+texts.
 
 The one-line ``Error:`` messages are raised in English everywhere (the page translates
 the server's English itself); :func:`error_text` gives the command line's Chinese for the
@@ -278,14 +279,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def lang_of(lang: str | None = None) -> str:
-    """``lang``, or (None) the language the command line chose
-    (:func:`sim.game.names.get_lang`)."""
-    if lang is not None:
-        return lang
-    from sim.game.names import get_lang
+#: The language printed text is in: set with the card names' language by
+#: :func:`sim.game.names.set_lang` (the command line's ``--lang``), through :func:`use_lang`.
+_lang = "en"
 
-    return get_lang()
+
+def use_lang(lang: str) -> None:
+    """Print messages in ``lang`` (``"en"`` or ``"zh"``) from now on; called by
+    :func:`sim.game.names.set_lang`, which checks ``lang``."""
+    global _lang
+    _lang = lang
+
+
+def lang_of(lang: str | None = None) -> str:
+    """``lang``, or (None) the language the command line chose (:func:`use_lang`)."""
+    return _lang if lang is None else lang
 
 
 def tr(key: str, lang: str | None = None, **values) -> str:
@@ -409,4 +417,5 @@ def error_text(message: str, lang: str | None = None) -> str:
     return message
 
 
-__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or"]
+__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or",
+           "use_lang"]
