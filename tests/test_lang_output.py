@@ -172,8 +172,13 @@ def test_review_answers_in_chinese_with_the_same_figures(tmp_path):
      "Error: “红桃3Z” 里的点数 “Z” 无法识别（点数是 A K Q J 10 或 T、9 … 2）；中文写法："
      "黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接点数，如 “黑桃Q43 红桃32 方块AKQJT98 "
      "梅花2”；另有 猪 羊 变压器"),
+    (["expose", "SQ43 HZ2 DAKQJT98 C2"],  # typed without Chinese: no Chinese forms
+     "Error: “HZ2” 里的点数 “Z” 无法识别（点数是 A K Q J 10 或 T、9 … 2）"),
     (["score", "红桃A 红桃Z 猪", "-", "-", "-"],
-     "Error: 座位 0：无法识别的牌 “红桃Z”（写法如 SQ、黑桃Q、猪；docs/cards.md）"),
+     "Error: 座位 0：无法识别的牌 “红桃Z”（写法如 SQ、QS、H10、10H、♠Q）；中文写法："),
+    (["advise", "黑桃KQ2 红桃QJ 方块76 梅花95", "--seat", "3", "--plays", "梅花2 梅花A 黑桃X"],
+     "Error: --plays 第 3 张 “黑桃X”：无法识别的牌 “黑桃X”（写法如 SQ、QS、H10、10H、♠Q）；"
+     "中文写法：黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接一个点数，每张一项"),
     (["expose", SHEEP, "--player", "foo"], "Error: 未知的打法 “foo”；可用的打法：random, lowest, "),
     (["expose", SHEEP, "--options", "none;SQ"],
      "Error: 亮牌方案 “SQ”：手里没有 猪 (SQ)（只能亮手里的牌）"),

@@ -329,14 +329,11 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (_WHERE + r"card (\S+(?: \(\w+\))?) is in HAND and also played \(--plays\).*$",
      r"\2 既在手牌（HAND）里，又在已出的牌（--plays）里"),
     (_WHERE + r"unknown rank '([^']*)' in '([^']*)'.*$",
-     r"“\3” 里的点数 “\2” 无法识别（点数是 A K Q J 10 或 T、9 … 2）；中文写法：黑桃 红桃 方块 "
-     r"梅花（或 黑 红 方 梅/草花）后接点数，如 “黑桃Q43 红桃32 方块AKQJT98 梅花2”；另有 猪 羊 "
-     r"变压器"),
+     r"“\3” 里的点数 “\2” 无法识别（点数是 A K Q J 10 或 T、9 … 2）"),
     (_WHERE + r"unknown suit in '([^']*)'.*$",
-     r"“\2” 里有无法识别的花色；中文写法：黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接点数，"
-     r"如 “黑桃Q43 红桃32 方块AKQJT98 梅花2”；另有 猪 羊 变压器"),
+     r"“\2” 里有无法识别的花色"),
     (_WHERE + r"unknown card '([^']*)'.*$",
-     r"无法识别的牌 “\2”（写法如 SQ、黑桃Q、猪；docs/cards.md）"),
+     r"无法识别的牌 “\2”（写法如 SQ、QS、H10、10H、♠Q）"),
     (_WHERE + r"suit (\S+) given twice.*$", r"花色 \2 写了两次"),
     (_WHERE + r"unknown player '([^']*)'; valid players: (.*)$",
      r"未知的打法 “\2”；可用的打法：\3"),
@@ -389,6 +386,7 @@ ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
     (r"^the record (.+)$", r"牌局记录 \1"),
     (r"^seat (\d)$", r"座位 \1"),
     (r"^record line (\d+)$", r"牌局记录第 \1 行"),
+    (r"^(--plays): play (\d+) '(.*)'$", r"\1 第 \2 张 “\3”"),
     (r"^--plays break a rule$", r"已出的牌（--plays）违反规则"),
     (r"^(.+) line (\d+)$", r"\1 第 \2 行"),
 ]]
@@ -402,6 +400,19 @@ def _zh_where(where: str) -> str:
     return where
 
 
+#: The Chinese forms a card error adds when cards typed in Chinese could not be read
+#: (sim/game/cards.py ``CHINESE_FORMS``, ``CHINESE_CARD_FORMS``): (a part of the English
+#: hint, its Chinese), said after the translated message.
+ZH_HINTS = [
+    ("; Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then one rank",
+     "；中文写法：黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接一个点数，每张一项，如 "
+     "“梅花2 梅花A 黑桃Q”；另有 猪 羊 变压器"),
+    ("; Chinese: 黑桃 红桃 方块 梅花 (or 黑 红 方 梅/草花) then ranks",
+     "；中文写法：黑桃 红桃 方块 梅花（或 黑 红 方 梅/草花）后接点数，如 “黑桃Q43 红桃32 "
+     "方块AKQJT98 梅花2”；另有 猪 羊 变压器"),
+]
+
+
 def error_text(message: str, lang: str | None = None) -> str:
     """An ``Error:`` line's message in ``lang`` (None: the chosen language): in Chinese the
     translation of the first :data:`ZH_ERRORS` pattern it matches, the place the message
@@ -413,9 +424,10 @@ def error_text(message: str, lang: str | None = None) -> str:
         m = pattern.match(message)
         if m:
             where = m.groupdict().get("where")
-            return (f"{_zh_where(where)}：" if where else "") + m.expand(zh)
+            hint = next((h for en, h in ZH_HINTS if en in message), "")
+            return (f"{_zh_where(where)}：" if where else "") + m.expand(zh) + hint
     return message
 
 
-__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or",
+__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_HINTS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or",
            "use_lang"]
