@@ -113,6 +113,9 @@ def test_expose_under_several_tables_in_chinese():
     want = re.sub(r" under ([\w, ]+)", r"（\1）", want).replace("; ", "；")
     assert f"建议：{want}。" in out
     assert figures(zh.stdout) == figures(en.stdout)
+    js = [json.loads(run("--lang", lang, *args, "--format", "json").stdout)
+          for lang in ("en", "zh")]
+    assert js[0] == js[1] and js[0]["runs"][0]["recommendation"] == rec  # English labels
 
 
 def test_advise_answers_in_chinese_with_the_same_figures():

@@ -115,14 +115,14 @@ def show(label: str, style: str | None = None) -> str:
         return label
 
 
-def expose_text(option: str, lang: str | None = None) -> str:
+def expose_text(option: str, lang: str | None = None, style: str | None = None) -> str:
     """The recommendation's words for exposure option ``option`` (an English label) in
     ``lang`` (None: :func:`get_lang`): ``expose nothing`` or ``expose SQ+DJ``; in Chinese
     ``不亮牌`` or ``亮 猪+羊`` (sim/core/i18n.py).  The cards are named as :func:`show` names
-    them."""
+    them in ``style``."""
     if option == "none":
         return tr("expose.nothing", lang)
-    return tr("expose.cards", lang, cards=show(option))
+    return tr("expose.cards", lang, cards=show(option, style))
 
 
 def show_policy(name: str) -> str:

@@ -277,7 +277,7 @@ def _tables_json(results: list[TablesResult]) -> dict:
                                "max_half_width": _clean(r.max_half_width),
                                "recommended": r.recommended, "player": r.settings["player"]}
                            for t, r in zip(tres.played, tres.results, strict=False)}
-        run["recommendation"] = tres.recommendation_text("en")
+        run["recommendation"] = tres.recommendation_text("en", "ascii")
     k = 0
     for tres in results:
         for _ in range(len(tres.first.table)):

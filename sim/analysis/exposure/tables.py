@@ -157,10 +157,11 @@ class TablesResult:
         """The recommended option (highest EV) under each table played."""
         return {t: r.recommended for t, r in zip(self.played, self.results, strict=False)}
 
-    def recommendation_text(self, lang: str | None = None) -> str:
+    def recommendation_text(self, lang: str | None = None, style: str | None = None) -> str:
         """``expose DJ under heuristic, lowest; expose nothing under search`` (or
         ``… under every table (…)`` when they agree), in ``lang`` (None: the chosen
-        language, sim/core/i18n.py)."""
+        language, sim/core/i18n.py), the cards named in ``style``
+        (:func:`sim.game.names.show`; ``"ascii"``: ``DJ`` whatever the language)."""
         from sim.core.i18n import tr
 
         rec = self.recommended()
@@ -172,8 +173,8 @@ class TablesResult:
         if len(groups) == 1:
             (o, ts), = groups.items()
             key = "tables.every" if len(ts) == len(self.tables) else "tables.every_played"
-            return tr(key, lang, what=expose_text(o, lang), tables=", ".join(ts))
-        return tr("sep", lang).join(tr("tables.under", lang, what=expose_text(o, lang),
+            return tr(key, lang, what=expose_text(o, lang, style), tables=", ".join(ts))
+        return tr("sep", lang).join(tr("tables.under", lang, what=expose_text(o, lang, style),
                                        tables=", ".join(ts)) for o, ts in groups.items())
 
 
