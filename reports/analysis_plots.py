@@ -58,7 +58,9 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
     """Write a PNG: EV ± 95% CI per option (left) and the per-deal Δ of the best option (right).
 
     The right panel shows the best option other than ``none`` when ``none`` is best.
-    Needs ``keep_values=True``. Uses matplotlib's Agg backend; returns ``path``.
+    Needs ``keep_values=True``. Uses matplotlib's Agg backend; returns ``path``.  The
+    options are named as the text output names them (Chinese card names under ``--lang
+    zh``, sim/game/names.py) when the machine has a CJK font, else by their English labels.
     """
     import matplotlib
 
@@ -66,8 +68,12 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
     import matplotlib.pyplot as plt
 
     from reports.fonts import finish, setup
+    from sim.game.names import get_lang, show
 
-    setup()
+    cjk = setup() is not None
+
+    def name(option: str) -> str:
+        return show(option, "zh") if cjk and get_lang() == "zh" else option
 
     t = result.table
     unit = MEASURES[result.measure].unit
@@ -77,7 +83,7 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
               "tab:blue" if s.startswith("not") else "tab:gray" for s in t["status"]]
     for yi, ev, lo, hi, col in zip(y, t["ev"], t["ev_lo"], t["ev_hi"], colors, strict=True):
         ax1.errorbar([ev], [yi], xerr=[[ev - lo], [hi - ev]], fmt="o", color=col, capsize=3)
-    ax1.set_yticks(y, t["option"])
+    ax1.set_yticks(y, [name(o) for o in t["option"]])
     ax1.set_xlabel(f"EV per deal ({unit}), {stats.level_label(result.level)} CI")
     ax1.set_title(f"{result.hand}, seat {result.seat}: n = {result.n:,}")
     ax1.grid(axis="x", alpha=0.3)
@@ -92,7 +98,7 @@ def plot_exposure(result: ExposureResult, path: str) -> str:
         row = t[t["option"] == best].iloc[0]
         ax2.axvline(0, color="gray", lw=1, ls="--")
         ax2.axvline(row["delta"], color="k", lw=1)
-        ax2.set_title(f"Δ per deal, {best} − none: mean {row['delta']:+.2f} "
+        ax2.set_title(f"Δ per deal, {name(best)} − {name('none')}: mean {row['delta']:+.2f} "
                       f"[{row['delta_lo']:+.2f}, {row['delta_hi']:+.2f}], "
                       f"P(Δ>0) {row['p_gain']:.1%}", fontsize=9)
         ax2.set_xlabel(f"Δ ({unit})")

@@ -204,7 +204,10 @@ def _run_sections(folder: Path, manifest: dict, progress: Progress = None,
                     summ.loc[k, f"{r['metric']} {col}"] = r[key]
                 summ.loc[k, "n"] = r["n"]
     n = int(summ["n"].iloc[0]) if len(summ) else 0
-    scores, rates = _score_display(summ, ["seat", "player", "exposure"], level)
+    from sim.game.names import show_policy  # fixed:SQ,HA as the text names it (fixed:猪,红桃A)
+
+    shown = summ.assign(exposure=summ["exposure"].map(show_policy))
+    scores, rates = _score_display(shown, ["seat", "player", "exposure"], level)
     sec = Section("Summary per seat", text=[
         f"{n:,} deals. Scores are means per deal ± the half-width of their "
         f"{level_label(level)} confidence interval (mean ± {z_value(level):.2f}·sd/√n). "
@@ -244,9 +247,11 @@ def _rotation_section(rows: list[dict], spec: dict,
                       level: float) -> tuple[Section, dict[str, pd.DataFrame]]:
     """"Which policy wins" of a rotated job (sim/jobs/rotation.py): the entries best first
     and every paired difference (``rows``: :func:`sim.jobs.rotation.comparison_rows`)."""
+    from sim.game.names import show_policy
     from sim.jobs.rotation import comparison_tables, format_comparison, legend
 
-    scores, pairs, n = comparison_tables(rows, spec["players"], spec["exposures"])
+    scores, pairs, n = comparison_tables(rows, spec["players"],
+                                         [show_policy(e) for e in spec["exposures"]])
     lab = level_label(level)
     st = pd.DataFrame({"rank": [s["rank"] for s in scores],
                        "policy": [s["label"] for s in scores],
@@ -554,8 +559,11 @@ def build_report(results: str | Path, measure: str = "zero_sum",
     else:
         secs, data = _run_sections(folder, manifest, progress, level)
         title = "gongzhu-sim run report"
-    players = ", ".join(f"{p}/{e}" for p, e in zip(spec.get("players", []),
-                                                   spec.get("exposures", []), strict=False))
+    from sim.game.names import show_policy
+
+    players = ", ".join(f"{p}/{show_policy(e)}" for p, e in zip(spec.get("players", []),
+                                                                spec.get("exposures", []),
+                                                                strict=False))
     subtitle = (f"{int(spec.get('deals', 0)):,} deals, seed {spec.get('seed')}, "
                 f"{rules.get('variant', 'solo')}, {deck}; players (strategy/exposure) by seat: "
                 f"{players}. "

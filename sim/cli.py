@@ -108,20 +108,27 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:  # CardError, RulesError, StrategyError, ...
+            from sim.core.i18n import error_text
             from sim.game.cards import quote_typed
 
-            # a part of an argument quoted as the card reader saw it ('♥Z') as typed ('红桃Z')
-            click.echo(f"Error: {quote_typed(str(exc), *ctx.meta.get('typed', ()))}", err=True)
+            # a part of an argument quoted as the card reader saw it ('♥Z') as typed ('红桃Z');
+            # the message in Chinese when chosen, after the same "Error: " scripts look for
+            msg = quote_typed(str(exc), *ctx.meta.get("typed", ()))
+            click.echo(f"Error: {error_text(msg)}", err=True)
             sys.exit(2)
         except click.BadParameter as exc:
             if not isinstance(getattr(exc.param, "type", None), click.Path):
                 raise
             # a path problem (missing file, a folder where a file belongs, ...) is one
             # line like every other path problem, not a usage message
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            from sim.core.i18n import error_text
+
+            click.echo(f"Error: {error_text(exc.format_message())}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:  # a command with results so far prints them itself
-            click.echo(INTERRUPTED_EARLY, err=True)
+            from sim.core.i18n import tr
+
+            click.echo(tr("interrupted_early"), err=True)
             sys.exit(130)
 
 

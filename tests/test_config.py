@@ -141,6 +141,29 @@ def test_bad_config_values(tmp_path, text, match):
         build_spec(write(tmp_path, text))
 
 
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ('deals = "２００"', "deals", 200),
+    ('deals = "１，０００"', "deals", 1000),
+    ('deals = "1_000"', "deals", 1000),
+    ('seed = "＋７"', "seed", 7),
+    ('jobs = " ２ "', "jobs", 2),
+    ('backend = "dask"\nscheduler = "tcp://h:1"\nscheduler_timeout = "２．５"',
+     "scheduler_timeout", 2.5),
+])
+def test_numbers_given_as_strings_read_as_typed_in_chinese(tmp_path, text, field, value):
+    """A number a config gives as a string in full-width digits or with digit groups reads
+    as the command line's number options read it."""
+    got = getattr(build_spec(write(tmp_path, text)), field)
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("text", ['deals = "２００ 局"', 'deals = "２.５"', 'seed = "0x10"',
+                                  'scheduler_timeout = "nan"'])
+def test_strings_that_are_no_number_are_still_refused(tmp_path, text):
+    with pytest.raises(InputError, match="must be"):
+        build_spec(write(tmp_path, text))
+
+
 def test_malformed_toml_and_missing_file(tmp_path):
     with pytest.raises(InputError, match="not valid TOML"):
         build_spec(write(tmp_path, "deals = [1,\n"))

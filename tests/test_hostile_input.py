@@ -254,7 +254,9 @@ def test_a_chinese_suit_without_a_rank_is_answered_with_the_chinese_forms(text):
     with pytest.raises(CardError) as err:
         parse_cards(text)  # said only "unknown card '♠'", without the Chinese forms
     assert "unknown card" in str(err.value) and CHINESE_FORMS in str(err.value)
-    _one_error_line(_run("score", text, "-", "-", "-"), CHINESE_FORMS)
+    _one_error_line(_run("--lang", "en", "score", text, "-", "-", "-"), CHINESE_FORMS)
+    # typed in Chinese (--lang auto): the message and its forms in Chinese
+    _one_error_line(_run("score", text, "-", "-", "-"), "中文写法：黑桃 红桃 方块 梅花")
 
 
 @pytest.mark.parametrize("manifest", ["[]", "{}", '{"chunks": "x"}', '{"chunks": [1]}',

@@ -319,3 +319,20 @@ def test_group_sums_equal_bincount_bit_for_bit():
         assert np.array_equal(gs.pair_sum[p], want)
         assert np.array_equal(gs.pair_count[p],
                               np.bincount(key, minlength=size * size).reshape(size, size))
+
+
+def test_a_report_written_under_chinese_names_fixed_cards_in_chinese(tmp_path):
+    """``--lang zh``: the report's policy names carry the cards' Chinese names, as the run's
+    text does (``fixed:猪,红桃A``); the numbers are the English report's."""
+    def report(lang: str) -> str:
+        out = tmp_path / lang
+        r = CliRunner().invoke(main, ["--lang", lang, "run", "--deals", "200", "--seed", "2",
+                                      "--jobs", "1", "--players", "heuristic", "--no-rotate",
+                                      "--exposure", "fixed:SQ,HA,never,never,rule",
+                                      "--out", str(out)])
+        assert r.exit_code == 0, r.output
+        return (out / "report.md").read_text(encoding="utf-8")
+
+    en, zh = (report(lang).split("## Provenance")[0] for lang in ("en", "zh"))
+    assert en.count("fixed:SQ,HA") == zh.count("fixed:猪,红桃A") >= 2 and "fixed:SQ" not in zh
+    assert re.findall(r"[-+]?\d+\.\d+", zh) == re.findall(r"[-+]?\d+\.\d+", en)

@@ -85,9 +85,12 @@ def test_a_chinese_record_is_answered_with_chinese_card_names(tmp_path):
     p = tmp_path / "bad.txt"
     p.write_text("seat 0: 黑桃AKQ8 红桃KQJ 方块J84 梅花AQ5\nexposed: seat 0: 羊\nleader 3\n"
                  "trick 1: C2 羊 CK CJ\n", encoding="utf-8")
-    r = CliRunner().invoke(main, ["review", str(p), "-q"])
+    r = CliRunner().invoke(main, ["review", str(p), "-q"])  # in Chinese, as the record is
     assert r.exit_code == 2, r.output
-    assert r.output.startswith("Error: trick 1: seat 0 may not play 羊: must follow suit"), \
+    assert r.output == ("Error: 第 1 墩：座位 0 不能出 羊：必须跟出同花色（首家出 ♣，这手牌有 "
+                        "♣5 ♣Q ♣A；RULES §4）\n")
+    r = CliRunner().invoke(main, ["--lang", "en", "review", str(p), "-q"])
+    assert r.output.startswith("Error: trick 1: seat 0 may not play ♦J: must follow suit"), \
         r.output
 
 

@@ -78,8 +78,9 @@ def advise(hand, seat, first_leader, plays, exposed, later_deal, players, precis
                                 precision, max_worlds, seed, kwargs)
     _print(result, pos, fmt, describe)
     if result.stopped == "interrupted":
-        click.echo(f"Interrupted (Ctrl-C) after {result.worlds} worlds: the estimate above "
-                   "uses those", err=True)
+        from sim.core.i18n import tr
+
+        click.echo(tr("advise.interrupted", worlds=result.worlds), err=True)
         sys.exit(130)
 
 

@@ -39,6 +39,7 @@ from sim.commands.options import (
     rules_options,
     scheduler_options,
 )
+from sim.core.i18n import tr
 from sim.core.stats import DECK_SCALE, default_precision
 from sim.jobs import progress
 from sim.jobs.progress import duration as _duration  # one rounding of a time left everywhere
@@ -216,8 +217,7 @@ def expose(players, tables, fmt, quiet, **params):
         opts, progress=None if quiet else _Progress,
         notes=not quiet, tables=tables)
     if interrupted:
-        click.echo(f"Interrupted: {len(results)} of {n_hands} hand(s) with an estimate "
-                   f"(the last after {results[-1].n:,} deals); the estimate so far follows.",
+        click.echo(tr("expose.interrupted", k=len(results), n=n_hands, deals=results[-1].n),
                    err=True)
     if fmt == "json":
         click.echo(json.dumps(to_json(results), ensure_ascii=False, indent=1))
@@ -233,7 +233,7 @@ def expose(players, tables, fmt, quiet, **params):
         except OSError as exc:
             raise InputError(f"cannot write the plot to {plot}: {exc}") from None
         if fmt == "text":
-            click.echo(f"plot written to {plot}")
+            click.echo(tr("plot_written", path=plot))
     if interrupted:
         sys.exit(130)
 
@@ -369,10 +369,11 @@ def expose_results(opts: ExposeOptions, *, progress=None, notes=True, partial=No
     results = []
     interrupted = False
     for i, (where, text) in enumerate(hands):
-        label = f"hand {i + 1}/{len(hands)}: " if len(hands) > 1 else ""
+        label = (tr("progress.hand", i=i + 1, n=len(hands)) if len(hands) > 1 else "")
         per_table = []
         for k, (t, p, o, cap, b) in enumerate(runs):
-            tlabel = label + (f"table {t} ({k + 1}/{len(runs)}): " if t is not None else "")
+            tlabel = label + (tr("progress.table", t=t, k=k + 1, n=len(runs))
+                              if t is not None else "")
             prog = None if progress is None else progress(tlabel, target)
             try:
                 res = analyse_exposure(
@@ -415,15 +416,10 @@ def _two_deck_search_note(max_deals: int, default_cap: bool) -> str:
     an explicit cap costs (about SEARCH_COST2× a one-deck search deal,
     scripts/bench_expose_search.py)."""
     if default_cap:
-        return (f"note: two decks with search: the default cap is {max_deals} deals (a "
-                f"two-deck search deal costs about {SEARCH_COST2}× a one-deck one, so this "
-                f"takes about as long as the one-deck default of {SEARCH_MAX_DEALS:,}); give "
-                "--max-deals for a tighter estimate")
-    return (f"note: two decks with search: {max_deals:,} deals take about "
-            f"{max_deals / SEARCH_MAX_DEALS2:.3g}× the default run of {SEARCH_MAX_DEALS2} deals "
-            f"(a two-deck search deal costs about {SEARCH_COST2}× a one-deck one); the progress "
-            "line shows "
-            "the time left")
+        return tr("note.two_search_default", cap=max_deals, cost=SEARCH_COST2,
+                  one=SEARCH_MAX_DEALS)
+    return tr("note.two_search", n=max_deals, x=max_deals / SEARCH_MAX_DEALS2,
+              default=SEARCH_MAX_DEALS2, cost=SEARCH_COST2)
 
 
 def _hands(hand: tuple[str, ...], hands_file: str | None) -> list[tuple[str, str]]:
@@ -496,21 +492,21 @@ class _Progress:
         self.shown = True
         elapsed = now - self.t0
         left = self.clock.left(n, cap, now)
-        compiled = self.clock.compile_text()
+        compiled = self.clock.compile_text(None)
         about = ""
         if (left is not None and n < cap and self.precision > 0 and math.isfinite(hw)
                 and hw > self.precision):
             need = n * (hw / self.precision) ** 2
             if need < cap:
-                about = f", about {_duration(self.clock.left(n, need, now))} to the target"
+                about = tr("progress.about", t=_duration(self.clock.left(n, need, now), None))
         if compiled:  # no rate from a batch that waited for the compile
-            tail = f", {compiled}"
+            tail = tr("progress.tail", text=compiled)
         elif left is not None and n < cap:
-            tail = f"{about}, at most {_duration(left)} left"
+            tail = about + tr("progress.left", t=_duration(left, None))
         else:
             tail = ""
-        msg = (f"expose: {self.label}{n:,} deals (cap {cap:,}), largest Δ half-width "
-               f"{hw:.3g}, target {self.precision:g}, {elapsed:.0f} s" + tail)
+        msg = tr("progress.expose", label=self.label, n=n, cap=cap, hw=hw, p=self.precision,
+                 el=elapsed, tail=tail)
         if self.tty:
             click.echo("\r" + msg + "\x1b[K", nl=False, err=True)
         else:
@@ -529,10 +525,8 @@ class _Progress:
         need = samples_needed(n, hw, self.precision)
         if not (math.isfinite(need) and need > cap):
             return
-        msg = (f"expose: {self.label}note: the precision target {self.precision:g} needs about "
-               f"{round_needed(need):,} deals (largest Δ half-width {hw:.3g} after {n:,}), more "
-               f"than the cap of {cap:,}: the run stops at the cap with a half-width of about "
-               f"{hw * math.sqrt(n / cap):.3g}; give --precision or --max-deals to change it")
+        msg = tr("progress.unreachable", label=self.label, p=self.precision,
+                 need=round_needed(need), hw=hw, n=n, cap=cap, hw_cap=hw * math.sqrt(n / cap))
         if self.tty and self.shown:
             click.echo("\r" + msg + "\x1b[K", err=True)
         else:

@@ -94,6 +94,7 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
     """
     from sim.analysis.review.compute import ReviewSettings
     from sim.analysis.review.compute import review as run_review
+    from sim.core.i18n import tr
     from sim.errors import InputError
     from sim.game.cards import split_commas
     from sim.game.names import note_text
@@ -128,8 +129,9 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
 
     def progress(done: int, total: int, what: str) -> None:
         t = lines.elapsed()
-        left = f", about {duration(t / done * (total - done))} left" if done else ""
-        lines(f"{done} of {total} positions, {duration(t)}{left} (now {what})")
+        left = tr("review.left", t=duration(t / done * (total - done))) if done else ""
+        lines(tr("review.progress", done=done, total=total, t=duration(t), left=left,
+                 what=what))
 
     result = run_review(rec, settings, progress=progress)
     from sim.analysis.review.format import format_html, format_text, to_json
@@ -142,14 +144,13 @@ def review(record, deal, seats, players, opponents, tables, precision, max_world
         body = format_text(result) + "\n"
     if out:
         _write(out, body)
-        click.echo(f"review written to {out}", err=True)
+        click.echo(tr("review.written", path=out), err=True)
     else:
         click.echo(body, nl=False)
     if result.stopped == "interrupted":
         n = len(result.decisions) + len(result.exposure)
-        where = f"the review in {out}" if out else "the review above"
-        click.echo(f"Interrupted (Ctrl-C): {n} decision{'s' if n != 1 else ''} reviewed; "
-                   f"{where} holds those", err=True)
+        where = tr("review.where_out", path=out) if out else tr("review.where_above")
+        click.echo(tr("review.stopped", n=n, s="s" if n != 1 else "", where=where), err=True)
         sys.exit(130)
 
 
@@ -164,9 +165,10 @@ def _read(path: str) -> str:
     return read_text(path, f"the record {path}")
 
 
-#: How a review begins in each --format (text, json, html): an existing --out file is
-#: replaced only when it begins so (an earlier review), never a file review did not write.
-_REVIEW_STARTS = (b"review of ", b'{\n "decisions": ',
+#: How a review begins in each --format (text in English and in Chinese, json, html): an
+#: existing --out file is replaced only when it begins so (an earlier review), never a file
+#: review did not write.
+_REVIEW_STARTS = (b"review of ", "复盘".encode(), b'{\n "decisions": ',
                   b'<!doctype html><html><head><meta charset="utf-8"><title>gongzhu-sim review')
 
 

@@ -178,12 +178,14 @@ def compiling_note(seconds: float | None = None, measured: bool = True) -> str:
     ``measured`` (the last compile of this kernel on this machine) or a typical figure
     (:data:`TYPICAL_SECONDS`, said as such: a table seating ``search`` or ``greedy`` takes
     longer)."""
+    from sim.core.i18n import tr
+
     if seconds:
-        span = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
-        about = f"; about {span} on this machine" if measured else f"; typically {span} or more"
+        span = (tr("dur.s", x=seconds) if seconds < 90 else tr("dur.min", x=seconds / 60))
+        about = tr("compiling.measured" if measured else "compiling.typical", t=span)
     else:
         about = ""
-    return f"{COMPILING}{about})…"
+    return tr("compiling.note", about=about)
 
 
 def note_if_cold(*kernels, file=None, args=None, name: str | None = None,

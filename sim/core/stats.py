@@ -234,22 +234,33 @@ def samples_needed(n: int, half_width: float, target: float) -> float:
 # --------------------------------------------------------------------------- messages
 
 
-def undefined_warning(count: int, what: str = "interval") -> str:
-    """The one-line warning for ``count`` undefined intervals (empty string for 0)."""
+def undefined_warning(count: int, what: str = "interval", lang: str = "en") -> str:
+    """The one-line warning for ``count`` undefined intervals (empty string for 0), in
+    ``lang`` (``"en"``; ``"zh"``, or None: the chosen language, sim/core/i18n.py)."""
     if count <= 0:
         return ""
     s = "" if count == 1 else "s"
+    if lang != "en" and what == "interval":
+        from sim.core.i18n import tr
+
+        return tr("warn.undefined", lang, count=count, s=s, na=NA)
     return (f"warning: {count} {what}{s} undefined (n < 2 or every outcome equal), "
             f"shown as {NA}")
 
 
-def small_n_warning(n: int, min_n: int = MIN_RELIABLE_N, what: str = "deals") -> str:
-    """The one-line warning for intervals from fewer than ``min_n`` deals (empty otherwise).
+def small_n_warning(n: int, min_n: int = MIN_RELIABLE_N, what: str = "deals",
+                    lang: str = "en") -> str:
+    """The one-line warning for intervals from fewer than ``min_n`` deals (empty otherwise),
+    in ``lang`` (``"en"``; ``"zh"``, or None: the chosen language, sim/core/i18n.py).
 
     ``what`` names the unit ``n`` counts: ``deals``, or ``holders`` in a two-deck study
     (every seat dealt a copy is a row, so n is not the number of deals)."""
     if n >= min_n or n < 2:
         return ""
+    if lang != "en" and what == "deals":
+        from sim.core.i18n import tr
+
+        return tr("warn.small_n", lang, n=n, min_n=min_n, what=what)
     return (f"warning: intervals from {n:,} {what} are approximate (the scores are "
             f"heavy-tailed; they hold their level from about {min_n:,} {what})")
 

@@ -4,7 +4,9 @@
 The command line chooses the language once per command (``gongzhu-sim --lang``; by default
 Chinese when a card or option was typed with Chinese characters) with :func:`set_lang`;
 the text formatters of ``expose``, ``advise``, ``review``, ``score``, ``trace``, ``run`` and
-``compare`` name cards through :func:`show` (policies through :func:`show_policy`).  JSON,
+``compare`` name cards through :func:`show` (policies through :func:`show_policy`); the
+other words of ``expose``, ``advise`` and ``review`` come from sim/core/i18n.py in the same
+language.  JSON,
 CSV and Parquet outputs always carry the English labels, so scripts read the same keys
 whichever language a person reads.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from sim.core.i18n import tr, use_lang
 from sim.game import cards as _cards
 from sim.game.cards import RANKS, SUITS, _has_cjk, card_symbol, parse_card
 
@@ -42,6 +45,7 @@ def set_lang(lang: str, auto: bool = False) -> None:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
     _lang, _auto = lang, auto
+    use_lang(lang)  # the other words of printed text (sim/core/i18n.py) follow
 
 
 def note_text(text: str) -> None:
@@ -111,13 +115,14 @@ def show(label: str, style: str | None = None) -> str:
         return label
 
 
-def expose_text(option: str) -> str:
-    """The recommendation's words for exposure option ``option`` (an English label):
-    ``expose nothing`` (Chinese chosen: ``expose nothing (不亮)``) or ``expose SQ+DJ``
-    (``expose 猪+羊``)."""
+def expose_text(option: str, lang: str | None = None, style: str | None = None) -> str:
+    """The recommendation's words for exposure option ``option`` (an English label) in
+    ``lang`` (None: :func:`get_lang`): ``expose nothing`` or ``expose SQ+DJ``; in Chinese
+    ``不亮牌`` or ``亮 猪+羊`` (sim/core/i18n.py).  The cards are named as :func:`show` names
+    them in ``style``."""
     if option == "none":
-        return "expose nothing" + (f" ({ZH_NONE})" if _lang == "zh" else "")
-    return "expose " + show(option)
+        return tr("expose.nothing", lang)
+    return tr("expose.cards", lang, cards=show(option, style))
 
 
 def show_policy(name: str) -> str:

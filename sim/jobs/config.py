@@ -252,7 +252,28 @@ def load_toml(path: str | Path) -> dict[str, Any]:
         raise InputError(f"config file {path} is not valid TOML: {exc}") from None
 
 
+def typed_number(v: Any) -> Any:
+    """A number a config gives as a string, as a Chinese input method types it — full-width
+    digits, point and sign (``"２００"``, ``"２．５"``), digit groups (``"1,000"``,
+    ``"１，０００"``, ``"1_000"``) — as the int or float it reads as, the way the command
+    line's number options read them (sim/commands/choices.py); any other value unchanged
+    (the caller reports it)."""
+    import re
+
+    if not isinstance(v, str):
+        return v
+    from sim.game.cards import ascii_commas
+
+    text = ascii_commas(v).strip().replace(",", "").replace("_", "")
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text):
+        return float(text)
+    return v
+
+
 def _int(key: str, v: Any, lo: int, where: str, hi: int | None = None) -> int:
+    v = typed_number(v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise InputError(f"{key} must be an integer{where}, got {v!r}")
     if v < lo or (hi is not None and v > hi):
@@ -380,6 +401,7 @@ def _check(values: dict[str, Any], where: str) -> dict[str, Any]:
                                  f"got {v!r}")
             out[key] = v
         elif key == "scheduler_timeout":
+            v = typed_number(v)
             if not is_timeout(v):
                 raise InputError(f"scheduler_timeout must be a finite number of seconds > 0"
                                  f"{where}, got {v!r}")

@@ -24,8 +24,17 @@ INTERVAL = 5.0
 FIRST = 2.0
 
 
-def duration(seconds: float) -> str:
-    """``42 s``, ``7 min``, ``2.5 h``: a time, rounded for a progress line."""
+def duration(seconds: float, lang: str | None = "en") -> str:
+    """``42 s``, ``7 min``, ``2.5 h``: a time, rounded for a progress line; in ``lang``
+    (``"en"``; ``"zh"`` ``42 秒``, or None: the chosen language, sim/core/i18n.py)."""
+    if lang != "en":
+        from sim.core.i18n import tr
+
+        if seconds < 90:
+            return tr("dur.s", lang, x=seconds)
+        if seconds < 5400:
+            return tr("dur.min", lang, x=seconds / 60)
+        return tr("dur.h", lang, x=seconds / 3600)
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:
@@ -76,14 +85,17 @@ class RateClock:
         r = self.rate(done, now)
         return None if r is None else max(0.0, total - done) / r
 
-    def compile_text(self) -> str:
+    def compile_text(self, lang: str | None = "en") -> str:
         """``compiling kernels (first run only), 40 s so far`` while compiling, ``kernels
-        compiled in 40 s (first run only)`` right after, else empty."""
+        compiled in 40 s (first run only)`` right after, else empty; in ``lang`` (``"en"``;
+        None: the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
+
         if kernel_cache.compiling():
-            return (f"compiling kernels (first run only), "
-                    f"{duration(kernel_cache.compile_seconds() - self.compile0)} so far")
+            t = duration(kernel_cache.compile_seconds() - self.compile0, lang)
+            return tr("compiling.now", lang, t=t)
         if self.just_compiled and self.compiled > 0.5:
-            return f"kernels compiled in {duration(self.compiled)} (first run only)"
+            return tr("compiling.done", lang, t=duration(self.compiled, lang))
         return ""
 
 

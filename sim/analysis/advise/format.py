@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from sim.analysis.advise.position import Position, play_str, public_replay
+from sim.core.i18n import tr
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import SUIT_SYMBOLS, suit_of
-from sim.game.names import ljust, show
+from sim.game.names import ljust, rjust, show
 
 
 def describe(pos: Position) -> str:
@@ -19,9 +20,10 @@ def describe(pos: Position) -> str:
     led = ""
     if k:
         first = pos.plays[len(pos.plays) - k]
-        led = f", {SUIT_SYMBOLS[suit_of(first if isinstance(first, int) else first[0])]} led"
-    return (f"seat {pos.seat} to play at trick {t + 1}{led}"
-            + (f" (on the trick: {on})" if on else " (leads)"))
+        led = tr("advise.led",
+                 suit=SUIT_SYMBOLS[suit_of(first if isinstance(first, int) else first[0])])
+    return tr("advise.position", seat=pos.seat, trick=t + 1, led=led,
+              on=tr("advise.on", plays=on) if on else tr("advise.leads"))
 
 
 def format_text(result, pos: Position, describe=describe) -> str:
@@ -29,17 +31,19 @@ def format_text(result, pos: Position, describe=describe) -> str:
     the position, the worlds, per legal play its EV, 95% CI, Δ to the best with the paired
     95% CI of that Δ (``—`` on the recommended play, whose Δ is 0 by definition) and n, and
     the recommendation."""
-    lines = [f"{describe(pos)}; players {', '.join(dict.fromkeys(result.players))}"]
+    lines = [tr("advise.players", position=describe(pos),
+                players=", ".join(dict.fromkeys(result.players)))]
     if not result.simulated:
-        lines.append(f"only one legal card: {show(result.cards[0].card)} (no simulation)")
+        lines.append(tr("advise.only", card=show(result.cards[0].card)))
         return "\n".join(lines)
-    unit = "zero-sum" if result.measure == "zero-sum" else "team share"
-    how = {"precision": "precision reached",
-           "interrupted": "interrupted by Ctrl-C"}.get(result.stopped,
-                                                      f"--max-worlds {result.worlds}")
-    lines.append(f"{result.worlds} sampled worlds ({how}); outcome: {unit} points per deal")
-    lines.append(f"  {'card':6} {'EV':>8} {'95% CI':>19} {'Δ best':>8} {'Δ best 95% CI':>17}"
-                 f" {'n':>6}")
+    unit = tr("advise.unit.zero-sum" if result.measure == "zero-sum"
+              else "advise.unit.team share")
+    how = (tr(f"advise.how.{result.stopped}") if result.stopped in ("precision", "interrupted")
+           else tr("advise.how.max-worlds", worlds=result.worlds))
+    lines.append(tr("advise.worlds", worlds=result.worlds, how=how, unit=unit))
+    lines.append(f"  {ljust(tr('col.card'), 6)} {rjust(tr('ev'), 8)} "
+                 f"{rjust(tr('col.ci95'), 19)} {rjust(tr('col.dbest'), 8)} "
+                 f"{rjust(tr('col.dbest_ci'), 17)} {'n':>6}")
     for c in result.cards:
         best = c.play == result.recommended
         ci = fmt_interval(c.ci_low, c.ci_high, digits=1)
@@ -47,7 +51,7 @@ def format_text(result, pos: Position, describe=describe) -> str:
         lines.append(f"{'▶' if best else ' '} {ljust(show(c.card), 6)} {c.ev:+8.1f} {ci:>19} "
                      f"{c.delta:+8.1f} {dci:>17} {c.n:6d}")
     best = next(c for c in result.cards if c.play == result.recommended)
-    lines.append(f"recommended: {show(best.card)}  (P(best) {result.p_best:.2f})")
+    lines.append(tr("advise.recommended", card=show(best.card), p=result.p_best))
     return "\n".join(lines)
 
 

@@ -16,10 +16,13 @@ import math
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
+from sim.core.i18n import tr, tr_or
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
 from sim.game.names import expose_text, show, show_cards, show_named_card, width
+
+_tr = tr  # the functions of several tables name their TablesResult ``tr``
 
 ROW_KEYS = ["option", "status", "n", "ev", "ev_se", "ev_lo", "ev_hi", "delta", "delta_se",
              "delta_lo", "delta_hi", "p_gain", "p_loss", "p_tie", "vs_best", "vs_best_lo",
@@ -63,7 +66,8 @@ def to_json(results: list) -> dict:
         "settings": settings,
         "runs": [{"hand": r.hand, "seat": r.seat, "n": r.n, "stop": r.stop,
                   "max_half_width": _clean(r.max_half_width), "recommended": r.recommended,
-                  "stop_text": r.stop_text(), "level": r.level, "warnings": r.warnings()}
+                  "stop_text": r.stop_text("en"), "level": r.level,
+                  "warnings": r.warnings("en")}
                  for r in results],
         "rows": [row for r in results for row in _rows(r)],
     }
@@ -121,7 +125,7 @@ def seat_order(names: list[str], seat: int) -> str:
     if len(set(names)) == 1:
         return names[0]
     seats = ", ".join(str(p) for p in range(4) if p != seat)
-    return f"{', '.join(names)} (seats {seats})"
+    return tr("seats_list", names=", ".join(names), seats=seats)
 
 
 def format_text(res) -> str:
@@ -133,24 +137,18 @@ def format_text(res) -> str:
     s = res.settings
     t = res.table
     r = res.rules
-    unit = s["unit"]
-    teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
+    unit = _unit(s["unit"])
     opp = seat_order(s["opponents"], res.seat)
     oexp = seat_order(s["opponents_exposure"], res.seat)
     lines = [
-        f"Exposure EV — seat {res.seat} holds {res.hand}   "
-        + "  ".join(hand_rows(parse_hand(res.hand, decks=r.decks))),
-        f"{deck_spec(r).name}, {teams}; player {s['player']}; "
-        f"opponents {opp}; "
-        f"their exposure {oexp}; seed {res.seed}",
+        tr("expose.title", seat=res.seat, hand=res.hand,
+           rows="  ".join(hand_rows(parse_hand(res.hand, decks=r.decks)))),
+        tr("expose.settings", decks=tr(f"deck.{deck_spec(r).name}"), teams=_teams(r),
+           player=s["player"], opponents=opp, exposure=oexp, seed=res.seed),
     ]
     if s["known"]:
-        lines.append("known: " + "; ".join(f"seat {p}: {show_cards(c)}"
-                                            for p, c in s["known"].items()))
-    lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
-                 f"exposing nothing on the same deals; {level_label(res.level)} CIs; "
-                 "P(Δ>0) = share of deals on which the option scored more than exposing "
-                 "nothing, ties = the same (shares of deals, not confidences)")
+        lines.append(_known(s["known"]))
+    lines.append(tr("expose.value", unit=unit, seat=res.seat, level=level_label(res.level)))
     lines.append("")
     rows = []
     for rec in t.to_dict("records"):
@@ -162,21 +160,19 @@ def format_text(res) -> str:
             "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
             "" if is_none else f"{rec['p_gain']:.1%}",
             "" if is_none else f"{rec['p_tie']:.1%}",
-            "" if rec["status"] == "worse than best" else rec["status"],
+            "" if rec["status"] == "worse than best" else _status(rec["status"]),
         ])
-    ci = f"{level_label(res.level)} CI"
-    lines += _grid(["", "option", "EV", ci, "Δ vs none", ci, "P(Δ>0)", "ties", ""], rows,
-                    {2, 4, 6, 7})
+    ci = tr("ci", level=level_label(res.level))
+    lines += _grid(["", tr("col.option"), tr("ev"), ci, tr("col.delta"), ci, "P(Δ>0)",
+                    tr("col.ties"), ""], rows, {2, 4, 6, 7})
     if s["same_as"]:
         same = sorted(set(s["same_as"].values()))
-        lines.append(f"{', '.join(map(show, s['same_as']))}: the fourth card is then exposed "
-                     f"automatically (RULES §3), so they play exactly as "
-                     f"{' / '.join(map(show, same))}.")
+        lines.append(tr("expose.same_as", options=tr("comma").join(map(show, s["same_as"])),
+                        same=" / ".join(map(show, same))))
     lines.append("")
     copies = deck_spec(r).copies
-    lines.append(f"components for seat {res.seat} ({_TOOK[copies]} 满红 = all {13 * copies} "
-                 f"hearts, 满贯 = all {16 * copies} scoring cards, hearts = mean heart points; "
-                 "change vs none in brackets)")
+    lines.append(tr("expose.components", seat=res.seat, took=tr(f"expose.took{copies}"),
+                    hearts=13 * copies, scoring=16 * copies))
     crow = []
     for rec in t.to_dict("records"):
         cells = [show(rec["option"])]
@@ -186,18 +182,37 @@ def format_text(res) -> str:
         crow.append(cells)
     heads = [f"{sym} {show_named_card(word)}" for sym, word in
              (("♠Q", "pig"), ("♦J", "sheep"), ("♣10", "transformer"))]
-    lines += _grid(["option", *heads, "满红", "满贯", "hearts"], crow, set())
+    lines += _grid([tr("col.option"), *heads, "满红", "满贯", tr("col.hearts")], crow, set())
     lines.append("")
-    lines.append(f"n = {res.n:,} deals (every option played on each). {res.stop_text()}")
+    lines.append(tr("expose.n", n=res.n, stop=res.stop_text()))
     best = t.iloc[0]
     what = expose_text(best["option"])
-    lines.append(f"Recommendation: {what} (EV {_num(best['ev'])} {unit}).")
+    lines.append(tr("expose.recommendation", what=what, ev=_num(best["ev"]), unit=unit))
     lines += res.warnings()
     return "\n".join(lines)
 
 
-#: How a component counts a card, by copies of each card.
-_TOOK = {1: "share of deals it took the card,", 2: "mean copies it took of the card, 0–2;"}
+def _unit(unit: str) -> str:
+    """A measure's unit (``zero-sum points``, ``元宝`` …) in the chosen language."""
+    return tr_or(f"unit.{unit}", unit)
+
+
+def _status(status: str) -> str:
+    """An option's status (``recommended``, ``not distinguishable from best``) in the
+    chosen language."""
+    return tr_or(f"status.{status}", status)
+
+
+def _teams(rules) -> str:
+    """The team variant for a settings line: ``solo``, ``partners (0+2 vs 1+3)``."""
+    return tr_or(f"team.{rules.variant}", rules.variant)
+
+
+def _known(known: dict) -> str:
+    """``known: seat 1: SA SK; seat 2: …`` (the ``--known`` cards) in the chosen language."""
+    return tr("expose.known", seats=tr("sep").join(
+        tr("expose.known_seat", seat=p, cards=show_cards(c)) for p, c in known.items()))
+
 
 _MARKS = {"recommended": "▶", "not distinguishable from best": "≈"}
 
@@ -224,7 +239,7 @@ def format_markdown(results: list) -> str:
         for rec in res.table.to_dict("records"):
             is_none = rec["option"] == "none"
             out.append("| " + " | ".join([
-                _MARKS.get(rec["status"], ""), f"`{rec['option']}`", _num(rec["ev"]),
+                _MARKS.get(rec["status"], ""), f"`{show(rec['option'])}`", _num(rec["ev"]),
                 _fmt_ci(rec["ev_lo"], rec["ev_hi"]),
                 "0" if is_none else _num(rec["delta"], 2, True),
                 "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
@@ -233,13 +248,13 @@ def format_markdown(results: list) -> str:
         out += ["", "| option | ♠Q pig | ♦J sheep | ♣10 transformer | 满红 | 满贯 | hearts |",
                 "|---|---:|---:|---:|---:|---:|---:|"]
         for rec in res.table.to_dict("records"):
-            cells = [f"`{rec['option']}`"]
+            cells = [f"`{show(rec['option'])}`"]
             for name in ("pig", "sheep", "transformer", "full_hearts", "grand_slam"):
                 cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
             cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
             out.append("| " + " | ".join(cells) + " |")
-        out += ["", f"n = {res.n:,} deals (every option played on each). {res.stop_text()}",
-                *res.warnings(), ""]
+        out += ["", f"n = {res.n:,} deals (every option played on each). "
+                f"{res.stop_text('en')}", *res.warnings("en"), ""]
     return "\n".join(out)
 
 
@@ -255,20 +270,20 @@ def _by_table(tr: TablesResult, option: str) -> dict:
 
 
 def _tables_json(results: list[TablesResult]) -> dict:
-    data = to_json([tr.first for tr in results])
+    data = to_json([x.first for x in results])
     data["settings"]["tables"] = list(results[0].tables)
-    for run, tr in zip(data["runs"], results, strict=True):
+    for run, tres in zip(data["runs"], results, strict=True):
         run["by_table"] = {t: {"n": r.n, "stop": r.stop,
                                "max_half_width": _clean(r.max_half_width),
                                "recommended": r.recommended, "player": r.settings["player"]}
-                           for t, r in zip(tr.played, tr.results, strict=False)}
-        run["recommendation"] = tr.recommendation_text()
+                           for t, r in zip(tres.played, tres.results, strict=False)}
+        run["recommendation"] = tres.recommendation_text("en", "ascii")
     k = 0
-    for tr in results:
-        for _ in range(len(tr.first.table)):
+    for tres in results:
+        for _ in range(len(tres.first.table)):
             row = data["rows"][k]
-            row["by_table"] = _by_table(tr, row["option"])
-            row["verdict"] = tr.verdict(row["option"])
+            row["by_table"] = _by_table(tres, row["option"])
+            row["verdict"] = tres.verdict(row["option"])
             k += 1
     return data
 
@@ -281,11 +296,11 @@ def _flat_row(row: dict) -> dict:
     return out
 
 
-def _table_players(tr: TablesResult) -> str:
+def _table_players(tr: TablesResult, lang: str | None = None) -> str:
     heroes = {r.settings["player"] for r in tr.results}
     if all(r.settings["player"] == t for t, r in zip(tr.played, tr.results, strict=False)):
-        return "the analysed seat plays the table's strategy too"
-    return f"the analysed seat plays {', '.join(sorted(heroes))}"
+        return _tr("tables.hero_same", lang)
+    return _tr("tables.hero", lang, names=", ".join(sorted(heroes)))
 
 
 def format_tables_text(tr: TablesResult) -> str:
@@ -295,24 +310,19 @@ def format_tables_text(tr: TablesResult) -> str:
     res = tr.first
     s = res.settings
     r = res.rules
-    unit = s["unit"]
-    teams = {"solo": "solo", "partners": "partners (0+2 vs 1+3)"}[r.variant]
+    unit = _unit(s["unit"])
     oexp = seat_order(s["opponents_exposure"], res.seat)
-    ci = f"{level_label(res.level)} CI"
+    ci = _tr("ci", level=level_label(res.level))
     lines = [
-        f"Exposure EV under {len(tr.tables)} tables — seat {res.seat} holds {res.hand}   "
-        + "  ".join(hand_rows(parse_hand(res.hand, decks=r.decks))),
-        f"{deck_spec(r).name}, {teams}; tables "
-        f"{', '.join(tr.tables)} (every other seat plays the table's strategy; "
-        f"{_table_players(tr)}); their exposure {oexp}; seed {res.seed}; the same deals "
-        "and random streams under every table",
+        _tr("tables.title", k=len(tr.tables), seat=res.seat, hand=res.hand,
+            rows="  ".join(hand_rows(parse_hand(res.hand, decks=r.decks)))),
+        _tr("tables.settings", decks=_tr(f"deck.{deck_spec(r).name}"), teams=_teams(r),
+            tables=", ".join(tr.tables), players=_table_players(tr), exposure=oexp,
+            seed=res.seed),
     ]
     if s["known"]:
-        lines.append("known: " + "; ".join(f"seat {p}: {show_cards(c)}"
-                                            for p, c in s["known"].items()))
-    lines.append(f"value: {unit} per deal for seat {res.seat}; Δ = paired difference vs "
-                 f"exposing nothing on the same deals; {ci}s; ▶ = a table's recommended "
-                 "option, ≈ not distinguishable from it")
+        lines.append(_known(s["known"]))
+    lines.append(_tr("tables.value", unit=unit, seat=res.seat, ci=ci))
     lines.append("")
     rows = []
     for opt in tr.options():
@@ -327,14 +337,14 @@ def format_tables_text(tr: TablesResult) -> str:
                 f"{rec['n']:,}",
                 tr.verdict_text(opt) if i == 0 and not is_none else "",
             ])
-    lines += _grid(["option", "table", "", "EV", ci, "Δ vs none", ci, "n", "verdict"], rows,
-                   {3, 5, 7})
+    lines += _grid([_tr("col.option"), _tr("col.table"), "", _tr("ev"), ci, _tr("col.delta"),
+                    ci, "n", _tr("col.verdict")], rows, {3, 5, 7})
     lines.append("")
     for t, r1 in zip(tr.played, tr.results, strict=False):
         lines.append(f"{t}: {r1.stop_text()}")
     if len(tr.played) < len(tr.tables):
-        lines.append(f"not played (interrupted): {', '.join(tr.tables[len(tr.played):])}")
-    lines.append(f"Recommendation: {tr.recommendation_text()}.")
+        lines.append(_tr("tables.not_played", tables=", ".join(tr.tables[len(tr.played):])))
+    lines.append(_tr("recommendation", what=tr.recommendation_text()))
     warns = [r1.warnings() for r1 in tr.results]
     if all(w == warns[0] for w in warns):  # the same under every table: said once
         lines += warns[0]
@@ -356,9 +366,9 @@ def tables_markdown(results: list[TablesResult]) -> str:
                 "|---|" + "---|" * len(tables) + "---|"]
         for tr in results:
             rec = tr.recommended()
-            cells = [f"`{rec[t]}`" if t in rec else "" for t in tables]
+            cells = [f"`{show(rec[t])}`" if t in rec else "" for t in tables]
             out.append(f"| `{tr.first.hand}` | " + " | ".join(cells) + " | "
-                       + tr.recommendation_text() + " |")
+                       + tr.recommendation_text("en") + " |")
         out.append("")
     for tr in results:
         res = tr.first
@@ -367,7 +377,8 @@ def tables_markdown(results: list[TablesResult]) -> str:
         decks = deck_spec(r).name
         out += [f"### Exposure EV under {len(tables)} tables — seat {res.seat} holds "
                 f"`{res.hand}`", "",
-                f"{decks}, {r.variant}; tables {', '.join(tables)} ({_table_players(tr)}); "
+                f"{decks}, {r.variant}; tables {', '.join(tables)} "
+                f"({_table_players(tr, 'en')}); "
                 f"seed {res.seed}; value: {res.settings['unit']} per deal, Δ paired vs "
                 f"exposing nothing [{ci}], the same deals under every table.", "",
                 "| option | " + " | ".join(f"Δ `{t}`" for t in tr.played) + " | verdict |",
@@ -380,10 +391,11 @@ def tables_markdown(results: list[TablesResult]) -> str:
                 cells.append((mark + " " if mark else "") + (
                     "0" if opt == "none" else f"{_num(rec['delta'], 2, True)} "
                     f"{_fmt_ci(rec['delta_lo'], rec['delta_hi'], True)}"))
-            out.append(f"| `{opt}` | " + " | ".join(cells) + f" | {tr.verdict_text(opt)} |")
+            out.append(f"| `{show(opt)}` | " + " | ".join(cells)
+                       + f" | {tr.verdict_text(opt, 'en')} |")
         out += ["", "n: " + "; ".join(f"{t} {r1.n:,} ({r1.stop})"
                                       for t, r1 in zip(tr.played, tr.results, strict=False)),
-                "", f"Recommendation: {tr.recommendation_text()}.", ""]
+                "", f"Recommendation: {tr.recommendation_text('en')}.", ""]
     return "\n".join(out)
 
 

@@ -184,52 +184,46 @@ class ExposureResult:
         j = self.options.index(option)
         return self.values[:, j] - self.values[:, 0]
 
-    def stop_text(self) -> str:
+    def stop_text(self, lang: str | None = None) -> str:
         """One line saying what stopped the run (precision, deal cap or Ctrl-C), or, for a
-        snapshot while it runs (``stop == "running"``), how far it is."""
+        snapshot while it runs (``stop == "running"``), how far it is; in ``lang`` (None:
+        the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
+
         hw = (f"{self.max_half_width:.2f}" if math.isfinite(self.max_half_width)
               else stats.NA)
-        ci = f"{stats.level_label(self.level)} CI"
+        ci = tr("ci", lang, level=stats.level_label(self.level))
+        what = tr("ev" if len(self.options) == 1 else "largest_delta", lang)
+        common = {"n": self.n, "cap": self.max_deals, "ci": ci, "hw": hw, "p": self.precision}
         if self.stop == "running":  # a snapshot while deals accumulate (``partial``)
-            what = "EV" if len(self.options) == 1 else "largest Δ"
-            return (f"Running: {self.n:,} deals so far (of at most {self.max_deals:,}); {what} "
-                    f"{ci} half-width {hw}.")
+            return tr("stop.running", lang, what=what, **common)
         if self.stop == "interrupted":
-            what = "EV" if len(self.options) == 1 else "largest Δ"
-            return (f"Interrupted after {self.n:,} deals (of at most {self.max_deals:,}): the "
-                    f"estimate so far; {what} {ci} half-width {hw}.")
+            return tr("stop.interrupted", lang, what=what, **common)
         if len(self.options) == 1:  # nothing to compare: the rule applies to the EV itself
             if self.stop == "precision":
-                return (f"Stopped by the precision target after {self.n:,} deals: no exposure "
-                        f"option to compare, EV {ci} half-width {hw} ≤ {self.precision:g}.")
-            return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} "
-                    f"deals: no exposure option to compare, EV {ci} half-width {hw}.")
+                return tr("stop.precision1", lang, **common)
+            return tr("stop.cap1", lang, **common)
+        two = self.precision_default and self.rules.decks == 2  # the two-deck default target
         if self.stop == "precision":
-            return (f"Stopped by the precision target after {self.n:,} deals: every Δ {ci} "
-                    f"half-width ≤ {self.precision:g} ({self._target_note('; ')}largest {hw}).")
-        target = "no precision target"
+            return tr("stop.precision", lang, note=tr("stop.note_two", lang) if two else "",
+                      **common)
+        target = tr("stop.no_target", lang)
         if self.precision > 0:
             need = stats.samples_needed(self.n, self.max_half_width, self.precision)
-            note = self._target_note()
-            target = (f"target {self.precision:g}{', ' + note + ',' if note else ''} not reached"
-                      + (f" (it needs about {round_needed(need):,} deals)"
-                         if math.isfinite(need) else ""))
-        return (f"Stopped by the deal cap (max deals {self.max_deals:,}) after {self.n:,} deals: "
-                f"largest Δ {ci} half-width {hw}, {target}.")
+            target = tr("stop.target", lang, p=self.precision,
+                        note=tr("stop.target_two", lang) if two else "",
+                        need=tr("stop.need", lang, k=round_needed(need))
+                        if math.isfinite(need) else "")
+        return tr("stop.cap", lang, target=target, **common)
 
-    def _target_note(self, end: str = "") -> str:
-        """``the two-deck default`` + ``end`` for a two-deck default target, else empty (the
-        one-deck default is the long-standing 2)."""
-        if self.precision_default and self.rules.decks == 2:
-            return "the two-deck default" + end
-        return ""
-
-    def warnings(self) -> list[str]:
-        """One-line warnings: undefined intervals (n/a) and intervals from few deals."""
+    def warnings(self, lang: str | None = None) -> list[str]:
+        """One-line warnings: undefined intervals (n/a) and intervals from few deals, in
+        ``lang`` (None: the chosen language)."""
         t = self.table
         n_undef = int(t["ev_lo"].isna().sum() + t["delta_lo"].isna().sum()
                       - (t["option"] == "none").sum())  # Δ(none) ≡ 0 is no estimate
-        out = [stats.undefined_warning(n_undef), stats.small_n_warning(self.n)]
+        out = [stats.undefined_warning(n_undef, lang=lang),
+               stats.small_n_warning(self.n, lang=lang)]
         return [w for w in out if w]
 
 

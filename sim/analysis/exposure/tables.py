@@ -135,28 +135,35 @@ class TablesResult:
         return {t: sign(r["delta_lo"], r["delta_hi"])
                 for t, r in ((t, self.row(t, option)) for t in self.played)}
 
-    def verdict_text(self, option: str) -> str:
-        """The verdict in words, naming the tables where the answer depends on them."""
+    def verdict_text(self, option: str, lang: str | None = None) -> str:
+        """The verdict in words, naming the tables where the answer depends on them, in
+        ``lang`` (None: the chosen language, sim/core/i18n.py)."""
+        from sim.core.i18n import tr
+
         v = self.verdict(option)
         if v is None:
-            return "baseline"
+            return tr("verdict.baseline", lang)
         s = self.signs(option)
         gain = [t for t, x in s.items() if x > 0]
         loss = [t for t, x in s.items() if x < 0]
         if v == "robust":
-            return "robust: " + ("gains" if gain else "costs") + " under every table"
+            return tr("verdict.robust_gains" if gain else "verdict.robust_costs", lang)
         if v == "depends":
-            return f"depends: gains under {', '.join(gain)}; costs under {', '.join(loss)}"
+            return tr("verdict.depends", lang, gain=", ".join(gain), loss=", ".join(loss))
         unclear = [t for t, x in s.items() if x == 0]
-        return f"undecided (CI contains 0 under {', '.join(unclear)})"
+        return tr("verdict.undecided", lang, tables=", ".join(unclear))
 
     def recommended(self) -> dict[str, str]:
         """The recommended option (highest EV) under each table played."""
         return {t: r.recommended for t, r in zip(self.played, self.results, strict=False)}
 
-    def recommendation_text(self) -> str:
+    def recommendation_text(self, lang: str | None = None, style: str | None = None) -> str:
         """``expose DJ under heuristic, lowest; expose nothing under search`` (or
-        ``… under every table (…)`` when they agree)."""
+        ``… under every table (…)`` when they agree), in ``lang`` (None: the chosen
+        language, sim/core/i18n.py), the cards named in ``style``
+        (:func:`sim.game.names.show`; ``"ascii"``: ``DJ`` whatever the language)."""
+        from sim.core.i18n import tr
+
         rec = self.recommended()
         groups: dict[str, list[str]] = {}
         for t, o in rec.items():
@@ -165,9 +172,10 @@ class TablesResult:
 
         if len(groups) == 1:
             (o, ts), = groups.items()
-            every = "every table" if len(ts) == len(self.tables) else "every table played"
-            return f"{expose_text(o)}: holds under {every} ({', '.join(ts)})"
-        return "; ".join(f"{expose_text(o)} under {', '.join(ts)}" for o, ts in groups.items())
+            key = "tables.every" if len(ts) == len(self.tables) else "tables.every_played"
+            return tr(key, lang, what=expose_text(o, lang, style), tables=", ".join(ts))
+        return tr("sep", lang).join(tr("tables.under", lang, what=expose_text(o, lang, style),
+                                       tables=", ".join(ts)) for o, ts in groups.items())
 
 
 __all__ = ["BY_TABLE_KEYS", "VERDICTS", "TablesResult", "sign", "split_tables", "verdict"]

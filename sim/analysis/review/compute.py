@@ -42,6 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.core.i18n import tr
 from sim.errors import InputError, check_seed
 from sim.game import flags as ef
 from sim.game.cards import EXPOSABLE, card_str
@@ -316,7 +317,7 @@ def review(
         for s in seats:
             if s in expose_seats:
                 if progress is not None:
-                    progress(done, total, f"seat {s}: exposure")
+                    progress(done, total, tr("review.now_exposure", seat=s))
                 e, interrupted = _review_exposure(rec, s, settings, tables)
                 if e is not None:
                     exposures.append(e)
@@ -325,7 +326,7 @@ def review(
                     raise KeyboardInterrupt
             for k in points[s]:
                 if progress is not None:
-                    progress(done, total, f"seat {s}: trick {k // 4 + 1}")
+                    progress(done, total, tr("review.now_trick", seat=s, trick=k // 4 + 1))
                 pos = position_at(rec, k)
                 by_table: dict[str, Figures] = {}
                 stop = "done"

@@ -6,9 +6,10 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from sim.core.i18n import tr
 from sim.core.stats import fmt_interval, json_number
 from sim.game.cards import hand_rows
-from sim.game.names import get_lang, ljust, show
+from sim.game.names import get_lang, ljust, rjust, show
 from sim.game.record import play_text
 
 
@@ -23,20 +24,22 @@ def _num(x: float | None, fmt: str = "+.1f") -> str:
     return "n/a" if x is None else format(x, fmt)
 
 
-def _unit(result) -> str:
-    return "zero-sum points" if result.measure == "zero-sum" else "team share (raw points)"
+def _unit(result, lang: str | None = None) -> str:
+    """``zero-sum points`` (solo) or ``team share (raw points)``, in ``lang`` (None: the
+    chosen language)."""
+    return tr("review.unit.zero-sum" if result.measure == "zero-sum" else "review.unit.team",
+              lang)
 
 
-def _lost(result, lost: float) -> str:
+def _lost(result, lost: float, lang: str | None = None) -> str:
     """``432.5 zero-sum points lost`` (solo) or ``12.5 raw points lost (team share)``."""
-    if result.measure == "zero-sum":
-        return f"{lost:.1f} zero-sum points lost"
-    return f"{lost:.1f} raw points lost (team share)"
+    return tr("review.lost.zero-sum" if result.measure == "zero-sum" else "review.lost.team",
+              lang, x=lost)
 
 
-def _count(n: int, word: str) -> str:
-    """``1 mistake``, ``3 mistakes``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _count(n: int, word: str, lang: str | None = None) -> str:
+    """``1 mistake``, ``3 mistakes`` (``word`` mistake or decision; Chinese ``3 个失误``)."""
+    return tr(f"review.{word}s", lang, n=n, s="" if n == 1 else "s")
 
 
 #: How a header names a team variant (RULES §6); solo is the default and goes unnamed.
@@ -58,30 +61,32 @@ def format_text(result) -> str:
     rec = result.record
     tables = [t for t, _, _ in s.table_models()]
     several = len(tables) > 1
-    about = [f"seed {rec.seed}"] if rec.deal is not None and rec.seed is not None else []
+    about = ([tr("review.seed", seed=rec.seed)]
+             if rec.deal is not None and rec.seed is not None else [])
     if variant := variant_name(rec.rules):
         about.append(variant)
-    where = ("a deal" if rec.deal is None else f"deal {rec.deal}") + (
-        f" ({', '.join(about)})" if about else "")
-    lines = [f"review of {where}: seat{'s' if len(result.seats) > 1 else ''} "
-             f"{', '.join(map(str, result.seats))}; table{'s' if several else ''} "
-             f"{', '.join(tables)}; --precision {s.precision:g}, --max-worlds {s.max_worlds}, "
-             f"--seed {s.seed}",
-             f"loss = best EV − the choice's EV, {_unit(result)} per deal, 95% CI; "
-             f"✗ mistake: CI above 0 and loss ≥ {s.threshold:g}",
-             "hindsight (not a mistake measure): best minus played, replayed in the real deal "
-             "with every hand known, the table playing the rest"]
+    where = (tr("review.a_deal") if rec.deal is None else tr("review.deal", deal=rec.deal)) + (
+        tr("review.about", about=tr("comma").join(about)) if about else "")
+    lines = [tr("review.head", where=where, s="s" if len(result.seats) > 1 else "",
+                seats=", ".join(map(str, result.seats)), t="s" if several else "",
+                tables=", ".join(tables), p=s.precision, w=s.max_worlds, seed=s.seed),
+             tr("review.loss", unit=_unit(result), th=s.threshold),
+             tr("review.hindsight")]
+    mistake = tr("review.mistake")
     for e in result.exposure:
         for t, f in e.by_table.items():
-            loss = (f"loss {f.loss:.1f} {fmt_interval(f.loss_lo, f.loss_hi, digits=1)}"
-                    if f.loss or f.loss_lo or f.loss_hi else "loss 0")
-            lines.append(f"seat {e.seat} exposure{f' [{t}]' if several else ''}: chose "
-                         f"{symbols(e.chosen)}, best {symbols(f.best)}, {loss} "
-                         f"over {f.n:,} deals" + ("  ✗ mistake" if f.mistake else ""))
-    head = (f"{'trick':>5} {'seat':>4}  {'played':7} {'best':7} {'loss':>7} {'95% CI':>17} "
-            f"{'P(best)':>7} {'hindsight':>9} {'n':>5}")
+            loss = (tr("review.exp_loss", x=f.loss,
+                       ci=fmt_interval(f.loss_lo, f.loss_hi, digits=1))
+                    if f.loss or f.loss_lo or f.loss_hi else tr("review.exp_loss0"))
+            lines.append(tr("review.exposure", seat=e.seat, tag=f" [{t}]" if several else "",
+                            chosen=symbols(e.chosen), best=symbols(f.best), loss=loss, n=f.n)
+                         + (mistake if f.mistake else ""))
+    head = (f"{rjust(tr('col.trick'), 5)} {rjust(tr('col.seat'), 4)}  "
+            f"{ljust(tr('col.played'), 7)} {ljust(tr('col.best'), 7)} "
+            f"{rjust(tr('col.loss'), 7)} {rjust(tr('col.ci95'), 17)} "
+            f"{rjust(tr('col.pbest'), 7)} {rjust(tr('col.hindsight'), 9)} {'n':>5}")
     if several:
-        head += "  table"
+        head += "  " + tr("col.table")
     lines.append(head)
     for d in result.decisions:
         for t, f in d.by_table.items():
@@ -94,19 +99,21 @@ def format_text(result) -> str:
             if several:
                 line += f"  {t}"
             if f.mistake:
-                line += "  ✗ mistake"
+                line += mistake
             lines.append(line)
     for t in tables:
         for seat, tot in result.totals(t).items():
-            big = "; ".join(
-                f"{'exposure' if w == 'exposure' else f'trick {w}'} {symbols(p)} (best "
-                f"{symbols(b)}) {loss:.1f}" for w, p, b, loss in tot["largest"][:3])
-            lines.append(f"seat {seat}{f' [{t}]' if several else ''}: "
-                         f"{_count(tot['mistakes'], 'mistake')} in "
-                         f"{_count(tot['decisions'], 'decision')}, {_lost(result, tot['lost'])}"
-                         + (f"; largest: {big}" if big else ""))
+            big = tr("sep").join(
+                tr("review.largest_item", what=tr("review.exposure_word") if w == "exposure"
+                   else tr("review.trick_word", t=w), played=symbols(p), best=symbols(b),
+                   loss=loss) for w, p, b, loss in tot["largest"][:3])
+            lines.append(tr("review.total", seat=seat, tag=f" [{t}]" if several else "",
+                            mistakes=_count(tot["mistakes"], "mistake"),
+                            decisions=_count(tot["decisions"], "decision"),
+                            lost=_lost(result, tot["lost"]),
+                            big=tr("review.largest", items=big) if big else ""))
     if result.stopped == "interrupted":
-        lines.append("interrupted (Ctrl-C): the decisions above are those reviewed so far")
+        lines.append(tr("review.interrupted"))
     return "\n".join(lines)
 
 
@@ -212,9 +219,9 @@ def format_html(result) -> str:
          f'<h1>Review 复盘{"" if rec.deal is None else f" — deal {rec.deal}"}'
          f'{f" — {variant}" if (variant := variant_name(rec.rules)) else ""}</h1>',
          f'<p class="hint">table 牌桌模型: {html.escape(", ".join(names))}'
-         f'; loss 损失 = best EV − the choice\'s EV ({_unit(result)}); ✗ mistake 失误: 95% CI '
-         f'above 0 and loss ≥ {s.threshold:g}; hindsight 事后: replayed in the real deal with '
-         'every hand known (not a mistake measure)</p>',
+         f'; loss 损失 = best EV − the choice\'s EV ({_unit(result, "en")}); ✗ mistake 失误: '
+         f'95% CI above 0 and loss ≥ {s.threshold:g}; hindsight 事后: replayed in the real '
+         'deal with every hand known (not a mistake measure)</p>',
          '<h2>Hands 手牌</h2><table>']
     for p in range(4):
         hand = rec.hands[p]
@@ -251,8 +258,9 @@ def format_html(result) -> str:
                  f"<td>{_sym_html(play_text(pl))}{winner}</td>{cells}</tr>")
     h.append("</table><h2>Totals 合计</h2><ul>")
     for seat, tot in result.totals().items():
-        h.append(f"<li>seat {seat}: {_count(tot['mistakes'], 'mistake')} 失误 in "
-                 f"{_count(tot['decisions'], 'decision')}, {_lost(result, tot['lost'])} 失分</li>")
+        h.append(f"<li>seat {seat}: {_count(tot['mistakes'], 'mistake', 'en')} 失误 in "
+                 f"{_count(tot['decisions'], 'decision', 'en')}, "
+                 f"{_lost(result, tot['lost'], 'en')} 失分</li>")
     h.append("</ul>")
     if result.stopped == "interrupted":
         h.append("<p><b>interrupted (Ctrl-C) 已中断</b>: the decisions reviewed so far</p>")
