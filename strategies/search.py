@@ -110,7 +110,8 @@ from strategies.learned import (
     FEATURE_VERSION,
     HEADER,
     TABLE_VERSION,
-    _learned_table,
+    _guard_call,
+    _learned_table_by,
     decision_scores,
     keep_pig,
     play_learned_inline,
@@ -542,8 +543,9 @@ def _table_policy(plays, policy, obs, rng, table):
         return play_lowest(obs, rng)
     if (policy == _R_LEARNED or policy == R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
         # the player's card (its pig rule included: play_learned_table_inline) or the
-        # model's own (play_model_table_inline): the body both inline, once
-        return _learned_table(obs, table, rng, policy == R_LEARNED_PLAYER)
+        # model's own (play_model_table_inline): the body both inline, once; the player's
+        # rule a kernel of its own, which a second process may compile meanwhile
+        return _learned_table_by(obs, table, rng, policy == R_LEARNED_PLAYER, _guard_call)
     return play_lowest(obs, rng)
 
 
