@@ -822,7 +822,8 @@ def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure,
     policy written without the overload (:func:`_table_policy`): the same values, typed
     without compiling the table kernel (strategies/learned.py ``_table_card``), which a
     second process may compile meanwhile (sim/core/warm.py), or the learned player's rule
-    (``_guard_call``: a kernel of its own here, compiled before this one)."""
+    (``_guard_call``: a kernel of its own here, compiled or loaded when this one's code is
+    generated, or compiled before it by ``advise``)."""
     return _rollout(plays, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
                     _table_policy)
