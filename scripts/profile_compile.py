@@ -33,6 +33,9 @@ def main() -> None:
     cmd = [c for c in a.command if c != "--"]
     if not a.keep_cache:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="gongzhu-profile-")
+    import importlib
+
+    importlib.import_module("sim")  # its numba settings (sim/__init__.py) before numba's import
     from numba.core import event
 
     own: dict[str, float] = defaultdict(float)

@@ -17,6 +17,12 @@ kernel packages' sources (every ``.py`` of ``sim.core``, ``sim.game``, ``sim.eng
 numba only checks the timestamp of the file that holds a cached function, so an edited
 strategy or constant that the engine inlines or freezes would otherwise keep running the
 old compiled code.  Set ``NUMBA_CACHE_DIR`` yourself to override.
+
+It also sets numba's code-generation defaults that make a cold compile cheaper
+(:data:`_NUMBA_DEFAULTS`: LLVM's ``-O2`` without its loop vectoriser, which the card code's
+bit loops do not use, and numba's typing errors without terminal colours — numba builds
+and throws away thousands of them while it types); a value already in the environment
+wins.  The cache folder's name covers the settings that change the machine code.
 """
 
 from __future__ import annotations
@@ -53,11 +59,31 @@ def _kernel_files(root: Path) -> list[Path]:
     return files
 
 
+#: numba settings this package defaults to (a value already in the environment wins), read
+#: by numba when it is imported (the error colours) or at each compile (the others).
+_NUMBA_DEFAULTS = {
+    "NUMBA_OPT": "2",
+    "NUMBA_LOOP_VECTORIZE": "0",
+    "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING": "1",
+}
+#: The numba settings that change the machine code compiled: part of the cache key.
+_CODEGEN_SETTINGS = ("NUMBA_OPT", "NUMBA_LOOP_VECTORIZE", "NUMBA_SLP_VECTORIZE",
+                     "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_ENABLE_AVX")
+
+for _name, _value in _NUMBA_DEFAULTS.items():
+    os.environ.setdefault(_name, _value)
+del _name, _value
+
+
 def _kernel_cache_dir(root: Path | None = None) -> str:
     """The numba cache folder for the kernel sources under ``root`` (default: this package's
-    source tree): ``$XDG_CACHE_HOME/gongzhu-sim/numba-<sha1 of paths and sources>``."""
+    source tree) and the code-generation settings in the environment
+    (:data:`_CODEGEN_SETTINGS`; numba's own cache index does not tell them apart):
+    ``$XDG_CACHE_HOME/gongzhu-sim/numba-<sha1 of paths, sources and settings>``."""
     root = Path(__file__).resolve().parent.parent if root is None else Path(root)
     h = hashlib.sha1()
+    for name in _CODEGEN_SETTINGS:
+        h.update(f"{name}={os.environ.get(name, '')};".encode())
     for f in _kernel_files(root):
         h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())

@@ -1026,10 +1026,31 @@ def _learned_any(obs, params, rng, guard):
     return _play_mlp(obs, params, r), rng
 
 
+# ``_nrt=False``: as :func:`_play_table_kernel` (no array created, none owned).
+@njit(cache=True, nogil=True, _nrt=False)
+def _guard_kernel(obs, reps):
+    """:func:`_guard` compiled on its own (``advise``'s rollout calls it:
+    strategies/search.py ``_table_policy``)."""
+    return _guard(obs, reps)
+
+
+#: :func:`_guard_kernel` called with its return type declared (sim/core/deferred.py), as
+#: :data:`_table_card`.
+_guard_call = deferred(_guard_kernel, types.uint64)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _learned_table(obs, params, rng, guard):
     """:func:`play_learned_table_inline` (``guard`` True) or the model's own card
     (:func:`play_model_table_inline`, False)."""
+    return _learned_table_by(obs, params, rng, guard, _guard)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _learned_table_by(obs, params, rng, guard, keep):
+    """:func:`_learned_table` with the player's rule applied by ``keep`` (``guard`` True):
+    :func:`_guard` inlined, or :data:`_guard_call` (the same classes, a kernel of its
+    own)."""
     legal = obs[O_LEGAL]
     if popcount(legal) <= 1 or params.shape[1] <= N_PARAMS + HEADER:
         return lowest_bit(legal), rng
@@ -1038,7 +1059,7 @@ def _learned_table(obs, params, rng, guard):
         return lowest_bit(legal), rng
     reps = _representatives(obs)
     if guard:
-        reps = _guard(obs, reps)
+        reps = keep(obs, reps)
     if reps & (reps - ONE) == ZERO:  # every legal card alike: nothing to score
         return lowest_bit(reps), rng
     return _table_card(obs, params, r, reps), rng

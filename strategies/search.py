@@ -110,7 +110,8 @@ from strategies.learned import (
     FEATURE_VERSION,
     HEADER,
     TABLE_VERSION,
-    _learned_table,
+    _guard_call,
+    _learned_table_by,
     decision_scores,
     keep_pig,
     play_learned_inline,
@@ -542,8 +543,9 @@ def _table_policy(plays, policy, obs, rng, table):
         return play_lowest(obs, rng)
     if (policy == _R_LEARNED or policy == R_LEARNED_PLAYER) and table.shape[1] > N_PARAMS + HEADER:
         # the player's card (its pig rule included: play_learned_table_inline) or the
-        # model's own (play_model_table_inline): the body both inline, once
-        return _learned_table(obs, table, rng, policy == R_LEARNED_PLAYER)
+        # model's own (play_model_table_inline): the body both inline, once; the player's
+        # rule (keep_pig, break_run) a kernel of its own, compiled apart (sim/core/warm.py)
+        return _learned_table_by(obs, table, rng, policy == R_LEARNED_PLAYER, _guard_call)
     return play_lowest(obs, rng)
 
 
@@ -819,7 +821,9 @@ def rollout_value_k(plays, world, obs, card, policy, table, rules, exp, measure,
     """:func:`rollout_value_in` of a table model's play set (``F_LEARNED`` alone), its
     policy written without the overload (:func:`_table_policy`): the same values, typed
     without compiling the table kernel (strategies/learned.py ``_table_card``), which a
-    second process may compile meanwhile (sim/core/warm.py)."""
+    second process may compile meanwhile (sim/core/warm.py), or the learned player's rule
+    (``_guard_call``: a kernel of its own here, compiled or loaded when this one's code is
+    generated, or compiled before it by ``advise``)."""
     return _rollout(plays, world, obs, card, policy, table, (rules, exp), measure, rng,
                     scratch, (np.int64(0), None, np.int64(0), np.int64(_R_LEARNED)),
                     _table_policy)

@@ -102,8 +102,8 @@ def test_a_waiting_dispatcher_compiles_as_numba_does_after_the_event():
 
 def test_the_child_compiles_what_advise_loads(tmp_path):
     """A cold ``advise`` whose table kernel a child compiled (this process the heuristic's
-    kernels meanwhile): it loads it (no compile of its own) and prints the answer it
-    prints without the child."""
+    kernels and the learned player's rule meanwhile): it loads it (no compile of its own)
+    and prints the answer it prints without the child."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "with"), PYTHONPATH=ROOT,
                **{warm.ENV: "force"})  # a child even while other tests load the machine
     env.pop("GONGZHU_SIM_COMPILE_ALL", None)
@@ -123,7 +123,8 @@ def test_the_child_compiles_what_advise_loads(tmp_path):
     assert r.returncode == 0, r.stderr
     compiled = r.stdout.split("COMPILED", 1)[1]
     assert "_play_table_kernel" not in compiled, compiled
-    assert "_follow" in compiled and "rollout_value_k" in compiled  # its share, the rest
+    assert "_follow" in compiled and "_guard_kernel" in compiled  # its share
+    assert "rollout_value_k" in compiled  # the rest
     env0 = dict(env, NUMBA_CACHE_DIR=str(tmp_path / "without"), **{warm.ENV: "0"})
     r0 = subprocess.run([sys.executable, "-m", "sim.cli", *ADVISE], env=env0,
                         capture_output=True, text=True, timeout=900)

@@ -9,9 +9,10 @@ from numba import carray, njit, types
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-from sim.core import inline_memo
+from sim.core import inline_memo, numba_tuning
 
 inline_memo.install()  # before any kernel compiles: one copy of an inlined body's scope per site
+numba_tuning.install()  # scalar typing resolved once; no C-callable wrapper per kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

@@ -68,6 +68,10 @@ TARGETS: dict[str, tuple[str, str, str, tuple[tuple[str, str], ...]]] = {
     "learned_table": ("strategies.learned", "_play_table_kernel",
                       "(A1, A2, types.int64, types.uint64)",
                       (("strategies.learned", "_play_table_kernel"),)),
+    # one deck: learned's player rule (keep_pig, break_run) as advise's rollout calls it
+    # (compiled by advise itself while the child compiles the table kernel)
+    "learned_guard": ("strategies.learned", "_guard_kernel", "(A1, types.uint64)",
+                      (("strategies.learned", "_guard_kernel"),)),
     # two decks: the heuristic's kernel
     "heuristic2": ("strategies.heuristic_two_decks", "decide2", "(A1,)",
                    (("strategies.heuristic_two_decks", "decide2"),)),

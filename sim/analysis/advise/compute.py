@@ -301,7 +301,8 @@ def _warm_rollout(policy: int, table: np.ndarray, rules: np.ndarray) -> None:
     table of the same shape and models) is cold, start a second process compiling the
     players' kernels while this one compiles the rollout (sim/core/warm.py): for a table
     model its table kernel, this process compiling the heuristic's kernels (which the table
-    kernel calls) first; else the heuristic's kernels.  Once per process."""
+    kernel calls) first, then the player's rule (strategies/learned.py ``_guard_kernel``,
+    which the rollout calls); else the heuristic's kernels.  Once per process."""
     from sim.core import warm
     from sim.core.kernel_cache import cache_is_cold
     from sim.game.observation import O_SIZE
@@ -316,7 +317,7 @@ def _warm_rollout(policy: int, table: np.ndarray, rules: np.ndarray) -> None:
         return
     if plays.mask == F_LEARNED:
         if warm.start(["learned_table"]):
-            warm.compile_here(["heuristic"])
+            warm.compile_here(["heuristic", "learned_guard"])
     elif plays.mask & (F_HEURISTIC | F_LEARNED):
         warm.start(["heuristic"])
 
