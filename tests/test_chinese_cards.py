@@ -135,7 +135,7 @@ def test_expose_the_readme_sheep_hand_in_chinese_gives_the_same_answer():
 
     assert figures(auto.stdout) == figures(ref.stdout)
     assert "方案  ♠Q 猪           ♦J 羊           ♣10 变压器      满红" in auto.stdout
-    assert "建议：亮 羊（期望值 " in auto.output
+    assert "建议：亮羊（期望值 " in auto.output
     assert "DJ" not in auto.stdout and "none" not in auto.stdout
     # unquoted suit groups and the sheep's name in --options: the same figures
     ref_j = run("expose", SHEEP, "--options", "none;DJ", *args, "--format", "json")

@@ -160,7 +160,7 @@ def test_review_answers_in_chinese_with_the_same_figures(tmp_path):
                       "--max-worlds 4，--seed 1")
     assert out[1].startswith("损失 = 最佳选择的期望值 − 你的选择的期望值，每局零和分，"
                              "95% 置信区间；✗ 失误：区间在 0 以上且损失 ≥ 20")
-    assert out[3].startswith("座位 0 亮牌：选了 ")
+    assert out[3].startswith("座位 0 亮牌：选了") and not out[3].startswith("座位 0 亮牌：选了 ")
     assert out[4].split() == ["墩", "座位", "出牌", "最佳", "损失", "95%", "置信区间", "P(最佳)",
                               "事后", "n"]
     total = re.fullmatch(r"座位 0：(\d+) 个决定中有 (\d+) 个失误，损失 ([\d.]+) 零和分"
