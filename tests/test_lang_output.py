@@ -318,3 +318,10 @@ def test_chinese_wording_of_options_and_policies():
     finally:
         set_lang("en")
     assert gloss_policy("rule") == "rule" and expose_text("DJ,DJ") == "expose DJ,DJ"
+    restriction = ("trick 2: seat 0 may not play ♦J: first-round restriction of an exposed "
+                   "card: exposed ♦J may not be played in the first trick led in ♦ while the "
+                   "hand holds another unexposed ♦ card (RULES §3)")
+    assert error_text(restriction, "zh") == (
+        "第 2 墩：座位 0 不能出 羊：亮过的牌不能在该花色首轮出（手里还有该花色其他没亮的牌，"
+        "RULES §3）")
+    assert error_text(restriction, "en") == restriction

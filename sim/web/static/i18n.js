@@ -335,7 +335,7 @@ export function apply(root) {
 // English with a Chinese prefix.
 const ZH_MESSAGES = [
   [/trick (\d+): seat (\d) may not play (\S+): must follow suit/, "第 $1 墩：座位 $2 不能出 $3：必须跟出同花色"],
-  [/trick (\d+): seat (\d) may not play (\S+): first-round restriction/, "第 $1 墩：座位 $2 不能出 $3：亮过的牌在该花色第一次被领出的那一墩不能出（手里还有该花色的其他牌，RULES §3）"],
+  [/trick (\d+): seat (\d) may not play (\S+): first-round restriction/, "第 $1 墩：座位 $2 不能出 $3：亮过的牌不能在该花色首轮出（手里还有该花色的其他牌，RULES §3）"],
   [/trick (\d+): seat (\d) may not play (\S+): ♣2 must open/, "第 $1 墩：座位 $2 不能出 $3：一场的第一局必须由 ♣2 首攻（RULES §4）"],
   [/trick (\d+): seat (\d) may not play (\S+): \S+ is not in the hand/, "第 $1 墩：座位 $2 不能出 $3：手里没有这张牌"],
   [/trick (\d+): seat (\d) may not play (\S+): must follow a pair/, "第 $1 墩：座位 $2 不能出 $3：首家出对子时必须跟对子（RULES §4）"],
