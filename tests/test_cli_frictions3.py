@@ -18,9 +18,13 @@ SHEEP = "S:543 H:32 D:AKQJT98 C:2"
                                         ("SQ+all", "all"), ("猪、全亮", "全亮")])
 def test_option_word_joined_by_a_comma_says_to_separate_options(opts, word):
     """`expose … --options '不亮，羊，猪'` names the option word and the separator ';'."""
-    line = one_error_line(run("expose", SHEEP, "--options", opts))
+    line = one_error_line(run("--lang", "en", "expose", SHEEP, "--options", opts))
     assert line == (f"Error: exposure option {opts!r}: {word!r} is an option of its own: "
                     "separate options with ';' (；) — commas join cards into one option")
+    if not opts.isascii():  # typed in Chinese: answered in Chinese (--lang auto)
+        assert one_error_line(run("expose", SHEEP, "--options", opts)) == (
+            f"Error: 亮牌方案 “{opts}”：“{word}” 自成一个方案：方案之间用 “;”（；）分开，逗号把"
+            "几张牌连成一个方案")
 
 
 def test_misspelt_card_in_an_option_keeps_the_card_error():

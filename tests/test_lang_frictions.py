@@ -71,7 +71,7 @@ def test_chinese_commas_on_the_command_line(tmp_path):
     rec = tmp_path / "deal.txt"
     rec.write_text(TRACE, encoding="utf-8")
     assert one_error_line(run("review", str(rec), "--seat", "0，9")) == (
-        "Error: --seat must be 0..3, got 9")
+        "Error: --seat 必须是 0..3，这里是 9")  # typed in Chinese: answered in Chinese
     holders = ["score", "红桃A", "羊", "-", "猪", "--variant", "pig_sheep", "--format", "json"]
     import json
 
@@ -113,9 +113,9 @@ def test_text_files_are_read_in_the_encodings_editors_save(tmp_path, encoding):
     assert parse_record(read_text(str(f), "x")).hands[0] == parse_record(ZH_RECORD).hands[0]
     # the command reads it (and stops at the bad --seat, before any analysis)
     assert one_error_line(run("review", str(f), "--seat", "7")) == (
-        "Error: --seat must be 0..3, got 7")
+        "Error: --seat 必须是 0..3，这里是 7")  # a record in Chinese: answered in Chinese
     stdin = CliRunner().invoke(main, ["review", "-", "--seat", "7"], input=data)
-    assert one_error_line(stdin) == "Error: --seat must be 0..3, got 7"
+    assert one_error_line(stdin) == "Error: --seat 必须是 0..3，这里是 7"
     # a hands file: the line's Chinese is read, so the error quotes it
     h = tmp_path / "hands.txt"
     h.write_bytes("# 我的牌\n黑桃Q43 绿32 方块AKQJT98 梅花2\n".encode(encoding))
@@ -193,7 +193,7 @@ def test_card_errors_quote_what_was_typed_with_the_chinese_hint(args, start):
     (["score", "HA", "-", "-", "-", "--exposed", "HK"],
      "Error: card HK is not exposable (only SQ, DJ, CT, HA can be exposed)"),
     (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--known", "1＝猪"],
-     "Error: known card 猪 (SQ) of seat 1 is in the analysed hand (seat 0)"),
+     "Error: 座位 1 的已知牌 猪 (SQ) 在分析的手牌里（座位 0）"),
     (["expose", "黑桃Q43 红桃32 方块AKQJT98 梅花2", "--options", "猪，猪"],
      "Error: exposure option '猪，猪': 猪 (SQ) 2 times (one deck has 1 copy of each card; a "
      "card twice is both copies with --decks 2)"),

@@ -13,7 +13,7 @@ import pytest
 from cli_helpers import one_error_line, run
 
 from sim.core.i18n import MESSAGES, ZH_ERRORS, error_text, tr
-from sim.game.names import set_lang
+from sim.game.names import expose_text, set_lang, show, width
 
 SHEEP = "S:543 H:32 D:AKQJT98 C:2"
 EXPOSE = ["expose", SHEEP, "--options", "none;DJ", "--players", "heuristic", "--max-deals",
@@ -26,6 +26,12 @@ ADVISE = ["advise", "KQ2.QJ.76.95", "--seat", "3", "--exposed", "1=HA,DJ", "--pl
 def figures(text: str) -> list[str]:
     """The numbers of a text in order (a Chinese and an English answer share them)."""
     return re.findall(r"[-+]?\d+(?:,\d{3})*(?:\.\d+)?%?", text)
+
+
+def ends(line: str) -> list[int]:
+    """The display column where each space-separated word of ``line`` ends (wide characters
+    count two columns)."""
+    return [width(line[:m.end()]) for m in re.finditer(r"\S+", line)]
 
 
 def fields(text: str) -> set[str]:
@@ -69,20 +75,21 @@ def test_expose_answers_in_chinese_with_the_same_figures(monkeypatch, tmp_path):
     out = zh.stdout.splitlines()
     assert out[0].startswith("亮牌期望值 — 座位 0 的牌 543.32.AKQJT98.2   ♠ 5 4 3")
     assert out[1] == ("单副（拱猪），各自为战；你的打法 heuristic；其他三家 heuristic；他们的亮牌 "
-                      "rule；随机种子 3")
+                      "rule（按规则亮）；随机种子 3")
     assert out[2].startswith("数值：座位 0 每局的零和分；Δ = 与不亮牌在同样牌局上的配对差；")
-    assert out[4].split() == ["方案", "期望值", "95%", "置信区间", "Δ（对不亮）", "95%", "置信区间",
-                              "P(Δ>0)", "持平"]
+    assert out[4].split() == ["方案", "期望值", "95%", "置信区间", "Δ（相对不亮）", "95%",
+                              "置信区间", "P(Δ>0)", "持平"]
     assert out[5].startswith("▶  ") and out[5].endswith("推荐")
-    assert out[8].startswith("座位 0 的分项（拿到这张牌的局数比例；满红 = 拿到全部 13 张红心，")
-    assert out[9].split()[:1] + out[9].split()[-1:] == ["方案", "红心分"]
+    assert out[8].startswith("座位 0 的分项（拿到这张牌的局数比例；满红 = 拿到全部 13 张红桃，"
+                             "满贯 = 拿到全部 16 张分牌，红桃分 = 每局平均拿到的红桃分；")
+    assert out[9].split()[:1] + out[9].split()[-1:] == ["方案", "红桃分"]
     stop = next(x for x in out if x.startswith("n = "))
     assert stop.startswith("n = 300 局（每局都打了每个方案）。到达牌局上限（300 局），"
-                           "共 300 局：最大 Δ 的 95% 置信区间 半宽 ")
+                           "共 300 局：最大 Δ 的 95% 置信区间半宽 ")
     assert "未达到目标" not in stop and "未设精度目标" in stop  # --precision 0: no target
     ev = re.search(r"Recommendation: expose (\S+) \(EV (\S+) zero-sum points\)\.", en.stdout)
     name = {"DJ": "羊", "none": None}[ev.group(1)]
-    what = "不亮牌" if name is None else f"亮 {name}"
+    what = "不亮牌" if name is None else f"亮{name}"
     assert f"建议：{what}（期望值 {ev.group(2)} 零和分）。" in out
     assert "注意：只有 300 局，区间是近似的（得分分布尾部很重，约 5,000 局以上才可靠）" in out
     assert out[-1] == f"图已写入 {tmp_path / 'zh.png'}"
@@ -105,10 +112,10 @@ def test_expose_under_several_tables_in_chinese():
     assert en.exit_code == 0 and zh.exit_code == 0, en.output + zh.output
     out = zh.stdout.splitlines()
     assert out[0].startswith("2 种牌桌下的亮牌期望值 — 座位 0 的牌 543.32.AKQJT98.2")
-    assert out[4].split() == ["方案", "牌桌", "期望值", "95%", "置信区间", "Δ（对不亮）", "95%",
+    assert out[4].split() == ["方案", "牌桌", "期望值", "95%", "置信区间", "Δ（相对不亮）", "95%",
                               "置信区间", "n", "结论"]
     rec = re.search(r"Recommendation: (.*)\.$", en.stdout, re.M)[1]
-    want = rec.replace("expose nothing", "不亮牌").replace("expose DJ", "亮 羊")
+    want = rec.replace("expose nothing", "不亮牌").replace("expose DJ", "亮羊")
     want = re.sub(r": holds under every table \((.*)\)", r"：所有牌桌下都成立（\1）", want)
     want = re.sub(r" under ([\w, ]+)", r"（\1）", want).replace("; ", "；")
     assert f"建议：{want}。" in out
@@ -123,11 +130,16 @@ def test_advise_answers_in_chinese_with_the_same_figures():
     zh = run("--lang", "zh", *ADVISE)
     assert en.exit_code == 0 and zh.exit_code == 0, en.output + zh.output
     out = [x for x in zh.stdout.splitlines() if not x.startswith("compiling")]
-    assert out[0] == ("座位 3 在第 5 墩出牌，首家出 ♠（这墩已出：0:黑桃5, 1:红桃A, "
+    assert out[0] == ("座位 3 在第 5 墩出牌，首家出黑桃（这墩已出：0:黑桃5、1:红桃A、"
                       "2:黑桃3）；各家打法 heuristic")
     assert out[1] == "6 个抽样世界（到达 --max-worlds 6）；结果：每局的零和分"
     assert out[2].split() == ["牌", "期望值", "95%", "置信区间", "与最佳之差", "差的", "95%",
                               "置信区间", "n"]
+    # every header ends in the display column where its figures end (the headers are wider)
+    head_ends = ends(out[2])
+    for row in out[3:-1]:
+        assert set(ends(row)) >= {head_ends[i] for i in (1, 3, 4, 7, 8)}, (out[2], row)
+    assert "  与最佳之差  差的 95% 置信区间  " in out[2]
     best = re.search(r"recommended: (\S+)  \(P\(best\) (\S+)\)", en.stdout)
     names = {"SK": "黑桃K", "S2": "黑桃2", "SQ": "猪"}
     assert out[-1] == f"建议出：{names[best.group(1)]}（P(最佳) {best.group(2)}）"
@@ -148,7 +160,7 @@ def test_review_answers_in_chinese_with_the_same_figures(tmp_path):
                       "--max-worlds 4，--seed 1")
     assert out[1].startswith("损失 = 最佳选择的期望值 − 你的选择的期望值，每局零和分，"
                              "95% 置信区间；✗ 失误：区间在 0 以上且损失 ≥ 20")
-    assert out[3].startswith("座位 0 亮牌：选了 ")
+    assert out[3].startswith("座位 0 亮牌：选了") and not out[3].startswith("座位 0 亮牌：选了 ")
     assert out[4].split() == ["墩", "座位", "出牌", "最佳", "损失", "95%", "置信区间", "P(最佳)",
                               "事后", "n"]
     total = re.fullmatch(r"座位 0：(\d+) 个决定中有 (\d+) 个失误，损失 ([\d.]+) 零和分"
@@ -194,6 +206,35 @@ def test_review_answers_in_chinese_with_the_same_figures(tmp_path):
     (["advise", "--seat", "1"], "Error: 缺少手牌 HAND：座位 1 现在手里的 13 张牌，如 "),
     (["expose", "--hands-file", "/nonexistent/h.txt"],
      "Error: --hands-file：“/nonexistent/h.txt” 不存在"),
+    # a suggestion and the forms with parameters in Chinese
+    (["expose", SHEEP, "--players", "heurstic"],
+     "Error: 未知的打法 “heurstic”（是不是 “heuristic”？）；可用的打法：random, lowest, "
+     "heuristic, search, learned, greedy（也可带参数：heuristic:key=value,...; "),
+    (["expose", SHEEP, "--options", "不亮，羊"],
+     "Error: 亮牌方案 “不亮，羊”：“不亮” 自成一个方案：方案之间用 “;”（；）分开，逗号把几张牌"
+     "连成一个方案"),
+    (["advise", SHEEP, "--plays", "S5"],  # cards named in Chinese inside the message
+     "Error: 黑桃5 既在手牌（HAND）里，又在已出的牌（--plays）里"),
+    (["advise", "KQ2.QJ.76.95", "--seat", "3", "--plays", "D5"],
+     "Error: 一场的第一局由梅花2 首攻，但第 1 张出牌是 方块5（一场中后面的局请加 --later-deal）"),
+    (["advise", "KQ2.QJ.76.95", "--seat", "1", "--plays", "C2 CA", "--first-leader", "0"],
+     "Error: 第一墩由座位 0 首攻时，按已出的牌该座位 2 出牌，不是座位 1（--seat 是现在出牌的"
+     "座位）"),
+    (["advise", "S:AK5 H:K93 D:AT2 C:876", "--seat", "3", "--plays", "C2 C5 DJ CA D4 DQ D3"],
+     "Error: 已出的牌（--plays）违反规则：第 1 墩：座位 3 不能出 羊：必须跟出同花色（首家出梅花，"
+     "这手牌有 梅花6 梅花7 梅花8；RULES §4）"),
+    (["advise", "KQ2.QJ.76.95", "--seat", "3", "--variant", "pig_sheep", "--exposed", "1=HA",
+      "--plays", PLAYS],
+     "Error: --exposed：猪羊一家（pig_sheep）不允许亮牌（RULES §3）"),
+    (["expose", SHEEP, "--known", "1=S5"],
+     "Error: 座位 1 的已知牌 黑桃5 (S5) 在分析的手牌里（座位 0）"),
+    (["expose", SHEEP, "--known", "1:SQ"],
+     "Error: --known “1:SQ”：应写成 座位=牌（SEAT=CARDS，座位 0..3），如 --known 1=SA,SK"),
+    (["expose", SHEEP, "--known", "1=SQ", "--known", "1=HA"],
+     "Error: --known 给了座位 1 两次（“1=SQ” 和 “1=HA”）：一个座位的已知牌请写在同一个 "
+     "--known 里，如 --known 1=SA,SK"),
+    (["expose", SHEEP, "--known", "1=SQ SQ"],
+     "Error: 座位 1 的已知牌：猪 (SQ) 出现了两次：单副牌每张牌只有一张"),
 ])
 def test_errors_players_meet_most_are_in_chinese(args, line):
     got = one_error_line(run("--lang", "zh", *args))
@@ -226,3 +267,61 @@ def test_progress_and_compile_lines_in_chinese():
         assert duration(42) == "42 s"  # other commands' progress lines keep English
     finally:
         set_lang("en")
+
+
+def test_review_record_errors_in_chinese(tmp_path):
+    """A record's errors name the line and the cards in Chinese."""
+    good = (
+        "deal 0 (seed 1) — first deal of the match, ♣2 leads\n"
+        "  seat 0: ♠ A K Q 8  ♥ K Q J  ♦ J 8 4  ♣ A Q 5\n"
+        "  seat 1: ♠ J 9 6 4 3  ♥ 8 7 4 2  ♦ A 10 6  ♣ K\n"
+        "  seat 2: ♠ 7 5 2  ♥ A 10 6 5  ♦ Q 9 7  ♣ J 7 4\n"
+        "  seat 3: ♠ 10  ♥ 9 3  ♦ K 5 3 2  ♣ 10 9 8 6 3 2\n"
+        "  trick  1  lead 3  3:♣2  0:♣A  1:♣K  2:♣J  → 0\n")
+    trick1 = "3:♣2  0:♣A  1:♣K  2:♣J"
+    cases = [
+        (good.replace(trick1, trick1 + "  3:♣3"),
+         "Error: 牌局记录第 6 行：第 1 墩有 5 张出牌；一墩是四张（只有最后一墩可以没出完）"),
+        (good.replace("♥ 9 3", "♥ 9 3 3"),
+         "Error: 牌局记录第 5 行：座位 3 的手牌：红桃3 (H3) 出现了两次：单副牌每张牌只有一张"),
+        (good.replace("0:♣A", "0:♦J"),
+         "Error: 第 1 墩：座位 0 不能出 羊：必须跟出同花色（首家出梅花，这手牌有 梅花5 梅花Q "
+         "梅花A；RULES §4）"),
+    ]
+    for i, (text, line) in enumerate(cases):
+        rec = tmp_path / f"deal{i}.txt"
+        rec.write_text(text, encoding="utf-8")
+        assert one_error_line(run("--lang", "zh", "review", str(rec))) == line
+        assert one_error_line(run("--lang", "en", "review", str(rec))).isascii() is (i < 2)
+    rec = tmp_path / "deal.txt"
+    rec.write_text(good, encoding="utf-8")
+    assert one_error_line(run("--lang", "zh", "review", str(rec), "--seat", "5")) == (
+        "Error: --seat 必须是 0..3，这里是 5")
+    assert one_error_line(run("--lang", "en", "review", str(rec), "--seat", "5")) == (
+        "Error: --seat must be 0..3, got 5")
+
+
+def test_chinese_wording_of_options_and_policies():
+    """Options and policies read as the page writes them: 亮羊 (no space), both copies of a
+    two-deck card 两张羊, an exposure policy with its gloss, hearts 红桃."""
+    from sim.core.i18n import gloss_policy
+
+    try:
+        set_lang("zh")
+        assert expose_text("DJ") == "亮羊" and expose_text("DJ,DJ+SQ") == "亮两张羊+猪"
+        assert show("D8D8") == "方块8方块8"  # a pair played stays two names
+        assert [gloss_policy(p) for p in ("rule", "never", "rule:k=1", "heuristic")] == [
+            "rule（按规则亮）", "never（不亮）", "rule:k=1（按规则亮）", "heuristic"]
+        assert tr("review.exposure", seat=0, tag="", chosen="羊", best="不亮", loss="损失 0",
+                  n=100).startswith("座位 0 亮牌：选了羊，最佳不亮，")
+        assert not any("红心" in zh or "计分牌" in zh for _, zh in MESSAGES.values())
+    finally:
+        set_lang("en")
+    assert gloss_policy("rule") == "rule" and expose_text("DJ,DJ") == "expose DJ,DJ"
+    restriction = ("trick 2: seat 0 may not play ♦J: first-round restriction of an exposed "
+                   "card: exposed ♦J may not be played in the first trick led in ♦ while the "
+                   "hand holds another unexposed ♦ card (RULES §3)")
+    assert error_text(restriction, "zh") == (
+        "第 2 墩：座位 0 不能出 羊：亮过的牌不能在该花色首轮出（手里还有该花色其他没亮的牌，"
+        "RULES §3）")
+    assert error_text(restriction, "en") == restriction

@@ -87,8 +87,8 @@ def test_a_chinese_record_is_answered_with_chinese_card_names(tmp_path):
                  "trick 1: C2 羊 CK CJ\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["review", str(p), "-q"])  # in Chinese, as the record is
     assert r.exit_code == 2, r.output
-    assert r.output == ("Error: 第 1 墩：座位 0 不能出 羊：必须跟出同花色（首家出 ♣，这手牌有 "
-                        "♣5 ♣Q ♣A；RULES §4）\n")
+    assert r.output == ("Error: 第 1 墩：座位 0 不能出 羊：必须跟出同花色（首家出梅花，这手牌有 "
+                        "梅花5 梅花Q 梅花A；RULES §4）\n")
     r = CliRunner().invoke(main, ["--lang", "en", "review", str(p), "-q"])
     assert r.output.startswith("Error: trick 1: seat 0 may not play ♦J: must follow suit"), \
         r.output

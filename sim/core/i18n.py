@@ -23,6 +23,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ------------------------------------------------------------ shared words
     "sep": ("; ", "；"),
     "comma": (", ", "，"),
+    "list_sep": (", ", "、"),
     "ci": ("{level} CI", "{level} 置信区间"),
     "ev": ("EV", "期望值"),
     "largest_delta": ("largest Δ", "最大 Δ"),
@@ -54,7 +55,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "plot_written": ("plot written to {path}", "图已写入 {path}"),
     # ------------------------------------------------------------ expose
     "expose.nothing": ("expose nothing", "不亮牌"),
-    "expose.cards": ("expose {cards}", "亮 {cards}"),
+    "expose.cards": ("expose {cards}", "亮{cards}"),
     "expose.title": ("Exposure EV — seat {seat} holds {hand}   {rows}",
                      "亮牌期望值 — 座位 {seat} 的牌 {hand}   {rows}"),
     "expose.settings": ("{decks}, {teams}; player {player}; opponents {opponents}; their "
@@ -71,9 +72,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "{level} 置信区间；P(Δ>0) = 该方案得分高于不亮牌的局数比例，持平 = 得分"
                      "相同的比例（都是局数比例，不是置信度）"),
     "col.option": ("option", "方案"),
-    "col.delta": ("Δ vs none", "Δ（对不亮）"),
+    "col.delta": ("Δ vs none", "Δ（相对不亮）"),
     "col.ties": ("ties", "持平"),
-    "col.hearts": ("hearts", "红心分"),
+    "col.hearts": ("hearts", "红桃分"),
     "expose.same_as": ("{options}: the fourth card is then exposed automatically (RULES "
                        "§3), so they play exactly as {same}.",
                        "{options}：这时第四张会自动亮出（RULES §3），所以打法与 {same} "
@@ -81,8 +82,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expose.components": ("components for seat {seat} ({took} 满红 = all {hearts} hearts, "
                           "满贯 = all {scoring} scoring cards, hearts = mean heart points; "
                           "change vs none in brackets)",
-                          "座位 {seat} 的分项（{took}满红 = 拿到全部 {hearts} 张红心，满贯 = "
-                          "拿到全部 {scoring} 张计分牌，红心分 = 每局平均拿到的红心分；括号里"
+                          "座位 {seat} 的分项（{took}满红 = 拿到全部 {hearts} 张红桃，满贯 = "
+                          "拿到全部 {scoring} 张分牌，红桃分 = 每局平均拿到的红桃分；括号里"
                           "是相对不亮的变化）"),
     "expose.took1": ("share of deals it took the card,", "拿到这张牌的局数比例；"),
     "expose.took2": ("mean copies it took of the card, 0–2;", "每局平均拿到的张数，0–2；"),
@@ -93,27 +94,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
                               "建议：{what}（期望值 {ev} {unit}）。"),
     "stop.running": ("Running: {n:,} deals so far (of at most {cap:,}); {what} {ci} "
                      "half-width {hw}.",
-                     "运行中：目前 {n:,} 局（最多 {cap:,}）；{what} {ci} 半宽 {hw}。"),
+                     "运行中：目前 {n:,} 局（最多 {cap:,}）；{what} {ci}半宽 {hw}。"),
     "stop.interrupted": ("Interrupted after {n:,} deals (of at most {cap:,}): the estimate "
                          "so far; {what} {ci} half-width {hw}.",
-                         "在 {n:,} 局后中断（上限 {cap:,}）：目前的估计；{what} {ci} 半宽 "
+                         "在 {n:,} 局后中断（上限 {cap:,}）：目前的估计；{what} {ci}半宽 "
                          "{hw}。"),
     "stop.precision1": ("Stopped by the precision target after {n:,} deals: no exposure "
                         "option to compare, EV {ci} half-width {hw} ≤ {p:g}.",
-                        "已达精度目标，共 {n:,} 局：没有可比较的亮牌方案，期望值 {ci} 半宽 "
+                        "已达精度目标，共 {n:,} 局：没有可比较的亮牌方案，期望值 {ci}半宽 "
                         "{hw} ≤ {p:g}。"),
     "stop.cap1": ("Stopped by the deal cap (max deals {cap:,}) after {n:,} deals: no "
                   "exposure option to compare, EV {ci} half-width {hw}.",
                   "到达牌局上限（{cap:,} 局），共 {n:,} 局：没有可比较的亮牌方案，期望值 "
-                  "{ci} 半宽 {hw}。"),
+                  "{ci}半宽 {hw}。"),
     "stop.precision": ("Stopped by the precision target after {n:,} deals: every Δ {ci} "
                        "half-width ≤ {p:g} ({note}largest {hw}).",
-                       "已达精度目标，共 {n:,} 局：每个 Δ 的 {ci} 半宽 ≤ {p:g}（{note}最大 "
+                       "已达精度目标，共 {n:,} 局：每个 Δ 的 {ci}半宽 ≤ {p:g}（{note}最大 "
                        "{hw}）。"),
     "stop.note_two": ("the two-deck default; ", "双副默认值；"),
     "stop.cap": ("Stopped by the deal cap (max deals {cap:,}) after {n:,} deals: largest Δ "
                  "{ci} half-width {hw}, {target}.",
-                 "到达牌局上限（{cap:,} 局），共 {n:,} 局：最大 Δ 的 {ci} 半宽 {hw}，"
+                 "到达牌局上限（{cap:,} 局），共 {n:,} 局：最大 Δ 的 {ci}半宽 {hw}，"
                  "{target}。"),
     "stop.no_target": ("no precision target", "未设精度目标"),
     "stop.target": ("target {p:g}{note} not reached{need}", "未达到目标 {p:g}{note}{need}"),
@@ -198,7 +199,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ------------------------------------------------------------ advise
     "advise.position": ("seat {seat} to play at trick {trick}{led}{on}",
                         "座位 {seat} 在第 {trick} 墩出牌{led}{on}"),
-    "advise.led": (", {suit} led", "，首家出 {suit}"),
+    "advise.led": (", {suit} led", "，首家出{suit}"),
     "advise.on": (" (on the trick: {plays})", "（这墩已出：{plays}）"),
     "advise.leads": (" (leads)", "（首家）"),
     "advise.players": ("{position}; players {players}", "{position}；各家打法 {players}"),
@@ -246,7 +247,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.exp_loss0": ("loss 0", "损失 0"),
     "review.exposure": ("seat {seat} exposure{tag}: chose {chosen}, best {best}, {loss} "
                         "over {n:,} deals",
-                        "座位 {seat} 亮牌{tag}：选了 {chosen}，最佳 {best}，{loss}，共 {n:,} 局"),
+                        "座位 {seat} 亮牌{tag}：选了{chosen}，最佳{best}，{loss}，共 {n:,} 局"),
     "review.mistake": ("  ✗ mistake", "  ✗ 失误"),
     "col.trick": ("trick", "墩"),
     "col.seat": ("seat", "座位"),
@@ -312,22 +313,37 @@ def tr_or(key: str, fallback: str, lang: str | None = None) -> str:
     return tr(key, lang) if key in MESSAGES else fallback
 
 
+#: The exposure policies' Chinese glosses, as the page gives them (sim/web/static/i18n.js
+#: ``exposure.*``).
+POLICY_GLOSS = {"never": "不亮", "always": "全亮", "random": "随机亮", "rule": "按规则亮",
+                "fixed": "固定亮"}
+
+
+def gloss_policy(name: str, lang: str | None = None) -> str:
+    """An exposure policy's name with its Chinese gloss after it when ``lang`` (None: the
+    chosen language) is Chinese (``rule`` → ``rule（按规则亮）``, ``rule:k=1`` →
+    ``rule:k=1（按规则亮）``); other names and English unchanged."""
+    gloss = POLICY_GLOSS.get(name.partition(":")[0].strip())
+    return f"{name}（{gloss}）" if gloss and lang_of(lang) == "zh" else name
+
+
 #: The place an error message names before its colon (``--hands-file F line 3: …``,
 #: ``--known 1: …``), kept in front of the translation.
 _WHERE = r"^(?:(?P<where>.+?): )?"
 
 #: The command line's Chinese for the ``Error:`` messages players meet most: (pattern of
-#: the English message, Chinese with ``\\1``… for the pattern's numbered groups), first
-#: match wins; the wording follows the page's (sim/web/static/i18n.js ``ZH_MESSAGES``).
+#: the English message, Chinese with ``\\1``… for the pattern's numbered groups and
+#: ``{c1}``… for a group of cards (or a suit symbol) named in Chinese, :func:`_zh_cards`),
+#: first match wins; the wording follows the page's (sim/web/static/i18n.js ``ZH_MESSAGES``).
 ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh in [
     (_WHERE + r"hand '(.*)' has (\d+) cards, expected (\d+)$",
      r"这手牌 “\2” 有 \3 张，应为 \4 张"),
     (_WHERE + r"card (\S+(?: \(\w+\))?) appears twice in a one-deck hand$",
-     r"\2 出现了两次：单副牌每张牌只有一张"),
+     r"{c2} 出现了两次：单副牌每张牌只有一张"),
     (_WHERE + r"card (\S+(?: \(\w+\))?) appears (\d+) times in a (\w+)-deck hand$",
-     r"\2 出现了 \3 次：牌里没有这么多张"),
+     r"{c2} 出现了 \3 次：牌里没有这么多张"),
     (_WHERE + r"card (\S+(?: \(\w+\))?) is in HAND and also played \(--plays\).*$",
-     r"\2 既在手牌（HAND）里，又在已出的牌（--plays）里"),
+     r"{c2} 既在手牌（HAND）里，又在已出的牌（--plays）里"),
     (_WHERE + r"unknown rank '([^']*)' in '([^']*)'.*$",
      r"“\3” 里的点数 “\2” 无法识别（点数是 A K Q J 10 或 T、9 … 2）"),
     (_WHERE + r"unknown suit in '([^']*)'.*$",
@@ -335,20 +351,31 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (_WHERE + r"unknown card '([^']*)'.*$",
      r"无法识别的牌 “\2”（写法如 SQ、QS、H10、10H、♠Q）"),
     (_WHERE + r"suit (\S+) given twice.*$", r"花色 \2 写了两次"),
+    (_WHERE + r"unknown player '([^']*)' \(did you mean '([^']*)'\?\); valid players: (.*)$",
+     r"未知的打法 “\2”（是不是 “\3”？）；可用的打法：{v4}"),
     (_WHERE + r"unknown player '([^']*)'; valid players: (.*)$",
-     r"未知的打法 “\2”；可用的打法：\3"),
+     r"未知的打法 “\2”；可用的打法：{v3}"),
+    (_WHERE + r"unknown exposure policy '([^']*)' \(did you mean '([^']*)'\?\); valid "
+     r"policies: (.*)$",
+     r"未知的亮牌策略 “\2”（是不是 “\3”？）；可用的策略：{v4}"),
     (_WHERE + r"unknown exposure policy '([^']*)'; valid policies: (.*)$",
-     r"未知的亮牌策略 “\2”；可用的策略：\3"),
+     r"未知的亮牌策略 “\2”；可用的策略：{v3}"),
     (_WHERE + r"exposure option '([^']*)': (\S+(?: \(\w+\))?) not in the hand.*$",
-     r"亮牌方案 “\2”：手里没有 \3（只能亮手里的牌）"),
+     r"亮牌方案 “\2”：手里没有 {c3}（只能亮手里的牌）"),
+    (_WHERE + r"'([^']*)' is an option of its own: separate options with ';' \(；\).*$",
+     r"“\2” 自成一个方案：方案之间用 “;”（；）分开，逗号把几张牌连成一个方案"),
     (_WHERE + r"(?:card )?(\S+(?: \(\w+\))?) is not exposable \(only (.*?)(?: can be "
      r"exposed)?\)$",
-     r"\2 不能亮（只有 \3 可以亮，RULES §3）"),
+     r"{c2} 不能亮（只有 \3 可以亮，RULES §3）"),
+    (_WHERE + r"variant pig_sheep \(猪羊一家\) forbids exposure(?: \(RULES §3\))?$",
+     r"猪羊一家（pig_sheep）不允许亮牌（RULES §3）"),
+    (_WHERE + r"variant pig_sheep \(猪羊一家\) forbids exposure: nothing to study$",
+     r"猪羊一家（pig_sheep）不允许亮牌：没有可研究的亮牌"),
     (r"^missing HAND \(13 cards.* or --hands-file FILE$",
-     "缺少手牌 HAND（13 张，如 '黑桃543 红桃32 方块AKQJT98 梅花2' 或 'S:543 H:32 D:AKQJT98 "
-     "C:2'；--decks 2 时 26 张）或 --hands-file 文件"),
-    (r"^missing HAND: the (\d+) cards? seat (\d) holds now, e\.g\. ('[^']*').*$",
-     r"缺少手牌 HAND：座位 \2 现在手里的 \1 张牌，如 \3（RULES.md §1 的任何写法，中文也行）"),
+     "缺少手牌 HAND（13 张，如 “黑桃543 红桃32 方块AKQJT98 梅花2” 或 “S:543 H:32 D:AKQJT98 "
+     "C:2”；--decks 2 时 26 张）或 --hands-file 文件"),
+    (r"^missing HAND: the (\d+) cards? seat (\d) holds now, e\.g\. '([^']*)'.*$",
+     r"缺少手牌 HAND：座位 \2 现在手里的 \1 张牌，如 “\3”（RULES.md §1 的任何写法，中文也行）"),
     (r"^HAND has (\d+) cards? but seat (\d) holds (\d+) at this point \((\d+) dealt, "
      r"(\d+) played\) — give the cards played so far with --plays$",
      r"手牌 HAND 有 \1 张，但座位 \2 此时应有 \3 张（发了 \4 张，已出 \5 张）：请用 --plays "
@@ -356,28 +383,98 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (r"^HAND has (\d+) cards? but seat (\d) holds (\d+) at this point \((\d+) dealt, "
      r"(\d+) played\)$",
      r"手牌 HAND 有 \1 张，但座位 \2 此时应有 \3 张（发了 \4 张，已出 \5 张）"),
+    (r"^the first deal of a match opens with ♣2, but play 1 is (\S+) \(give --later-deal "
+     r"for a later deal of a match\)$",
+     r"一场的第一局由梅花2 首攻，但第 1 张出牌是 {c1}（一场中后面的局请加 --later-deal）"),
+    (r"^seat (\d) is to lead the first deal of a match but HAND has no ♣2 \(give "
+     r"--later-deal for a later deal of a match\)$",
+     r"座位 \1 要在一场的第一局首攻，但手牌 HAND 里没有梅花2（一场中后面的局请加 "
+     r"--later-deal）"),
+    (r"^with first leader (\d) the plays put seat (\d) to play, not seat (\d) \(--seat is "
+     r"the seat to play now\)$",
+     r"第一墩由座位 \1 首攻时，按已出的牌该座位 \2 出牌，不是座位 \3（--seat 是现在出牌的座位）"),
+    (r"^(--seat|--first-leader|the first leader|seat) must be 0\.\.3, got (.*)$",
+     r"\1 必须是 0..3，这里是 \2"),
+    (r"^--seat (\d) is given twice$", r"--seat 把座位 \1 写了两次"),
+    (_WHERE + r"known card (\S+(?: \(\w+\))?) of seat (\d) is in the analysed hand "
+     r"\(seat (\d)\)$",
+     r"座位 \3 的已知牌 {c2} 在分析的手牌里（座位 \4）"),
+    (_WHERE + r"card (\S+) is known in two seats \((\d) and (\d)\)$",
+     r"{c2} 同时是座位 \3 和座位 \4 的已知牌"),
+    (_WHERE + r"seat (\d) has (\d+) known cards, at most (\d+) fit$",
+     r"座位 \2 有 \3 张已知牌，最多只能有 \4 张"),
+    (_WHERE + r"known cards for seat (\d): that is the analysed seat, give its cards in the "
+     r"hand$",
+     r"座位 \2 的已知牌：这是分析的座位，它的牌请写在手牌 HAND 里"),
+    (r"^--known '([^']*)': expected SEAT=CARDS with SEAT 0\.\.3, e\.g\. --known 1=SA,SK$",
+     r"--known “\1”：应写成 座位=牌（SEAT=CARDS，座位 0..3），如 --known 1=SA,SK"),
+    (r"^--known gives seat (\d) twice \('([^']*)' and '([^']*)'\): .*$",
+     r"--known 给了座位 \1 两次（“\2” 和 “\3”）：一个座位的已知牌请写在同一个 --known 里，"
+     r"如 --known \1=SA,SK"),
+    (_WHERE + r"trick (\d+) has (\d+) plays; a trick has four \(only the last may be "
+     r"unfinished\)$",
+     r"第 \2 墩有 \3 张出牌；一墩是四张（只有最后一墩可以没出完）"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): must follow suit: (\S+) was led "
      r"and the hand holds (.*) \(RULES §4\)$",
-     r"第 \2 墩：座位 \3 不能出 \4：必须跟出同花色（首家出 \5，这手牌有 \6；RULES §4）"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：必须跟出同花色（首家出{c5}，这手牌有 {c6}；RULES §4）"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): first-round restriction of an "
      r"exposed card: .*\(RULES §3\)$",
-     r"第 \2 墩：座位 \3 不能出 \4：亮过的牌在该花色第一次被领出的那一墩不能出（手里还有该花色"
-     r"其他没亮的牌，RULES §3）"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：亮过的牌不能在该花色首轮出（手里还有该花色其他没亮的牌，"
+     r"RULES §3）"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): ♣2 .*must open the first deal "
      r"of a match.*$",
-     r"第 \2 墩：座位 \3 不能出 \4：一场的第一局必须由 ♣2 首攻（RULES §4）"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：一场的第一局必须由梅花2 首攻（RULES §4）"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): \S+ is not in the hand$",
-     r"第 \2 墩：座位 \3 不能出 \4：手里没有这张牌"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：手里没有这张牌"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): must follow a pair with a pair: "
      r".*\(RULES §4\)$",
-     r"第 \2 墩：座位 \3 不能出 \4：首家出对子时，有对子就必须跟对子（RULES §4）"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：首家出对子时，有对子就必须跟对子（RULES §4）"),
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): seat (\d) exposed it, so seat "
      r"\d holds it \(RULES §3\)$",
-     r"第 \2 墩：座位 \3 不能出 \4：座位 \5 亮过这张牌，所以牌在座位 \5 手里（RULES §3）"),
+     r"第 \2 墩：座位 \3 不能出 {c4}：座位 \5 亮过这张牌，所以牌在座位 \5 手里（RULES §3）"),
     (_WHERE + r"no such file$", "没有这个文件"),
     (r"^Invalid value for '([^']*)': (?:File|Path|Directory) '(.*)' does not exist\.$",
      r"\1：“\2” 不存在"),
 ]]
+
+
+def _zh_cards(text: str) -> str:
+    """Cards in a message named in Chinese: each space-separated card or play of ``text``
+    (``S2``, ``♣5``, ``D8D8``) by :func:`sim.game.names.zh_card`, a lone suit symbol
+    (``♣``) by the suit's name (``梅花``); other words (``(SQ)``, ``猪``) unchanged."""
+    from sim.game.cards import CardError, card_str, parse_card
+    from sim.game.names import ZH_SUITS, zh_card
+
+    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    out = []
+    for word in text.split(" "):
+        if word in symbols:
+            out.append(ZH_SUITS[symbols[word]])
+            continue
+        half = len(word) // 2
+        pair = len(word) > 1 and word[:half] == word[half:]
+        try:
+            name = zh_card(card_str(parse_card(word[:half] if pair else word)))
+        except (CardError, KeyError, ValueError, IndexError):
+            out.append(word)
+            continue
+        out.append(name * 2 if pair else name)
+    return " ".join(out)
+
+
+def _zh_valid(names: str) -> str:
+    """A list of valid names in Chinese: its ``(or with parameters: …)`` as
+    ``（也可带参数：…）``."""
+    return re.sub(r" \(or with parameters: (.*)\)$", r"（也可带参数：\1）", names)
+
+
+def _expand(m: re.Match, zh: str) -> str:
+    """``zh`` filled from the match ``m``: ``\\1``…, ``{c1}``… (cards in Chinese) and
+    ``{v1}``… (a list of valid names, :func:`_zh_valid`)."""
+    zh = re.sub(r"\{([cv])(\d)\}",
+                lambda k: (_zh_cards if k.group(1) == "c" else _zh_valid)(
+                    m.group(int(k.group(2)))).replace("\\", "\\\\"), zh)
+    return m.expand(zh)
 
 
 #: The places messages name before their colon, in Chinese (the rest of the place kept).
@@ -386,6 +483,8 @@ ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
     (r"^the record (.+)$", r"牌局记录 \1"),
     (r"^seat (\d)$", r"座位 \1"),
     (r"^record line (\d+)$", r"牌局记录第 \1 行"),
+    (r"^seat (\d)'s hand$", r"座位 \1 的手牌"),
+    (r"^known cards of seat (\d)$", r"座位 \1 的已知牌"),
     (r"^(--plays): play (\d+) '(.*)'$", r"\1 第 \2 张 “\3”"),
     (r"^--plays break a rule$", r"已出的牌（--plays）违反规则"),
     (r"^(.+) line (\d+)$", r"\1 第 \2 行"),
@@ -393,11 +492,20 @@ ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
 
 
 def _zh_where(where: str) -> str:
-    for pattern, zh in ZH_WHERE:
-        m = pattern.match(where)
-        if m:
-            return m.expand(zh)
-    return where
+    """The place ``where`` in Chinese: whole when a :data:`ZH_WHERE` pattern matches it,
+    else part by part (``record line 5: seat 3's hand`` → ``牌局记录第 5 行：座位 3 的手牌``),
+    a part no pattern matches kept."""
+    def one(part: str) -> str | None:
+        for pattern, zh in ZH_WHERE:
+            m = pattern.match(part)
+            if m:
+                return m.expand(zh)
+        return None
+
+    whole = one(where)
+    if whole is not None:
+        return whole
+    return "：".join(one(part) or part for part in where.split(": "))
 
 
 #: The Chinese forms a card error adds when cards typed in Chinese could not be read
@@ -425,9 +533,9 @@ def error_text(message: str, lang: str | None = None) -> str:
         if m:
             where = m.groupdict().get("where")
             hint = next((h for en, h in ZH_HINTS if en in message), "")
-            return (f"{_zh_where(where)}：" if where else "") + m.expand(zh) + hint
+            return (f"{_zh_where(where)}：" if where else "") + _expand(m, zh) + hint
     return message
 
 
-__all__ = ["MESSAGES", "ZH_ERRORS", "ZH_HINTS", "ZH_WHERE", "error_text", "lang_of", "tr", "tr_or",
-           "use_lang"]
+__all__ = ["MESSAGES", "POLICY_GLOSS", "ZH_ERRORS", "ZH_HINTS", "ZH_WHERE", "error_text",
+           "gloss_policy", "lang_of", "tr", "tr_or", "use_lang"]

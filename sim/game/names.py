@@ -89,7 +89,8 @@ def show(label: str, style: str | None = None) -> str:
     ``DJ,DJ``, ``none``).
 
     ``style`` ``"ascii"`` keeps the label, ``"symbols"`` uses suit symbols (``♠Q+♦J``),
-    ``"zh"`` the Chinese names (``猪+羊``, ``方块8方块8``, ``不亮``); ``None`` is ``"zh"``
+    ``"zh"`` the Chinese names (``猪+羊``, ``方块8方块8``, ``不亮``; both copies of a
+    two-deck card in an option, ``DJ,DJ``: ``两张羊``); ``None`` is ``"zh"``
     when :func:`get_lang` is Chinese, else ``"ascii"``.  A label that is not cards (a
     dash, an empty string) comes back unchanged."""
     if style is None:
@@ -105,6 +106,9 @@ def show(label: str, style: str | None = None) -> str:
             for c in codes:
                 if len(c) != 2 or c[0].upper() not in SUITS or c[1].upper() not in RANKS:
                     return label
+            if style == "zh" and "," in part and len(codes) == 2 and codes[0] == codes[1]:
+                out.append("两张" + zh_card(codes[0]))  # both copies of a two-deck card
+                continue
             if style == "zh":
                 names = [zh_card(c) for c in codes]
             else:

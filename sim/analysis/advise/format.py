@@ -4,24 +4,25 @@
 from __future__ import annotations
 
 from sim.analysis.advise.position import Position, play_str, public_replay
-from sim.core.i18n import tr
+from sim.core.i18n import lang_of, tr
 from sim.core.stats import fmt_interval, json_number
-from sim.game.cards import SUIT_SYMBOLS, suit_of
-from sim.game.names import ljust, rjust, show
+from sim.game.cards import SUIT_SYMBOLS, SUITS, suit_of
+from sim.game.names import ZH_SUITS, ljust, rjust, show, width
 
 
 def describe(pos: Position) -> str:
     """One line: the seat, the trick and the cards on it."""
     seats, _, _, t, _ = public_replay(pos.rules, list(pos.plays), pos.leader)
     k = len(pos.plays) % 4
-    on = ", ".join(f"{s}:{show(play_str(x))}" for s, x in zip(seats[len(seats) - k:],
+    on = tr("list_sep").join(f"{s}:{show(play_str(x))}" for s, x in zip(seats[len(seats) - k:],
                                                         pos.plays[len(pos.plays) - k:],
                                                         strict=True))
     led = ""
     if k:
         first = pos.plays[len(pos.plays) - k]
+        suit = suit_of(first if isinstance(first, int) else first[0])
         led = tr("advise.led",
-                 suit=SUIT_SYMBOLS[suit_of(first if isinstance(first, int) else first[0])])
+                 suit=ZH_SUITS[SUITS[suit]] if lang_of() == "zh" else SUIT_SYMBOLS[suit])
     return tr("advise.position", seat=pos.seat, trick=t + 1, led=led,
               on=tr("advise.on", plays=on) if on else tr("advise.leads"))
 
@@ -41,15 +42,18 @@ def format_text(result, pos: Position, describe=describe) -> str:
     how = (tr(f"advise.how.{result.stopped}") if result.stopped in ("precision", "interrupted")
            else tr("advise.how.max-worlds", worlds=result.worlds))
     lines.append(tr("advise.worlds", worlds=result.worlds, how=how, unit=unit))
-    lines.append(f"  {ljust(tr('col.card'), 6)} {rjust(tr('ev'), 8)} "
-                 f"{rjust(tr('col.ci95'), 19)} {rjust(tr('col.dbest'), 8)} "
-                 f"{rjust(tr('col.dbest_ci'), 17)} {'n':>6}")
+    # column widths in display columns: the Chinese headers are wider than the English
+    wd, wdci = (max(8, width(tr("col.dbest"))), max(17, width(tr("col.dbest_ci"))))
+    sep = "  " if lang_of() == "zh" else " "
+    lines.append(f"  {ljust(tr('col.card'), 6)}{sep}{rjust(tr('ev'), 8)}{sep}"
+                 f"{rjust(tr('col.ci95'), 19)}{sep}{rjust(tr('col.dbest'), wd)}{sep}"
+                 f"{rjust(tr('col.dbest_ci'), wdci)}{sep}{'n':>6}")
     for c in result.cards:
         best = c.play == result.recommended
         ci = fmt_interval(c.ci_low, c.ci_high, digits=1)
         dci = "—" if best else fmt_interval(c.delta_ci_low, c.delta_ci_high, digits=1)
-        lines.append(f"{'▶' if best else ' '} {ljust(show(c.card), 6)} {c.ev:+8.1f} {ci:>19} "
-                     f"{c.delta:+8.1f} {dci:>17} {c.n:6d}")
+        lines.append(f"{'▶' if best else ' '} {ljust(show(c.card), 6)}{sep}{c.ev:+8.1f}{sep}"
+                     f"{ci:>19}{sep}{c.delta:+{wd}.1f}{sep}{rjust(dci, wdci)}{sep}{c.n:6d}")
     best = next(c for c in result.cards if c.play == result.recommended)
     lines.append(tr("advise.recommended", card=show(best.card), p=result.p_best))
     return "\n".join(lines)

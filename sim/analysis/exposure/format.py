@@ -16,7 +16,7 @@ import math
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
-from sim.core.i18n import tr, tr_or
+from sim.core.i18n import gloss_policy, tr, tr_or
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
@@ -139,7 +139,7 @@ def format_text(res) -> str:
     r = res.rules
     unit = _unit(s["unit"])
     opp = seat_order(s["opponents"], res.seat)
-    oexp = seat_order(s["opponents_exposure"], res.seat)
+    oexp = seat_order([gloss_policy(n) for n in s["opponents_exposure"]], res.seat)
     lines = [
         tr("expose.title", seat=res.seat, hand=res.hand,
            rows="  ".join(hand_rows(parse_hand(res.hand, decks=r.decks)))),
@@ -311,7 +311,7 @@ def format_tables_text(tr: TablesResult) -> str:
     s = res.settings
     r = res.rules
     unit = _unit(s["unit"])
-    oexp = seat_order(s["opponents_exposure"], res.seat)
+    oexp = seat_order([gloss_policy(n) for n in s["opponents_exposure"]], res.seat)
     ci = _tr("ci", level=level_label(res.level))
     lines = [
         _tr("tables.title", k=len(tr.tables), seat=res.seat, hand=res.hand,

@@ -244,7 +244,7 @@ def format_html(result) -> str:
     for k, (seat, pl) in enumerate(zip(rec.seats, rec.plays, strict=True)):
         f = loss_of.get(k)
         t = k // 4 + 1
-        lead = " (lead 领)" if k % 4 == 0 else ""
+        lead = " (lead 首家)" if k % 4 == 0 else ""
         winner = (f" → seat {rec.winners[k // 4]} wins 赢"
                   if k % 4 == 3 and k // 4 < len(rec.winners) else "")
         cls = ' class="mine"' if seat in result.seats else ""
