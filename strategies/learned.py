@@ -312,7 +312,8 @@ def score_features(params, seat, feats, n, scores):
 # Per decision a small context is computed once (kind of play, seat in the trick, the trick's
 # best card and winner, who holds the pig / the sheep / ♥A and which other seats may, the
 # trick number, the heuristic's choice, the team: the seats known to be on our side
-# (:func:`_allies`), whether one wins the trick or plays after us, its collected score);
+# (:func:`_allies`), whether one wins the trick or plays after us, its collected score, and
+# who holds every heart taken so far, the 满红 run: :func:`run_state`);
 # per legal card a few bit operations give small integers (its card, its point class,
 # whether it wins now and whether an unseen card can still overtake it, what the trick is
 # worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
@@ -322,7 +323,7 @@ def score_features(params, seat, feats, n, scores):
 # decision, so it never changes the choice).
 
 #: Version of the table feature set (kind "table"); the MLP models keep FEATURE_VERSION.
-TABLE_VERSION = 5
+TABLE_VERSION = 6
 #: Lookups per card.
 TABLE_SLOTS = 11
 #: The tuples: (name, size); the table is entry 0 (zero) then each tuple's entries in order.
@@ -331,18 +332,18 @@ TABLE_TUPLES = (
     ("card.kind.trickno", 52 * 3 * 5),
     ("card.pig.sheep.heur.kind", 52 * 3 * 3 * 2 * 3),
     ("lead:card.above.below.own.heur", 52 * 4 * 4 * 5 * 2),
-    ("lead:suit.above.pig.sheep.void.ska", 4 * 4 * 3 * 3 * 2 * 2),
-    ("follow:wins.safe.value.class.partner.last", 2 * 3 * 8 * 9 * 2 * 2),
+    ("lead:suit.above.pig.sheep.void.ska.run", 4 * 4 * 3 * 3 * 2 * 2 * 8),
+    ("follow:wins.safe.value.class.partner.last.run4", 2 * 3 * 8 * 9 * 2 * 2 * 4),
     ("follow:card.wins.safe.seat.pig.heur", 52 * 2 * 3 * 3 * 3 * 2),
     ("follow:duck.wins.value.partner.heur.above.seat", 3 * 2 * 8 * 2 * 2 * 4 * 3),
     ("discard:card.own.partner.value", 52 * 5 * 2 * 8),
-    ("discard:class.value.partner.heur.seat", 9 * 8 * 2 * 2 * 3),
-    ("card.kind.myscore", 52 * 3 * 4),
-    ("lead:card.pig.sheep.heartA.void", 52 * 3 * 3 * 3 * 2),
+    ("discard:class.value.partner.heur.seat.run4", 9 * 8 * 2 * 2 * 3 * 4),
+    ("card.kind.myscore.run", 52 * 3 * 4 * 8),
+    ("lead:card.pig.sheep.heartA.void.ownrun", 52 * 3 * 3 * 3 * 2 * 3),
     ("follow:card.value.wins.seat.partner", 52 * 8 * 2 * 3 * 2),
     ("discard:card.pig.sheep.heartA.partner", 52 * 3 * 3 * 3 * 2),
     ("discard:card.value.seat.heur", 52 * 8 * 3 * 2),
-    ("lead:card.unseen.trickno.void", 52 * 7 * 5 * 2),
+    ("lead:card.unseen.trickno.void.ownrun", 52 * 7 * 5 * 2 * 3),
     ("card.kind.seat.pigwhere", 52 * 3 * 4 * 10),
     ("lead:card.allyvoid.foevoid.allyscore", 52 * 3 * 2 * 5),
     ("follow:class.wins.safe.team.value", 9 * 2 * 3 * 6 * 8),
@@ -518,6 +519,33 @@ def _score_bucket(taken, exposed):
     return np.int64(0 if x <= -100 else (1 if x < 0 else (2 if x == 0 else 3)))
 
 
+#: Hearts taken, all by one seat, from which :func:`run_state` calls the run a long one.
+RUN_LONG = 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def run_state(obs, seat, allies):
+    """Who holds the hearts taken so far (the 满红 run, RULES.md §5.1), as the deciding seat
+    ``seat`` sees it (``allies``: :func:`_allies`' bits): 0 no heart taken, 1 hearts split
+    among seats, else one seat holds every heart taken — 2 / 3 the seat itself (fewer than
+    :data:`RUN_LONG` hearts / at least that many), 4 / 5 an ally, 6 / 7 another seat (an
+    opponent; in solo every other seat).  Reads the cards taken (``O_TAKEN``) only."""
+    th = (obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]) & _HEARTS
+    if th == ZERO:
+        return np.int64(0)
+    run = np.int64(1)
+    long = np.int64(1) if popcount(th) >= RUN_LONG else np.int64(0)
+    for p in range(4):
+        if (obs[O_TAKEN + p] & _HEARTS) == th:
+            if p == seat:
+                run = 2 + long
+            elif (allies >> p) & 1:
+                run = 4 + long
+            else:
+                run = 6 + long
+    return run
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
     """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
@@ -562,6 +590,8 @@ def _table_context(obs, params, reps):
             kind = 2
     allies = _allies(obs, seat, hand)
     pw = 1 if (k > 0 and (allies >> winner) & 1) else 0
+    run = run_state(obs, seat, allies)
+    run4 = (run >> 1) if run >= 2 else np.int64(0)  # 0 none or split, 1 ours, 2 ally, 3 foe
     others_void = ZERO
     ally_void = ZERO
     foe_void = ZERO
@@ -634,23 +664,27 @@ def _table_context(obs, params, reps):
     o0 = _T0 + kind * 4 + k                            # heur.kind.seat
     o1 = _T1 + kind * 5 + tb                           # card.kind.trickno
     o2 = _T2 + pig * 18 + sheep * 6 + kind             # card.pig.sheep.heur.kind
-    o6 = _T10 + kind * 4 + ms                          # card.kind.myscore
+    o6 = _T10 + kind * 32 + ms * 8 + run               # card.kind.myscore.run
     if kind == 0:
         o3 = _T3                                       # card.above.below.own.heur
-        o4 = _T4 + pig * 12 + sheep * 4 + (1 if hand & _SKA else 0)  # suit.above.pig.sheep.void.ska
-        o5 = _T11 + pig * 18 + sheep * 6 + ha * 2      # card.pig.sheep.heartA.void
-        o7 = _T15 + tb * 2                             # card.unseen.trickno.void
+        o4 = (_T4 + pig * 96 + sheep * 32 + (8 if hand & _SKA else 0)
+              + run)                                   # suit.above.pig.sheep.void.ska.run
+        # the seat's own run: 0 none, 1 short, 2 long (run_state 2 and 3)
+        own3 = run - 1 if (run == 2 or run == 3) else np.int64(0)
+        o5 = _T11 + pig * 54 + sheep * 18 + ha * 6 + own3  # card.pig.sheep.heartA.void.ownrun
+        o7 = _T15 + tb * 6 + own3                      # card.unseen.trickno.void.ownrun
         o9 = _T17 + ascore                             # card.allyvoid.foevoid.allyscore
         o8 = _T21                                      # card.voids.above
     elif kind == 1:
-        o3 = _T5 + pw * 2 + (1 if k == 3 else 0)       # wins.safe.value.class.partner.last
+        o3 = (_T5 + pw * 8 + (4 if k == 3 else 0)
+              + run4)                                  # wins.safe.value.class.partner.last.run4
         o4 = _T6 + km * 6 + pig * 2                    # card.wins.safe.seat.pig.heur
         o5 = _T7 + pw * 24 + km                        # duck.wins.value.partner.heur.above.seat
         o7 = _T12 + km * 2 + pw                        # card.value.wins.seat.partner
         o9 = _T18 + team * 8                           # class.wins.safe.team.value
     else:
         o3 = _T8 + pw * 8                              # card.own.partner.value
-        o4 = _T9 + pw * 6 + km                         # class.value.partner.heur.seat
+        o4 = _T9 + pw * 24 + km * 4 + run4             # class.value.partner.heur.seat.run4
         o5 = _T13 + pig * 18 + sheep * 6 + ha * 2 + pw  # card.pig.sheep.heartA.partner
         o7 = _T14 + km * 2                             # card.value.seat.heur
         o9 = _T19 + team * 40 + ascore                 # class.team.value.allyscore
@@ -695,7 +729,7 @@ def _table_indices(obs, tctx, c):
     i0 = o0 + heur * 12
     i1 = o1 + c * 15
     i2 = o2 + c * 54 + heur * 3
-    i6 = o6 + c * 12
+    i6 = o6 + c * 96
     i10 = o10 + c * 30
     if kind == 0:
         su = unseen & sm
@@ -704,9 +738,9 @@ def _table_indices(obs, tctx, c):
         own = min(popcount(hand & sm), 4)
         ov = np.int64((others_void >> np.uint64(s)) & ONE)
         i3 = o3 + c * 160 + ua * 40 + ub * 10 + own * 2 + heur
-        i4 = o4 + s * 144 + ua * 36 + ov * 2
-        i5 = o5 + c * 54 + ov
-        i7 = o7 + c * 70 + min(popcount(su), 6) * 10 + ov
+        i4 = o4 + s * 1152 + ua * 288 + ov * 16
+        i5 = o5 + c * 162 + ov * 3
+        i7 = o7 + c * 210 + min(popcount(su), 6) * 30 + ov * 3
         i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
         i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
               + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
@@ -729,7 +763,7 @@ def _table_indices(obs, tctx, c):
             if cb & _SCORING:
                 val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
         dpos = 0 if c == duck else (1 if c == low else 2)
-        i3 = o3 + wins * 864 + safe * 288 + val * 36 + _CLASS[c] * 4
+        i3 = o3 + wins * 3456 + safe * 1152 + val * 144 + _CLASS[c] * 16
         i4 = o4 + c * 108 + wins * 54 + safe * 18 + heur
         i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
         i7 = o7 + c * 96 + val * 12 + wins * 6
@@ -742,7 +776,7 @@ def _table_indices(obs, tctx, c):
         if cb & _SCORING:
             val = value_bucket(_card_gain(c, t_plain, g_give, f, pig_v, sheep_v, mt))
         i3 = o3 + c * 80 + own * 16 + val
-        i4 = o4 + _CLASS[c] * 96 + val * 12 + heur * 3
+        i4 = o4 + _CLASS[c] * 384 + val * 48 + heur * 12
         i5 = o5 + c * 54
         i7 = o7 + c * 48 + val * 6 + heur
         i9 = o9 + _CLASS[c] * 240 + val * 5

@@ -1,6 +1,7 @@
 """The ``learned`` player's rule against an opponent's 满红 (strategies/learned.py
 ``break_run``): worked positions of 打对家 and solo, and a differential check that the
-player's card differs from its model's only where a rule leaves the model's card out."""
+player's card differs from its model's only where a rule leaves the model's card out.  The
+table model's run context (``run_state``): worked positions, and its place in the entries."""
 
 from __future__ import annotations
 
@@ -11,16 +12,25 @@ import numpy as np
 from sim.analysis.learn.record import model_choice
 from sim.engine.gameloop import deal_game
 from sim.game.cards import SQ
+from sim.game.observation import O_HAND, O_TRICK, O_TRICK_LEN
 from sim.game.rules import Rules
 from sim.game.state import GameState
 from strategies.learned import (
+    _T4,
+    _T5,
+    _T9,
+    _T10,
     RUN_HEARTS,
     TABLE_SIZE,
+    TABLE_SLOTS,
+    _allies,
     _representatives,
     break_run,
+    decision_indices,
     keep_pig,
     play_learned,
     play_model_table_inline,
+    run_state,
 )
 from strategies.model import pack_table
 from strategies.registry import params_table
@@ -132,3 +142,63 @@ def test_the_rule_only_leaves_out_cards_and_the_player_obeys():
                 state.play(legal[rng.randrange(len(legal))])
     # solo: no partner, no rule (and no pig rule): the model's card every time
     assert changed[SOLO.variant] == 0 and changed[PARTNERS.variant] >= 10 and same > 1000
+
+
+def _run(st: GameState, seat: int) -> int:
+    obs = st.observation(seat)
+    return int(run_state(obs, seat, _allies(obs, seat, obs[O_HAND])))
+
+
+def test_run_state_names_who_holds_every_heart_taken():
+    """0 none taken, 1 split, 2/3 the seat itself, 4/5 its ally, 6/7 another seat (short
+    run / at least RUN_LONG = 4 hearts)."""
+    for rules in (PARTNERS, SOLO):
+        st = GameState.from_hands(HANDS, rules, leader=2, first_deal=False)
+        assert [_run(st, p) for p in range(4)] == [0, 0, 0, 0]
+        for c in (S3, SJ, H[2], H[5]):  # seat 3's ♠J takes ♥2 and ♥5: a run of 2 hearts
+            st.play(c)
+        # partners: seats 1+3 against 0+2; solo: every other seat a stranger
+        want = [6, 4, 6, 2] if rules is PARTNERS else [6, 6, 6, 2]
+        assert [_run(st, p) for p in range(4)] == want
+    for rules in (PARTNERS, SOLO):
+        st = _after_two_heart_tricks(rules)  # seat 2 took eight hearts
+        want = [5, 7, 3, 7] if rules is PARTNERS else [7, 7, 3, 7]
+        assert [_run(st, p) for p in range(4)] == want
+        for c in (H[10], 13 * 2 + 12, H[4], H[11]):  # seat 1's ♥J takes ♥10 and ♥4
+            st.play(c)
+        assert [_run(st, p) for p in range(4)] == [1, 1, 1, 1]
+
+
+def test_the_run_context_is_in_its_table_entries():
+    """Over random positions: the lead suit tuple and card.kind.myscore.run end in the run
+    state (8 values), the follow and discard tuples that read it in its 4 groups (none or
+    split, the seat's own, the ally's, an opponent's)."""
+    rng = random.Random(9)
+    cards = np.zeros(13, np.int64)
+    out = np.zeros((13, TABLE_SLOTS), np.int64)
+    table = params_table([model_choice(pack_table(np.zeros(TABLE_SIZE)))] * 4)
+    seen = set()
+    for rules in (SOLO, PARTNERS):
+        for _ in range(30):
+            state = deal_game(rules, seed=rng.randrange(1000), deal=rng.randrange(100))
+            while not state.is_over:
+                legal = state.legal_plays()
+                seat = state.to_play
+                obs = state.observation(seat)
+                if len(legal) > 1:
+                    run = _run(state, seat)
+                    run4 = run >> 1 if run >= 2 else 0
+                    n = decision_indices(obs, table, cards, out)
+                    led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
+                    kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
+                    for j in range(n):
+                        assert (out[j, 6] - _T10) % 8 == run
+                        if kind == 0:
+                            assert (out[j, 4] - _T4) % 8 == run
+                        elif kind == 1:
+                            assert (out[j, 3] - _T5) % 4 == run4
+                        else:
+                            assert (out[j, 4] - _T9) % 4 == run4
+                    seen.add((kind, run))
+                state.play(legal[rng.randrange(len(legal))])
+    assert {r for _, r in seen} == set(range(8)) and {k for k, _ in seen} == {0, 1, 2}
