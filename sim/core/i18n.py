@@ -438,28 +438,22 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
 ]]
 
 
-def _zh_cards(text: str) -> str:
-    """Cards in a message named in Chinese: each space-separated card or play of ``text``
-    (``S2``, ``♣5``, ``D8D8``) by :func:`sim.game.names.zh_card`, a lone suit symbol
-    (``♣``) by the suit's name (``梅花``); other words (``(SQ)``, ``猪``) unchanged."""
-    from sim.game.cards import CardError, card_str, parse_card
-    from sim.game.names import ZH_SUITS, zh_card
+#: How cards in a message are named in Chinese (set by sim.game.names, which knows the cards
+#: and is imported whenever Chinese is chosen): text → text; unchanged until then.
+_card_words = None
 
-    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-    out = []
-    for word in text.split(" "):
-        if word in symbols:
-            out.append(ZH_SUITS[symbols[word]])
-            continue
-        half = len(word) // 2
-        pair = len(word) > 1 and word[:half] == word[half:]
-        try:
-            name = zh_card(card_str(parse_card(word[:half] if pair else word)))
-        except (CardError, KeyError, ValueError, IndexError):
-            out.append(word)
-            continue
-        out.append(name * 2 if pair else name)
-    return " ".join(out)
+
+def set_card_words(namer) -> None:
+    """Install ``namer`` (str → str) as :func:`_zh_cards`' way of naming cards in Chinese."""
+    global _card_words
+    _card_words = namer
+
+
+def _zh_cards(text: str) -> str:
+    """Cards in a message named in Chinese by the namer sim.game.names installs
+    (:func:`set_card_words`; each card, pair or lone suit symbol of ``text``); ``text``
+    unchanged when none is installed."""
+    return text if _card_words is None else _card_words(text)
 
 
 def _zh_valid(names: str) -> str:

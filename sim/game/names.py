@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from sim.core.i18n import tr, use_lang
+from sim.core.i18n import set_card_words, tr, use_lang
 from sim.game import cards as _cards
 from sim.game.cards import RANKS, SUITS, _has_cjk, card_symbol, parse_card
 
@@ -202,7 +202,33 @@ def rjust(text: str, n: int) -> str:
 
 _cards.use_message_names(named, exposable_text)  # card errors name cards as printed text does
 
+
+def zh_card_words(text: str) -> str:
+    """Cards in a message named in Chinese: each space-separated card or play of ``text``
+    (``S2``, ``♣5``, ``D8D8``) by :func:`zh_card`, a lone suit symbol (``♣``) by the suit's
+    name (``梅花``); other words (``(SQ)``, ``猪``) unchanged.  Installed in
+    sim/core/i18n.py, whose Chinese messages name their cards by it."""
+    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    out = []
+    for word in text.split(" "):
+        if word in symbols:
+            out.append(ZH_SUITS[symbols[word]])
+            continue
+        half = len(word) // 2
+        pair = len(word) > 1 and word[:half] == word[half:]
+        try:
+            name = zh_card(_cards.card_str(parse_card(word[:half] if pair else word)))
+        except (_cards.CardError, KeyError, ValueError, IndexError):
+            out.append(word)
+            continue
+        out.append(name * 2 if pair else name)
+    return " ".join(out)
+
+
+set_card_words(zh_card_words)
+
+
 __all__ = ["CARD_OF_NAME", "LANGS", "ZH_NAMED", "ZH_NONE", "ZH_SUITS", "exposable_text",
            "expose_text", "get_lang", "has_chinese", "ljust", "named", "not_exposable",
            "note_text", "rjust", "set_lang", "show", "show_cards", "show_named_card",
-           "show_policy", "width", "zh_card"]
+           "show_policy", "width", "zh_card", "zh_card_words"]
