@@ -19,10 +19,9 @@ strategy or constant that the engine inlines or freezes would otherwise keep run
 old compiled code.  Set ``NUMBA_CACHE_DIR`` yourself to override.
 
 It also sets numba's code-generation defaults that make a cold compile cheaper
-(:data:`_NUMBA_DEFAULTS`: LLVM's ``-O2`` without its loop vectoriser, which the card code's
-bit loops do not use, and numba's typing errors without terminal colours — numba builds
-and throws away thousands of them while it types); a value already in the environment
-wins.  The cache folder's name covers the settings that change the machine code.
+(:data:`_NUMBA_DEFAULTS`: LLVM's ``-O2``, and numba's typing errors without terminal
+colours — numba builds and throws away thousands of them while it types); a value already
+in the environment wins.  The cache folder's name covers the settings that change the machine code.
 """
 
 from __future__ import annotations
@@ -63,7 +62,6 @@ def _kernel_files(root: Path) -> list[Path]:
 #: by numba when it is imported (the error colours) or at each compile (the others).
 _NUMBA_DEFAULTS = {
     "NUMBA_OPT": "2",
-    "NUMBA_LOOP_VECTORIZE": "0",
     "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING": "1",
 }
 #: The numba settings that change the machine code compiled: part of the cache key.

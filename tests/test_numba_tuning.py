@@ -75,16 +75,17 @@ def test_no_cfunc_wrapper_by_default_and_cfunc_still_builds_one():
 def test_codegen_defaults_are_set_and_a_users_setting_wins():
     for name in sim._NUMBA_DEFAULTS:
         assert name in os.environ
-    code = "import os, sim; print(os.environ['NUMBA_OPT'], os.environ['NUMBA_LOOP_VECTORIZE'])"
+    code = ("import os, sim; print(os.environ['NUMBA_OPT'], "
+            "os.environ['NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING'])")
     env = {k: v for k, v in os.environ.items() if k not in sim._NUMBA_DEFAULTS}
     env.pop("NUMBA_CACHE_DIR", None)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == ["2", "0"]
+    assert out == ["2", "1"]
     env["NUMBA_OPT"] = "3"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == ["3", "0"]
+    assert out == ["3", "1"]
 
 
 def test_cache_folder_depends_on_the_codegen_settings(monkeypatch):
