@@ -70,6 +70,20 @@ def _numba_version(text: str) -> tuple[int, int]:
     return tuple(int("".join(ch for ch in p if ch.isdigit()) or 0) for p in parts)
 
 
+def patch_allowed(setting_name: str, verified_up_to: tuple[int, int]) -> bool:
+    """Whether a numba patch of this package may be installed: numba imports, the
+    environment variable ``setting_name`` is not ``0``, and numba is no newer than
+    ``verified_up_to`` (major, minor) unless the variable is ``force``."""
+    setting = os.environ.get(setting_name, "1")
+    if setting == "0":
+        return False
+    try:
+        import numba
+    except ImportError:
+        return False
+    return setting == "force" or _numba_version(numba.__version__) <= verified_up_to
+
+
 def install() -> bool:
     """Patch numba's inliner (module doc) once per process; True when the patch is active.
     Raises nothing: a numba without ``InlineWorker.inline_ir``, or whose ``ir.Block``
@@ -79,17 +93,11 @@ def install() -> bool:
     global _installed, _ORIGINAL_INLINE_IR
     if _installed:
         return True
-    setting = os.environ.get("GONGZHU_SIM_INLINE_MEMO", "1")
-    if setting == "0":
+    if not patch_allowed("GONGZHU_SIM_INLINE_MEMO", VERIFIED_UP_TO):
         return False
-    try:
-        import numba
-        from numba.core import ir
-        from numba.core.inline_closurecall import InlineWorker
-    except ImportError:
-        return False
-    if setting != "force" and _numba_version(numba.__version__) > VERIFIED_UP_TO:
-        return False
+    from numba.core import ir
+    from numba.core.inline_closurecall import InlineWorker
+
     if (not hasattr(InlineWorker, "inline_ir") or "__deepcopy__" in vars(ir.Block)
             or not hasattr(copy, "_reconstruct")):
         return False

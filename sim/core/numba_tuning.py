@@ -35,9 +35,7 @@ alone.  ``GONGZHU_SIM_NUMBA_TUNING=0`` leaves numba alone (to compare compile ti
 
 from __future__ import annotations
 
-import os
-
-from sim.core.inline_memo import _numba_version
+from sim.core.inline_memo import patch_allowed
 
 #: The newest numba (major, minor) whose typing the patch was checked against (the same
 #: signatures, the same machine code with and without it); a newer numba keeps its own
@@ -98,18 +96,12 @@ def install() -> bool:
     global _installed, _ORIGINAL
     if _installed:
         return True
-    setting = os.environ.get("GONGZHU_SIM_NUMBA_TUNING", "1")
-    if setting == "0":
+    if not patch_allowed("GONGZHU_SIM_NUMBA_TUNING", VERIFIED_UP_TO):
         return False
-    try:
-        import numba
-        from numba.core import compiler, targetconfig, types
-        from numba.core.target_extension import get_local_target
-        from numba.core.types import functions
-    except ImportError:
-        return False
-    if setting != "force" and _numba_version(numba.__version__) > VERIFIED_UP_TO:
-        return False
+    from numba.core import compiler, targetconfig, types
+    from numba.core.target_extension import get_local_target
+    from numba.core.types import functions
+
     base = getattr(functions, "BaseFunction", None)
     if base is None or not hasattr(base, "get_call_type") or not hasattr(
             getattr(functions, "Function", None), "get_call_type"):
