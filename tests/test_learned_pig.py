@@ -3,32 +3,22 @@ of 打对家 and solo, and a differential check that the rule only ever changes 
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
+from learned_positions import random_decisions, random_table
+from learned_positions import suit_cards as _suit
 
-from sim.analysis.learn.record import model_choice
-from sim.engine.gameloop import deal_game
 from sim.game.cards import SQ
 from sim.game.rules import Rules
 from sim.game.state import GameState
 from strategies.learned import (
-    TABLE_SIZE,
     _representatives,
     break_run,
     keep_pig,
     play_learned,
     play_model_table_inline,
 )
-from strategies.model import pack_table
-from strategies.registry import params_table
 
 PARTNERS = Rules(variant="partners")
-
-
-def _suit(s: int, *ranks: int) -> list[int]:
-    """Cards of suit ``s`` (0 ♠, 1 ♥, 2 ♦, 3 ♣) by rank (0 = 2 … 12 = A)."""
-    return [13 * s + r for r in ranks]
 
 
 # seat 0 (our partner): ♣5–♣K and ♥2–♥5; seat 1: the diamonds; seat 2 (deciding, void in
@@ -73,25 +63,17 @@ def test_the_rule_only_changes_pig_plays_onto_a_partners_trick():
     the pig is legal and ``keep_pig`` holds the player plays another card (the model's
     own card when that is not the pig), elsewhere the model's own card unless the 满红 rule
     (``break_run``, tests/test_learned_run.py) leaves it out."""
-    lut = np.random.default_rng(11).normal(size=TABLE_SIZE)
-    lut[0] = 0.0
-    table = params_table([model_choice(pack_table(lut))] * 4)
-    rng = random.Random(3)
+    table = random_table(11)
     kept = same = 0
-    for _ in range(40):
-        state = deal_game(PARTNERS, seed=rng.randrange(1000), deal=rng.randrange(100))
-        while not state.is_over:
-            legal = state.legal_plays()
-            obs = state.observation(state.to_play)
-            if len(legal) > 1:
-                c = int(play_learned(obs, table, np.uint64(1))[0])
-                m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
-                assert c in legal
-                if SQ in legal and keep_pig(obs):
-                    assert c != SQ and (m == SQ or c == m)
-                    kept += 1
-                elif (int(break_run(obs, _representatives(obs))) >> m) & 1:
-                    assert c == m  # the 满红 rule (test_learned_run.py) keeps the model's card
-                    same += 1
-            state.play(legal[rng.randrange(len(legal))])
+    for _, state, legal in random_decisions((PARTNERS,), 40, seed=3):
+        obs = state.observation(state.to_play)
+        c = int(play_learned(obs, table, np.uint64(1))[0])
+        m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
+        assert c in legal
+        if SQ in legal and keep_pig(obs):
+            assert c != SQ and (m == SQ or c == m)
+            kept += 1
+        elif (int(break_run(obs, _representatives(obs))) >> m) & 1:
+            assert c == m  # the 满红 rule (test_learned_run.py) keeps the model's card
+            same += 1
     assert kept > 0 and same > 1000

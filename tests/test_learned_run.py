@@ -5,12 +5,10 @@ table model's run context (``run_state``): worked positions, and its place in th
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
+from learned_positions import random_decisions, random_table
+from learned_positions import suit_cards as _suit
 
-from sim.analysis.learn.record import model_choice
-from sim.engine.gameloop import deal_game
 from sim.game.cards import SQ
 from sim.game.observation import O_HAND, O_TRICK, O_TRICK_LEN
 from sim.game.rules import Rules
@@ -21,7 +19,6 @@ from strategies.learned import (
     _T9,
     _T10,
     RUN_HEARTS,
-    TABLE_SIZE,
     TABLE_SLOTS,
     _allies,
     _representatives,
@@ -32,16 +29,9 @@ from strategies.learned import (
     play_model_table_inline,
     run_state,
 )
-from strategies.model import pack_table
-from strategies.registry import params_table
 
 SOLO = Rules()
 PARTNERS = Rules(variant="partners")
-
-
-def _suit(s: int, *ranks: int) -> list[int]:
-    """Cards of suit ``s`` (0 ♠, 1 ♥, 2 ♦, 3 ♣) by rank (0 = 2 … 12 = A)."""
-    return [13 * s + r for r in ranks]
 
 
 def _mask(cards) -> int:
@@ -114,32 +104,23 @@ def test_the_rule_only_leaves_out_cards_and_the_player_obeys():
     """Differential check over random positions with a random table model: the player
     plays a card ``break_run`` (after ``keep_pig``) keeps, the model's own card whenever the
     rules keep it; solo play is the model's."""
-    lut = np.random.default_rng(12).normal(size=TABLE_SIZE)
-    lut[0] = 0.0
-    table = params_table([model_choice(pack_table(lut))] * 4)
-    rng = random.Random(4)
+    table = random_table(12)
     changed = {SOLO.variant: 0, PARTNERS.variant: 0}
     same = 0
-    for rules in (SOLO, PARTNERS):
-        for _ in range(40):
-            state = deal_game(rules, seed=rng.randrange(1000), deal=rng.randrange(100))
-            while not state.is_over:
-                legal = state.legal_plays()
-                obs = state.observation(state.to_play)
-                if len(legal) > 1:
-                    c = int(play_learned(obs, table, np.uint64(1))[0])
-                    m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
-                    reps = int(_representatives(obs))
-                    if reps & (1 << SQ) and keep_pig(obs):  # ♠Q kept: test_learned_pig.py
-                        reps &= ~(1 << SQ)
-                    kept = int(break_run(obs, np.uint64(reps))) if reps & (reps - 1) else reps
-                    assert c in legal and kept & (1 << c) and kept & ~reps == 0
-                    if (kept >> m) & 1:
-                        assert c == m
-                        same += 1
-                    else:
-                        changed[rules.variant] += 1
-                state.play(legal[rng.randrange(len(legal))])
+    for rules, state, legal in random_decisions((SOLO, PARTNERS), 40, seed=4):
+        obs = state.observation(state.to_play)
+        c = int(play_learned(obs, table, np.uint64(1))[0])
+        m = int(play_model_table_inline(obs, table, np.uint64(1))[0])
+        reps = int(_representatives(obs))
+        if reps & (1 << SQ) and keep_pig(obs):  # ♠Q kept: test_learned_pig.py
+            reps &= ~(1 << SQ)
+        kept = int(break_run(obs, np.uint64(reps))) if reps & (reps - 1) else reps
+        assert c in legal and kept & (1 << c) and kept & ~reps == 0
+        if (kept >> m) & 1:
+            assert c == m
+            same += 1
+        else:
+            changed[rules.variant] += 1
     # solo: no partner, no rule (and no pig rule): the model's card every time
     assert changed[SOLO.variant] == 0 and changed[PARTNERS.variant] >= 10 and same > 1000
 
@@ -173,32 +154,25 @@ def test_the_run_context_is_in_its_table_entries():
     """Over random positions: the lead suit tuple and card.kind.myscore.run end in the run
     state (8 values), the follow and discard tuples that read it in its 4 groups (none or
     split, the seat's own, the ally's, an opponent's)."""
-    rng = random.Random(9)
     cards = np.zeros(13, np.int64)
     out = np.zeros((13, TABLE_SLOTS), np.int64)
-    table = params_table([model_choice(pack_table(np.zeros(TABLE_SIZE)))] * 4)
+    table = random_table(None)
     seen = set()
-    for rules in (SOLO, PARTNERS):
-        for _ in range(30):
-            state = deal_game(rules, seed=rng.randrange(1000), deal=rng.randrange(100))
-            while not state.is_over:
-                legal = state.legal_plays()
-                seat = state.to_play
-                obs = state.observation(seat)
-                if len(legal) > 1:
-                    run = _run(state, seat)
-                    run4 = run >> 1 if run >= 2 else 0
-                    n = decision_indices(obs, table, cards, out)
-                    led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
-                    kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
-                    for j in range(n):
-                        assert (out[j, 6] - _T10) % 8 == run
-                        if kind == 0:
-                            assert (out[j, 4] - _T4) % 8 == run
-                        elif kind == 1:
-                            assert (out[j, 3] - _T5) % 4 == run4
-                        else:
-                            assert (out[j, 4] - _T9) % 4 == run4
-                    seen.add((kind, run))
-                state.play(legal[rng.randrange(len(legal))])
+    for _, state, legal in random_decisions((SOLO, PARTNERS), 30, seed=9):
+        seat = state.to_play
+        obs = state.observation(seat)
+        run = _run(state, seat)
+        run4 = run >> 1 if run >= 2 else 0
+        n = decision_indices(obs, table, cards, out)
+        led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
+        kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
+        for j in range(n):
+            assert (out[j, 6] - _T10) % 8 == run
+            if kind == 0:
+                assert (out[j, 4] - _T4) % 8 == run
+            elif kind == 1:
+                assert (out[j, 3] - _T5) % 4 == run4
+            else:
+                assert (out[j, 4] - _T9) % 4 == run4
+        seen.add((kind, run))
     assert {r for _, r in seen} == set(range(8)) and {k for k, _ in seen} == {0, 1, 2}
