@@ -898,6 +898,23 @@ _table_card = deferred(_play_table_kernel, types.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _trick_best(obs, k, leader):
+    """The current trick of ``k`` ≥ 1 cards led by seat ``leader``: ``(led, best,
+    winner)`` — the led suit (0 ♠ … 3 ♣), the highest card of that suit played so far (card
+    index, int64) and the seat that played it (RULES.md §4: the highest card of the led suit
+    wins)."""
+    led = np.int64(obs[O_TRICK]) // 13
+    best = np.int64(obs[O_TRICK])
+    winner = leader
+    for j in range(1, k):
+        c = np.int64(obs[O_TRICK + j])
+        if c // 13 == led and c > best:
+            best = c
+            winner = (leader + j) & 3
+    return led, best, winner
+
+
+@njit(cache=True, nogil=True, inline="always")
 def keep_pig(obs):
     """True when the deciding seat, holding the pig (♠Q) with it legal and another card
     legal, keeps it: the seat follows a trick that an ally (:func:`_allies`: the 打对家
@@ -920,14 +937,7 @@ def keep_pig(obs):
     if allies == 0:
         return False
     leader = np.int64(obs[O_LEADER])
-    led = np.int64(obs[O_TRICK]) // 13
-    best = np.int64(obs[O_TRICK])
-    winner = leader
-    for j in range(1, k):
-        c = np.int64(obs[O_TRICK + j])
-        if c // 13 == led and c > best:
-            best = c
-            winner = (leader + j) & 3
+    led, best, winner = _trick_best(obs, k, leader)
     if ((allies >> winner) & 1) == 0 or (led == _SQ // 13 and best < _SQ):
         return False
     unseen = _FULL & ~(obs[O_PLAYED] | hand) & suit_mask(led)
@@ -990,14 +1000,7 @@ def break_run(obs, reps):
     allies = (np.int64(1) << seat) | (np.int64(1) << partner)
     hand = obs[O_HAND]
     leader = np.int64(obs[O_LEADER])
-    led = np.int64(obs[O_TRICK]) // 13
-    best = np.int64(obs[O_TRICK])
-    winner = leader
-    for j in range(1, k):
-        c = np.int64(obs[O_TRICK + j])
-        if c // 13 == led and c > best:
-            best = c
-            winner = (leader + j) & 3
+    led, best, winner = _trick_best(obs, k, leader)
     tmask = obs[O_PLAYED] & ~taken_all
     trick_h = (tmask & _HEARTS) != ZERO
     trick_pig = (tmask & _PIG) != ZERO
