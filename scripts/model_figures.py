@@ -29,8 +29,9 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 - ``panel``: ``python scripts/bench_strength.py --panel …`` (README's strength table,
   docs/strength.md); only with ``--only panel``.
 
-A step whose output folder is already complete is reused with ``--reuse`` (e.g. after an
-interruption); otherwise an existing OUT is refused. Not run by the test suite (full size
+With ``--reuse`` a study already finished in OUT (at the same size, after the model files
+were last written) is not played again (e.g. after an interruption); otherwise an existing
+OUT is refused. Not run by the test suite (full size
 takes about an hour of wall time on 2 cores).
 """
 
@@ -128,12 +129,16 @@ def sh(ctx: Ctx, cmd: list[str], stdout: Path | None = None, check: bool = True)
 
 
 def finished(folder: Path, deals: int) -> bool:
-    """A study folder whose manifest says it finished ``deals`` deals."""
+    """A study folder whose manifest says it finished ``deals`` deals after every model file
+    under strategies/models/ was last written (so it played the models of today)."""
     try:
         m = json.loads((folder / "manifest.json").read_text())
     except (OSError, ValueError):
         return False
-    return m.get("status") == "finished" and m.get("spec", {}).get("deals") == deals
+    newest = max((p.stat().st_mtime for p in (ROOT / "strategies" / "models").glob("*.npz")),
+                 default=0.0)
+    return (m.get("status") == "finished" and m.get("spec", {}).get("deals") == deals
+            and (folder / "manifest.json").stat().st_mtime > newest)
 
 
 def study(ctx: Ctx, players: str, folder: str) -> list[str]:
@@ -179,8 +184,9 @@ def step_report(ctx: Ctx) -> list[str]:
     frames = {}
     for label, folder in (("heuristic", heur), ("learned", ctx.out / "learned-2m")):
         df = study_frame(folder)
-        frames[label] = df.loc[df["deal"].to_numpy() % 2 == 1]
-    lines.append("held-out (odd) deals, Δ zero_sum of exposing, mean ± 95% CI half-width:")
+        frames[label] = (df, df.loc[df["deal"].to_numpy() % 2 == 1])
+    lines.append("held-out (odd) deals, Δ zero_sum of exposing, mean ± 95% CI half-width "
+                 "(all deals: every deal):")
     lines.append(f"  {'card':12s} {'rule':46s} {'n':>9s}  {'heuristic ×4':>14s}  "
                  f"{'learned ×4':>14s}  verdict")
     for card, words, query in FIXED_RULES + [(c, "all deals", "all")
@@ -188,11 +194,8 @@ def step_report(ctx: Ctx) -> list[str]:
         cells, stats = [], []
         n = None
         for label in ("heuristic", "learned"):
-            df = frames[label]
+            df = frames[label][0 if words == "all deals" else 1]
             sub = df.loc[df["card"] == card]
-            if words == "all deals":  # every deal, even ones too (docs/study.md's last row)
-                sub = study_frame(heur if label == "heuristic" else ctx.out / "learned-2m")
-                sub = sub.loc[sub["card"] == card]
             s = mean_ci(sub["d_zero_sum"].to_numpy()[_rule_mask(query, sub)])
             n = int(s["n"])
             stats.append(s)
