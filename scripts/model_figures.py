@@ -20,12 +20,14 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 - ``tune-learned``: docs/tune.md "Against strong players" (the equilibrium table) and README's
   tune paragraph.
 - ``expose-hands``: docs/expose.md "Against strong players", the `learned` columns.
-- ``expose-tables``: docs/expose.md, the `--tables heuristic,learned` sentence.
+- ``expose-tables``: docs/expose.md, the `--tables heuristic,learned` sentence; the sheep
+  hand of docs/expose.md's first lines and its Chinese recommendation (docs/cards.md too).
 - ``review``: the review example of README.md and docs/review.md.
 - ``advise``: docs/advise.md's figures of four `learned` players.
 - ``serve-shots``: docs/serve.md's screenshots (expose, advise, play; needs chromium,
   chromium-driver and selenium), written to OUT/shots: copy them to docs/.
-- ``readme``: ``python scripts/check_docs.py --only README.md`` (README's console examples).
+- ``check-docs``: ``python scripts/check_docs.py --only README.md docs/advise.md …``: the
+  documented console outputs that a model changes (README's among them) are re-run and compared.
 - ``panel``: ``python scripts/bench_strength.py --panel …`` (README's strength table,
   docs/strength.md); only with ``--only panel``.
 
@@ -250,8 +252,13 @@ def step_expose_tables(ctx: Ctx) -> list[str]:
     extra = ["--precision", "10"] if ctx.quick else []
     sh(ctx, gz("expose", "AKQ5.A93.J4.T863", "--tables", "heuristic,learned", "--options",
                "none;DJ;SQ", *extra), stdout=out)
-    return ["docs/expose.md, the `--tables heuristic,learned` sentence (seed 1):"] + [
+    lines = ["docs/expose.md, the `--tables heuristic,learned` sentence (seed 1):"] + [
         "  " + s for s in out.read_text().splitlines()]
+    sheep = sh(ctx, gz("expose", "黑桃543 红桃32 方块AKQJT98 梅花2", *extra),
+               stdout=ctx.out / "expose-sheep-zh.txt")
+    return lines + ["docs/expose.md line 4 (the sheep hand's Δ, as README's `learned` row) and "
+                    "the Chinese recommendation of docs/expose.md and docs/cards.md:"] + [
+        "  " + s for s in sheep.splitlines() if s.startswith(("DJ ", "建议", "▶"))]
 
 
 def step_review(ctx: Ctx) -> list[str]:
@@ -285,11 +292,16 @@ def step_serve_shots(ctx: Ctx) -> list[str]:
             for p in sorted(shots.glob("*.png"))]
 
 
-def step_readme(ctx: Ctx) -> list[str]:
+#: The pages whose documented console outputs depend on the `learned` models.
+CHECKED_PAGES = ["README.md", "docs/advise.md", "docs/cards.md", "docs/review.md", "docs/run.md"]
+
+
+def step_check_docs(ctx: Ctx) -> list[str]:
     out = ctx.out / "check_docs.txt"
-    sh(ctx, [sys.executable, str(ROOT / "scripts" / "check_docs.py"), "--only", "README.md",
-             "--keep", str(ctx.out / "readme")], stdout=out, check=False)
-    return ["README.md's console examples (scripts/check_docs.py; outputs in readme/):"] + [
+    sh(ctx, [sys.executable, str(ROOT / "scripts" / "check_docs.py"), "--only", *CHECKED_PAGES,
+             "--keep", str(ctx.out / "check-docs")], stdout=out, check=False)
+    return [f"the console examples of {', '.join(CHECKED_PAGES)} (scripts/check_docs.py; "
+            "the commands' outputs in check-docs/):"] + [
         "  " + s for s in out.read_text().splitlines() if "MISMATCH" in s or "FAIL" in s
         or "mismatch" in s]
 
@@ -317,12 +329,14 @@ STEPS = [
          step_tune_learned),
     Step("expose-hands", "docs/expose.md 'Against strong players', `learned` columns",
          step_expose_hands),
-    Step("expose-tables", "docs/expose.md `--tables heuristic,learned` sentence",
+    Step("expose-tables", "docs/expose.md `--tables heuristic,learned` sentence, the sheep "
+         "hand's line 4 and Chinese recommendation (also docs/cards.md)",
          step_expose_tables),
     Step("review", "README.md review block; docs/review.md console block and text", step_review),
     Step("advise", "docs/advise.md figures of four `learned` players", step_advise),
     Step("serve-shots", "docs/serve.md screenshots (expose, advise, play)", step_serve_shots),
-    Step("readme", "README.md console examples (check_docs.py)", step_readme),
+    Step("check-docs", "README.md's console examples and those of docs/advise.md, cards.md, "
+         "review.md, run.md (check_docs.py)", step_check_docs),
     Step("panel", "README.md strength table; docs/strength.md panel (hours)", step_panel,
          default=False),
 ]
