@@ -13,10 +13,10 @@ file's teacher, field, student, seed and deals (``records``) and this command
 (``command``); ``teacher``, ``field``, ``seed`` and ``deals`` are the first file's.
 
 ``--average K`` fits the table K times, with the seeds S, S+1, …, S+K−1 (the order of the
-fit's mini-batches), and writes the mean of the K tables (``fit_tables``): a card's score is
-the sum of its table entries, so the mean table scores every card with the mean of the K
-fits' scores — the fits' noise averaged out at no cost at play time; the metadata names K
-(``average``) and the seeds (``fit_seeds``).  K fits cost K times the fit's CPU.
+fit's mini-batches), and writes the mean of the K tables (record.py ``fit_tables``): a card's
+score is the sum of its table entries, so the mean table scores every card with the mean of
+the K fits' scores — the fits' noise averaged out at no cost at play time; the metadata
+names K (``average``) and the seeds (``fit_seeds``).  K fits cost K times the fit's CPU.
 """
 
 from __future__ import annotations
