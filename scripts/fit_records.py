@@ -2,7 +2,7 @@
 
 Usage: python scripts/fit_records.py RECORDS.npz [RECORDS.npz ...] --variant V --out MODEL.npz
                                      [--epochs 10] [--temperature 5] [--lr 0.02]
-                                     [--l2 1e-5] [--seed S]
+                                     [--l2 1e-5] [--seed S] [--average K]
 
 The records of ``gongzhu-sim train --records`` and of ``scripts/record_student.py`` (the
 teacher's labels on the student's own positions), all made for the rules of ``--variant``
@@ -11,6 +11,12 @@ teacher's labels on the student's own positions), all made for the rules of ``--
 measured; the files' deals are kept apart).  The model's metadata names every records
 file's teacher, field, student, seed and deals (``records``) and this command
 (``command``); ``teacher``, ``field``, ``seed`` and ``deals`` are the first file's.
+
+``--average K`` fits the table K times, with the seeds S, S+1, …, S+K−1 (the order of the
+fit's mini-batches), and writes the mean of the K tables (record.py ``fit_tables``): a card's
+score is the sum of its table entries, so the mean table scores every card with the mean of
+the K fits' scores — the fits' noise averaged out at no cost at play time; the metadata
+names K (``average``) and the seeds (``fit_seeds``).  K fits cost K times the fit's CPU.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--l2", type=float, default=1e-5, help="the fit's L2 weight, 0..0.1")
     ap.add_argument("--seed", type=int, default=None, help="the fit's seed (default: the "
                     "first file's recording seed)")
+    ap.add_argument("--average", type=int, default=1, metavar="K", help="fit K times (seeds "
+                    "S, S+1, …) and write the mean table (1..64; default 1: one fit)")
     a = ap.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         fit_records(a, "python scripts/fit_records.py "
@@ -73,6 +81,8 @@ def fit_records(a: argparse.Namespace, command: str) -> None:
         raise InputError(f"--lr must be a number 1e-4..1, got {a.lr}")
     if not (math.isfinite(a.l2) and 0.0 <= a.l2 <= 0.1):
         raise InputError(f"--l2 must be a number 0..0.1, got {a.l2}")
+    if not 1 <= a.average <= 64:
+        raise InputError(f"--average must be a whole number 1..64, got {a.average}")
     if a.seed is not None:
         check_seed(a.seed, "--seed")
     outs = {os.path.realpath(p) for p in a.records}
@@ -102,7 +112,7 @@ def fit_records(a: argparse.Namespace, command: str) -> None:
     ts = TrainSettings(teacher=first["teacher"], field=first["field"], deals=int(first["deals"]),
                        seed=first_seed if a.seed is None else a.seed, jobs=1,
                        epochs=a.epochs, temperature=a.temperature, kind="table",
-                       command=command, lr=a.lr, l2=a.l2)
+                       command=command, lr=a.lr, l2=a.l2, average=a.average)
     check_model_out(a.out)  # nothing foreign appeared there while reading
     fit_and_save(Decisions.concat(parts), rules, ts, a.out, log=progress_line,
                  extra_meta={"records": metas})

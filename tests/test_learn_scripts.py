@@ -212,6 +212,8 @@ def test_fit_records_other_rules(fit_records, tmp_path, capsys):
     (["--lr", "nan"], "--lr must be a number 1e-4..1"),
     (["--l2", "-0.5"], "--l2 must be a number 0..0.1, got -0.5"),
     (["--l2", "inf"], "--l2 must be a number 0..0.1"),
+    (["--average", "0"], "--average must be a whole number 1..64, got 0"),
+    (["--average", "65"], "--average must be a whole number 1..64, got 65"),
 ])
 def test_fit_records_bad_settings(fit_records, tmp_path, capsys, extra, msg):
     rec = _records(tmp_path / "r.npz")
@@ -286,6 +288,21 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     assert np.array_equal(read_model(same_fit)[0], values)
     assert not np.array_equal(read_model(other_fit)[0], values)
     assert "--lr 0.01 --l2 0" in read_model(other_fit)[1]["command"]
+    # --average 2: the mean of the fits of seeds S and S + 1, named in the metadata (these
+    # few decisions make one mini-batch, so the seeds' fits may be equal here;
+    # tests/test_average_models.py checks the mean of fits that differ)
+    fits = []
+    for seed in (5, 6):
+        fits.append(tmp_path / f"m-{seed}.npz")
+        fit_records.main([str(rec), "--out", str(fits[-1]), "--epochs", "1", "--seed",
+                          str(seed)])
+    mean = tmp_path / "m-mean.npz"
+    fit_records.main([str(rec), "--out", str(mean), "--epochs", "1", "--seed", "5",
+                      "--average", "2"])
+    (v5, _), (v6, _), (vm, mm) = (read_model(p) for p in (*fits, mean))
+    assert np.allclose(vm[3:], (v5[3:] + v6[3:]) / 2, rtol=0, atol=1e-15)
+    assert mm["average"] == 2 and mm["fit_seeds"] == [5, 6]
+    assert mm["command"].endswith("--seed 5 --average 2")
     capsys.readouterr()
     dec.values[np.isfinite(dec.values)] = np.inf
     bad = tmp_path / "inf.npz"

@@ -453,6 +453,39 @@ def fit_table(ds: TableDataset, temperature: float = 10.0, epochs: int = 10,
     return pack_table(theta, decks)
 
 
+def average_seeds(seed: int, k: int) -> list[int]:
+    """The fit seeds of an average of ``k`` fits from ``seed``: ``seed``, ``seed + 1``, …,
+    each taken modulo 2**32 (the fit's seed range)."""
+    return [(seed + i) & 0xFFFFFFFF for i in range(k)]
+
+
+def fit_tables(ds: TableDataset, seeds: list[int], log=None, **fit) -> np.ndarray:
+    """The mean of :func:`fit_table`'s tables fitted to ``ds`` with each of ``seeds`` (the
+    order of the mini-batches; ``fit``: the other arguments of :func:`fit_table`), in the
+    kernel layout of :func:`fit_table`.
+
+    A table model's card score is the sum of the card's entries, so the mean table scores
+    every card with the mean of the fits' scores: one table at the cost of one at play time,
+    the fits' noise (the mini-batch order) averaged out.  One seed gives :func:`fit_table`'s
+    table exactly."""
+    from strategies.model import TABLE_HEADER
+
+    if not seeds:
+        raise ValueError("fit_tables needs at least one seed")
+    values = None
+    for i, seed in enumerate(seeds):
+        if log is not None and len(seeds) > 1:
+            log(f"fit {i + 1}/{len(seeds)} (seed {seed})")
+        v = fit_table(ds, seed=seed, log=log, **fit)
+        if values is None:
+            values = v
+        else:
+            values[TABLE_HEADER:] += v[TABLE_HEADER:]
+    if len(seeds) > 1:
+        values[TABLE_HEADER:] /= len(seeds)
+    return values
+
+
 def progress_line(text: str) -> None:
     """One progress line on stderr."""
     print(text, file=sys.stderr, flush=True)
@@ -528,7 +561,9 @@ class TrainSettings:
     workers, the model ``kind`` ("table" or "mlp" with ``hidden`` relu units), ``epochs``,
     ``temperature`` (raw points), the ``command`` line and the ``student`` whose cards the
     teacher's seats play (None: the teacher's own; :func:`record_decisions` ``play``); a
-    table fit's first step ``lr`` and L2 weight ``l2`` (:func:`fit_table`)."""
+    table fit's first step ``lr`` and L2 weight ``l2`` (:func:`fit_table`); ``average``: the
+    number of table fits averaged into the model (:func:`fit_tables`; seeds ``seed``,
+    ``seed + 1``, …)."""
 
     teacher: str
     field: str
@@ -543,6 +578,7 @@ class TrainSettings:
     student: str | None = None
     lr: float = 0.02
     l2: float = 1e-5
+    average: int = 1
 
 
 def model_meta(kind: str, version: int, rules: Rules, ts: TrainSettings, hidden: int,
@@ -738,7 +774,9 @@ def train_model(rules: Rules, ts: TrainSettings, out, log=None, records=None) ->
 def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
                  extra_meta: dict | None = None) -> dict:
     """The fit and the model file of :func:`train_model` from recorded decisions ``dec``
-    (``extra_meta``: more keys of the model's metadata).  Raises RecordsError, writing
+    (``extra_meta``: more keys of the model's metadata).  A table model with ``ts.average``
+    above 1 is the mean of that many fits (:func:`fit_tables`), its metadata naming them
+    (``average``, ``fit_seeds``).  Raises RecordsError, writing
     nothing, when the fit's weights are not all finite (records with non-finite values)."""
     from strategies.learned import FEATURE_VERSION, TABLE_VERSION
     from strategies.model import save_model
@@ -748,8 +786,8 @@ def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
     if ts.kind == "table":
         ds = featurize_table(dec)
         dtr, dte = ds.subset(tr), ds.subset(te)
-        values = fit_table(dtr, temperature=ts.temperature, epochs=ts.epochs, seed=seed,
-                           lr=ts.lr, l2=ts.l2, log=log)
+        values = fit_tables(dtr, average_seeds(seed, ts.average), temperature=ts.temperature,
+                            epochs=ts.epochs, lr=ts.lr, l2=ts.l2, log=log)
         version, hidden = TABLE_VERSION, 0
     else:
         ds = featurize(dec)
@@ -766,6 +804,9 @@ def fit_and_save(dec: Decisions, rules: Rules, ts: TrainSettings, out, log=None,
                       {"test_decisions": int(len(te)), "regret_model": rm,
                        "regret_heuristic": rh, "best_share_model": am,
                        "best_share_heuristic": ah})
+    if ts.kind == "table" and ts.average > 1:
+        meta["average"] = int(ts.average)
+        meta["fit_seeds"] = average_seeds(seed, ts.average)
     meta.update(extra_meta or {})
     save_model(out, values, meta)
     if log is not None and len(te) == 0:  # every 10th deal is held out
