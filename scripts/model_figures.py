@@ -37,8 +37,10 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 With ``--reuse`` a study already finished in OUT (at the same size, after the model files
 were last written) is not played again (e.g. after an interruption); otherwise an existing
 OUT is refused. Not run by the test suite: a full run took 369 s of CPU, 10 min wall, on the
-shared 2-core machine (load 3–4); ``--quick`` about 3 min of CPU.  The steps write only into
-OUT (the screenshots too): copying the values and screenshots into the pages stays a person's
+shared 2-core machine (load 3–4), before ``expose-search`` was added (docs/expose.md
+gives 1 min 13 s wall for its command on a quiet machine); ``--quick`` about 3 min of CPU
+(its ``expose-search`` 96 s with the kernels' first compile).  The steps write only into OUT
+(the screenshots too): copying the values and screenshots into the pages stays a person's
 step, so that each figure is read before it replaces the old one.
 """
 
