@@ -340,7 +340,9 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
                 f"{label(x, card)} and {label(y, card)}. Each cell: mean Δ "
                 f"({unit} per deal, {_arms_text(ca, two)}) ± {ci} half-width and n; grey "
                 f"cells have fewer than {mc:,} deals.")
-            sec.figures.append((f"heatmap-{name}", f"ΔEV of exposing {name} by {x} and {y}",
+            sec.figures.append((f"heatmap-{name}",
+                                f"ΔEV of exposing {name} by {label(x, card)} and "
+                                f"{label(y, card)}",
                                 figures.heatmap(ca.heatmap, x, y, label(x, card),
                                                 label(y, card),
                                                 f"exposing {what}: mean Δ "
@@ -352,7 +354,7 @@ def _study_sections(folder: Path, manifest: dict, measure: str, min_cell: int | 
             sec.text.append(
                 f"ΔEV against the most telling single features, with {ci} bands (values "
                 f"with fewer than {mc:,} deals left out).")
-            sec.figures.append((f"curve-{name}", f"ΔEV of exposing {name} by {f1}",
+            sec.figures.append((f"curve-{name}", f"ΔEV of exposing {name} by {label(f1, card)}",
                                 figures.curves(panels, unit, mc, level)))
         top = singles.head(6)[["feature", "groups", "explained"]].copy()
         top["explained"] = top["explained"].map(fmt_pct)

@@ -22,6 +22,9 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 - ``expose-hands``: docs/expose.md "Against strong players", the `learned` columns.
 - ``expose-tables``: docs/expose.md, the `--tables heuristic,learned` sentence; the sheep
   hand of docs/expose.md's first lines and its Chinese recommendation (docs/cards.md too).
+- ``expose-search``: docs/expose.md "Several tables at once", the console block of
+  `--tables heuristic,search` (the default `search` reads the `learned` model for its
+  rollouts): the command is read from the page and run as written, its output is the block.
 - ``review``: the review example of README.md and docs/review.md.
 - ``advise``: docs/advise.md's figures of four `learned` players.
 - ``serve-shots``: docs/serve.md's screenshots (expose, advise, play; needs chromium,
@@ -34,8 +37,10 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 With ``--reuse`` a study already finished in OUT (at the same size, after the model files
 were last written) is not played again (e.g. after an interruption); otherwise an existing
 OUT is refused. Not run by the test suite: a full run took 369 s of CPU, 10 min wall, on the
-shared 2-core machine (load 3–4); ``--quick`` about 3 min of CPU.  The steps write only into
-OUT (the screenshots too): copying the values and screenshots into the pages stays a person's
+shared 2-core machine (load 3–4), before ``expose-search`` was added (docs/expose.md
+gives 1 min 13 s wall for its command on a quiet machine); ``--quick`` about 3 min of CPU
+(its ``expose-search`` 96 s with the kernels' first compile).  The steps write only into OUT
+(the screenshots too): copying the values and screenshots into the pages stays a person's
 step, so that each figure is read before it replaces the old one.
 """
 
@@ -263,6 +268,28 @@ def step_expose_tables(ctx: Ctx) -> list[str]:
         "  " + s for s in sheep.splitlines() if s.startswith(("DJ ", "建议", "▶"))]
 
 
+def documented_tables_search() -> tuple[str, list[str]]:
+    """The ``gongzhu-sim expose … --tables heuristic,search …`` command that docs/expose.md
+    gives before its console block (as written on the page) and its argument list."""
+    text = (ROOT / "docs" / "expose.md").read_text(encoding="utf-8")
+    m = re.search(r"`(gongzhu-sim expose [^`]*--tables\s+heuristic,search\s[^`]*)`", text)
+    if m is None:
+        raise RuntimeError("docs/expose.md: no `gongzhu-sim expose … --tables "
+                           "heuristic,search …` command found")
+    cmd = " ".join(m.group(1).split())
+    return cmd, shlex.split(cmd)[1:]
+
+
+def step_expose_search(ctx: Ctx) -> list[str]:
+    cmd, args = documented_tables_search()
+    out = ctx.out / "expose-search.txt"
+    extra = ["--precision", "10", "--max-deals", "200"] if ctx.quick else []
+    sh(ctx, gz(*args, *extra), stdout=out)
+    return [f"docs/expose.md 'Several tables at once', the console block of `{cmd}` "
+            "(replace the block with this output and its label with today's models):"] + [
+        "  " + s for s in out.read_text().splitlines()]
+
+
 def step_review(ctx: Ctx) -> list[str]:
     (ctx.out / "deal.txt").write_text(sh(ctx, gz("trace", "--seed", "1", "--deal", "0",
                                                  "--players", "learned")))
@@ -334,6 +361,8 @@ STEPS = [
     Step("expose-tables", "docs/expose.md `--tables heuristic,learned` sentence, the sheep "
          "hand's line 4 and Chinese recommendation (also docs/cards.md)",
          step_expose_tables),
+    Step("expose-search", "docs/expose.md console block of `--tables heuristic,search` "
+         "(the command as documented there)", step_expose_search),
     Step("review", "README.md review block; docs/review.md console block and text", step_review),
     Step("advise", "docs/advise.md figures of four `learned` players", step_advise),
     Step("serve-shots", "docs/serve.md screenshots (expose, advise, play)", step_serve_shots),

@@ -87,6 +87,17 @@ def test_review_totals_name_the_unit(measure, losses, total):
     assert f"<li>seat 0: {mistakes} 失误 in {rest} 失分</li>" in format_html(res)
 
 
+def test_review_shows_no_interval_for_a_play_as_good_as_the_best():
+    """A zero loss (the played card scores as the best in every world) has no CI: "—" as
+    advise shows for its best card, not a bare 0; a real loss keeps its interval."""
+    from sim.analysis.review.format import format_text
+
+    rows = [line.split() for line in format_text(_review_with("zero-sum", [0.0, 25.0]))
+            .splitlines() if line.split()[:2] in (["1", "0"], ["2", "0"])]
+    assert rows[0][4:6] == ["0.0", "—"]
+    assert rows[1][4:7] == ["25.0", "[+24.0,", "+26.0]"]
+
+
 # ---------------------------------------------------------------- review's text records
 
 

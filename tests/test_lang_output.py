@@ -325,3 +325,13 @@ def test_chinese_wording_of_options_and_policies():
         "第 2 墩：座位 0 不能出 羊：亮过的牌不能在该花色首轮出（手里还有该花色其他没亮的牌，"
         "RULES §3）")
     assert error_text(restriction, "en") == restriction
+
+
+def test_advise_world_count_has_thousands_separators_in_both_languages():
+    """advise's world count reads as its other counts do: 2,208, not 2208."""
+    from sim.core.i18n import tr
+
+    en = tr("advise.worlds", lang="en", worlds=2208, how="precision", unit="zero-sum")
+    zh = tr("advise.worlds", lang="zh", worlds=2208, how="precision", unit="零和分")
+    assert en.startswith("2,208 sampled worlds (")
+    assert zh.startswith("2,208 个抽样世界（")

@@ -78,3 +78,12 @@ def test_list_names_every_step(capsys):
     assert MF.main(["--list"]) == 0
     out = capsys.readouterr().out
     assert [line.split()[0] for line in out.splitlines()] == [s.name for s in MF.STEPS]
+
+
+def test_expose_search_runs_the_command_docs_expose_md_shows():
+    """The step reads its command from the page, so the block and its command stay one."""
+    cmd, args = MF.documented_tables_search()
+    page = " ".join((ROOT / "docs" / "expose.md").read_text(encoding="utf-8").split())
+    assert f"`{cmd}`" in page
+    assert args[0] == "expose" and args[args.index("--tables") + 1] == "heuristic,search"
+    assert "expose-search" in [s.name for s in MF.STEPS] and "expose-search" in MF.__doc__

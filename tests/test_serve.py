@@ -826,6 +826,23 @@ def test_ctrl_c_stops_the_running_analyses_first(monkeypatch, client):
     assert r.json()["runs"][0]["stop"] == "interrupted" and r.json()["runs"][0]["n"] == 200
 
 
+def test_serve_stopped_by_a_signal_says_server_stopped(monkeypatch):
+    """uvicorn raises SIGINT/SIGTERM again after its shutdown (a KeyboardInterrupt here):
+    the server says it stopped, not that an analysis had nothing to show."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: "
+                                  "pip install -e '.[web]'")
+
+    def run(server):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr("sim.web.serve.check_listen", lambda host, port: None)
+    code, out, err = _cli("serve")
+    assert code == 0
+    assert err.strip().splitlines()[-1] == "gongzhu-sim serve: server stopped"
+    assert "Interrupted before" not in err
+
+
 def test_serve_on_a_port_in_use_says_so_in_one_line(monkeypatch):
     import socket
 

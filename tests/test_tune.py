@@ -86,6 +86,23 @@ def test_synthetic_full_grid_finds_the_known_best():
             in format_text(res).splitlines())
 
 
+def test_spent_and_race_budget_are_told_apart_in_the_text():
+    """7 candidates share 60,000 candidate-deals in whole deals each: the race's budget is
+    59,997 (7 × 8,571); the round line says what was spent of --deals, the footnote why the
+    two fall short of it."""
+    res = tune(_settings(grid={"pig_low": tuple(float(v) for v in range(7))}),
+               evaluator_factory=lambda f: Quadratic(f, t=6.0))
+    rnd = res["rounds"][0]
+    assert rnd["races"][0]["budget"] == 59_997 and rnd["spent"] <= 59_997
+    lines = format_text(res).splitlines()
+    assert f"search: full, 1 races, {rnd['spent']:,} of 60,000 candidate-deals spent; " \
+        f"stop: {rnd['stop']}" in lines
+    assert any(s.split()[:4] == ["0", "full", "grid", "7"] and s.split()[4] == "59,997"
+               for s in lines)
+    assert any("whole deals each, so rounding leaves a few of --deals unspent" in s
+               for s in lines)
+
+
 def test_two_deck_field_with_both_copies_is_parsed_for_two_decks():
     """``tune --decks 2 --field heuristic+fixed:SQ,SQ`` (both pigs, a two-deck policy) was
     refused with "card SQ appears twice in a one-deck hand": the field and the tuned

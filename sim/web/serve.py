@@ -92,6 +92,10 @@ def serve(port, host, results, models, max_deals, max_worlds, time_limit, max_ru
         _server(uvicorn, app, host, port).run()
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc}") from None
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM: uvicorn shuts down, then raises the signal again, which the
+        # command group would report as an analysis stopped before its first result
+        click.echo("gongzhu-sim serve: server stopped", err=True)
 
 
 def _server(uvicorn, app, host: str, port: int):

@@ -90,7 +90,7 @@ def format_text(result) -> str:
     lines.append(head)
     for d in result.decisions:
         for t, f in d.by_table.items():
-            ci = fmt_interval(f.loss_lo, f.loss_hi, digits=1) if f.loss else "0"
+            ci = fmt_interval(f.loss_lo, f.loss_hi, digits=1) if f.loss else "—"
             line = (f"{d.trick:5d} {d.seat:4d}  {ljust(symbols(d.played), 7)} "
                     f"{ljust(symbols(f.best), 7)} "
                     f"{f.loss:7.1f} {ci:>17} {_num(f.p_best, '.2f'):>7} "

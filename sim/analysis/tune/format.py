@@ -95,7 +95,8 @@ def format_text(res: dict[str, Any]) -> str:
         lines += ["", f"Round {rnd['round']}: best response to {rnd['field']}, from "
                       f"{rnd['start']}",
                   f"search: {rnd['mode']}, {len(rnd['races'])} races, "
-                  f"{rnd['spent']:,} of {rnd['budget']:,} candidate-deals; stop: {rnd['stop']}"]
+                  f"{rnd['spent']:,} of {rnd['budget']:,} candidate-deals spent; "
+                  f"stop: {rnd['stop']}"]
         lines.append(f"  {'race':>4}  {'key':<18} {'cands':>5} {'budget':>11} "
                      f"{'n (deals)':>9}  {'stop':<9}  winner (vs start)       "
                      "gain vs start [95% CS]")
@@ -109,8 +110,9 @@ def format_text(res: dict[str, Any]) -> str:
                          f"{r['budget']:>11,} {r['n']:>9,}  {r['stop']:<9}  "
                          f"{short(w['policy'], rnd['start']):<22}  "
                          f"{gain_text(w, rnd['start'])}" + (" *" if mark else ""))
-        lines.append("  budget: candidate-deals (members × deals); n: deals each survivor "
-                     "played, which passes budget ÷ members when candidates are eliminated")
+        lines.append("  budget: candidate-deals (members × whole deals each, so rounding leaves "
+                     "a few of --deals unspent); n: deals each survivor played, which passes "
+                     "budget ÷ members when candidates are eliminated")
         if below:
             lines.append("  " + BELOW_START_NOTE)
         lines.append(f"winner: {rnd['winner']}")
