@@ -105,7 +105,9 @@ def fit_records(a: argparse.Namespace, command: str) -> None:
         d.deal = d.deal + off  # a multiple of 10 apart: each file keeps its held-out tenth
         off += (deals + 9) // 10 * 10
         parts.append(d)
-        metas.append({k: m.get(k) for k in ("teacher", "field", "student", "seed", "deals")})
+        keys = ("teacher", "field", "student", "seed", "deals") + (
+            ("positions",) if "positions" in m else ())
+        metas.append({k: m.get(k) for k in keys})
         if len(parts) == 1:
             first_seed = seed
     first = metas[0]

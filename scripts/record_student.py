@@ -2,6 +2,7 @@
 
 Usage: python scripts/record_student.py --variant V --teacher SEARCH --field NAME
                                         --student PLAYER --seed S --deals N --out RECORDS.npz
+                                        [--positions all|run|own-run|own-run-lead|opponent-run]
 
 The recording of ``gongzhu-sim train --student PLAYER --records RECORDS.npz`` without the
 fit (sim/analysis/learn/record.py ``record_decisions`` with ``play=PLAYER``): the tables of
@@ -11,7 +12,17 @@ teacher seat with more than one distinct legal card the teacher's search labels 
 card with its rollout mean, but the card played there is the ``--student``'s, so the records
 hold the positions the student itself reaches.  The records file has the layout of ``train
 --records`` (its metadata names the student); ``scripts/fit_records.py`` fits a model to
-one or several such files.  Ctrl-C keeps the finished chunks of deals: the records of the
+one or several such files.
+
+``--positions`` (default ``all``: every decision, as above) keeps only the decisions of one
+kind, by who holds every heart taken so far (the 满红 run, RULES.md §5.1; strategies/learned.py
+``run_state``): ``run`` one seat holds them (at least one heart taken), ``own-run`` the
+deciding seat does, ``own-run-lead`` its leads there, ``opponent-run`` a seat not on its side
+does.  The deal is still played out whole by the student and the field; only those decisions
+are labelled, so a strong teacher costs little, and each labelled decision's search starts
+from a generator state of its own (the seed, deal, seat and cards played), so its labels do
+not depend on which decisions were labelled.  The records' metadata names the kind
+(``positions``).  Ctrl-C keeps the finished chunks of deals: the records of the
 first deals (exit code 130).
 """
 
@@ -25,6 +36,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sim.analysis.learn.record import (  # noqa: E402
+    POSITIONS,
     RecordingInterrupted,
     TrainSettings,
     check_records_out,
@@ -65,6 +77,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--student", required=True, help="the player whose cards are played")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--deals", type=int, required=True)
+    ap.add_argument("--positions", default="all", choices=POSITIONS,
+                    help="the decisions the teacher labels: all (default), run (one seat holds "
+                    "every heart taken so far), own-run (the deciding seat does), own-run-lead "
+                    "(its leads there), opponent-run (a seat not on its side does)")
     ap.add_argument("--out", required=True, help="the records file to write (an existing "
                     "file is replaced only when it is a records file)")
     a = ap.parse_args(argv)
@@ -80,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             dec = record_many(rules, a.teacher, a.field, a.seed, a.deals, jobs=1,
                               log=lambda s: print(s, file=sys.stderr, flush=True),
-                              play=a.student)
+                              play=a.student, positions=a.positions)
         except RecordingInterrupted as e:  # keep the finished deals (the records of e.deals)
             dec, deals = e.decisions, e.deals
         check_records_out(a.out)  # nothing foreign appeared there while recording
@@ -93,7 +109,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     ts = TrainSettings(teacher=former_search(a.teacher), field=a.field, deals=deals,
                        seed=a.seed, student=a.student)
-    save_records(a.out, dec, records_meta(rules, ts))
+    meta = records_meta(rules, ts)
+    if a.positions != "all":
+        meta["positions"] = a.positions
+    save_records(a.out, dec, meta)
     if deals < a.deals:
         print(f"Interrupted: the first {deals:,} of {a.deals:,} deals' {len(dec):,} decisions "
               f"written to {a.out} (the records of --deals {deals:,})", file=sys.stderr)

@@ -355,3 +355,58 @@ def test_record_student_interrupted_keeps_the_finished_deals(record_student, tmp
     want = record.record_decisions(Rules(), "search:worlds=1", "greedy", 3, 0, 2, play="greedy")
     assert np.array_equal(dec.obs, want.obs) and np.array_equal(dec.deal, want.deal)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz"]
+
+
+def _run_holder(obs) -> int:
+    """The seat holding every heart taken so far (-1: none taken, or split), read from the
+    cards taken (``O_TAKEN``) alone: a check of ``position_kind`` written apart from it."""
+    from sim.game.cards import HEARTS_MASK
+    from sim.game.observation import O_TAKEN
+
+    hearts = int(HEARTS_MASK)
+    taken = [int(obs[O_TAKEN + p]) & hearts for p in range(4)]
+    every = taken[0] | taken[1] | taken[2] | taken[3]
+    holders = [p for p in range(4) if every and taken[p] == every]
+    return holders[0] if holders else -1
+
+
+def test_record_student_positions_filter_keeps_the_unfiltered_labels(record_student, fit_records,
+                                                                    tmp_path):
+    """--positions labels only decisions of its kind, with the labels the unfiltered
+    recording (every decision, each search from its own generator state) gives them on the
+    same deals; the metadata names the kind; the default keeps every decision."""
+    from sim.analysis.learn.record import record_decisions
+    from sim.game.observation import O_SEAT, O_TRICK_LEN
+
+    args = (Rules(), "search:worlds=2", "heuristic")
+    full = record_decisions(*args, seed=7, start=0, n=9, play="heuristic", per_decision=True)
+    holder = np.array([_run_holder(o) for o in full.obs])
+    seat = full.obs[:, O_SEAT].astype(np.int64)
+    lead = full.obs[:, O_TRICK_LEN] == 0
+    want = {"run": holder >= 0, "own-run": holder == seat, "own-run-lead": (holder == seat) & lead,
+            "opponent-run": (holder >= 0) & (holder != seat)}
+    assert 0 < want["own-run-lead"].sum() < want["own-run"].sum() < want["run"].sum() < len(full)
+    assert want["opponent-run"].sum() > 0
+    for kind, mask in want.items():
+        got = record_decisions(*args, seed=7, start=0, n=9, play="heuristic", positions=kind)
+        assert np.array_equal(got.obs, full.obs[mask]), kind
+        assert np.array_equal(got.values, full.values[mask], equal_nan=True), kind
+        assert np.array_equal(got.deal, full.deal[mask]), kind
+    out = tmp_path / "r.npz"
+    record_student.main(["--student", "heuristic", "--teacher", "search:worlds=2", "--field",
+                         "heuristic", "--seed", "7", "--deals", "9", "--positions",
+                         "own-run-lead", "--out", str(out)])
+    dec, meta = read_records(out, Decisions)
+    assert meta["positions"] == "own-run-lead" and len(dec) == want["own-run-lead"].sum()
+    assert np.array_equal(dec.values, full.values[want["own-run-lead"]], equal_nan=True)
+    model = tmp_path / "m.npz"
+    fit_records.main([str(out), "--out", str(model), "--epochs", "1"])
+    from strategies.model import read_model
+
+    assert read_model(model)[1]["records"][0]["positions"] == "own-run-lead"
+    every = record_decisions(*args, seed=7, start=0, n=9, play="heuristic")
+    assert np.array_equal(every.obs, full.obs)  # the same positions; labels by the stream
+    with pytest.raises(InputError, match="need a student"):
+        record_decisions(*args, seed=7, start=0, n=1, positions="run")
+    with pytest.raises(InputError, match="positions must be one of"):
+        record_decisions(*args, seed=7, start=0, n=1, play="heuristic", positions="runs")

@@ -52,6 +52,50 @@ from strategies.search import search_decision
 #: Table kinds of :func:`record_decisions` (deal ``i`` uses ``TABLES[i % 3]``).
 TABLES = ("self", "mixed02", "mixed13")
 
+#: The decisions :func:`record_decisions` can keep (``positions``), by who holds every heart
+#: taken so far (the 满红 run, RULES.md §5.1; strategies/learned.py ``run_state``):
+#: ``all`` every decision; ``run`` those where one seat holds every heart taken (at least
+#: one heart taken); ``own-run`` the deciding seat holds them; ``own-run-lead`` its leads
+#: there; ``opponent-run`` a seat not on the deciding seat's side holds them.
+POSITIONS = ("all", "run", "own-run", "own-run-lead", "opponent-run")
+
+
+def position_kind(obs) -> int:
+    """The run state of the deciding seat's observation ``obs`` (uint64[O_SIZE]):
+    strategies/learned.py ``run_state`` for the seat ``O_SEAT`` and its known allies (0 no
+    heart taken, 1 split, 2–3 the seat's own run, 4–5 an ally's, 6–7 an opponent's)."""
+    from sim.game.observation import O_HAND, O_SEAT
+    from strategies.learned import _allies, run_state
+
+    seat = np.int64(obs[O_SEAT])
+    return int(run_state(obs, seat, _allies(obs, seat, obs[O_HAND])))
+
+
+def position_kept(positions: str, obs) -> bool:
+    """Whether a decision with observation ``obs`` is one of ``positions``
+    (:data:`POSITIONS`).  Raises InputError for a name not in :data:`POSITIONS`."""
+    if positions not in POSITIONS:
+        raise InputError(f"positions must be one of {', '.join(POSITIONS)}, got {positions!r}")
+    if positions == "all":
+        return True
+    from sim.game.observation import O_TRICK_LEN
+
+    run = position_kind(obs)
+    if positions == "run":
+        return run >= 2
+    if positions == "own-run":
+        return run in (2, 3)
+    if positions == "own-run-lead":
+        return run in (2, 3) and int(obs[O_TRICK_LEN]) == 0
+    return run >= 6  # opponent-run
+
+
+def decision_stream(seed: int, deal: int, seat: int, played: int) -> int:
+    """The teacher's generator state for one decision when only some decisions are
+    labelled: a function of the seed, the deal, the seat and the cards played so far, so a
+    decision's labels do not depend on which earlier decisions were labelled."""
+    return py_stream(py_stream(seed, deal, STREAM_PLAY + seat), played, 11)
+
 
 @dataclass
 class Decisions:
@@ -120,7 +164,8 @@ def check_student(student: str, rules: Rules) -> Choice:
 
 
 def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: int,
-                     n: int, exposures: str = "never", play: str | None = None) -> Decisions:
+                     n: int, exposures: str = "never", play: str | None = None,
+                     positions: str = "all", per_decision: bool = False) -> Decisions:
     """Search's decisions over deals ``start … start+n−1`` of ``seed`` (module doc).
 
     ``teacher``: a ``search`` name (its keys: ``search:worlds=16``; keys left out take the
@@ -130,15 +175,27 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
     the teacher's card is played at its seats; a player spec (the *student*, e.g.
     ``learned:model=m.npz``), the teacher still labels every decision of those seats but
     the student's card is played there (each student decision with generator state 1), so
-    the records hold the positions the student reaches (DAgger).  One deck.  Raises
+    the records hold the positions the student reaches (DAgger).  ``positions``
+    (:data:`POSITIONS`, with a student only): the teacher labels only the decisions of that
+    kind (:func:`position_kept`); the deal is still played out whole by the student and the
+    field.  ``per_decision`` (implied by any ``positions`` but ``all``): each labelled
+    decision's search starts from :func:`decision_stream`, so a filtered recording's labels
+    equal those of the unfiltered one made with ``per_decision`` on the same decisions (by
+    default the teacher's generator runs on from decision to decision).  One deck.  Raises
     StrategyError for bad names and for a student that does not play these rules
-    (:func:`check_student`).
+    (:func:`check_student`), InputError for ``positions`` without a student or not in
+    :data:`POSITIONS`.
     """
     from sim.engine.gameloop import deal_game
 
     teach = parse_teacher(teacher, rules.decks)
     fld = parse_player(field, rules.decks)
     stu = None if play is None else check_student(play, rules)
+    position_kept(positions, np.zeros(O_SIZE, np.uint64))  # the name, before any deal
+    if positions != "all" and stu is None:
+        raise InputError("positions other than 'all' need a student (the teacher's own "
+                         "cards are played only where it labels)")
+    per_decision = per_decision or positions != "all"
     obs_l, val_l, deal_l = [], [], []
     totals = np.zeros(52, np.int64)
     for i in range(start, start + n):
@@ -150,15 +207,26 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
             stable = params_table(sseats, rules)
         state = deal_game(rules, seed=seed, deal=i, exposures=exposures)
         rngs = [np.uint64(py_stream(seed, i, STREAM_PLAY + p)) for p in range(4)]
+        played = -1  # cards played before this decision
         while not state.is_over:
+            played += 1
             seat = state.to_play
             legal = state.legal_plays()
             if len(legal) == 1:
                 state.play(legal[0])
                 continue
             o = state.observation(seat)
+            if names[seat] == teacher and not position_kept(positions, o):
+                c, _ = choose_play(int(sseats[seat].id), stable, o, np.uint64(1))
+                state.play(int(c))
+                continue
             if names[seat] == teacher:
-                c, rng, worlds = search_decision(o, table, rngs[seat], totals)
+                if per_decision:
+                    r0 = np.uint64(decision_stream(seed, i, seat, played))
+                    c, _, worlds = search_decision(o, table, r0, totals)
+                    rng = rngs[seat]
+                else:
+                    c, rng, worlds = search_decision(o, table, rngs[seat], totals)
                 if worlds > 0:
                     v = np.full(52, np.nan, np.float32)
                     v[legal] = totals[legal] / float(worlds)
@@ -501,8 +569,9 @@ def model_choice(values: np.ndarray) -> Choice:
 
 
 def _record_chunk(args) -> Decisions:
-    rules, teacher, field, seed, lo, n, play = args
-    return record_decisions(rules, teacher, field, seed, lo, n, play=play)
+    rules, teacher, field, seed, lo, n, play, positions, per_decision = args
+    return record_decisions(rules, teacher, field, seed, lo, n, play=play, positions=positions,
+                            per_decision=per_decision)
 
 
 class RecordingInterrupted(KeyboardInterrupt):
@@ -517,18 +586,23 @@ class RecordingInterrupted(KeyboardInterrupt):
 
 
 def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, jobs: int = 1,
-                chunk: int = 250, log=None, play: str | None = None) -> Decisions:
+                chunk: int = 250, log=None, play: str | None = None, positions: str = "all",
+                per_decision: bool = False) -> Decisions:
     """:func:`record_decisions` over deals ``0 … deals−1`` in chunks on ``jobs`` workers
     (loky processes, 0 = all cores, never more than the chunks; the records, in deal order,
     do not depend on ``jobs``); ``play``: the student whose cards the teacher's seats play
-    (None: the teacher's own).  Raises :class:`RecordingInterrupted` with the finished
-    chunks on Ctrl-C."""
+    (None: the teacher's own); ``positions`` and ``per_decision``: which decisions the teacher
+    labels and how its generator starts (:func:`record_decisions`).  Raises
+    :class:`RecordingInterrupted` with the finished chunks on Ctrl-C."""
     from sim.jobs.executor import n_workers, run_batches
 
     if play is not None:
         check_student(play, rules)  # before any worker starts
-    items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo), play)
-             for lo in range(0, deals, chunk)]
+    position_kept(positions, np.zeros(O_SIZE, np.uint64))  # the name, before any worker
+    if positions != "all" and play is None:
+        raise InputError("positions other than 'all' need a student")
+    items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo), play, positions,
+              per_decision) for lo in range(0, deals, chunk)]
     parts: list[Decisions] = []
     done = 0
     jobs = min(n_workers(jobs), len(items))  # 0 = all cores; never more workers than chunks
