@@ -6,11 +6,12 @@ deck count or rules are refused with one ``Error:`` line; record.py ``fit_tables
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import script_error_line
+from learned_positions import random_decisions
 
 from sim.analysis.learn.record import (
     TableDataset,
@@ -19,7 +20,6 @@ from sim.analysis.learn.record import (
     fit_tables,
     model_choice,
 )
-from sim.engine.gameloop import deal_game
 from sim.game.rules import Rules, play_rules_dict
 from strategies.learned import (
     HEUR_ENTRIES,
@@ -59,17 +59,6 @@ def _table_file(path: Path, seed: int, rules: Rules | None = None, **extra) -> P
     return path
 
 
-def _fails(main, argv, capsys) -> str:
-    with pytest.raises(SystemExit) as ex:
-        main(argv)
-    assert ex.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), err
-    return lines[0]
-
-
 def test_the_mean_model_scores_every_card_with_the_mean_score(average, tmp_path, capsys):
     a, b = _table_file(tmp_path / "a.npz", 3), _table_file(tmp_path / "b.npz", 4)
     out = tmp_path / "ab.npz"
@@ -85,21 +74,16 @@ def test_the_mean_model_scores_every_card_with_the_mean_score(average, tmp_path,
     # the kernel's score of every legal card over random solo positions
     tables = [params_table([model_choice(v)] * 4) for v in (va, vb, values)]
     cards, scores = np.zeros(13, np.int64), np.zeros((3, 13))
-    rng = random.Random(5)
     checked = moved = 0
-    for _ in range(4):
-        state = deal_game(Rules(), seed=rng.randrange(1000), deal=rng.randrange(100))
-        while not state.is_over:
-            legal = state.legal_plays()
-            obs = state.observation(state.to_play)
-            n = [decision_scores(obs, t, cards, scores[i]) for i, t in enumerate(tables)]
-            assert n == [len(legal)] * 3
-            k = n[0]
-            assert np.allclose(scores[2, :k], (scores[0, :k] + scores[1, :k]) / 2,
-                               rtol=0, atol=1e-12)
-            moved += not np.allclose(scores[2, :k], scores[0, :k])
-            checked += k
-            state.play(legal[rng.randrange(len(legal))])
+    for _, state, legal in random_decisions((Rules(),), 4, seed=5):
+        obs = state.observation(state.to_play)
+        n = [decision_scores(obs, t, cards, scores[i]) for i, t in enumerate(tables)]
+        assert n == [len(legal)] * 3
+        k = n[0]
+        assert np.allclose(scores[2, :k], (scores[0, :k] + scores[1, :k]) / 2,
+                           rtol=0, atol=1e-12)
+        moved += not np.allclose(scores[2, :k], scores[0, :k])
+        checked += k
     assert checked > 150 and moved > 40
 
 
@@ -107,29 +91,29 @@ def test_models_of_another_layout_or_rules_are_refused(average, tmp_path, capsys
     a = _table_file(tmp_path / "a.npz", 3)
     p = _table_file(tmp_path / "p.npz", 4, Rules(variant="partners"))
     out = tmp_path / "m.npz"
-    line = _fails(average.main, [str(a), str(p), "--out", str(out)], capsys)
+    line = script_error_line(average.main, [str(a), str(p), "--out", str(out)], capsys)
     assert line.startswith(f"Error: {p} has rules_array [")
     assert "only models of one layout and rules are averaged" in line
     old = _table_file(tmp_path / "v5.npz", 5)  # an older feature-set version
     values, meta = read_model(old)
     values[0] = TABLE_VERSION - 1
     save_model(old, values, {**meta, "feature_version": TABLE_VERSION - 1})
-    line = _fails(average.main, [str(a), str(old), "--out", str(out)], capsys)
+    line = script_error_line(average.main, [str(a), str(old), "--out", str(out)], capsys)
     assert f"was made for table feature set version {TABLE_VERSION - 1}" in line
     short = tmp_path / "short.npz"  # the right version with a table of another size
     save_model(short, np.r_[float(TABLE_VERSION), values[1:-5]], meta)
-    line = _fails(average.main, [str(a), str(short), "--out", str(out)], capsys)
+    line = script_error_line(average.main, [str(a), str(short), "--out", str(out)], capsys)
     assert "has a bad layout" in line
     mlp = _table_file(tmp_path / "mlp.npz", 6, kind="mlp")
-    line = _fails(average.main, [str(a), str(mlp), "--out", str(out)], capsys)
+    line = script_error_line(average.main, [str(a), str(mlp), "--out", str(out)], capsys)
     assert line == f"Error: {mlp} is not a table model (kind 'mlp'): only table models are " \
         "averaged"
-    line = _fails(average.main, [str(a), "--out", str(out)], capsys)
+    line = script_error_line(average.main, [str(a), "--out", str(out)], capsys)
     assert line == "Error: give at least two model files to average"
-    line = _fails(average.main, [str(a), str(a), "--out", str(a)], capsys)
+    line = script_error_line(average.main, [str(a), str(a), "--out", str(a)], capsys)
     assert line == f"Error: --out {a} is one of the models averaged: not replaced"
     (tmp_path / "notes.txt").write_text("precious\n")
-    line = _fails(average.main, [str(a), str(a), "--out", str(tmp_path / "notes.txt")],
+    line = script_error_line(average.main, [str(a), str(a), "--out", str(tmp_path / "notes.txt")],
                   capsys)
     assert "exists and is not a model file: not replaced" in line
     assert (tmp_path / "notes.txt").read_text() == "precious\n"

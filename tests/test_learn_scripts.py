@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import script_error_line
 
 from sim.analysis.learn.record import (
     Decisions,
@@ -42,19 +43,6 @@ def record_student():
 @pytest.fixture(scope="module")
 def fit_records():
     return _script("fit_records")
-
-
-def _fails(main, argv, capsys) -> str:
-    """Run ``main(argv)``: it must exit with code 2 and print exactly one ``Error:`` line
-    (and nothing on stdout); returns that line."""
-    with pytest.raises(SystemExit) as ex:
-        main(argv)
-    assert ex.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), err
-    return lines[0]
 
 
 def _records(path: Path, variant: str = "solo", n: int = 3, **meta) -> Path:
@@ -143,7 +131,7 @@ def test_read_records_refuses_non_finite_values_of_legal_cards(tmp_path):
 def test_record_student_bad_input(record_student, tmp_path, capsys, extra, msg):
     argv = ["--student", "greedy", "--seed", "1", "--deals", "2",
             "--out", str(tmp_path / "r.npz"), *extra]
-    line = _fails(record_student.main, argv, capsys)
+    line = script_error_line(record_student.main, argv, capsys)
     assert msg in line
     assert "infer=0" not in line  # the teacher is named as typed
     assert list(tmp_path.iterdir()) == []
@@ -155,18 +143,18 @@ def test_record_student_partners_model_at_solo_table(record_student, tmp_path, c
     model = default_model_path(1, "partners")
     argv = ["--student", f"learned:model={model}", "--seed", "1", "--deals", "2",
             "--out", str(tmp_path / "r.npz")]
-    line = _fails(record_student.main, argv, capsys)
+    line = script_error_line(record_student.main, argv, capsys)
     assert line.startswith("Error: student: ") and "partners" in line
     assert list(tmp_path.iterdir()) == []
 
 
 def test_record_student_out_checked_first(record_student, files, capsys):
     argv = ["--student", "greedy", "--seed", "1", "--deals", "2", "--out"]
-    line = _fails(record_student.main, argv + [str(files / "nodir" / "r.npz")], capsys)
+    line = script_error_line(record_student.main, argv + [str(files / "nodir" / "r.npz")], capsys)
     assert line == f"Error: folder {files / 'nodir'} does not exist"
     for name in ("text.npz", "zero.npz", "trunc.npz", "other.npz"):
         before = (files / name).read_bytes()
-        line = _fails(record_student.main, argv + [str(files / name)], capsys)
+        line = script_error_line(record_student.main, argv + [str(files / name)], capsys)
         assert line == f"Error: {files / name} exists and is not a records file: not replaced"
         assert (files / name).read_bytes() == before
 
@@ -180,7 +168,7 @@ def test_record_student_out_checked_first(record_student, files, capsys):
 ])
 def test_fit_records_bad_records(fit_records, files, capsys, name, why):
     out = files / "m.npz"
-    line = _fails(fit_records.main, [str(files / "rec.npz"), str(files / name),
+    line = script_error_line(fit_records.main, [str(files / "rec.npz"), str(files / name),
                                      "--out", str(out)], capsys)
     assert str(files / name) in line and why in line
     assert not out.exists()
@@ -189,14 +177,14 @@ def test_fit_records_bad_records(fit_records, files, capsys, name, why):
 def test_fit_records_model_file_as_records(fit_records, tmp_path, capsys):
     from strategies.model import default_model_path
 
-    line = _fails(fit_records.main, [str(default_model_path(1)), "--out",
+    line = script_error_line(fit_records.main, [str(default_model_path(1)), "--out",
                                      str(tmp_path / "m.npz")], capsys)
     assert "is not a records file" in line
 
 
 def test_fit_records_other_rules(fit_records, tmp_path, capsys):
     rec = _records(tmp_path / "p.npz", variant="partners")
-    line = _fails(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz")], capsys)
+    line = script_error_line(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz")], capsys)
     assert line == f"Error: {rec} was recorded for other rules than --variant solo"
     assert not (tmp_path / "m.npz").exists()
 
@@ -217,7 +205,7 @@ def test_fit_records_other_rules(fit_records, tmp_path, capsys):
 ])
 def test_fit_records_bad_settings(fit_records, tmp_path, capsys, extra, msg):
     rec = _records(tmp_path / "r.npz")
-    line = _fails(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz"), *extra],
+    line = script_error_line(fit_records.main, [str(rec), "--out", str(tmp_path / "m.npz"), *extra],
                   capsys)
     assert msg in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz"]
@@ -227,14 +215,14 @@ def test_fit_records_out_refused(fit_records, files, capsys):
     rec = files / "rec.npz"
     kept = rec.read_bytes()
     for out in (rec, files / "." / "rec.npz"):  # the records themselves
-        line = _fails(fit_records.main, [str(rec), "--out", str(out)], capsys)
+        line = script_error_line(fit_records.main, [str(rec), "--out", str(out)], capsys)
         assert line == f"Error: --out {out} is one of the records files: not replaced"
     for name in ("text.npz", "zero.npz", "trunc.npz", "other.npz"):  # foreign files
         before = (files / name).read_bytes()
-        line = _fails(fit_records.main, [str(rec), "--out", str(files / name)], capsys)
+        line = script_error_line(fit_records.main, [str(rec), "--out", str(files / name)], capsys)
         assert line == f"Error: {files / name} exists and is not a model file: not replaced"
         assert (files / name).read_bytes() == before
-    line = _fails(fit_records.main, [str(rec), "--out", str(files / "nodir" / "m.npz")],
+    line = script_error_line(fit_records.main, [str(rec), "--out", str(files / "nodir" / "m.npz")],
                   capsys)
     assert line == f"Error: folder {files / 'nodir'} does not exist"
     assert rec.read_bytes() == kept
@@ -308,7 +296,7 @@ def test_record_then_fit(record_student, fit_records, tmp_path, capsys):
     bad = tmp_path / "inf.npz"
     save_records(bad, dec, meta)
     out2 = tmp_path / "m2.npz"
-    line = _fails(fit_records.main, [str(bad), "--out", str(out2)], capsys)
+    line = script_error_line(fit_records.main, [str(bad), "--out", str(out2)], capsys)
     assert line == f"Error: {bad} holds non-finite rollout means of legal cards"
     assert not out2.exists()
 
@@ -319,7 +307,7 @@ def test_record_student_teacher_refused_with_the_former_defaults(record_student,
     no model: the one Error line names both spellings."""
     argv = ["--student", "greedy", "--seed", "1", "--deals", "2", "--teacher",
             "search:model=learned1.npz", "--out", str(tmp_path / "r.npz")]
-    line = _fails(record_student.main, argv, capsys)
+    line = script_error_line(record_student.main, argv, capsys)
     assert line.startswith("Error: teacher: 'search:model=learned1.npz' is recorded as "
                            "'search:model=learned1.npz,infer=0'") and "reads no model" in line
     assert list(tmp_path.iterdir()) == []
