@@ -48,6 +48,7 @@ from sim.analysis.learn.record import (  # noqa: E402
 )
 from sim.errors import InputError, check_seed  # noqa: E402
 from sim.game.rules import Rules  # noqa: E402
+from sim.jobs.config import MAX_DEALS  # noqa: E402
 from strategies.registry import PLAYER, former_search, params_table, parse_player, resolve  # noqa: E402
 
 
@@ -85,8 +86,8 @@ def main(argv: list[str] | None = None) -> None:
                     "file is replaced only when it is a records file)")
     a = ap.parse_args(argv)
     try:
-        if a.deals < 1:
-            raise InputError("--deals must be ≥ 1")
+        if not 1 <= a.deals <= MAX_DEALS:
+            raise InputError(f"--deals must be 1..{MAX_DEALS:,}, not {a.deals:,}")
         check_seed(a.seed, "--seed")
         check_records_out(a.out)
         rules = Rules(variant=a.variant)

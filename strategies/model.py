@@ -218,19 +218,13 @@ def unpack(values: np.ndarray):
 
 def save_model(path: str | os.PathLike, values: np.ndarray, meta: dict) -> None:
     """Write a model file: whole to a new temporary file in the same folder, then renamed
-    (an interruption leaves nothing half-written and no other file is touched)."""
-    import tempfile
+    (an interruption leaves nothing half-written and no other file is touched); the file
+    gets the umask's permissions.  Raises OSError when the folder cannot be written."""
+    from sim.core.files import replace_whole
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, values=np.asarray(values, np.float64),
-                                meta=np.array(json.dumps(meta, sort_keys=True)))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_whole(path, lambda fh: np.savez_compressed(
+        fh, values=np.asarray(values, np.float64),
+        meta=np.array(json.dumps(meta, sort_keys=True))))
 
 
 def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:

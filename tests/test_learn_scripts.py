@@ -124,8 +124,8 @@ def test_read_records_refuses_non_finite_values_of_legal_cards(tmp_path):
     (["--teacher", "greedy"], "the teacher must be a search player, got 'greedy'"),
     (["--teacher", "search:top=2"], "top"),
     (["--field", "nosuch"], "Error: field: unknown player 'nosuch'"),
-    (["--deals", "0"], "Error: --deals must be ≥ 1"),
-    (["--deals", "-1"], "Error: --deals must be ≥ 1"),
+    (["--deals", "0"], "Error: --deals must be 1..10,000,000,000, not 0"),
+    (["--deals", "-1"], "Error: --deals must be 1..10,000,000,000, not -1"),
     (["--seed", "-1"], "--seed must be a whole number"),
 ])
 def test_record_student_bad_input(record_student, tmp_path, capsys, extra, msg):
@@ -157,6 +157,35 @@ def test_record_student_out_checked_first(record_student, files, capsys):
         line = script_error_line(record_student.main, argv + [str(files / name)], capsys)
         assert line == f"Error: {files / name} exists and is not a records file: not replaced"
         assert (files / name).read_bytes() == before
+    assert script_error_line(record_student.main, argv + [""], capsys) == \
+        "Error: --out is empty: name the file to write"
+    line = script_error_line(record_student.main, argv + [str(files)], capsys)
+    assert line == f"Error: --out {files} is a folder"
+    line = script_error_line(record_student.main, [*argv[:4], "--deals", str(10**11), "--out",
+                                                   str(files / "r.npz")], capsys)
+    assert line == "Error: --deals must be 1..10,000,000,000, not 100,000,000,000"
+    assert not (files / "r.npz").exists()
+
+
+def test_written_model_and_records_files_get_the_umask_permissions(tmp_path):
+    """Model and records files are written through a temporary file, with the mode a new
+    file gets under the umask (not the temporary file's 0600)."""
+    import os
+
+    from strategies.learned import TABLE_SIZE
+    from strategies.model import pack_table, save_model
+
+    umask = os.umask(0o022)
+    try:
+        rec = _records(tmp_path / "r.npz")
+        save_model(tmp_path / "m.npz", pack_table(np.zeros(TABLE_SIZE)), {"kind": "table"})
+        assert [(p.stat().st_mode & 0o777) for p in (rec, tmp_path / "m.npz")] == [0o644] * 2
+        os.umask(0o077)
+        save_model(tmp_path / "m.npz", pack_table(np.zeros(TABLE_SIZE)), {"kind": "table"})
+        assert (tmp_path / "m.npz").stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(umask)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "r.npz"]
 
 
 # ---------------------------------------------------------------- fit_records.py

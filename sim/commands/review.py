@@ -7,11 +7,8 @@ inside the command so ``gongzhu-sim --help`` stays instant.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
-import tempfile
 
 import click
 
@@ -194,21 +191,10 @@ def _check_out(path: str) -> None:
 
 def _write(path: str, body: str) -> None:
     """Write ``body`` to ``path`` whole or not at all (a temporary file renamed)."""
+    from sim.core.files import replace_whole
     from sim.errors import InputError
 
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".review-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(body)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        replace_whole(path, lambda fh: fh.write(body.encode("utf-8")))
     except OSError as exc:
         raise InputError(f"cannot write --out {path}: {exc}") from None

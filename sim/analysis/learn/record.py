@@ -696,18 +696,11 @@ def save_records(path, dec, meta: dict) -> None:
     ``Decisions2``: every dataclass field, as arrays) and ``meta`` (:func:`records_meta`)
     to the ``.npz`` file ``path``, through a new temporary file in the same folder renamed
     at the end (nothing half-written is left, no other file is touched)."""
-    import tempfile
+    from sim.core.files import replace_whole
 
-    path = Path(path)
     arrays = {f.name: getattr(dec, f.name) for f in fields(dec)}
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_whole(path, lambda fh: np.savez(
+        fh, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays))
 
 
 def read_records(path, cls) -> tuple:
@@ -769,8 +762,13 @@ def load_records(path, cls, meta: dict):
 
 
 def _check_out(out, ours, what: str) -> None:
+    from sim.jobs.paths import check_file
+
+    if not str(out):
+        raise InputError("--out is empty: name the file to write")
     if not Path(out).parent.exists():
         raise InputError(f"folder {Path(out).parent} does not exist")
+    check_file(out, "--out")  # a folder, an empty name, a folder that cannot be written
     if os.path.lexists(out):
         try:
             ours(out)
