@@ -395,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="output folder (new, or with --reuse)")
     ap.add_argument("--quick", action="store_true", help="small deal counts (a check)")
-    ap.add_argument("--only", default="", help="comma-separated step names (see --list)")
+    ap.add_argument("--only", default=None, help="comma-separated step names (see --list)")
     ap.add_argument("--jobs", type=int, default=1, help="workers of study and tune [1]")
     ap.add_argument("--reuse", action="store_true",
                     help="keep an existing OUT and reuse its finished studies")
@@ -407,18 +407,28 @@ def main(argv: list[str] | None = None) -> int:
         for s in STEPS:
             print(f"{s.name:16s} {s.feeds}{'' if s.default else '  (only with --only)'}")
         return 0
-    names = [s.strip() for s in a.only.split(",") if s.strip()]
+    names = [s.strip() for s in (a.only or "").split(",") if s.strip()]
     known = {s.name: s for s in STEPS}
     bad = [n for n in names if n not in known]
+    error = None
     if bad:
-        print(f"Error: unknown step {', '.join(bad)} (steps: {', '.join(known)})",
-              file=sys.stderr)
-        return 2
-    if a.out is None:
-        print("Error: --out is required", file=sys.stderr)
-        return 2
-    if a.out.exists() and any(a.out.iterdir()) and not a.reuse:
-        print(f"Error: {a.out} is not empty (use --reuse to continue in it)", file=sys.stderr)
+        error = f"unknown step {', '.join(bad)} (steps: {', '.join(known)})"
+    elif a.only is not None and not names:
+        error = f"--only {a.only!r} names no step (steps: {', '.join(known)})"
+    elif a.out is None:
+        error = "--out is required"
+    elif a.out.exists() and not a.out.is_dir():
+        error = f"--out {a.out} is not a folder"
+    elif not a.out.parent.is_dir():
+        error = f"--out {a.out}: folder {a.out.parent} does not exist"
+    elif a.out.exists() and any(a.out.iterdir()) and not a.reuse:
+        error = f"{a.out} is not empty (use --reuse to continue in it)"
+    elif a.jobs < 1:
+        error = f"--jobs {a.jobs}: at least 1"
+    elif a.heuristic is not None and not (a.heuristic / "manifest.json").is_file():
+        error = f"--heuristic {a.heuristic} is not a study folder (no manifest.json)"
+    if error:
+        print(f"Error: {error}", file=sys.stderr)
         return 2
     a.out.mkdir(parents=True, exist_ok=True)
     heur = a.heuristic.resolve() if a.heuristic else None

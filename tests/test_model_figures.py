@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,6 +73,30 @@ def test_unknown_step_is_one_error_line(capsys, tmp_path):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error: unknown step nope")
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--only", ""], "names no step"),
+    (["--only", " , "], "names no step"),
+    (["--jobs", "0"], "--jobs 0: at least 1"),
+    (["--heuristic", "."], "is not a study folder"),
+])
+def test_bad_options_are_one_error_line_before_any_step(args, words, capsys, tmp_path):
+    assert MF.main(["--out", str(tmp_path / "x"), *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: ") and words in err[0], err
+    assert not (tmp_path / "x").exists()
+
+
+def test_an_out_that_is_a_file_or_under_a_missing_folder_is_refused(capsys, tmp_path):
+    note = tmp_path / "notes.txt"
+    note.write_text("mine")
+    assert MF.main(["--out", str(note), "--only", "review"]) == 2
+    assert MF.main(["--out", str(tmp_path / "no" / "x"), "--only", "review"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"Error: --out {note} is not a folder",
+                   f"Error: --out {tmp_path / 'no' / 'x'}: folder {tmp_path / 'no'} does not exist"]
+    assert note.read_text() == "mine" and not (tmp_path / "no").exists()
 
 
 def test_list_names_every_step(capsys):
