@@ -23,6 +23,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import numpy as np  # noqa: E402
+
 from sim.analysis.learn.record import check_model_out  # noqa: E402
 from sim.errors import InputError  # noqa: E402
 from strategies.model import (  # noqa: E402
@@ -66,11 +68,15 @@ def average_models(paths: list[str], out: str, command: str) -> dict:
         tables.append(values)
         metas.append(meta)
     mean = tables[0].copy()
-    mean[TABLE_HEADER:] = sum(t[TABLE_HEADER:] for t in tables) / len(tables)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean[TABLE_HEADER:] = sum(t[TABLE_HEADER:] for t in tables) / len(tables)
+    if not np.all(np.isfinite(mean)):
+        raise InputError("the mean of these tables is not finite (entries too large to "
+                         "average): nothing written")
     meta = {k: v for k, v in metas[0].items() if k != "fit"}
     chain = []
     for m in metas:
-        c = m.get("command") or ""
+        c = str(m.get("command") or "")
         if c and c not in chain:
             chain.append(c)
     meta["command"] = " && ".join([*chain, command])

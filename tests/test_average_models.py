@@ -144,3 +144,19 @@ def test_fit_tables_is_the_mean_of_the_seeds_fits():
     assert np.allclose(mean[TABLE_HEADER:], (one[TABLE_HEADER:] + two[TABLE_HEADER:]) / 2,
                        rtol=0, atol=1e-15)
     assert average_seeds(2**32 - 1, 3) == [2**32 - 1, 0, 1]
+
+
+def test_tables_whose_mean_overflows_are_refused_and_odd_commands_are_kept(average, tmp_path,
+                                                                         capsys):
+    big = tmp_path / "big.npz"
+    values, meta = read_model(_table_file(big, 3))
+    values[TABLE_HEADER + 1:] = 1e308
+    save_model(big, values, {**meta, "command": 7})
+    line = script_error_line(average.main, [str(big), str(big), "--out",
+                                            str(tmp_path / "m.npz")], capsys)
+    assert line.startswith("Error: the mean of these tables is not finite")
+    assert not (tmp_path / "m.npz").exists()
+    a = _table_file(tmp_path / "a.npz", 4, command=["fit", 4])
+    average.main([str(a), str(_table_file(tmp_path / "b.npz", 5)), "--out",
+                  str(tmp_path / "m.npz")])
+    assert read_model(tmp_path / "m.npz")[1]["command"].startswith("['fit', 4] && fit 5 && ")
