@@ -72,6 +72,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "{level} 置信区间；P(Δ>0) = 该方案得分高于不亮牌的局数比例，持平 = 得分"
                      "相同的比例（都是局数比例，不是置信度）"),
     "col.option": ("option", "方案"),
+    "col.status": ("status", "状态"),
+    "md.expose.settings": ("{decks}, {variant}; player {player}; opponents {opponents}; their "
+                           "exposure {exposure}; seed {seed}; value: {unit} per deal, Δ paired "
+                           "vs exposing nothing.",
+                           "{decks}，{variant}；你的打法 {player}；其他三家 {opponents}；"
+                           "他们的亮牌 {exposure}；随机种子 {seed}；数值：每局的{unit}，Δ 为"
+                           "与不亮牌在同样牌局上的配对差。"),
     "col.delta": ("Δ vs none", "Δ（相对不亮）"),
     "col.ties": ("ties", "持平"),
     "col.hearts": ("hearts", "红桃分"),
