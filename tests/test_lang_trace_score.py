@@ -107,3 +107,24 @@ def test_review_reads_a_chinese_trace_with_no_exposure_and_team_points():
     assert "队伍分     10" in text
     parsed = parse_record(text)
     assert parsed == parse_record(format_text(rec)) and parsed.exposed == ((), (), (), ())
+
+
+def test_page_prints_world_counts_with_thousands_separators():
+    """The page's advise and hint statuses format the world counts with ``int()`` (the
+    page's ``toLocaleString("en")`` helper: 2,208 as the command line prints it) in both
+    languages: every ``w`` / ``max`` field of those messages goes through it."""
+    import re
+    from pathlib import Path
+
+    app = (Path(__file__).parents[1] / "sim/web/static/app.js").read_text(encoding="utf-8")
+    assert 'const int = (n) => Number(n).toLocaleString("en");' in app
+    calls = re.findall(r't\("(advise\.running|advise\.done|play\.hint\.running|'
+                       r'play\.review\.unit)", \{([^}]*)\}', app)
+    assert {k for k, _ in calls} == {"advise.running", "advise.done", "play.hint.running",
+                                     "play.review.unit"}
+    for key, fields in calls:
+        for name in ("w", "max"):
+            m = re.search(rf"\b{name}: ([^,]+)", fields)
+            assert name == "max" and key != "advise.running" or m, (key, fields)
+            if m:
+                assert m.group(1).startswith("int("), (key, fields)
