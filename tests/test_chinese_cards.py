@@ -110,7 +110,8 @@ def test_cards_names_in_options_exposed_known_and_plays():
 
 def test_score_reads_chinese_taken_cards():
     ref = run("score", "HA HK SQ", "CT H5 DJ", "-", "H2 H3", "--exposed", "HA")
-    zh = run("score", "红桃A 红桃K 猪", "变压器 红桃5 羊", "-", "红桃2 红桃3", "--exposed", "红桃A")
+    zh = run("--lang", "en", "score", "红桃A 红桃K 猪", "变压器 红桃5 羊", "-", "红桃2 红桃3",
+             "--exposed", "红桃A")
     assert ref.exit_code == 0 and zh.output == ref.output
 
 
@@ -191,11 +192,15 @@ def test_lang_auto_answers_chinese_input_in_chinese_and_resets():
     typed = ["score", "红桃A 红桃K 猪", "变压器 红桃5 羊", "-", "红桃2", "--exposed", "红桃A,猪,羊"]
     auto = run(*typed)
     assert auto.exit_code == 0, auto.output
-    assert "fourth exposable card: 变压器" in auto.output
+    assert "第四张可亮的牌自动亮出：变压器" in auto.output
     assert get_lang() == "en"  # the command's choice ends with it
     english = run("--lang", "en", *typed)
     assert "fourth exposable card: CT" in english.output
-    assert english.output.replace("CT", "变压器") == auto.output
+    # the same figures; the headers and the note in the chosen language (test_lang_trace_score)
+    assert [ln.split() for ln in english.output.splitlines()[1:5]] == [
+        ln.split() for ln in auto.output.splitlines()[1:5]]
+    assert english.output.split()[:2] == ["seat", "raw"] and auto.output.split()[:2] == [
+        "座位", "原始分"]
     ascii_typed = ["score", "HA HK SQ", "CT H5 DJ", "-", "H2", "--exposed", "HA,SQ,DJ"]
     assert run(*ascii_typed).output == english.output
     assert run("--lang", "zh", *ascii_typed).output == auto.output
@@ -261,7 +266,7 @@ def test_lang_errors_name_their_source_and_help_always_shows():
     assert helped.exit_code == 0 and "TAKEN0" in helped.output
     spaced = CliRunner().invoke(main, [*typed[:1], "HA HK SQ", "CT H5 DJ", "-", "H2",
                                        "--exposed", "HA,SQ,DJ"], env={"GONGZHU_SIM_LANG": " ZH "})
-    assert "fourth exposable card: 变压器" in spaced.output
+    assert "第四张可亮的牌自动亮出：变压器" in spaced.output
     last = run(*typed, "--lang", "zh", "--lang", "en")
     assert last.exit_code == 0
 

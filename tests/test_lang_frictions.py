@@ -256,11 +256,12 @@ def test_trace_text_names_cards_in_chinese_and_reads_back_the_same(zh):
     rec = json.loads(TRACE_JSON)
     text = format_text(rec)
     lines = text.splitlines()
-    assert lines[0] == "deal 0 (seed 1) — first deal of the match, 梅花2 leads"
-    assert lines[5] == "  exposed: seat 0: 羊; seat 3: 变压器"
-    assert lines[6] == "  trick  1  lead 3  3:梅花2  0:梅花A  1:梅花K  2:梅花J  → 0"
-    assert lines[8].endswith("took 猪 红桃10 羊 变压器")
-    assert lines[1] == "  seat 0: ♠ A K Q 8  ♥ K Q J  ♦ J 8 4  ♣ A Q 5"  # hands: symbols
+    assert lines[0] == "第 0 局（随机种子 1） — 一场的第一局，梅花2 首攻"
+    assert lines[5] == "  亮牌：座位 0：羊；座位 3：变压器"
+    assert lines[6] == "  第  1 墩  首家 3  3:梅花2  0:梅花A  1:梅花K  2:梅花J  → 0"
+    assert lines[8] == ("  座位 0：原始分   2000  零和分   2000.00  得分   24000  "
+                        "拿到 猪 红桃10 羊 变压器")
+    assert lines[1] == "  座位 0：♠ A K Q 8  ♥ K Q J  ♦ J 8 4  ♣ A Q 5"  # hands: symbols
     set_lang("en")
     english = format_text(rec)
     assert "3:♣2  0:♣A" in english and "took ♠Q ♥10 ♦J ♣10" in english

@@ -98,10 +98,17 @@ def test_expose_answers_in_chinese_with_the_same_figures(monkeypatch, tmp_path):
     js = [json.loads(run("--lang", lang, *EXPOSE, "--format", "json").stdout)
           for lang in ("en", "zh")]
     assert js[0] == js[1] and js[0]["runs"][0]["stop_text"].startswith("Stopped by the deal cap")
-    # markdown: the English words, the cards by their Chinese names
+    # markdown: the words and the cards in Chinese too (English: tests/test_expose_tables.py)
     md = run("--lang", "zh", *EXPOSE, "--format", "markdown").stdout
     assert "| `羊` |" in md and "| `不亮` |" in md and "`DJ`" not in md
-    assert "Stopped by the deal cap (max deals 300) after 300 deals" in md
+    assert ("| | 方案 | 期望值 | 95% 置信区间 | Δ（相对不亮） | 95% 置信区间 | P(Δ>0) | 持平 | "
+            "状态 |") in md
+    assert "| 方案 | ♠Q 猪 | ♦J 羊 | ♣10 变压器 | 满红 | 满贯 | 红桃分 |" in md
+    assert "到达牌局上限（300 局），共 300 局" in md and "Stopped" not in md
+    assert md.startswith("### 亮牌期望值 — 座位 ")
+    en_md = run("--lang", "en", *EXPOSE, "--format", "markdown").stdout
+    assert "| | option | EV | 95% CI | Δ vs none | 95% CI | P(Δ>0) | ties | status |" in en_md
+    assert "Stopped by the deal cap (max deals 300) after 300 deals" in en_md
 
 
 def test_expose_under_several_tables_in_chinese():

@@ -87,7 +87,8 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
     ("HA HK SQ", or in Chinese "红桃A 红桃K 猪"; "" or "-" = took nothing). Non-scoring cards
     are ignored. Prints, per seat,
     the raw score, the zero-sum score, the points (×12 with one deck), the team points
-    (partners / pig_sheep) and the 元宝 settlement.
+    (partners / pig_sheep) and the 元宝 settlement; with --lang zh (or auto and cards
+    typed in Chinese) the headers and card names are in Chinese (座位 原始分 零和分 得分 元宝).
 
     \b
     Example:
@@ -116,10 +117,13 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
 
-    headers = ["seat", "raw", "zero-sum", "points"]
+    from sim.core.i18n import tr
+
+    cols = ["seat", "raw", "zero-sum", "points"]
     if result.team_points is not None:
-        headers.append("team")
-    headers.append("元宝")
+        cols.append("team")
+    cols.append("元宝")
+    headers = [tr(f"score.col.{c}") for c in cols]
     rows = []
     for s in range(4):
         row = [str(s), str(result.raw[s]), f"{result.zero_sum[s]:.1f}", str(result.points[s])]
@@ -132,7 +136,7 @@ def score(taken: tuple[str, str, str, str], exposed: str, holders: str | None, f
         click.echo("  ".join(rjust(cell, w) for cell, w in zip(r, widths, strict=True)))
     if auto:
         names = " ".join(show(card_str(c)) for c in auto)
-        click.echo(f"(exposed automatically, the fourth exposable card: {names})")
+        click.echo(tr("score.auto", names=names))
 
 
 class _PointsType(click.ParamType):

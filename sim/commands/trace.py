@@ -49,6 +49,8 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_l
     `trace --seed S --deal I` with the job's --players and --exposure (the defaults
     are run's: heuristic and rule) shows exactly what that batch job played.  The
     text writes every card one way (♠Q, ♥10); JSON writes them as SQ, HT (hands in PBN).
+    With --lang zh (or auto and Chinese typed) the text is in Chinese (红桃10, 猪; 第 1 墩,
+    首家, 原始分, 零和分, 得分), which review reads back as well; JSON stays English.
     """
     from sim.errors import InputError
 
@@ -77,5 +79,7 @@ def trace(seed, first, n, players, exposure, match_length, threads, fmt, check_l
                 click.echo(format_text(rec))
             shown += 1
     except KeyboardInterrupt:
-        click.echo(f"Interrupted after {shown:,} of {n:,} deals printed.", err=True)
+        from sim.core.i18n import tr
+
+        click.echo(tr("trace.interrupted", shown=shown, n=n), err=True)
         sys.exit(130)

@@ -1,7 +1,7 @@
 """The words of printed text in the players' two languages: English and Chinese (中文).
 
-Every sentence, header and unit the text outputs of ``expose``, ``advise`` and ``review``
-print is a message here, keyed by an id, with its English and its Chinese
+Every sentence, header and unit the text outputs of ``expose``, ``advise``, ``review``,
+``trace`` and ``score`` print is a message here, keyed by an id, with its English and its Chinese
 (:data:`MESSAGES`); :func:`tr` gives a message in the language the command line chose
 (``gongzhu-sim --lang``: :func:`sim.game.names.set_lang`, which calls :func:`use_lang`).
 The Chinese follows the page's wording (sim/web/static/i18n.js: 亮牌, 期望值, 置信区间,
@@ -72,6 +72,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "{level} 置信区间；P(Δ>0) = 该方案得分高于不亮牌的局数比例，持平 = 得分"
                      "相同的比例（都是局数比例，不是置信度）"),
     "col.option": ("option", "方案"),
+    "col.status": ("status", "状态"),
+    "md.expose.settings": ("{decks}, {variant}; player {player}; opponents {opponents}; their "
+                           "exposure {exposure}; seed {seed}; value: {unit} per deal, Δ paired "
+                           "vs exposing nothing.",
+                           "{decks}，{variant}；你的打法 {player}；其他三家 {opponents}；"
+                           "他们的亮牌 {exposure}；随机种子 {seed}；数值：每局的{unit}，Δ 为"
+                           "与不亮牌在同样牌局上的配对差。"),
     "col.delta": ("Δ vs none", "Δ（相对不亮）"),
     "col.ties": ("ties", "持平"),
     "col.hearts": ("hearts", "红桃分"),
@@ -277,6 +284,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.now_exposure": ("seat {seat}: exposure", "座位 {seat} 的亮牌"),
     "review.now_trick": ("seat {seat}: trick {trick}", "座位 {seat} 第 {trick} 墩"),
     "review.left": (", about {t} left", "，约还需 {t}"),
+    # ------------------------------------------------------------ trace (read back by
+    # review: sim.game.record.parse_text reads the Chinese labels too)
+    "trace.deal": ("deal {deal} (seed {seed})", "第 {deal} 局（随机种子 {seed}）"),
+    "trace.first": (" — first deal of the match, {card} leads", " — 一场的第一局，{card} 首攻"),
+    "trace.hand": ("seat {seat}: {rows}", "座位 {seat}：{rows}"),
+    "trace.exposed": ("exposed: {what}", "亮牌：{what}"),
+    "trace.none": ("none", "无"),
+    "trace.trick": ("trick {t:2d}  lead {leader}  {plays}  → {winner}",
+                    "第 {t:2d} 墩  首家 {leader}  {plays}  → {winner}"),
+    "trace.score": ("seat {seat}: raw {raw:6d}  zero-sum {zs:9.2f}  points {points:7d}{team}  "
+                    "took {cards}",
+                    "座位 {seat}：原始分 {raw:6d}  零和分 {zs:9.2f}  得分 {points:7d}{team}  "
+                    "拿到 {cards}"),
+    "trace.team": ("  team {tp:6d}", "  队伍分 {tp:6d}"),
+    "trace.interrupted": ("Interrupted after {shown:,} of {n:,} deals printed.",
+                          "已中断：{n:,} 局中已打印 {shown:,} 局。"),
+    # ------------------------------------------------------------ score
+    "score.col.seat": ("seat", "座位"),
+    "score.col.raw": ("raw", "原始分"),
+    "score.col.zero-sum": ("zero-sum", "零和分"),
+    "score.col.points": ("points", "得分"),
+    "score.col.team": ("team", "队伍分"),
+    "score.col.元宝": ("元宝", "元宝"),
+    "score.auto": ("(exposed automatically, the fourth exposable card: {names})",
+                   "（第四张可亮的牌自动亮出：{names}）"),
 }
 
 
@@ -367,6 +399,14 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (_WHERE + r"(?:card )?(\S+(?: \(\w+\))?) is not exposable \(only (.*?)(?: can be "
      r"exposed)?\)$",
      r"{c2} 不能亮（只有 \3 可以亮，RULES §3）"),
+    (r"^score needs the cards each of the four seats took: .*?; got (\d+): (.*), e\.g\. "
+     r"(gongzhu-sim score .*)$",
+     r"score 需要四家各自拿到的牌：四个参数 TAKEN0 TAKEN1 TAKEN2 TAKEN3（座位 0 1 2 3；"
+     r"没拿牌的座位写 - 或 “”）；收到 \1 个：\2，例如 \3"),
+    (r"^score needs the cards each of the four seats took: .*?; got (\d+): (.*) \(a seat "
+     r"that took several cards.*$",
+     r"score 需要四家各自拿到的牌：四个参数 TAKEN0 TAKEN1 TAKEN2 TAKEN3（座位 0 1 2 3）；"
+     r"收到 \1 个：\2（一个座位拿到的几张牌是一个参数：加引号，如 “红桃A 红桃K 猪”）"),
     (_WHERE + r"variant pig_sheep \(猪羊一家\) forbids exposure(?: \(RULES §3\))?$",
      r"猪羊一家（pig_sheep）不允许亮牌（RULES §3）"),
     (_WHERE + r"variant pig_sheep \(猪羊一家\) forbids exposure: nothing to study$",

@@ -83,10 +83,13 @@ def format_text(rec: dict[str, Any]) -> str:
     Every card is written one way, the display form with suit symbols and ``10``
     (``♠ AQ72`` in the hands, ``♥10`` in plays, exposures and taken cards), or, when
     Chinese is chosen (``--lang zh``, :mod:`sim.game.names`), plays, exposures and taken
-    cards by their Chinese names (``红桃10``, ``猪``); both read back as a record
+    cards by their Chinese names (``红桃10``, ``猪``) and the labels (deal, seat, exposed,
+    trick, lead, raw, zero-sum, points, team, took) in Chinese (:mod:`sim.core.i18n`
+    ``trace.*``; the ``rules`` line stays as review reads it); both read back as a record
     (``gongzhu-sim review``).  The JSON record keeps the canonical ``SQ``/``HT`` and PBN
     hands.
     """
+    from sim.core.i18n import tr
     from sim.game.cards import card_str, card_symbol, parse_card, parse_cards, parse_hand
     from sim.game.names import get_lang, zh_card
     from sim.game.record import rules_line
@@ -98,24 +101,24 @@ def format_text(rec: dict[str, Any]) -> str:
     def sym(cards: list[str]) -> str:
         return " ".join(name(parse_card(c)) for c in cards)
 
-    lines = [f"deal {rec['deal']} (seed {rec['seed']})"
-             + (f" — first deal of the match, {name(parse_card('C2'))} leads"
-                if rec["first_deal"] else "")]
+    lines = [tr("trace.deal", deal=rec["deal"], seed=rec["seed"])
+             + (tr("trace.first", card=name(parse_card("C2"))) if rec["first_deal"] else "")]
     if line := rules_line(Rules.from_dict(rec["rules"])):
         lines.append(f"  {line}")
     for s, pbn in enumerate(rec["hands"]):
         rows = hand_rows(parse_hand(pbn, decks=rec["rules"].get("decks", 1)))
-        lines.append(f"  seat {s}: " + "  ".join(rows))
-    exp = [f"seat {s}: {sym(e)}" for s, e in enumerate(rec["exposed"]) if e]
-    lines.append("  exposed: " + ("; ".join(exp) if exp else "none"))
-    for t, tr in enumerate(rec["tricks"], 1):
-        plays = "  ".join(f"{p['seat']}:{sym(p['cards'])}" for p in tr["plays"])
-        lines.append(f"  trick {t:2d}  lead {tr['leader']}  {plays}  → {tr['winner']}")
+        lines.append("  " + tr("trace.hand", seat=s, rows="  ".join(rows)))
+    exp = [tr("expose.known_seat", seat=s, cards=sym(e)) for s, e in enumerate(rec["exposed"])
+           if e]
+    what = tr("sep").join(exp) if exp else tr("trace.none")
+    lines.append("  " + tr("trace.exposed", what=what))
+    for t, trick in enumerate(rec["tricks"], 1):
+        plays = "  ".join(f"{p['seat']}:{sym(p['cards'])}" for p in trick["plays"])
+        lines.append("  " + tr("trace.trick", t=t, leader=trick["leader"], plays=plays,
+                               winner=trick["winner"]))
     for s in range(4):
         cards = " ".join(name(c) for c in sorted(parse_cards(" ".join(rec["collected"][s]))))
-        tp = "" if rec["team_points"] is None else f"  team {rec['team_points'][s]:6d}"
-        lines.append(
-            f"  seat {s}: raw {rec['raw'][s]:6d}  zero-sum {rec['zero_sum'][s]:9.2f}  "
-            f"points {rec['points'][s]:7d}{tp}  took {cards or '-'}"
-        )
+        tp = "" if rec["team_points"] is None else tr("trace.team", tp=rec["team_points"][s])
+        lines.append("  " + tr("trace.score", seat=s, raw=rec["raw"][s], zs=rec["zero_sum"][s],
+                               points=rec["points"][s], team=tp, cards=cards or "-"))
     return "\n".join(lines)

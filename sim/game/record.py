@@ -631,7 +631,25 @@ _EXPOSED_LINE = re.compile(r"^exposed(?:\s+([0-3]))?\s*:\s*(.*)$", re.I)
 _TRICK_LINE = re.compile(r"^trick\b\s*(\d+)?\s*:?\s*(?:lead\s+([0-3])\s+)?(.*?)"
                          r"(?:\s*(?:→|->)\s*([0-3]))?\s*$", re.I)
 _DEAL_LINE = re.compile(r"^deal\s+(\d+)(?:\s*\(seed\s+(\d+)\))?(.*)$", re.I)
-_SCORE_LINE = re.compile(r"^seat\s+[0-3]\s*:\s*raw\b", re.I)
+_SCORE_LINE = re.compile(r"^(?:seat\s+|座位\s*)[0-3]\s*:\s*(?:raw|原始分)", re.I)
+#: ``trace --lang zh``'s Chinese labels (sim.core.i18n ``trace.*``) → the English ones,
+#: on a line already through ``clean_text`` (full-width punctuation read as ASCII).
+_ZH_LABELS = (
+    (re.compile(r"^第\s*(\d+)\s*局\s*(?:\(\s*随机种子\s*(\d+)\s*\))?"),
+     lambda m: f"deal {m.group(1)}" + (f" (seed {m.group(2)})" if m.group(2) else "")),
+    (re.compile(r"^第\s*(\d+)\s*墩\s*(?:首家\s*([0-3])\s)?"),
+     lambda m: f"trick {m.group(1)} " + (f"lead {m.group(2)} " if m.group(2) else "")),
+    (re.compile(r"^亮牌(\s*[0-3])?\s*:\s*(?:无\s*$)?"),
+     lambda m: f"exposed{m.group(1) or ''}: "),
+    (re.compile(r"^首家\s*:?\s*"), lambda m: "leader "),
+)
+
+
+def _english_labels(line: str) -> str:
+    """``line`` with trace's Chinese labels (第 N 局, 第 N 墩 首家 L, 亮牌, 首家) as English."""
+    for pattern, repl in _ZH_LABELS:
+        line = pattern.sub(repl, line, count=1)
+    return line
 
 
 def parse_text(text: str) -> DealRecord:
@@ -639,7 +657,8 @@ def parse_text(text: str) -> DealRecord:
     ``rules KEY=VALUE ...``, ``later deal``, ``seat N: HAND`` (``?`` unknown), ``exposed:
     seat N: CARDS; ...`` (or ``exposed N: CARDS``, ``exposed: none``), ``leader N`` and one
     ``trick [N]: PLAYS`` line per trick (a play optionally as ``SEAT:CARD``); ``#`` starts a
-    comment.  ``gongzhu-sim trace``'s text output is read as printed.  Raises RecordError
+    comment.  ``gongzhu-sim trace``'s text output is read as printed, in English or in
+    Chinese (``第 N 局``, ``座位 N：``, ``亮牌：``, ``第 N 墩 首家 L``).  Raises RecordError
     naming the line."""
     rule_items: dict[str, Any] = {}
     first_deal = True
@@ -653,6 +672,7 @@ def parse_text(text: str) -> DealRecord:
         line = clean_text(raw).split("#", 1)[0].strip()
         if not line:
             continue
+        line = _english_labels(line)
         where = f"record line {no}"
         low = line.lower()
         if m := _DEAL_LINE.match(line):

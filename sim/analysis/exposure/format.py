@@ -16,7 +16,7 @@ import math
 
 from sim.analysis.exposure.result import ExposureResult
 from sim.analysis.exposure.tables import BY_TABLE_KEYS, TablesResult
-from sim.core.i18n import gloss_policy, tr, tr_or
+from sim.core.i18n import gloss_policy, lang_of, tr, tr_or
 from sim.core.stats import NA, json_number, level_label
 from sim.game.cards import hand_rows, parse_hand
 from sim.game.decks import deck_spec
@@ -219,22 +219,27 @@ _MARKS = {"recommended": "▶", "not distinguishable from best": "≈"}
 
 def format_markdown(results: list) -> str:
     """Markdown of one or more hands: per hand a heading, the settings, the option table
-    (EV, Δ vs none with CIs, P(Δ>0), status), the components table and the stopping rule
-    (several tables: :func:`tables_markdown`)."""
+    (EV, Δ vs none with CIs, P(Δ>0), status), the components table and the stopping rule,
+    in the chosen language (``--lang``; :mod:`sim.core.i18n`) with the cards named in it
+    (several tables: :func:`tables_markdown`, English words)."""
     if results and isinstance(results[0], TablesResult):
         return tables_markdown(results)
     out = []
     for res in results:
         s = res.settings
         r = res.rules
-        ci = f"{level_label(res.level)} CI"
-        decks = deck_spec(r).name
-        out += [f"### Exposure EV — seat {res.seat} holds `{res.hand}`", "",
-                f"{decks}, {r.variant}; player {s['player']}; opponents "
-                f"{seat_order(s['opponents'], res.seat)}; their exposure "
-                f"{seat_order(s['opponents_exposure'], res.seat)}; seed {res.seed}; value: "
-                f"{s['unit']} per deal, Δ paired vs exposing nothing.", "",
-                f"| | option | EV | {ci} | Δ vs none | {ci} | P(Δ>0) | ties | status |",
+        ci = tr("ci", level=level_label(res.level))
+        name = deck_spec(r).name
+        zh = lang_of() == "zh"
+        title = tr("expose.title", seat=res.seat, hand=f"`{res.hand}`", rows="").rstrip()
+        out += ["### " + title, "",
+                tr("md.expose.settings", decks=tr_or(f"deck.{name}", name),
+                   variant=_teams(r) if zh else r.variant, player=s["player"],
+                   opponents=seat_order(s["opponents"], res.seat),
+                   exposure=seat_order(s["opponents_exposure"], res.seat), seed=res.seed,
+                   unit=_unit(s["unit"])), "",
+                f"| | {tr('col.option')} | {tr('ev')} | {ci} | {tr('col.delta')} | {ci} | "
+                f"P(Δ>0) | {tr('col.ties')} | {tr('col.status')} |",
                 "|---|---|---:|---|---:|---|---:|---:|---|"]
         for rec in res.table.to_dict("records"):
             is_none = rec["option"] == "none"
@@ -244,8 +249,11 @@ def format_markdown(results: list) -> str:
                 "0" if is_none else _num(rec["delta"], 2, True),
                 "" if is_none else _fmt_ci(rec["delta_lo"], rec["delta_hi"], True),
                 "" if is_none else f"{rec['p_gain']:.1%}",
-                "" if is_none else f"{rec['p_tie']:.1%}", rec["status"]]) + " |")
-        out += ["", "| option | ♠Q pig | ♦J sheep | ♣10 transformer | 满红 | 满贯 | hearts |",
+                "" if is_none else f"{rec['p_tie']:.1%}", _status(rec["status"])]) + " |")
+        heads = [f"{sym} {show_named_card(word)}" for sym, word in
+                 (("♠Q", "pig"), ("♦J", "sheep"), ("♣10", "transformer"))]
+        out += ["", f"| {tr('col.option')} | {' | '.join(heads)} | 满红 | 满贯 | "
+                f"{tr('col.hearts')} |",
                 "|---|---:|---:|---:|---:|---:|---:|"]
         for rec in res.table.to_dict("records"):
             cells = [f"`{show(rec['option'])}`"]
@@ -253,8 +261,7 @@ def format_markdown(results: list) -> str:
                 cells.append(f"{_num(rec[name], 3)} ({_num(rec['d_' + name], 3, True)})")
             cells.append(f"{_num(rec['hearts'])} ({_num(rec['d_hearts'], 2, True)})")
             out.append("| " + " | ".join(cells) + " |")
-        out += ["", f"n = {res.n:,} deals (every option played on each). "
-                f"{res.stop_text('en')}", *res.warnings("en"), ""]
+        out += ["", tr("expose.n", n=res.n, stop=res.stop_text()), *res.warnings(), ""]
     return "\n".join(out)
 
 

@@ -447,9 +447,9 @@ function renderAdvise(view) {
     const w = res.worlds;
     const played = view.elapsed - (view.compiled || 0);
     const left = Math.min(w ? (played / w) * (maxw - w) : NaN, view.time_limit - played);
-    $("advise-status").textContent = t("advise.running", { w, max: maxw, t: dur(view.elapsed), left: dur(left) });
+    $("advise-status").textContent = t("advise.running", { w: int(w), max: int(maxw), t: dur(view.elapsed), left: dur(left) });
   } else {
-    $("advise-status").textContent = t("advise.done", { w: res.worlds, how: tOr(`how.${res.stopped}`, res.stopped) }) +
+    $("advise-status").textContent = t("advise.done", { w: int(res.worlds), how: tOr(`how.${res.stopped}`, res.stopped) }) +
       stoppedBy(view.stopped_by);
   }
   // exact ties: cards whose difference to the best is 0 in every sampled world (Δ 0 with a
@@ -664,8 +664,8 @@ function drawHint(view, job) {
   const out = $("play-hint-out"), res = view.result;
   out.dataset.state = view.state;
   if (!res) { $("play-hint-status").textContent = view.state === "running" ? t("advise.starting", { t: dur(view.elapsed) }) : ""; return; }
-  $("play-hint-status").textContent = view.state === "running" ? t("play.hint.running", { w: res.worlds })
-    : t("advise.done", { w: res.worlds, how: tOr(`how.${res.stopped}`, res.stopped) }) + stoppedBy(view.stopped_by);
+  $("play-hint-status").textContent = view.state === "running" ? t("play.hint.running", { w: int(res.worlds) })
+    : t("advise.done", { w: int(res.worlds), how: tOr(`how.${res.stopped}`, res.stopped) }) + stoppedBy(view.stopped_by);
   const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
   let h = `<p id="play-hint-card" class="recommendation" data-card="${esc(res.recommended)}">${t(view.state === "running" ? "sofar" : "play.hint.says")}` +
     `<b>${esc(cardsLabel(res.recommended))}</b> `;
@@ -723,7 +723,7 @@ function drawReview(view) {
   const unit = t(res.measure === "zero-sum" ? "advise.unit.zero-sum" : "advise.unit.team");
   let h = `<p id="play-review-totals" class="recommendation" data-mistakes="${tot.mistakes}" data-decisions="${tot.decisions}">` +
     `<b>${esc(t("play.review.totals", { m: tot.mistakes, d: tot.decisions, lost: num(tot.lost, 1), unit }))}</b> ` +
-    `<span class="status">${esc(t("play.review.unit", { unit, th: res.settings.threshold, w: res.settings.max_worlds }))}</span></p>`;
+    `<span class="status">${esc(t("play.review.unit", { unit, th: res.settings.threshold, w: int(res.settings.max_worlds) }))}</span></p>`;
   const rows = [...res.exposure.map((e) => ({ ...e, trick: null, played: e.chosen, p_best: null, hindsight_loss: null })), ...res.decisions];
   const most = Math.max(1, ...rows.map((r) => r.loss || 0));
   h += `<table class="result" id="play-review-table"><tr>` + ["play.col.decision", "play.col.played", "play.col.best", "play.col.loss",
