@@ -342,3 +342,67 @@ def test_advise_world_count_has_thousands_separators_in_both_languages():
     zh = tr("advise.worlds", lang="zh", worlds=2208, how="precision", unit="零和分")
     assert en.startswith("2,208 sampled worlds (")
     assert zh.startswith("2,208 个抽样世界（")
+
+
+NINE = "黑桃KQ2 红桃QJ 方块76 梅花95"
+DEAL0 = ("deal 0 (seed 1) — first deal of the match, ♣2 leads\n"
+         "  seat 0: ♠ A K Q 8  ♥ K Q J  ♦ J 8 4  ♣ A Q 5\n"
+         "  seat 1: ♠ J 9 6 4 3  ♥ 8 7 4 2  ♦ A 10 6  ♣ K\n"
+         "  seat 2: ♠ 7 5 2  ♥ A 10 6 5  ♦ Q 9 7  ♣ J 7 4\n"
+         "  seat 3: ♠ 10  ♥ 9 3  ♦ K 5 3 2  ♣ 10 9 8 6 3 2\n")
+
+
+@pytest.mark.parametrize("args, stdin, zh, en", [
+    (["advise", NINE, "--plays", "梅花2 梅花2"], None,
+     "Error: --plays：梅花2 出了 2 次（第 1, 2 张出牌）：单副牌每张牌只有一张",
+     "Error: --plays: card C2 is played 2 times (plays 1, 2); a 1-deck deal has 1"),
+    (["advise", NINE, "--exposed", "9=猪"], None,
+     "Error: --exposed “9=猪”：应写成 座位=牌（SEAT=CARDS，座位 0..3），如 --exposed 1=SQ",
+     "Error: --exposed '9=猪': expected SEAT=CARDS with SEAT 0..3, e.g. --exposed 1=SQ"),
+    (["advise", NINE + " 梅花2 黑桃43 红桃2", "--players", "learned:model={notes.txt}"], None,
+     "Error: 打法 “learned:model={notes.txt}”：{notes.txt} 不是 learned 模型文件（不是 NumPy "
+     ".npz 存档）",
+     "Error: in player 'learned:model={notes.txt}': {notes.txt} is not a learned-model file "
+     "(not a NumPy .npz archive)"),
+    (["review", "{notes.txt}"], None,
+     "Error: 牌局记录第 1 行：无法识别 “my notes”（每行应是 rules、later deal、seat N: HAND"
+     "（或 座位 N：）、exposed: …、leader N 或 trick N: PLAYS）",
+     "Error: record line 1: cannot read 'my notes' (expected rules, later deal, seat N: HAND, "
+     "exposed: ..., leader N or trick N: PLAYS)"),
+    (["review", "{some.npz}"], None,
+     "Error: 牌局记录 {some.npz}：无法作为文本读取（请存成 UTF-8、带字节顺序标记（BOM）的 UTF-16 "
+     "或 GB18030/GBK）",
+     "Error: the record {some.npz}: cannot read it as text (write it as UTF-8, UTF-16 with a "
+     "byte-order mark, or GB18030/GBK)"),
+    (["review", "{bad.json}"], None, "Error: {bad.json}：缺少键 “tricks”",
+     "Error: {bad.json}: the key 'tricks' is missing"),
+    (["review", "-"], b"", "Error: 标准输入（stdin）是空的：没有牌局记录", "Error: stdin is empty"),
+    (["review", "{deal.txt}", "--deal", "5"], None,
+     "Error: {deal.txt} 是第 0 局的记录，不是 --deal 5 要的第 5 局",
+     "Error: {deal.txt} is deal 0, not --deal 5"),
+])
+def test_file_and_option_errors_in_chinese(args, stdin, zh, en, tmp_path):
+    """--plays, --exposed, a learned:model= file and review's records that cannot be read
+    answer in Chinese under --lang zh, the English unchanged under --lang en."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    (tmp_path / "notes.txt").write_text("my notes\nmore\n", encoding="utf-8")
+    (tmp_path / "some.npz").write_bytes(b"PK\x03\x04\x14\x00\x00\x00\xff\xfe\x81\x82" * 8)
+    (tmp_path / "bad.json").write_text('{"hands": [null, null, null, null]}', encoding="utf-8")
+    (tmp_path / "deal.txt").write_text(DEAL0, encoding="utf-8")
+    files = {n: str(tmp_path / n) for n in ("notes.txt", "some.npz", "bad.json", "deal.txt")}
+
+    def fill(text: str) -> str:
+        for name, path in files.items():
+            text = text.replace("{" + name + "}", path)
+        return text
+
+    def line(lang: str) -> str:
+        return one_error_line(CliRunner().invoke(main, ["--lang", lang, *map(fill, args)],
+                                                 input=stdin))
+
+    got = line("zh")
+    assert got == fill(zh) and re.search(r"[\u4e00-\u9fff]{2}", got)
+    assert line("en") == fill(en)

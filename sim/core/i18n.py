@@ -472,6 +472,33 @@ ZH_ERRORS: list[tuple[re.Pattern, str]] = [(re.compile(p, re.S), zh) for p, zh i
     (_WHERE + r"trick (\d+): seat (\d) may not play (\S+): seat (\d) exposed it, so seat "
      r"\d holds it \(RULES §3\)$",
      r"第 \2 墩：座位 \3 不能出 {c4}：座位 \5 亮过这张牌，所以牌在座位 \5 手里（RULES §3）"),
+    (_WHERE + r"card (\S+) is played (\d+) times \(plays (.*)\); a 1-deck deal has 1$",
+     r"{c2} 出了 \3 次（第 \4 张出牌）：单副牌每张牌只有一张"),
+    (_WHERE + r"card (\S+) is played (\d+) times \(plays (.*)\); a 2-deck deal has 2$",
+     r"{c2} 出了 \3 次（第 \4 张出牌）：两副牌每张牌只有两张"),
+    (r"^(--exposed) '([^']*)': expected SEAT=CARDS with SEAT 0\.\.3, e\.g\. (.+)$",
+     r"\1 “\2”：应写成 座位=牌（SEAT=CARDS，座位 0..3），如 \3"),
+    (_WHERE + r"(.+) is not a learned-model file \(not a NumPy \.npz archive\)$",
+     r"\2 不是 learned 模型文件（不是 NumPy .npz 存档）"),
+    (_WHERE + r"(.+) is not a learned-model file \(not a regular file\)$",
+     r"\2 不是 learned 模型文件（不是普通文件）"),
+    (_WHERE + r"(.+) is not a learned-model file$", r"\2 不是 learned 模型文件"),
+    (_WHERE + r"(.+) is not a learned-model file \((.*)\)$",
+     r"\2 不是 learned 模型文件（\3）"),
+    (_WHERE + r"cannot read ['\"]?(.*?)['\"]?(…?) \(expected rules, later deal, seat N: HAND, "
+     r"exposed: \.\.\., leader N or trick N: PLAYS\)$",
+     r"无法识别 “\2\3”（每行应是 rules、later deal、seat N: HAND（或 座位 N：）、exposed: …、"
+     r"leader N 或 trick N: PLAYS）"),
+    (_WHERE + r"cannot read it as text \(write it as .*\)$",
+     "无法作为文本读取（请存成 UTF-8、带字节顺序标记（BOM）的 UTF-16 或 GB18030/GBK）"),
+    (_WHERE + r"cannot read it as text: it holds NUL bytes .*$",
+     "无法作为文本读取：里面有 NUL 字节（是二进制文件，或不带字节顺序标记（BOM）的 UTF-16；"
+     "请存成 UTF-8、带 BOM 的 UTF-16 或 GB18030/GBK）"),
+    (_WHERE + r"the key '([^']*)' is missing$", r"缺少键 “\2”"),
+    (r"^stdin is empty$", "标准输入（stdin）是空的：没有牌局记录"),
+    (r"^(.+) is empty$", r"\1 是空的：没有牌局记录"),
+    (r"^(.+) is deal (\d+), not --deal (\d+)$",
+     r"\1 是第 \2 局的记录，不是 --deal \3 要的第 \3 局"),
     (_WHERE + r"no such file$", "没有这个文件"),
     (r"^Invalid value for '([^']*)': (?:File|Path|Directory) '(.*)' does not exist\.$",
      r"\1：“\2” 不存在"),
@@ -514,6 +541,8 @@ def _expand(m: re.Match, zh: str) -> str:
 #: The places messages name before their colon, in Chinese (the rest of the place kept).
 ZH_WHERE: list[tuple[re.Pattern, str]] = [(re.compile(p), zh) for p, zh in [
     (r"^exposure option '(.*)'$", r"亮牌方案 “\1”"),
+    (r"^in player '(.*)'$", r"打法 “\1”"),
+    (r"^the record on stdin$", "标准输入（stdin）上的牌局记录"),
     (r"^the record (.+)$", r"牌局记录 \1"),
     (r"^seat (\d)$", r"座位 \1"),
     (r"^record line (\d+)$", r"牌局记录第 \1 行"),
