@@ -25,10 +25,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from sim.analysis.learn.record import check_model_out  # noqa: E402
+from sim.analysis.learn.record import check_model_out, mean_table  # noqa: E402
 from sim.errors import InputError  # noqa: E402
 from strategies.model import (  # noqa: E402
-    TABLE_HEADER,
     ModelFileError,
     check_model,
     read_model,
@@ -67,9 +66,7 @@ def average_models(paths: list[str], out: str, command: str) -> dict:
                                      "rules are averaged")
         tables.append(values)
         metas.append(meta)
-    mean = tables[0].copy()
-    with np.errstate(over="ignore", invalid="ignore"):
-        mean[TABLE_HEADER:] = sum(t[TABLE_HEADER:] for t in tables) / len(tables)
+    mean = mean_table(tables)
     if not np.all(np.isfinite(mean)):
         raise InputError("the mean of these tables is not finite (entries too large to "
                          "average): nothing written")

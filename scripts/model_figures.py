@@ -375,11 +375,11 @@ STEPS = [
 
 def models() -> list[str]:
     """One line per shipped model: file, feature-set version, sha256 prefix, size."""
-    import numpy as np
+    from strategies.model import read_model
+
     out = []
     for p in sorted((ROOT / "strategies" / "models").glob("*.npz")):
-        with np.load(p, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"])) if "meta" in z else {}
+        meta = read_model(p)[1]
         h = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
         out.append(f"  {p.name}: feature set {meta.get('feature_version', '?')}, sha256 {h}…, "
                    f"{p.stat().st_size:,} bytes")

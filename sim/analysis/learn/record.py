@@ -71,11 +71,19 @@ def position_kind(obs) -> int:
     return int(run_state(obs, seat, _allies(obs, seat, obs[O_HAND])))
 
 
-def position_kept(positions: str, obs) -> bool:
-    """Whether a decision with observation ``obs`` is one of ``positions``
-    (:data:`POSITIONS`).  Raises InputError for a name not in :data:`POSITIONS`."""
+def check_positions(positions: str, play: str | None) -> None:
+    """Raise InputError unless ``positions`` is one of :data:`POSITIONS` and, when it is not
+    ``all``, a student (``play``) plays the labelled seats' cards."""
     if positions not in POSITIONS:
         raise InputError(f"positions must be one of {', '.join(POSITIONS)}, got {positions!r}")
+    if positions != "all" and play is None:
+        raise InputError("positions other than 'all' need a student (the teacher's own "
+                         "cards are played only where it labels)")
+
+
+def position_kept(positions: str, obs) -> bool:
+    """Whether a decision with observation ``obs`` is one of ``positions``
+    (:data:`POSITIONS`, checked by :func:`check_positions`)."""
     if positions == "all":
         return True
     from sim.game.observation import O_TRICK_LEN
@@ -191,10 +199,7 @@ def record_decisions(rules: Rules, teacher: str, field: str, seed: int, start: i
     teach = parse_teacher(teacher, rules.decks)
     fld = parse_player(field, rules.decks)
     stu = None if play is None else check_student(play, rules)
-    position_kept(positions, np.zeros(O_SIZE, np.uint64))  # the name, before any deal
-    if positions != "all" and stu is None:
-        raise InputError("positions other than 'all' need a student (the teacher's own "
-                         "cards are played only where it labels)")
+    check_positions(positions, play)  # before any deal
     per_decision = per_decision or positions != "all"
     obs_l, val_l, deal_l = [], [], []
     totals = np.zeros(52, np.int64)
@@ -536,22 +541,29 @@ def fit_tables(ds: TableDataset, seeds: list[int], log=None, **fit) -> np.ndarra
     every card with the mean of the fits' scores: one table at the cost of one at play time,
     the fits' noise (the mini-batch order) averaged out.  One seed gives :func:`fit_table`'s
     table exactly."""
-    from strategies.model import TABLE_HEADER
-
     if not seeds:
         raise ValueError("fit_tables needs at least one seed")
-    values = None
+    tables = []
     for i, seed in enumerate(seeds):
         if log is not None and len(seeds) > 1:
             log(f"fit {i + 1}/{len(seeds)} (seed {seed})")
-        v = fit_table(ds, seed=seed, log=log, **fit)
-        if values is None:
-            values = v
-        else:
-            values[TABLE_HEADER:] += v[TABLE_HEADER:]
-    if len(seeds) > 1:
-        values[TABLE_HEADER:] /= len(seeds)
-    return values
+        tables.append(fit_table(ds, seed=seed, log=log, **fit))
+    return mean_table(tables)
+
+
+def mean_table(tables: list[np.ndarray]) -> np.ndarray:
+    """The mean of table models' values (float64[TABLE_HEADER + TABLE_SIZE] each, one
+    layout): the first table's header, the entries' mean (summed in order, then divided);
+    one table is returned as it is.  The mean table scores every card with the mean of the
+    tables' scores (a card's score is the sum of its entries)."""
+    from strategies.model import TABLE_HEADER
+
+    if len(tables) == 1:
+        return tables[0]
+    out = tables[0].copy()
+    with np.errstate(over="ignore", invalid="ignore"):  # the caller checks finiteness
+        out[TABLE_HEADER:] = sum(t[TABLE_HEADER:] for t in tables) / len(tables)
+    return out
 
 
 def progress_line(text: str) -> None:
@@ -598,9 +610,7 @@ def record_many(rules: Rules, teacher: str, field: str, seed: int, deals: int, j
 
     if play is not None:
         check_student(play, rules)  # before any worker starts
-    position_kept(positions, np.zeros(O_SIZE, np.uint64))  # the name, before any worker
-    if positions != "all" and play is None:
-        raise InputError("positions other than 'all' need a student")
+    check_positions(positions, play)  # before any worker
     items = [(rules, teacher, field, seed, lo, min(chunk, deals - lo), play, positions,
               per_decision) for lo in range(0, deals, chunk)]
     parts: list[Decisions] = []
