@@ -313,7 +313,8 @@ def score_features(params, seat, feats, n, scores):
 # best card and winner, who holds the pig / the sheep / ♥A and which other seats may, the
 # trick number, the heuristic's choice, the team: the seats known to be on our side
 # (:func:`_allies`), whether one wins the trick or plays after us, its collected score, and
-# who holds every heart taken so far, the 满红 run: :func:`run_state`);
+# who holds every heart taken so far, the 满红 run: :func:`run_state`, and while one seat
+# does, the run's prospects for the run slot: :func:`run_prospects`);
 # per legal card a few bit operations give small integers (its card, its point class,
 # whether it wins now and whether an unseen card can still overtake it, what the trick is
 # worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
