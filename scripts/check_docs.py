@@ -22,7 +22,8 @@ before the block,
 ``<!-- check_docs: numbers ± 0.5 -->``; a duration (a number followed by ``s``, e.g.
 ``in 43.3 s``) matches any duration.  A line starting with ``…`` stands for any number of
 lines (``…  (every other pair)``); a ``…`` inside a line for any text there.  Each mismatch
-is printed with the first differing line, and the count per page at the end.
+is printed with the first differing line, and the count per page at the end.  The examples
+run this tree's code (its folder first on ``PYTHONPATH``), whichever copy is installed.
 ``--cheap`` runs only the documented outputs of the quick commands (:data:`CHEAP`, seconds;
 tests/test_docs.py runs them in the fast set).
 
@@ -46,6 +47,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The examples' environment: this tree first on PYTHONPATH, so that ``python -m sim.cli`` in
+#: the scratch folder runs this tree's code and not another installed copy (e.g. a worktree's
+#: script checking its own pages while the editable install points at the main checkout).
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
 #: Shell words that end the command proper (what follows is not gongzhu-sim's).
 _STOP = {"|", "&&", ";", "||", "2>", "2>&1", "&"}
 
@@ -343,7 +349,7 @@ def run_example(ex: Example, cwd: Path, timeout: float) -> tuple[str, float, str
     out_f = open(cwd / ex.stdout, "w", encoding="utf-8") if ex.stdout else subprocess.PIPE
     try:
         p = subprocess.run(argv, cwd=cwd, stdout=out_f, stderr=subprocess.PIPE, text=True,
-                           timeout=timeout, start_new_session=True)
+                           timeout=timeout, start_new_session=True, env=ENV)
     except subprocess.TimeoutExpired:
         return "FAIL (timeout)", time.perf_counter() - t0, ""
     finally:
@@ -446,7 +452,7 @@ def main() -> int:
                 n += 1
                 t0 = time.perf_counter()
                 r = subprocess.run([sys.executable, "-c", code], cwd=work, text=True,
-                                   capture_output=True, timeout=args.timeout)
+                                   capture_output=True, timeout=args.timeout, env=ENV)
                 status = "ok" if r.returncode == 0 else f"FAIL (exit {r.returncode})"
                 print(f"{status:<30} {time.perf_counter() - t0:7.1f} s  "
                       f"{p.relative_to(ROOT)}:{at}: python block", flush=True)

@@ -4,7 +4,7 @@ After a model under strategies/models/ changes, one command runs every figure's 
 an output folder and prints, per figure, the page and place it feeds and the values to put
 there, with the CPU and wall time of each step and the machine::
 
-    python scripts/model_figures.py --out FIGS              # full size (about 6 min of CPU)
+    python scripts/model_figures.py --out FIGS              # full size (about 10 min of CPU)
     python scripts/model_figures.py --out FIGS --quick      # small deal counts: checks it works
     python scripts/model_figures.py --out FIGS --only tune-small,review
     python scripts/model_figures.py --out FIGS --heuristic OLD/heuristic-2m   # reuse that study
@@ -36,12 +36,12 @@ Steps (``--only`` takes their names; ``panel`` runs only when named, it takes ho
 
 With ``--reuse`` a study already finished in OUT (at the same size, after the model files
 were last written) is not played again (e.g. after an interruption); otherwise an existing
-OUT is refused. Not run by the test suite: a full run took 369 s of CPU, 10 min wall, on the
-shared 2-core machine (load 3–4), before ``expose-search`` was added (docs/expose.md
-gives 1 min 13 s wall for its command on a quiet machine); ``--quick`` about 3 min of CPU
-(its ``expose-search`` 96 s with the kernels' first compile).  The steps write only into OUT
-(the screenshots too): copying the values and screenshots into the pages stays a person's
-step, so that each figure is read before it replaces the old one.
+OUT is refused. Not run by the test suite: a full run took 598 s of CPU, 610 s wall, on the
+shared 2-core machine (load 2–3.4; 2026-12-05, the feature-set-7 solo model), of which
+``expose-search`` 166 s (its kernels compiled on the way) and ``check-docs`` 98 s;
+``--quick`` about 3 min of CPU (its ``expose-search`` 96 s with the kernels' first compile).
+The steps write only into OUT (the screenshots too): copying the values and screenshots into
+the pages stays a person's step, so that each figure is read before it replaces the old one.
 """
 
 from __future__ import annotations
@@ -124,7 +124,8 @@ def gz(*args: str) -> list[str]:
 
 
 def sh(ctx: Ctx, cmd: list[str], stdout: Path | None = None, check: bool = True) -> str:
-    """Run ``cmd`` in OUT (stderr to OUT/NAME.err), return its stdout; print the command."""
+    """Run ``cmd`` in OUT, return its stdout (to ``stdout`` too when given); print the command.
+    A failing command (with ``check``) raises RuntimeError with the tail of its stderr."""
     shown = " ".join(shlex.quote(c) for c in cmd).replace(f"{sys.executable} -m sim.cli",
                                                          "gongzhu-sim")
     print(f"  $ {shown}", flush=True)

@@ -313,7 +313,8 @@ def score_features(params, seat, feats, n, scores):
 # best card and winner, who holds the pig / the sheep / ♥A and which other seats may, the
 # trick number, the heuristic's choice, the team: the seats known to be on our side
 # (:func:`_allies`), whether one wins the trick or plays after us, its collected score, and
-# who holds every heart taken so far, the 满红 run: :func:`run_state`);
+# who holds every heart taken so far, the 满红 run: :func:`run_state`, and while one seat
+# does, the run's prospects for the run slot: :func:`run_prospects`);
 # per legal card a few bit operations give small integers (its card, its point class,
 # whether it wins now and whether an unseen card can still overtake it, what the trick is
 # worth to the taker as a bucket of RULES.md §5 raw points, unseen cards above/below it, own
@@ -323,9 +324,12 @@ def score_features(params, seat, feats, n, scores):
 # decision, so it never changes the choice).
 
 #: Version of the table feature set (kind "table"); the MLP models keep FEATURE_VERSION.
-TABLE_VERSION = 6
+TABLE_VERSION = 7
+#: The former layout still read (strategies/model.py pads it): the same tuples without the
+#: last :data:`RUN_TUPLES`, whose entries it leaves zero, so it plays as it was fitted.
+TABLE_VERSION_PREFIX = 6
 #: Lookups per card.
-TABLE_SLOTS = 11
+TABLE_SLOTS = 12
 #: The tuples: (name, size); the table is entry 0 (zero) then each tuple's entries in order.
 TABLE_TUPLES = (
     ("heur.kind.seat", 2 * 3 * 4),
@@ -350,7 +354,13 @@ TABLE_TUPLES = (
     ("discard:class.team.value.allyscore", 9 * 6 * 8 * 5),
     ("card.kind.sheepwhere", 52 * 3 * 10),
     ("lead:card.voids.above", 52 * 8 * 4),
+    # the run slot (11): only while one seat holds every heart taken, else entry 0
+    ("run-lead:card.run.heartsout.control.void", 52 * 6 * 4 * 4 * 2),
+    ("run-follow:card.run.wins.runner.hearted.heartsout", 52 * 6 * 2 * 4 * 2 * 3),
+    ("run-discard:card.run.runner.hearted.heartsout", 52 * 6 * 4 * 2 * 3),
 )
+#: The tuples that the former layout (:data:`TABLE_VERSION_PREFIX`) lacks, at the table's end.
+RUN_TUPLES = 3
 _T_OFF = []
 _o = 1
 for _name, _size in TABLE_TUPLES:
@@ -359,7 +369,9 @@ for _name, _size in TABLE_TUPLES:
 #: Entries of the lookup table.
 TABLE_SIZE = _o
 (_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
- _T15, _T16, _T17, _T18, _T19, _T20, _T21) = _T_OFF
+ _T15, _T16, _T17, _T18, _T19, _T20, _T21, _T22, _T23, _T24) = _T_OFF
+#: Entries of the former layout's table (:data:`TABLE_VERSION_PREFIX`): a prefix of this one.
+TABLE_SIZE_PREFIX = _T22
 #: The entries of the first tuple (``heur.kind.seat``: heur·12 + kind·4 + seat) whose card is
 #: the heuristic's own play (heur = 1); a play's first entry (slot 0) is in this tuple.
 HEUR_ENTRIES = slice(_T0 + 12, _T0 + 24)
@@ -547,6 +559,32 @@ def run_state(obs, seat, allies):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def run_prospects(obs, seat, hand, unseen):
+    """The run's prospects for the run slot, as ``seat`` sees them: ``(runner, out,
+    control)`` — the seat holding every heart taken (−1 when none or they are split),
+    the hearts still out of sight (0, 1–2, 3–5, 6 or more: 0..3) and how many of the highest
+    hearts not yet played the seat holds in an unbroken line from the top (0..3, capped).
+    Reads the cards taken, the own hand and the unseen cards only."""
+    th = (obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]) & _HEARTS
+    runner = np.int64(-1)
+    if th != ZERO:
+        for p in range(4):
+            if (obs[O_TAKEN + p] & _HEARTS) == th:
+                runner = np.int64(p)
+    nu = popcount(unseen & _HEARTS)
+    out = 0 if nu == 0 else (1 if nu <= 2 else (2 if nu <= 5 else 3))
+    left = (hand | unseen) & _HEARTS
+    control = 0
+    while left != ZERO and control < 3:
+        h = highest_bit(left)
+        if (hand >> np.uint64(h)) & ONE == ZERO:
+            break
+        control += 1
+        left &= ~bit(h)
+    return runner, np.int64(out), np.int64(control)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _table_context(obs, params, reps):
     """What every card's lookups share at a decision (``reps``: :func:`_representatives`),
     with each slot's entry offset so far: the tuple's start plus the terms that do not
@@ -688,9 +726,33 @@ def _table_context(obs, params, reps):
         o5 = _T13 + pig * 18 + sheep * 6 + ha * 2 + pw  # card.pig.sheep.heartA.partner
         o7 = _T14 + km * 2                             # card.value.seat.heur
         o9 = _T19 + team * 40 + ascore                 # class.team.value.allyscore
+    # the run slot: while one seat holds every heart taken (run_state 2..7), else entry 0
+    o11 = np.int64(0)
+    if run >= 2:
+        runner, hout, ctl = run_prospects(obs, seat, hand, unseen)
+        rs = run - 2
+        if kind == 0:
+            o11 = _T22 + rs * 32 + hout * 8 + ctl * 2  # card.run.heartsout.control.void
+        else:
+            # where the runner is: 0 winning the trick, 1 played and not winning, 2 still
+            # to play, 3 the seat itself
+            if runner == seat:
+                rpos = 3
+            elif ((runner - leader) & 3) < k:
+                rpos = 0 if runner == winner else 1
+            else:
+                rpos = 2
+            hit = 1 if (tmask & _HEARTS) != ZERO else 0
+            hout3 = hout if hout < 2 else np.int64(2)
+            if kind == 1:
+                o11 = (_T23 + rs * 48 + rpos * 6 + hit * 3
+                       + hout3)                        # card.run.wins.runner.hearted.heartsout
+            else:
+                o11 = (_T24 + rs * 24 + rpos * 6 + hit * 3
+                       + hout3)                        # card.run.runner.hearted.heartsout
     return (seat, k, kind, unseen, tmask, heur_rep, best, winner, duck, low, later_void,
             others_void, reps, win_base, give_base, ally_void, foe_void, void_by,
-            o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
+            o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11,
             t_plain, g_win, g_give, f, pig_v, sheep_v, mt)
 
 
@@ -720,7 +782,7 @@ def _table_indices(obs, tctx, c):
     offsets of :func:`_table_context` plus the card's terms."""
     (seat, k, kind, unseen, tmask, heur_c, best, winner, duck, low, later_void, others_void,
      reps, win_base, give_base, ally_void, foe_void, void_by,
-     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10,
+     o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11,
      t_plain, g_win, g_give, f, pig_v, sheep_v, mt) = tctx
     hand = obs[O_HAND]
     heur = 1 if c == heur_c else 0
@@ -744,6 +806,7 @@ def _table_indices(obs, tctx, c):
         i8 = o8 + c * 32 + ((void_by >> (3 * s)) & 7) * 4 + ua
         i9 = (o9 + c * 30 + np.int64((foe_void >> np.uint64(s)) & ONE) * 5
               + np.int64((ally_void >> np.uint64(s)) & ONE) * 10)
+        i11 = o11 + c * 192 + ov if o11 else o11
     elif kind == 1:
         i8 = o8 + c * 120
         cb = bit(c)
@@ -768,6 +831,7 @@ def _table_indices(obs, tctx, c):
         i5 = o5 + dpos * 768 + wins * 384 + val * 48 + heur * 12 + min(au, 3) * 3
         i7 = o7 + c * 96 + val * 12 + wins * 6
         i9 = o9 + _CLASS[c] * 288 + wins * 144 + safe * 48 + val
+        i11 = o11 + c * 288 + wins * 24 if o11 else o11
     else:
         i8 = o8 + c * 120
         cb = bit(c)
@@ -780,7 +844,8 @@ def _table_indices(obs, tctx, c):
         i5 = o5 + c * 54
         i7 = o7 + c * 48 + val * 6 + heur
         i9 = o9 + _CLASS[c] * 240 + val * 5
-    return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10
+        i11 = o11 + c * 144 if o11 else o11
+    return i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11
 
 
 @njit(cache=True, nogil=True)
@@ -841,14 +906,14 @@ def _play_table(obs, params, r, reps):
     while m:
         c = lowest_bit(m)
         m &= m - ONE
-        i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, c)
+        i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11 = _table_indices(obs, tctx, c)
         # unsigned indices: numba then adds no negative-index wrap-around per lookup
         sc = ((((params[ru, bu + np.uint64(i0)] + params[ru, bu + np.uint64(i1)])
                 + (params[ru, bu + np.uint64(i2)] + params[ru, bu + np.uint64(i3)]))
                + ((params[ru, bu + np.uint64(i4)] + params[ru, bu + np.uint64(i5)])
                   + (params[ru, bu + np.uint64(i6)] + params[ru, bu + np.uint64(i7)])))
               + ((params[ru, bu + np.uint64(i8)] + params[ru, bu + np.uint64(i9)])
-                 + params[ru, bu + np.uint64(i10)]))
+                 + (params[ru, bu + np.uint64(i10)] + params[ru, bu + np.uint64(i11)])))
         if sc > best_s:
             best_s = sc
             best_c = c
@@ -1164,12 +1229,13 @@ def decision_scores(obs, params, cards, scores):
             m &= m - ONE
             cards[n] = c
             rep = highest_bit(reps & (_below(c) | bit(c)))
-            i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10 = _table_indices(obs, tctx, rep)
+            i0, i1, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11 = _table_indices(obs, tctx, rep)
             scores[n] = ((((row[base + i0] + row[base + i1])
                            + (row[base + i2] + row[base + i3]))
                           + ((row[base + i4] + row[base + i5])
                              + (row[base + i6] + row[base + i7])))
-                         + ((row[base + i8] + row[base + i9]) + row[base + i10]))
+                         + ((row[base + i8] + row[base + i9])
+                            + (row[base + i10] + row[base + i11])))
             n += 1
         return n
     feats = np.empty((13, N_FEATURES), dtype=np.float64)

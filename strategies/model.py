@@ -249,7 +249,29 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
     if not np.all(np.isfinite(values[:HEADER])):
         raise ModelFileError(f"{path} is not a learned-model file (its header holds "
                              "non-finite numbers)")
-    return values, meta
+    return upgrade_table(values, meta)
+
+
+def upgrade_table(values: np.ndarray, meta: dict) -> tuple[np.ndarray, dict]:
+    """A one-deck table model of the former layout (strategies/learned.py
+    ``TABLE_VERSION_PREFIX``: the same tuples without the run slot's) as this layout:
+    its entries, then zeros for the run slot's tuples, so it scores every card as it did;
+    ``meta["feature_version"]`` becomes the current version and ``meta["fitted_version"]``
+    keeps the file's.  Any other model is returned as it is."""
+    from strategies.learned import (TABLE_SIZE, TABLE_SIZE_PREFIX, TABLE_SLOTS,
+                                    TABLE_VERSION, TABLE_VERSION_PREFIX)
+
+    if (meta.get("kind") != "table" or meta.get("decks") != 1
+            or meta.get("feature_version") != TABLE_VERSION_PREFIX
+            or int(values[0]) != TABLE_VERSION_PREFIX or int(values[1]) != TABLE_SLOTS - 1
+            or int(values[2]) != TABLE_SIZE_PREFIX
+            or values.size != TABLE_HEADER + TABLE_SIZE_PREFIX):
+        return values, meta
+    out = np.zeros(TABLE_HEADER + TABLE_SIZE)
+    out[:3] = (TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE)
+    out[TABLE_HEADER:TABLE_HEADER + TABLE_SIZE_PREFIX] = values[TABLE_HEADER:]
+    return out, {**meta, "feature_version": TABLE_VERSION,
+                 "fitted_version": TABLE_VERSION_PREFIX}
 
 
 def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None:

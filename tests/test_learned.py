@@ -595,3 +595,37 @@ def test_slowness_is_a_property_of_the_registry_entry():
     assert lookup(PLAYER, "search").slow and not lookup(PLAYER, "learned").slow
     assert _plays_search("heuristic", "heuristic,search:worlds=4,heuristic")
     assert not _plays_search("learned", "heuristic")
+
+
+def test_a_model_of_the_former_layout_plays_as_fitted(tmp_path):
+    """A table model of the former layout (TABLE_VERSION_PREFIX: no run slot) is read as
+    this layout with the run slot's entries zero, so every card scores as its own table
+    scores it: its play equals the same table's with the run slot filled with zeros, and
+    differs once those entries are not zero."""
+    from strategies.learned import TABLE_SIZE_PREFIX, TABLE_VERSION_PREFIX
+    from strategies.model import TABLE_HEADER
+
+    lut = np.random.default_rng(3).normal(size=TABLE_SIZE_PREFIX)
+    lut[0] = 0.0
+    old = tmp_path / "v6.npz"
+    save_model(old, np.r_[TABLE_VERSION_PREFIX, TABLE_SLOTS - 1, TABLE_SIZE_PREFIX, lut],
+               _meta(kind="table", feature_version=TABLE_VERSION_PREFIX))
+    values, meta = read_model(old)
+    assert meta["feature_version"] == TABLE_VERSION and meta["fitted_version"] == 6
+    assert values[:TABLE_HEADER].tolist() == [TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE]
+    assert np.array_equal(values[TABLE_HEADER:TABLE_HEADER + TABLE_SIZE_PREFIX], lut)
+    assert not values[TABLE_HEADER + TABLE_SIZE_PREFIX:].any()
+    a = play_deals(RULES, f"learned:model={old}", seed=8, n=40)
+    b = play_deals(RULES, [model_choice(values)] * 4, seed=8, n=40)
+    assert np.array_equal(a.raw, b.raw)
+    filled = values.copy()
+    filled[TABLE_HEADER + TABLE_SIZE_PREFIX:] = np.random.default_rng(4).normal(
+        size=TABLE_SIZE - TABLE_SIZE_PREFIX)
+    c = play_deals(RULES, [model_choice(filled)] * 4, seed=8, n=40)
+    assert not np.array_equal(a.raw, c.raw)
+    # every shipped one-deck model reads as this layout, whichever it was fitted in
+    from strategies.model import VARIANT_MODELS, default_model_path
+
+    for variant in ("solo", *VARIANT_MODELS):
+        _, pmeta = read_model(default_model_path(1, variant))
+        assert pmeta["feature_version"] == TABLE_VERSION

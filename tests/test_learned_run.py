@@ -1,7 +1,8 @@
 """The ``learned`` player's rule against an opponent's 满红 (strategies/learned.py
 ``break_run``): worked positions of 打对家 and solo, and a differential check that the
 player's card differs from its model's only where a rule leaves the model's card out.  The
-table model's run context (``run_state``): worked positions, and its place in the entries."""
+table model's run context (``run_state``) and the run slot's prospects (``run_prospects``):
+worked positions, and their place in the entries."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import numpy as np
 from learned_positions import random_decisions, random_table
 from learned_positions import suit_cards as _suit
 
-from sim.game.cards import SQ
-from sim.game.observation import O_HAND, O_TRICK, O_TRICK_LEN
+from sim.game.cards import FULL_DECK, SQ
+from sim.game.observation import O_HAND, O_PLAYED, O_TRICK, O_TRICK_LEN
 from sim.game.rules import Rules
 from sim.game.state import GameState
 from strategies.learned import (
@@ -18,6 +19,9 @@ from strategies.learned import (
     _T5,
     _T9,
     _T10,
+    _T22,
+    _T23,
+    _T24,
     RUN_HEARTS,
     TABLE_SLOTS,
     _allies,
@@ -27,6 +31,7 @@ from strategies.learned import (
     keep_pig,
     play_learned,
     play_model_table_inline,
+    run_prospects,
     run_state,
 )
 
@@ -176,3 +181,56 @@ def test_the_run_context_is_in_its_table_entries():
                 assert (out[j, 4] - _T9) % 4 == run4
         seen.add((kind, run))
     assert {r for _, r in seen} == set(range(8)) and {k for k, _ in seen} == {0, 1, 2}
+
+
+def _prospects(st: GameState, seat: int) -> tuple[int, int, int]:
+    obs = st.observation(seat)
+    unseen = FULL_DECK & ~(int(obs[O_PLAYED]) | int(obs[O_HAND]))
+    r, out, ctl = run_prospects(obs, seat, obs[O_HAND], np.uint64(unseen))
+    return int(r), int(out), int(ctl)
+
+
+def test_run_prospects_name_the_runner_the_hearts_out_and_the_top_hearts_held():
+    """(runner, hearts out of sight in 4 buckets 0 / 1–2 / 3–5 / 6+, the seat's unbroken
+    top hearts, capped at 3)."""
+    st = GameState.from_hands(HANDS, SOLO, leader=2, first_deal=False)
+    # no heart taken: no runner; seat 2 holds ♥A ♥K (♥Q is seat 0's) and sees 10 hearts out
+    assert _prospects(st, 2) == (-1, 3, 2)
+    assert _prospects(st, 0) == (-1, 3, 0)
+    st = _after_two_heart_tricks(SOLO)  # seat 2 took eight hearts; ♥4 ♥Q, ♥7 ♥J, ♥10 left
+    assert _prospects(st, 2) == (2, 2, 0)  # ♥4 ♥Q ♥7 ♥J out of sight; ♥Q above its ♥10
+    assert _prospects(st, 0) == (2, 2, 1)  # ♥7 ♥J ♥10 out; ♥Q is the top heart left
+    assert _prospects(st, 1) == (2, 2, 0)
+    for c in (H[10], 13 * 2 + 12, H[4], H[11]):  # seat 1's ♥J takes ♥10 and ♥4
+        st.play(c)
+    assert _prospects(st, 0)[0] == -1  # split: no runner
+    assert _prospects(st, 0)[1:] == (1, 1)  # ♥7 out of sight; seat 0 holds ♥Q
+
+
+def test_the_run_slot_reads_the_run_only_while_one_seat_holds_every_heart_taken():
+    """Over random positions: the twelfth entry is the zero entry unless one seat holds
+    every heart taken; then it lies in the lead, follow or discard run tuple of the kind of
+    play, with the run state (2..7) in its place."""
+    cards = np.zeros(13, np.int64)
+    out = np.zeros((13, TABLE_SLOTS), np.int64)
+    table = random_table(None)
+    seen = set()
+    for _, state, legal in random_decisions((SOLO, PARTNERS), 30, seed=9):
+        seat = state.to_play
+        obs = state.observation(seat)
+        run = _run(state, seat)
+        n = decision_indices(obs, table, cards, out)
+        led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
+        kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
+        for j in range(n):
+            e = int(out[j, 11])
+            if run < 2:
+                assert e == 0
+            elif kind == 0:
+                assert _T22 <= e < _T23 and (e - _T22) % 192 // 32 == run - 2
+            elif kind == 1:
+                assert _T23 <= e < _T24 and (e - _T23) % 288 // 48 == run - 2
+            else:
+                assert _T24 <= e and (e - _T24) % 144 // 24 == run - 2
+        seen.add((kind, run >= 2))
+    assert seen == {(k, r) for k in range(3) for r in (False, True)}
