@@ -155,23 +155,30 @@ def test_run_state_names_who_holds_every_heart_taken():
         assert [_run(st, p) for p in range(4)] == [1, 1, 1, 1]
 
 
+def _entries():
+    """Over random solo and 打对家 positions (seed 9): ``(kind, run, entries)`` — the kind of
+    play (0 lead, 1 follow, 2 discard), :func:`_run` of the seat and the table entries of
+    each card the table model scores (int64 (n, TABLE_SLOTS))."""
+    cards = np.zeros(13, np.int64)
+    out = np.zeros((13, TABLE_SLOTS), np.int64)
+    table = random_table(None)
+    for _, state, legal in random_decisions((SOLO, PARTNERS), 30, seed=9):
+        seat = state.to_play
+        obs = state.observation(seat)
+        n = decision_indices(obs, table, cards, out)
+        led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
+        kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
+        yield kind, _run(state, seat), out[:n].copy()
+
+
 def test_the_run_context_is_in_its_table_entries():
     """Over random positions: the lead suit tuple and card.kind.myscore.run end in the run
     state (8 values), the follow and discard tuples that read it in its 4 groups (none or
     split, the seat's own, the ally's, an opponent's)."""
-    cards = np.zeros(13, np.int64)
-    out = np.zeros((13, TABLE_SLOTS), np.int64)
-    table = random_table(None)
     seen = set()
-    for _, state, legal in random_decisions((SOLO, PARTNERS), 30, seed=9):
-        seat = state.to_play
-        obs = state.observation(seat)
-        run = _run(state, seat)
+    for kind, run, out in _entries():
         run4 = run >> 1 if run >= 2 else 0
-        n = decision_indices(obs, table, cards, out)
-        led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
-        kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
-        for j in range(n):
+        for j in range(len(out)):
             assert (out[j, 6] - _T10) % 8 == run
             if kind == 0:
                 assert (out[j, 4] - _T4) % 8 == run
@@ -211,18 +218,9 @@ def test_the_run_slot_reads_the_run_only_while_one_seat_holds_every_heart_taken(
     """Over random positions: the twelfth entry is the zero entry unless one seat holds
     every heart taken; then it lies in the lead, follow or discard run tuple of the kind of
     play, with the run state (2..7) in its place."""
-    cards = np.zeros(13, np.int64)
-    out = np.zeros((13, TABLE_SLOTS), np.int64)
-    table = random_table(None)
     seen = set()
-    for _, state, legal in random_decisions((SOLO, PARTNERS), 30, seed=9):
-        seat = state.to_play
-        obs = state.observation(seat)
-        run = _run(state, seat)
-        n = decision_indices(obs, table, cards, out)
-        led = int(obs[O_TRICK]) // 13 if obs[O_TRICK_LEN] else -1
-        kind = 0 if led < 0 else (1 if any(c // 13 == led for c in legal) else 2)
-        for j in range(n):
+    for kind, run, out in _entries():
+        for j in range(len(out)):
             e = int(out[j, 11])
             if run < 2:
                 assert e == 0
