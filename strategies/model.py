@@ -258,8 +258,13 @@ def upgrade_table(values: np.ndarray, meta: dict) -> tuple[np.ndarray, dict]:
     its entries, then zeros for the run slot's tuples, so it scores every card as it did;
     ``meta["feature_version"]`` becomes the current version and ``meta["fitted_version"]``
     keeps the file's.  Any other model is returned as it is."""
-    from strategies.learned import (TABLE_SIZE, TABLE_SIZE_PREFIX, TABLE_SLOTS,
-                                    TABLE_VERSION, TABLE_VERSION_PREFIX)
+    from strategies.learned import (
+        TABLE_SIZE,
+        TABLE_SIZE_PREFIX,
+        TABLE_SLOTS,
+        TABLE_VERSION,
+        TABLE_VERSION_PREFIX,
+    )
 
     if (meta.get("kind") != "table" or meta.get("decks") != 1
             or meta.get("feature_version") != TABLE_VERSION_PREFIX
