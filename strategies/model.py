@@ -266,7 +266,7 @@ def upgrade_table(values: np.ndarray, meta: dict) -> tuple[np.ndarray, dict]:
         TABLE_VERSION_PREFIX,
     )
 
-    if (meta.get("kind") != "table" or meta.get("decks") != 1
+    if (meta.get("kind") != "table" or meta.get("decks") not in (1, None)
             or meta.get("feature_version") != TABLE_VERSION_PREFIX
             or int(values[0]) != TABLE_VERSION_PREFIX or int(values[1]) != TABLE_SLOTS - 1
             or int(values[2]) != TABLE_SIZE_PREFIX
@@ -308,10 +308,23 @@ def check_model(path, values: np.ndarray, meta: dict, decks: int | None) -> None
 
 
 def _check_table(path, values: np.ndarray, meta: dict) -> None:
-    """Refuse a table model (kind "table") of another feature-set version or layout."""
+    """Refuse a table model (kind "table") of another feature-set version or layout (a
+    whole file of the former one-deck layout arrives here already read as this one,
+    :func:`upgrade_table`)."""
+    from strategies.learned import TABLE_SIZE_PREFIX, TABLE_VERSION_PREFIX
+
     TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE = _table_layout(meta.get("decks"))
 
     version = meta.get("feature_version")
+    if version != int(values[0]) and TABLE_VERSION in (version, int(values[0])):
+        raise ModelFileError(f"model {path} has a bad layout (its metadata says table feature "
+                             f"set version {version}, its numbers version {int(values[0])})")
+    if meta.get("decks") != 2 and version == int(values[0]) == TABLE_VERSION_PREFIX:
+        # read as this version when whole (upgrade_table): here its layout is not
+        raise ModelFileError(f"model {path} has a bad layout ({values.size} numbers, "
+                             f"{int(values[1])} slots; a table model of version "
+                             f"{TABLE_VERSION_PREFIX} has {TABLE_HEADER + TABLE_SIZE_PREFIX} "
+                             f"numbers, {TABLE_SLOTS - 1} slots)")
     if version != TABLE_VERSION or int(values[0]) != TABLE_VERSION:
         raise ModelFileError(f"model {path} was made for table feature set version {version}; "
                              f"this program reads version {TABLE_VERSION} (retrain it with "

@@ -623,6 +623,22 @@ def test_a_model_of_the_former_layout_plays_as_fitted(tmp_path):
         size=TABLE_SIZE - TABLE_SIZE_PREFIX)
     c = play_deals(RULES, [model_choice(filled)] * 4, seed=8, n=40)
     assert not np.array_equal(a.raw, c.raw)
+    # a damaged file of the former layout is a bad layout, not a version to retrain; the
+    # metadata and the numbers must name the same version
+    meta6 = _meta(kind="table", feature_version=TABLE_VERSION_PREFIX)
+    header6 = [TABLE_VERSION_PREFIX, TABLE_SLOTS - 1, TABLE_SIZE_PREFIX]
+    for name, vals, meta, want in (
+            ("short", np.r_[header6, lut[:-1]], meta6, "bad layout"),
+            ("slots", np.r_[TABLE_VERSION_PREFIX, TABLE_SLOTS - 2, TABLE_SIZE_PREFIX, lut],
+             meta6, "bad layout"),
+            ("meta7", np.r_[header6, lut], {**meta6, "feature_version": TABLE_VERSION},
+             f"metadata says table feature set version {TABLE_VERSION}, its numbers version "
+             f"{TABLE_VERSION_PREFIX}")):
+        bad = tmp_path / f"{name}.npz"
+        save_model(bad, vals, meta)
+        with pytest.raises(StrategyError, match=want) as info:
+            parse_player(f"learned:model={bad}")
+        assert "retrain" not in str(info.value)
     # every shipped one-deck model reads as this layout, whichever it was fitted in
     from strategies.model import VARIANT_MODELS, default_model_path
 
