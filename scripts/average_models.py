@@ -70,7 +70,8 @@ def average_models(paths: list[str], out: str, command: str) -> dict:
     if not np.all(np.isfinite(mean)):
         raise InputError("the mean of these tables is not finite (entries too large to "
                          "average): nothing written")
-    meta = {k: v for k, v in metas[0].items() if k != "fit"}
+    # fit and fitted_version describe one file, not the mean (each stays in "averaged")
+    meta = {k: v for k, v in metas[0].items() if k not in ("fit", "fitted_version")}
     chain = []
     for m in metas:
         c = str(m.get("command") or "")
@@ -78,7 +79,8 @@ def average_models(paths: list[str], out: str, command: str) -> dict:
             chain.append(c)
     meta["command"] = " && ".join([*chain, command])
     meta["averaged"] = [{"file": p, "command": m.get("command"), "seed": m.get("seed"),
-                         "fit_seeds": m.get("fit_seeds"), "fit": m.get("fit")}
+                         "fit_seeds": m.get("fit_seeds"), "fit": m.get("fit"),
+                         "fitted_version": m.get("fitted_version", m.get("feature_version"))}
                         for p, m in zip(paths, metas, strict=True)]
     check_model_out(out)  # nothing foreign appeared there while reading
     save_model(out, mean, meta)

@@ -96,10 +96,10 @@ def test_models_of_another_layout_or_rules_are_refused(average, tmp_path, capsys
     assert "only models of one layout and rules are averaged" in line
     old = _table_file(tmp_path / "v5.npz", 5)  # an older feature-set version
     values, meta = read_model(old)
-    values[0] = TABLE_VERSION - 1
-    save_model(old, values, {**meta, "feature_version": TABLE_VERSION - 1})
+    values[0] = TABLE_VERSION - 2  # older than the former layout, which is still read
+    save_model(old, values, {**meta, "feature_version": TABLE_VERSION - 2})
     line = script_error_line(average.main, [str(a), str(old), "--out", str(out)], capsys)
-    assert f"was made for table feature set version {TABLE_VERSION - 1}" in line
+    assert f"was made for table feature set version {TABLE_VERSION - 2}" in line
     short = tmp_path / "short.npz"  # the right version with a table of another size
     save_model(short, np.r_[float(TABLE_VERSION), values[1:-5]], meta)
     line = script_error_line(average.main, [str(a), str(short), "--out", str(out)], capsys)
@@ -160,3 +160,29 @@ def test_tables_whose_mean_overflows_are_refused_and_odd_commands_are_kept(avera
     average.main([str(a), str(_table_file(tmp_path / "b.npz", 5)), "--out",
                   str(tmp_path / "m.npz")])
     assert read_model(tmp_path / "m.npz")[1]["command"].startswith("['fit', 4] && fit 5 && ")
+
+
+def test_a_former_layout_model_averages_as_read_and_its_version_stays_its_own(average,
+                                                                            tmp_path):
+    """A version-6 file is read as this layout with the run slot zero, so it averages with a
+    version-7 file; the mean is a version-7 model whose metadata names no single fitted
+    version, and each input's own version is kept in ``averaged``."""
+    from strategies.learned import TABLE_SIZE_PREFIX, TABLE_VERSION_PREFIX
+    from strategies.model import TABLE_HEADER
+
+    new = _table_file(tmp_path / "new.npz", 1)
+    values, meta = read_model(new)
+    old = tmp_path / "old.npz"
+    save_model(old, np.r_[TABLE_VERSION_PREFIX, values[1] - 1, TABLE_SIZE_PREFIX,
+                          values[TABLE_HEADER:TABLE_HEADER + TABLE_SIZE_PREFIX]],
+               {**meta, "feature_version": TABLE_VERSION_PREFIX})
+    for args in ([old, new], [new, old]):
+        out = tmp_path / "mean.npz"
+        average.main([*map(str, args), "--out", str(out)])
+        mv, mm = read_model(out)
+        assert mm["feature_version"] == TABLE_VERSION and "fitted_version" not in mm
+        assert sorted(x["fitted_version"] for x in mm["averaged"]) == [TABLE_VERSION_PREFIX,
+                                                                      TABLE_VERSION]
+        # the run slot's entries: half of the version-7 file's, the other file's being zero
+        assert np.allclose(mv[TABLE_HEADER + TABLE_SIZE_PREFIX:],
+                           values[TABLE_HEADER + TABLE_SIZE_PREFIX:] / 2)
