@@ -45,7 +45,12 @@ from strategies.learned import (  # noqa: E402
     play_learned,
     play_learned_inline,
 )
-from strategies.model import default_model_path, read_model  # noqa: E402
+from strategies.model import (  # noqa: E402
+    ModelFileError,
+    check_model,
+    default_model_path,
+    read_model,
+)
 from strategies.registry import params_table  # noqa: E402
 
 
@@ -126,7 +131,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--model", default=str(default_model_path(1)))
     a = ap.parse_args()
-    values, meta = read_model(a.model)
+    try:
+        values, meta = read_model(a.model)
+        check_model(a.model, values, meta, 1)
+    except ModelFileError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        sys.exit(2)
     # as the engine builds it: four seats of one model read seat 0's copy (DATA_ROW)
     t = params_table([model_choice(values)] * 4)
     obs = observations(a.deals)
