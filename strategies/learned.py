@@ -559,12 +559,13 @@ def run_state(obs, seat, allies):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def run_prospects(obs, seat, hand, unseen):
-    """The run's prospects for the run slot, as ``seat`` sees them: ``(runner, out,
-    control)`` — the seat holding every heart taken (−1 when none or they are split),
-    the hearts still out of sight (0, 1–2, 3–5, 6 or more: 0..3) and how many of the highest
-    hearts not yet played the seat holds in an unbroken line from the top (0..3, capped).
-    Reads the cards taken, the own hand and the unseen cards only."""
+def run_prospects(obs, hand, unseen):
+    """The run's prospects for the run slot, as the deciding seat sees them (``hand`` its
+    cards, ``unseen`` every card neither played nor in its hand, uint64 masks): ``(runner,
+    out, control)`` — the seat holding every heart taken (−1 when none or they are split),
+    the hearts in ``unseen`` (an exposed ♥A among them; 0, 1–2, 3–5, 6 or more: 0..3) and how
+    many of the highest hearts not yet played the seat holds in an unbroken line from the
+    top (0..3, capped).  Reads the cards taken, ``hand`` and ``unseen`` only."""
     th = (obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]) & _HEARTS
     runner = np.int64(-1)
     if th != ZERO:
@@ -729,7 +730,7 @@ def _table_context(obs, params, reps):
     # the run slot: while one seat holds every heart taken (run_state 2..7), else entry 0
     o11 = np.int64(0)
     if run >= 2:
-        runner, hout, ctl = run_prospects(obs, seat, hand, unseen)
+        runner, hout, ctl = run_prospects(obs, hand, unseen)
         rs = run - 2
         if kind == 0:
             o11 = _T22 + rs * 32 + hout * 8 + ctl * 2  # card.run.heartsout.control.void

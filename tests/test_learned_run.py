@@ -193,7 +193,7 @@ def test_the_run_context_is_in_its_table_entries():
 def _prospects(st: GameState, seat: int) -> tuple[int, int, int]:
     obs = st.observation(seat)
     unseen = FULL_DECK & ~(int(obs[O_PLAYED]) | int(obs[O_HAND]))
-    r, out, ctl = run_prospects(obs, seat, obs[O_HAND], np.uint64(unseen))
+    r, out, ctl = run_prospects(obs, obs[O_HAND], np.uint64(unseen))
     return int(r), int(out), int(ctl)
 
 
