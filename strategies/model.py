@@ -249,6 +249,10 @@ def read_model(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
     if not np.all(np.isfinite(values[:HEADER])):
         raise ModelFileError(f"{path} is not a learned-model file (its header holds "
                              "non-finite numbers)")
+    if not np.all(values[:HEADER] == np.floor(values[:HEADER])):
+        # version, slots and entries (an MLP: version, features, hidden units) are counts
+        raise ModelFileError(f"{path} is not a learned-model file (its header holds numbers "
+                             "that are not whole)")
     return upgrade_table(values, meta)
 
 

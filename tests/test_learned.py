@@ -369,8 +369,8 @@ def test_bad_models_are_refused(tmp_path):
 
 
 def test_broken_model_files_are_refused_by_name(tmp_path):
-    """An empty file, a cut-off archive and a header of non-finite numbers are each refused
-    as "not a learned-model file" (a StrategyError: one Error line in the CLI)."""
+    """An empty file, a cut-off archive and a header of non-finite or fractional numbers are
+    each refused as "not a learned-model file" (a StrategyError: one Error line in the CLI)."""
     good = tmp_path / "good.npz"
     save_model(good, _random_table(), _meta(kind="table", feature_version=TABLE_VERSION))
     empty = tmp_path / "empty.npz"
@@ -381,7 +381,11 @@ def test_broken_model_files_are_refused_by_name(tmp_path):
     tv = _random_table()
     tv[0] = np.inf
     save_model(bad_header, tv, _meta(kind="table", feature_version=TABLE_VERSION))
-    for path in (empty, cut, bad_header):
+    fraction = tmp_path / "fraction.npz"  # a version 7.5 would play as int(7.5) == 7
+    tv = _random_table()
+    tv[0] += 0.5
+    save_model(fraction, tv, _meta(kind="table", feature_version=TABLE_VERSION))
+    for path in (empty, cut, bad_header, fraction):
         with pytest.raises(StrategyError, match=f"{path.name} is not a learned-model file"):
             parse_player(f"learned:model={path}")
     parse_player(f"learned:model={good}")
