@@ -371,7 +371,7 @@ TABLE_SIZE = _o
 (_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7, _T8, _T9, _T10, _T11, _T12, _T13, _T14,
  _T15, _T16, _T17, _T18, _T19, _T20, _T21, _T22, _T23, _T24) = _T_OFF
 #: Entries of the former layout's table (:data:`TABLE_VERSION_PREFIX`): a prefix of this one.
-TABLE_SIZE_PREFIX = _T22
+TABLE_SIZE_PREFIX = _T_OFF[-RUN_TUPLES]
 #: The entries of the first tuple (``heur.kind.seat``: heur·12 + kind·4 + seat) whose card is
 #: the heuristic's own play (heur = 1); a play's first entry (slot 0) is in this tuple.
 HEUR_ENTRIES = slice(_T0 + 12, _T0 + 24)
@@ -536,42 +536,47 @@ RUN_LONG = 4
 
 
 @njit(cache=True, nogil=True, inline="always")
-def run_state(obs, seat, allies):
-    """Who holds the hearts taken so far (the 满红 run, RULES.md §5.1), as the deciding seat
-    ``seat`` sees it (``allies``: :func:`_allies`' bits): 0 no heart taken, 1 hearts split
-    among seats, else one seat holds every heart taken — 2 / 3 the seat itself (fewer than
-    :data:`RUN_LONG` hearts / at least that many), 4 / 5 an ally, 6 / 7 another seat (an
-    opponent; in solo every other seat).  Reads the cards taken (``O_TAKEN``) only."""
-    th = (obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]) & _HEARTS
-    if th == ZERO:
-        return np.int64(0)
-    run = np.int64(1)
-    long = np.int64(1) if popcount(th) >= RUN_LONG else np.int64(0)
-    for p in range(4):
-        if (obs[O_TAKEN + p] & _HEARTS) == th:
-            if p == seat:
-                run = 2 + long
-            elif (allies >> p) & 1:
-                run = 4 + long
-            else:
-                run = 6 + long
-    return run
-
-
-@njit(cache=True, nogil=True, inline="always")
-def run_prospects(obs, hand, unseen):
-    """The run's prospects for the run slot, as the deciding seat sees them (``hand`` its
-    cards, ``unseen`` every card neither played nor in its hand, uint64 masks): ``(runner,
-    out, control)`` — the seat holding every heart taken (−1 when none or they are split),
-    the hearts in ``unseen`` (an exposed ♥A among them; 0, 1–2, 3–5, 6 or more: 0..3) and how
-    many of the highest hearts not yet played the seat holds in an unbroken line from the
-    top (0..3, capped).  Reads the cards taken, ``hand`` and ``unseen`` only."""
+def _hearts_runner(obs):
+    """``(th, runner)``: the hearts taken so far (uint64 mask, ``O_TAKEN``) and the seat
+    holding every one of them (−1 when none is taken or they are split)."""
     th = (obs[O_TAKEN] | obs[O_TAKEN + 1] | obs[O_TAKEN + 2] | obs[O_TAKEN + 3]) & _HEARTS
     runner = np.int64(-1)
     if th != ZERO:
         for p in range(4):
             if (obs[O_TAKEN + p] & _HEARTS) == th:
                 runner = np.int64(p)
+    return th, runner
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _run_class(th, runner, seat, allies):
+    """:func:`run_state` of :func:`_hearts_runner`'s ``(th, runner)``."""
+    if th == ZERO:
+        return np.int64(0)
+    if runner < 0:
+        return np.int64(1)
+    long = np.int64(1) if popcount(th) >= RUN_LONG else np.int64(0)
+    if runner == seat:
+        return 2 + long
+    if (allies >> runner) & 1:
+        return 4 + long
+    return 6 + long
+
+
+@njit(cache=True, nogil=True, inline="always")
+def run_state(obs, seat, allies):
+    """Who holds the hearts taken so far (the 满红 run, RULES.md §5.1), as the deciding seat
+    ``seat`` sees it (``allies``: :func:`_allies`' bits): 0 no heart taken, 1 hearts split
+    among seats, else one seat holds every heart taken — 2 / 3 the seat itself (fewer than
+    :data:`RUN_LONG` hearts / at least that many), 4 / 5 an ally, 6 / 7 another seat (an
+    opponent; in solo every other seat).  Reads the cards taken (``O_TAKEN``) only."""
+    th, runner = _hearts_runner(obs)
+    return _run_class(th, runner, seat, allies)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prospects(hand, unseen):
+    """``(out, control)`` of :func:`run_prospects`."""
     nu = popcount(unseen & _HEARTS)
     out = 0 if nu == 0 else (1 if nu <= 2 else (2 if nu <= 5 else 3))
     left = (hand | unseen) & _HEARTS
@@ -582,7 +587,19 @@ def run_prospects(obs, hand, unseen):
             break
         control += 1
         left &= ~bit(h)
-    return runner, np.int64(out), np.int64(control)
+    return np.int64(out), np.int64(control)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def run_prospects(obs, hand, unseen):
+    """The run's prospects for the run slot, as the deciding seat sees them (``hand`` its
+    cards, ``unseen`` every card neither played nor in its hand, uint64 masks): ``(runner,
+    out, control)`` — the seat holding every heart taken (−1 when none or they are split),
+    the hearts in ``unseen`` (an exposed ♥A among them; 0, 1–2, 3–5, 6 or more: 0..3) and how
+    many of the highest hearts not yet played the seat holds in an unbroken line from the
+    top (0..3, capped).  Reads the cards taken, ``hand`` and ``unseen`` only."""
+    out, control = _prospects(hand, unseen)
+    return _hearts_runner(obs)[1], out, control
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -629,7 +646,8 @@ def _table_context(obs, params, reps):
             kind = 2
     allies = _allies(obs, seat, hand)
     pw = 1 if (k > 0 and (allies >> winner) & 1) else 0
-    run = run_state(obs, seat, allies)
+    th, runner = _hearts_runner(obs)  # once: the run state and the run slot
+    run = _run_class(th, runner, seat, allies)
     run4 = (run >> 1) if run >= 2 else np.int64(0)  # 0 none or split, 1 ours, 2 ally, 3 foe
     others_void = ZERO
     ally_void = ZERO
@@ -730,7 +748,7 @@ def _table_context(obs, params, reps):
     # the run slot: while one seat holds every heart taken (run_state 2..7), else entry 0
     o11 = np.int64(0)
     if run >= 2:
-        runner, hout, ctl = run_prospects(obs, hand, unseen)
+        hout, ctl = _prospects(hand, unseen)
         rs = run - 2
         if kind == 0:
             o11 = _T22 + rs * 32 + hout * 8 + ctl * 2  # card.run.heartsout.control.void

@@ -277,7 +277,7 @@ def upgrade_table(values: np.ndarray, meta: dict) -> tuple[np.ndarray, dict]:
             or values.size != TABLE_HEADER + TABLE_SIZE_PREFIX):
         return values, meta
     out = np.zeros(TABLE_HEADER + TABLE_SIZE)
-    out[:3] = (TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE)
+    out[:TABLE_HEADER] = (TABLE_VERSION, TABLE_SLOTS, TABLE_SIZE)
     out[TABLE_HEADER:TABLE_HEADER + TABLE_SIZE_PREFIX] = values[TABLE_HEADER:]
     return out, {**meta, "feature_version": TABLE_VERSION,
                  "fitted_version": TABLE_VERSION_PREFIX}
